@@ -1,0 +1,85 @@
+// The main job in a browser against `serve`: list, open, live updates, unreadable files, keyboard, demo.
+import { writeFile, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect, jidoSession } from './vault-fixture.ts';
+
+const row = (page: Page, key: string) => page.locator(`[data-testid="session-row"][data-key="${key}"]`);
+
+test('lists the sessions of a root, newest first, with source, branch and outcome', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  const rows = page.getByTestId('session-row');
+  await expect(rows).toHaveCount(3);
+  // The corrupt file has no date but its mtime (just now), so it leads; the sessions follow newest first.
+  const keys = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-key')));
+  expect(keys).toEqual(['jido-code:j-broken', 'vizier:v-1', 'jido-code:j-1']);
+  await expect(row(page, 'vizier:v-1')).toContainText('Make merge deterministic');
+  await expect(row(page, 'vizier:v-1')).toContainText('fix/tiebreak');
+  await expect(row(page, 'vizier:v-1')).toContainText('accepted');
+  await expect(row(page, 'jido-code:j-1')).toContainText('nightly-etl');
+});
+
+test('opens a session: header, conversation in order, todos and config', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  await row(page, 'vizier:v-1').click();
+  const detail = page.getByTestId('detail');
+  await expect(page.getByTestId('detail-title')).toHaveText('Make merge deterministic');
+  await expect(page.getByTestId('detail-branch')).toContainText('fix/tiebreak');
+  await expect(page.getByTestId('detail-outcome')).toContainText('accepted');
+  await expect(detail.getByTestId('message')).toHaveCount(2);
+  await expect(detail.getByTestId('message').first()).toHaveAttribute('data-role', 'user');
+  await expect(detail.getByTestId('message').first()).toContainText('Make merge deterministic');
+  await page.getByRole('tab', { name: /config/i }).click();
+  await expect(page.getByTestId('config-row').filter({ hasText: 'model.name' })).toContainText('CLI');
+});
+
+test('a session file written on disk appears live, and a replacement updates it', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  await expect(page.getByTestId('session-row')).toHaveCount(3);
+  await writeFile(join(vault.jidoDir, 'j-new.json'), jidoSession('j-new', 'written-while-open', '2030-01-01T00:00:00.000000Z'));
+  await expect(row(page, 'jido-code:j-new')).toContainText('written-while-open', { timeout: 2000 });
+  // Atomic replacement (temp file + rename), as the tools write.
+  const tmp = join(vault.jidoDir, 'j-new.json.tmp');
+  await writeFile(tmp, jidoSession('j-new', 'renamed-live', '2030-01-01T00:00:00.000000Z'));
+  await rename(tmp, join(vault.jidoDir, 'j-new.json'));
+  await expect(row(page, 'jido-code:j-new')).toContainText('renamed-live', { timeout: 2000 });
+});
+
+test('a corrupt file is listed as unreadable with its reason', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  const broken = row(page, 'jido-code:j-broken');
+  await expect(broken).toHaveAttribute('data-unreadable', 'true');
+  await broken.click();
+  await expect(page.getByTestId('unreadable-reason')).toContainText(/Invalid JSON/);
+  await expect(page.getByTestId('unreadable-reason')).toContainText(/cut off/);
+});
+
+test('keyboard: arrows move the selection and Enter opens it', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  await expect(page.getByTestId('session-row')).toHaveCount(3);
+  await page.getByTestId('session-list').focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('detail-title')).toHaveText('Make merge deterministic');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('detail-title')).toHaveText('nightly-etl');
+  await page.keyboard.press('ArrowUp');
+  await expect(page.locator('[data-testid="session-row"][aria-selected="true"]')).toHaveAttribute('data-key', 'vizier:v-1');
+});
+
+test('an empty vault explains what to do, and the demo sessions populate it', async ({ page, emptyVault }) => {
+  await page.goto(emptyVault.url);
+  await expect(page.getByTestId('empty-state')).toBeVisible();
+  await page.getByTestId('open-demo').click();
+  await expect(page.getByTestId('session-row').first()).toBeVisible();
+  expect(await page.getByTestId('session-row').count()).toBeGreaterThanOrEqual(4);
+});
+
+test('the raw source file is shown for a session', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  await row(page, 'jido-code:j-1').click();
+  await page.getByRole('tab', { name: /raw/i }).click();
+  await expect(page.getByTestId('raw-source')).toContainText('"project_path"');
+});

@@ -1,0 +1,75 @@
+// Playwright fixture: a real `session-vault serve` on a temporary seeded root and data dir, per test.
+import { test as base, expect } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { jidoSession, vizierSession } from '../../main/test-support/session-files.ts';
+
+export interface Vault {
+  url: string;
+  root: string;
+  dataDir: string;
+  jidoDir: string;
+}
+
+const CLI = resolve('out/main/cli.js');
+
+async function seed(root: string, withSessions: boolean): Promise<string> {
+  const jidoDir = join(root, '.jido_code', 'sessions');
+  await mkdir(jidoDir, { recursive: true });
+  if (!withSessions) return jidoDir;
+  await writeFile(join(jidoDir, 'j-1.json'), jidoSession('j-1', 'nightly-etl'));
+  await writeFile(join(jidoDir, 'j-broken.json'), '{"version":1,"id":"j-broken","name":"cut');
+  const vizier = join(root, 'orbit', '.vizier', 'sessions', 'v-1');
+  await mkdir(vizier, { recursive: true });
+  await writeFile(join(vizier, 'session.json'), vizierSession('v-1'));
+  return jidoDir;
+}
+
+function waitForUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolveUrl, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 15 s.\nstdout: ${out}\nstderr: ${err}`)), 15_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+}
+
+async function startVault(withSessions: boolean, use: (v: Vault) => Promise<void>) {
+  const base = await mkdtemp(join(tmpdir(), 'sv-e2e-'));
+  const root = join(base, 'root');
+  const dataDir = join(base, 'data');
+  const jidoDir = await seed(root, withSessions);
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--root', root], {
+    env: { ...process.env, SESSION_VAULT_HOME: dataDir, HOME: join(base, 'home') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const url = await waitForUrl(child);
+    await use({ url, root, dataDir, jidoDir });
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    await rm(base, { recursive: true, force: true });
+  }
+}
+
+export const test = base.extend<{ vault: Vault; emptyVault: Vault }>({
+  // Playwright reads a fixture's dependencies from its first parameter's pattern; these have none.
+  // eslint-disable-next-line no-empty-pattern
+  vault: async ({}, use) => startVault(true, use),
+  // eslint-disable-next-line no-empty-pattern
+  emptyVault: async ({}, use) => startVault(false, use),
+});
+
+export { expect, jidoSession };

@@ -1,0 +1,45 @@
+// Builds the three bundles: main (Electron entry, CLI, launcher, worker), preload (CJS for the sandbox), renderer.
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rolldownOptions: {
+        input: {
+          index: resolve('main/index.ts'),
+          cli: resolve('main/cli.ts'),
+          launch: resolve('main/launch.ts'),
+          'read-worker': resolve('main/workers/read-worker.ts'),
+        },
+        output: {
+          format: 'es',
+          // Flat output: every chunk sits beside the worker entry, so the pool finds it by a relative name.
+          entryFileNames: '[name].js',
+          chunkFileNames: '[name]-[hash].js',
+          banner: (chunk) => (chunk.name === 'cli' ? '#!/usr/bin/env node' : ''),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rolldownOptions: {
+        input: { index: resolve('preload/index.ts') },
+        // Sandboxed preloads cannot be ES modules.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'renderer',
+    plugins: [react()],
+    build: {
+      outDir: 'out/renderer',
+      rolldownOptions: { input: resolve('renderer/index.html') },
+    },
+  },
+});

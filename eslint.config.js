@@ -1,0 +1,58 @@
+// Lint rules, including the process boundaries of DESIGN.md: who may import electron, node:*, main/.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'util', 'zlib', 'stream', 'worker_threads', 'events'];
+
+export default tseslint.config(
+  { ignores: ['out/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      // Only main's Electron entry and IPC adapter may import electron (services stay testable in plain Node).
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only main/index.ts, main/ipc.ts, main/window*.ts, main/electron-*.ts and preload/ may import electron.' }] }],
+    },
+  },
+  {
+    files: ['main/index.ts', 'main/ipc.ts', 'main/window.ts', 'main/electron-*.ts', 'preload/**/*.ts', 'e2e/electron/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!zod$|\\./|\\.\\./shared/).*', message: 'shared/ imports only zod and other shared/ files.' },
+            { group: ['../main/*', '../renderer/*', '../preload/*', '../../*'], message: 'shared/ imports only zod and other shared/ files.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer talks to a Transport, never to electron.' }],
+          patterns: [
+            { group: nodeBuiltins, message: 'The renderer runs in a browser sandbox: no Node built-ins.' },
+            { group: ['../main/*', '../../main/*', '**/main/*'], message: 'The renderer never imports main/; use the contract in shared/.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,71 @@
+// The `session-vault` command line: list and serve over the same services the app uses.
+import { runList, LIST_HELP } from './cli/list-command.ts';
+import { runServe } from './serve.ts';
+import { SERVE_HELP } from './cli/serve-args.ts';
+import { UsageError } from './cli/usage-error.ts';
+import { appVersion } from './version.ts';
+
+const HELP = `Usage: session-vault <command> [options]
+
+Keep, browse and search the sessions AI coding assistants write to disk.
+
+Commands:
+  list     list every session found (id, created, branch, outcome, summary)
+  serve    serve the app's UI to a browser on 127.0.0.1
+  help     show help for a command: session-vault help <command>
+
+Options:
+  -h, --help     show this help (or a command's, after the command)
+  -v, --version  print the version
+
+Environment:
+  SESSION_VAULT_HOME   where the app keeps its own data (default: the platform's data folder)
+`;
+
+const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
+  list: { run: (argv) => runList(argv), help: LIST_HELP },
+  serve: { run: (argv) => runServe(argv), help: SERVE_HELP },
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '-h' || command === '--help') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (command === '-v' || command === '--version') {
+    process.stdout.write(`${appVersion}\n`);
+    return 0;
+  }
+  if (command === 'help') {
+    const topic = rest[0] ? COMMANDS[rest[0]] : undefined;
+    process.stdout.write(topic ? topic.help : HELP);
+    return 0;
+  }
+  const entry = COMMANDS[command];
+  if (!entry) {
+    process.stderr.write(`session-vault: unknown command "${command}".\n\n${HELP}`);
+    return 2;
+  }
+  try {
+    await entry.run(rest);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`session-vault ${command}: ${err.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`session-vault ${command}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`session-vault: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

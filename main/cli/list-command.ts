@@ -1,0 +1,82 @@
+// `session-vault list`: id, created, branch, outcome and a short summary per session (the seeds' `sessions list`).
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import type { SessionSummary } from '../../shared/session.ts';
+import { createServices } from '../services.ts';
+import { resolveDataDir } from '../data-dir.ts';
+import { UsageError } from './usage-error.ts';
+
+export const LIST_HELP = `Usage: session-vault list [--json] [--root DIR]... [--no-defaults]
+
+Lists every session found in the saved folders, the tools' default folders and any --root,
+newest first: id, created, source, branch, outcome and a short summary.
+
+Options:
+  --json          print a JSON array of session summaries instead of a table
+  --root DIR      also read sessions below DIR (repeatable; not saved)
+  --no-defaults   skip the tools' default folders
+  -h, --help      show this help
+`;
+
+function cell(value: string | null | undefined, width: number): string {
+  const text = (value ?? '-').replace(/\s+/g, ' ');
+  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+}
+
+function created(s: SessionSummary): string {
+  if (!s.createdAt) return '-';
+  const d = new Date(s.createdAt);
+  return Number.isNaN(d.getTime()) ? s.createdAt : d.toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** `width`: the terminal's columns, to cut long summaries; undefined (a pipe) keeps whole lines. */
+export function formatTable(sessions: SessionSummary[], width?: number): string {
+  if (!sessions.length) return 'No sessions found. Add a folder with --root DIR, or open the app and add one.\n';
+  const lines = [`${cell('ID', 38)} ${cell('CREATED', 16)} ${cell('SOURCE', 11)} ${cell('BRANCH', 20)} ${cell('OUTCOME', 10)} SUMMARY`];
+  for (const s of sessions) {
+    const summary = s.unreadable ? `UNREADABLE: ${s.unreadable.message} (${s.primaryPath})` : (s.outcomeSummary ?? s.title);
+    const line = `${cell(s.id, 38)} ${cell(created(s), 16)} ${cell(s.format, 11)} ${cell(s.branch, 20)} ${cell(s.outcomeStatus ?? s.status, 10)} ${summary.replace(/\s+/g, ' ')}`;
+    lines.push(width && line.length > width ? `${line.slice(0, Math.max(width - 1, 0))}…` : line);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function runList(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        json: { type: 'boolean' },
+        root: { type: 'string', multiple: true },
+        'no-defaults': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${LIST_HELP}`);
+  }
+  if (values.help) {
+    process.stdout.write(LIST_HELP);
+    return;
+  }
+  const services = createServices({
+    dataDir: resolveDataDir(env),
+    shell: 'cli',
+    extraRoots: (values.root ?? []).map((r) => resolve(r)),
+    discoverDefaults: !values['no-defaults'],
+    watch: false,
+    env,
+  });
+  try {
+    await services.start();
+    for (const problem of services.startupProblems()) process.stderr.write(`warning: ${problem}\n`);
+    await services.whenScanned();
+    const { sessions } = await services.methods.listSessions({});
+    const width = process.stdout.isTTY ? process.stdout.columns : undefined;
+    process.stdout.write(values.json ? `${JSON.stringify(sessions, null, 2)}\n` : formatTable(sessions, width));
+  } finally {
+    await services.close();
+  }
+}

@@ -1,0 +1,155 @@
+// The HTTP transport: POST /api/:method and GET /events (SSE) over the same dispatch, loopback only, token required.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import type { AppEvent } from '../shared/api.ts';
+import type { ErrorCode, Result } from '../shared/result.ts';
+import type { Dispatch } from './dispatch.ts';
+import { securityHeaders } from './http/security-headers.ts';
+import { serveStatic } from './http/static-files.ts';
+
+export interface HttpTransportOptions {
+  dispatch: Dispatch;
+  subscribe: (handler: (event: AppEvent) => void) => () => void;
+  token: string;
+  /** Folder holding the built renderer (index.html + assets). */
+  rendererDir: string;
+  /** Port the server is reachable on, for the Host check; set once listening. */
+  port: () => number;
+  heartbeatMs?: number;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  INVALID_INPUT: 400,
+  UNKNOWN_METHOD: 404,
+  NOT_FOUND: 404,
+  OUTSIDE_ROOTS: 403,
+  UNREADABLE: 422,
+  IO_ERROR: 500,
+  CONFLICT: 409,
+  INTERNAL: 500,
+};
+
+function sendJson(res: ServerResponse, status: number, body: Result<unknown>): void {
+  res
+    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...securityHeaders })
+    .end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
+  sendJson(res, status, { ok: false, error: { code, message } });
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > MAX_BODY_BYTES) throw new Error(`Request body is larger than ${MAX_BODY_BYTES} bytes.`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function createHttpTransport(options: HttpTransportOptions): Server {
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+
+  /** DNS-rebinding defence: only the loopback names we listen on are accepted. */
+  const hostAllowed = (host: string | undefined): boolean => {
+    const port = options.port();
+    return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+  };
+
+  /** 401 when no token was sent, 403 when a wrong one was. */
+  const tokenStatus = (req: IncomingMessage, url: URL): 200 | 401 | 403 => {
+    const header = req.headers.authorization;
+    const given = header?.startsWith('Bearer ') ? header.slice(7) : url.searchParams.get('token');
+    if (!given) return 401;
+    return sameToken(given, options.token) ? 200 : 403;
+  };
+
+  const handleApi = async (req: IncomingMessage, res: ServerResponse, method: string) => {
+    if (req.method !== 'POST') {
+      res.writeHead(405, { Allow: 'POST', ...securityHeaders }).end();
+      return;
+    }
+    const type = req.headers['content-type'] ?? '';
+    if (!type.startsWith('application/json')) {
+      sendError(res, 415, 'INVALID_INPUT', 'Content-Type must be application/json.');
+      return;
+    }
+    let input: unknown;
+    try {
+      const text = await readBody(req);
+      input = text.trim() ? JSON.parse(text) : {};
+    } catch (err) {
+      sendError(res, 400, 'INVALID_INPUT', `Request body is not valid JSON: ${(err as Error).message}`);
+      return;
+    }
+    const result = await options.dispatch(method, input);
+    sendJson(res, result.ok ? 200 : STATUS_BY_CODE[result.error.code], result);
+  };
+
+  const handleEvents = (req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+      ...securityHeaders,
+    });
+    // A short retry lets a tab that lost the connection (sleep, server restart) come back quickly.
+    res.write('retry: 1000\n: connected\n\n');
+    const unsubscribe = options.subscribe((event) => {
+      res.write(`event: ${event.name}\ndata: ${JSON.stringify(event.payload)}\n\n`);
+    });
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), heartbeatMs);
+    heartbeat.unref();
+    req.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+    });
+  };
+
+  return createServer((req, res) => {
+    void (async () => {
+      if (!hostAllowed(req.headers.host)) {
+        res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', ...securityHeaders }).end('Forbidden: unexpected Host header.');
+        return;
+      }
+      const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+      const isApi = url.pathname.startsWith('/api/');
+      if (isApi || url.pathname === '/events') {
+        const origin = req.headers.origin;
+        if (origin !== undefined && origin !== `http://${req.headers.host}`) {
+          sendError(res, 403, 'INVALID_INPUT', 'Forbidden: cross-origin request.');
+          return;
+        }
+        const status = tokenStatus(req, url);
+        if (status !== 200) {
+          const message = status === 401 ? 'Missing token: open the URL printed by `session-vault serve`.' : 'Wrong token.';
+          sendError(res, status, 'INVALID_INPUT', message);
+          return;
+        }
+        if (isApi) await handleApi(req, res, decodeURIComponent(url.pathname.slice('/api/'.length)));
+        else handleEvents(req, res);
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { Allow: 'GET', ...securityHeaders }).end();
+        return;
+      }
+      await serveStatic(options.rendererDir, url.pathname, res);
+    })().catch((err: unknown) => {
+      if (!res.headersSent) sendError(res, 500, 'INTERNAL', `Internal error: ${(err as Error).message}`);
+      else res.end();
+    });
+  });
+}

@@ -1,0 +1,26 @@
+// Path checks that keep every read inside the folders the user (or discovery) made known.
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { homedir } from 'node:os';
+
+/** True when `child` is `parent` or lies below it (both already absolute and normalised). */
+export function isWithin(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..');
+}
+
+/** Resolves symlinks where the path exists, so a link cannot smuggle a file in from outside. */
+export async function canonical(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** Expands a leading `~` the way a shell would; the UI sends what the user typed. */
+export function expandHome(path: string, home: string = homedir()): string {
+  if (path === '~') return home;
+  if (path.startsWith('~/') || path.startsWith('~\\')) return resolve(home, path.slice(2));
+  return path;
+}

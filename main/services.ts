@@ -1,0 +1,291 @@
+// Wires roots, catalogue, read pool and watcher into the services that implement the contract.
+import { EventEmitter } from 'node:events';
+import { join } from 'node:path';
+import type { AppEvent, Root } from '../shared/api.ts';
+import { AppError } from '../shared/result.ts';
+import type { Session } from '../shared/session.ts';
+import { Catalogue } from './catalogue/catalogue.ts';
+import { scanRoot } from './catalogue/scan-root.ts';
+import { createDispatch, type Dispatch, type ServiceMethods } from './dispatch.ts';
+import { writeDemoSessions } from './demo/demo-sessions.ts';
+import { readRawWindow } from './raw-source.ts';
+import { defaultRootCandidates } from './roots/default-roots.ts';
+import { canonical, isWithin } from './roots/paths.ts';
+import { RootStore, type RootRecord } from './roots/root-store.ts';
+import { findReader } from './sources/registry.ts';
+import { appVersion } from './version.ts';
+import { RootWatcher, type WatchBatch } from './watch/root-watcher.ts';
+import { ReadPool } from './workers/read-pool.ts';
+import { statFile } from './fs/stat-file.ts';
+
+export interface ServicesOptions {
+  dataDir: string;
+  shell: 'electron' | 'web' | 'cli';
+  /** --root DIR from the command line. */
+  extraRoots?: string[];
+  /** Add the tools' default folders when they exist (default true). */
+  discoverDefaults?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** Watch roots for changes (default true; the one-shot CLI turns it off). */
+  watch?: boolean;
+}
+
+export interface Services {
+  dispatch: Dispatch;
+  methods: ServiceMethods;
+  subscribe(handler: (event: AppEvent) => void): () => void;
+  start(): Promise<void>;
+  /** Resolves when every root has been scanned once (start() does not wait for it). */
+  whenScanned(): Promise<void>;
+  close(): Promise<void>;
+  /** Problems met while loading (unreadable roots file, a --root that does not exist). */
+  startupProblems(): string[];
+}
+
+const isClaimed = (path: string): boolean => findReader(path) !== undefined;
+
+export function createServices(options: ServicesOptions): Services {
+  const env = options.env ?? process.env;
+  const roots = new RootStore(options.dataDir);
+  const catalogue = new Catalogue();
+  const pool = new ReadPool();
+  const emitter = new EventEmitter();
+  const sessionCache = new Map<string, { size: number; mtimeMs: number; session: Session }>();
+  const rootErrors = new Map<string, string>();
+  let problems: string[] = [];
+  let scanning: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const emit = (event: AppEvent) => emitter.emit('event', event);
+
+  // Scans and watch batches touch many files at once: coalesce their keys into one event per tick.
+  const pendingChanged = new Set<string>();
+  const pendingRemoved = new Set<string>();
+  let flushTimer: NodeJS.Timeout | null = null;
+  const noteChange = (changed: string[], removed: string[]) => {
+    for (const k of changed) pendingChanged.add(k);
+    for (const k of removed) pendingRemoved.add(k);
+    flushTimer ??= setTimeout(() => {
+      flushTimer = null;
+      const event: AppEvent = {
+        name: 'sessionsChanged',
+        payload: { changed: [...pendingChanged], removed: [...pendingRemoved] },
+      };
+      pendingChanged.clear();
+      pendingRemoved.clear();
+      emit(event);
+    }, 50);
+  };
+
+  const describeRoot = (r: RootRecord): Root => {
+    let sessionCount = 0;
+    let unreadableCount = 0;
+    for (const e of catalogue.entries()) {
+      if (!isWithin(r.path, e.path)) continue;
+      if (e.summary.unreadable) unreadableCount++;
+      else sessionCount++;
+    }
+    const error = rootErrors.get(r.id) ?? null;
+    return { ...r, exists: error === null, sessionCount, unreadableCount, error };
+  };
+  const listRoots = (): Root[] => roots.list().map(describeRoot);
+  const emitRoots = () => emit({ name: 'rootsChanged', payload: { roots: listRoots() } });
+
+  const readInto = async (path: string, size: number, mtimeMs: number): Promise<string | null> => {
+    try {
+      const result = await pool.read(path);
+      if (closed) return null;
+      sessionCache.delete(path);
+      return catalogue.put(path, size, mtimeMs, result);
+    } catch (err) {
+      if (closed) return null;
+      const message = err instanceof Error ? err.message : String(err);
+      return catalogue.put(path, size, mtimeMs, {
+        id: 0,
+        ok: false,
+        format: findReader(path)?.format ?? null,
+        unreadable: { code: 'io_error', message: `Reading stopped unexpectedly: ${message}` },
+      });
+    }
+  };
+
+  const scan = async (root: RootRecord) => {
+    const result = await scanRoot(root.path, {
+      claims: isClaimed,
+      isFresh: (p, size, mtime) => catalogue.isFresh(p, size, mtime),
+      read: readInto,
+      onKeys: (keys) => noteChange(keys, []),
+      stopped: () => closed,
+    });
+    if (result.error) {
+      rootErrors.set(root.id, result.error);
+      return;
+    }
+    rootErrors.delete(root.id);
+    // Files deleted while the app was not watching (or before a rescan) leave the list now.
+    const gone: string[] = [];
+    for (const e of [...catalogue.entries()]) {
+      if (isWithin(root.path, e.path) && !result.seen.has(e.path)) {
+        const key = catalogue.remove(e.path);
+        if (key) gone.push(key);
+      }
+    }
+    if (gone.length) noteChange([], gone);
+  };
+
+  const scanAll = (list: RootRecord[]) => {
+    scanning = scanning.then(async () => {
+      await Promise.all(list.map(scan));
+      if (!closed) emitRoots();
+    });
+    return scanning;
+  };
+
+  const watcher = new RootWatcher({
+    claims: isClaimed,
+    onBatch: (batch) => void applyBatch(batch),
+    onError: (err) => problems.push(`Watcher: ${err.message}`),
+  });
+
+  const applyBatch = async ({ files, removedDirs }: WatchBatch) => {
+    const changed: string[] = [];
+    const removed: string[] = [];
+    for (const dir of removedDirs) removed.push(...catalogue.removeUnder(dir));
+    await Promise.all(
+      files.map(async (path) => {
+        const info = await statFile(path);
+        if (!info) {
+          const key = catalogue.remove(path);
+          sessionCache.delete(path);
+          if (key) removed.push(key);
+          return;
+        }
+        if (catalogue.isFresh(path, info.size, info.mtimeMs)) return;
+        const key = await readInto(path, info.size, info.mtimeMs);
+        if (key) changed.push(key);
+      }),
+    );
+    if (closed || (!changed.length && !removed.length)) return;
+    noteChange(changed, removed);
+    emitRoots();
+  };
+
+  const rewatch = async () => {
+    if (options.watch === false || closed) return;
+    await watcher.setRoots(roots.list().map((r) => r.path));
+  };
+
+  const entryFor = (key: string) => {
+    const entry = catalogue.byKey(key);
+    if (!entry) throw new AppError('NOT_FOUND', `No session with key "${key}" is known. It may have been deleted.`, 'key');
+    return entry;
+  };
+
+  const loadSession = async (key: string): Promise<Session> => {
+    const entry = entryFor(key);
+    if (entry.summary.unreadable) {
+      throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${entry.summary.unreadable.message}`);
+    }
+    const cached = sessionCache.get(entry.path);
+    if (cached && cached.size === entry.size && cached.mtimeMs === entry.mtimeMs) return cached.session;
+    const result = await pool.read(entry.path, 'interactive');
+    if (!result.ok) throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${result.unreadable.message}`);
+    const session = { ...result.session, key };
+    sessionCache.set(entry.path, { size: entry.size, mtimeMs: entry.mtimeMs, session });
+    // Opening a few sessions is common; keeping many full transcripts in memory is not worth it.
+    if (sessionCache.size > 8) sessionCache.delete(sessionCache.keys().next().value as string);
+    return session;
+  };
+
+  const assertInsideRoots = async (path: string) => {
+    const real = await canonical(path);
+    const inside = await Promise.all(roots.list().map(async (r) => isWithin(await canonical(r.path), real)));
+    if (!inside.some(Boolean)) {
+      throw new AppError('OUTSIDE_ROOTS', `Refusing to read ${path}: it is outside every known session folder.`);
+    }
+    return real;
+  };
+
+  const methods: ServiceMethods = {
+    getAppInfo: async () => ({
+      version: appVersion,
+      dataDir: options.dataDir,
+      shell: options.shell,
+      demoRootPath: roots.list().find((r) => r.kind === 'demo')?.path ?? null,
+    }),
+    listSessions: async (input) => catalogue.list(input),
+    getSession: async ({ key }) => loadSession(key),
+    getRawSource: async ({ key, fileIndex, offset, length }) => {
+      const entry = entryFor(key);
+      let path = entry.path;
+      if (fileIndex > 0) {
+        const session = await loadSession(key);
+        const file = session.sourceFiles[fileIndex];
+        if (!file) throw new AppError('NOT_FOUND', `Session has no source file number ${fileIndex}.`, 'fileIndex');
+        path = file.path;
+      }
+      const real = await assertInsideRoots(path);
+      return readRawWindow(real, path, offset, length);
+    },
+    listRoots: async () => listRoots(),
+    addRoot: async ({ path }) => {
+      const record = await roots.add(path);
+      emitRoots();
+      await rewatch();
+      await scanAll([record]);
+      return describeRoot(record);
+    },
+    removeRoot: async ({ id }) => {
+      const record = roots.get(id);
+      if (!record) throw new AppError('NOT_FOUND', `No folder with id "${id}" is in the list.`, 'id');
+      await roots.remove(id);
+      rootErrors.delete(id);
+      // Sessions stay listed while another remaining root still covers them.
+      const remaining = roots.list();
+      const removed: string[] = [];
+      for (const e of [...catalogue.entries()]) {
+        if (isWithin(record.path, e.path) && !remaining.some((r) => isWithin(r.path, e.path))) {
+          const key = catalogue.remove(e.path);
+          if (key) removed.push(key);
+        }
+      }
+      noteChange([], removed);
+      emitRoots();
+      await rewatch();
+      return { removed: true };
+    },
+    openDemo: async () => {
+      const dir = join(options.dataDir, 'demo');
+      await writeDemoSessions(dir);
+      const record = await roots.add(dir, 'demo');
+      emitRoots();
+      await rewatch();
+      await scanAll([record]);
+      return describeRoot(record);
+    },
+  };
+
+  return {
+    methods,
+    dispatch: createDispatch(methods),
+    subscribe(handler) {
+      emitter.on('event', handler);
+      return () => emitter.off('event', handler);
+    },
+    async start() {
+      const candidates = options.discoverDefaults === false ? [] : defaultRootCandidates(env);
+      problems = await roots.load(candidates, options.extraRoots ?? []);
+      await rewatch();
+      void scanAll(roots.list());
+    },
+    whenScanned: () => scanning,
+    async close() {
+      closed = true;
+      if (flushTimer) clearTimeout(flushTimer);
+      await watcher.close();
+      await pool.close();
+      await scanning.catch(() => undefined);
+    },
+    startupProblems: () => [...problems],
+  };
+}

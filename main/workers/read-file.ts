@@ -1,0 +1,20 @@
+// Reads one session file with the reader that claims it, turning every failure into an Unreadable reason.
+import { findReader } from '../sources/registry.ts';
+import { UnreadableError } from '../sources/types.ts';
+import type { ReadResponse } from './read-protocol.ts';
+
+export async function readSessionFile(id: number, path: string): Promise<ReadResponse> {
+  const reader = findReader(path);
+  if (!reader) {
+    return { id, ok: false, format: null, unreadable: { code: 'wrong_shape', message: 'No reader recognises this file.' } };
+  }
+  try {
+    const session = await reader.read(path);
+    return { id, ok: true, session };
+  } catch (err) {
+    if (err instanceof UnreadableError) return { id, ok: false, format: reader.format, unreadable: err.toShape() };
+    // A reader bug must not take the app down: the file is listed as unreadable with the error text.
+    const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    return { id, ok: false, format: reader.format, unreadable: { code: 'wrong_shape', message: `Could not parse: ${message}` } };
+  }
+}

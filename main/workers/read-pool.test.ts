@@ -1,0 +1,54 @@
+// The read pool parses files in worker threads, lets interactive reads jump the queue, and reports bad files.
+import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReadPool } from './read-pool.ts';
+import { jidoSession } from '../test-support/session-files.ts';
+
+let dir: string;
+let pool: ReadPool | null = null;
+
+beforeAll(async () => {
+  dir = join(await mkdtemp(join(tmpdir(), 'sv-pool-')), '.jido_code', 'sessions');
+  await mkdir(dir, { recursive: true });
+  for (let i = 0; i < 12; i++) await writeFile(join(dir, `s-${i}.json`), jidoSession(`s-${i}`, `project-${i}`));
+  await writeFile(join(dir, 'bad.json'), '<html>502 Bad Gateway</html>');
+});
+afterEach(async () => {
+  await pool?.close();
+  pool = null;
+});
+afterAll(async () => rm(join(dir, '..', '..'), { recursive: true, force: true }));
+
+describe('ReadPool', () => {
+  it('returns the parsed session from a worker thread', async () => {
+    pool = new ReadPool(1);
+    const result = await pool.read(join(dir, 's-0.json'));
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.session).toMatchObject({ key: 'jido-code:s-0', title: 'project-0' });
+  });
+
+  it('returns an unreadable reason instead of throwing for a file that is not JSON', async () => {
+    pool = new ReadPool(1);
+    const result = await pool.read(join(dir, 'bad.json'));
+    expect(result).toMatchObject({ ok: false, format: 'jido-code', unreadable: { code: 'invalid_json' } });
+    if (!result.ok) expect(result.unreadable.message).toContain('HTML');
+  });
+
+  it('serves an interactive read before the background queue behind it', async () => {
+    pool = new ReadPool(1);
+    const order: string[] = [];
+    const background = Array.from({ length: 10 }, (_, i) => pool!.read(join(dir, `s-${i}.json`)).then(() => order.push(`bg-${i}`)));
+    const interactive = pool.read(join(dir, 's-11.json'), 'interactive').then(() => order.push('interactive'));
+    await Promise.all([...background, interactive]);
+    // The first background read was already running; the interactive one comes straight after it.
+    expect(order.indexOf('interactive')).toBeLessThanOrEqual(1);
+  });
+
+  it('refuses work after close', async () => {
+    const closing = new ReadPool(1);
+    await closing.close();
+    await expect(closing.read(join(dir, 's-0.json'))).rejects.toThrow('closed');
+  });
+});

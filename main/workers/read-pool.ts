@@ -1,0 +1,107 @@
+// A small pool of worker threads that parse session files; interactive reads jump ahead of scans.
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import type { ReadRequest, ReadResponse } from './read-protocol.ts';
+
+export type Priority = 'interactive' | 'background';
+
+interface Task {
+  id: number;
+  path: string;
+  resolve: (r: ReadResponse) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  task: Task | null;
+}
+
+/** Source runs `read-worker.ts` (tests, type stripping); the bundle runs the sibling `read-worker.js`. */
+function workerFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  return join(dirname(here), here.endsWith('.ts') ? 'read-worker.ts' : 'read-worker.js');
+}
+
+export class ReadPool {
+  private readonly slots: Slot[] = [];
+  private readonly interactive: Task[] = [];
+  private readonly background: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+  private readonly size: number;
+
+  constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1))) {
+    this.size = size;
+  }
+
+  read(path: string, priority: Priority = 'background'): Promise<ReadResponse> {
+    if (this.closed) return Promise.reject(new Error('read pool is closed'));
+    return new Promise((resolve, reject) => {
+      const task: Task = { id: this.nextId++, path, resolve, reject };
+      (priority === 'interactive' ? this.interactive : this.background).push(task);
+      this.pump();
+    });
+  }
+
+  /** Tasks waiting or running; the scanner uses it to report progress. */
+  get pending(): number {
+    return this.interactive.length + this.background.length + this.slots.filter((s) => s.task).length;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const error = new Error('read pool is closed');
+    for (const t of [...this.interactive.splice(0), ...this.background.splice(0)]) t.reject(error);
+    await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
+  }
+
+  private spawn(): Slot {
+    const slot: Slot = { worker: new Worker(workerFile()), task: null };
+    slot.worker.unref();
+    slot.worker.on('message', (response: ReadResponse) => {
+      const task = slot.task;
+      slot.task = null;
+      if (task && task.id === response.id) task.resolve(response);
+      this.pump();
+      // Idle workers must not keep a CLI process alive; busy ones must.
+      if (!slot.task) slot.worker.unref();
+    });
+    const fail = (err: Error) => {
+      // A crashed worker fails only its current file; a fresh worker takes over the queue.
+      const task = slot.task;
+      slot.task = null;
+      const index = this.slots.indexOf(slot);
+      if (index >= 0) this.slots.splice(index, 1);
+      task?.reject(err);
+      if (!this.closed) this.pump();
+    };
+    slot.worker.on('error', fail);
+    slot.worker.on('exit', (code) => {
+      if (!this.closed && this.slots.includes(slot)) fail(new Error(`read worker exited with code ${code}`));
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private pump(): void {
+    if (this.closed) return;
+    for (;;) {
+      const queue = this.interactive.length ? this.interactive : this.background;
+      if (!queue.length) return;
+      let slot = this.slots.find((s) => !s.task);
+      if (!slot) {
+        if (this.slots.length >= this.size) return;
+        slot = this.spawn();
+      }
+      const task = queue.shift();
+      if (!task) return;
+      slot.task = task;
+      const request: ReadRequest = { id: task.id, path: task.path };
+      slot.worker.ref();
+      slot.worker.postMessage(request);
+    }
+  }
+}

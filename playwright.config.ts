@@ -1,0 +1,35 @@
+// End-to-end suites: the browser version against `serve` in headless Chromium, and the desktop app where Electron exists.
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  workers: 2,
+  retries: 0,
+  reporter: 'list',
+  outputDir: 'test-results',
+  projects: [
+    {
+      name: 'web',
+      testDir: 'e2e/web',
+      use: {
+        browserName: 'chromium',
+        headless: true,
+        launchOptions: {
+          // The system Chromium: nothing is downloaded; PLAYWRIGHT_CHROMIUM points elsewhere when needed.
+          executablePath: process.env.PLAYWRIGHT_CHROMIUM || '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+          ],
+        },
+      },
+    },
+    {
+      name: 'electron',
+      testDir: 'e2e/electron',
+    },
+  ],
+});

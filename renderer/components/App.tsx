@@ -1,0 +1,93 @@
+// The app shell (top bar, session list + sources on the left, detail or empty state on the right) and its keyboard.
+/*
+ * data-testid attributes for end-to-end tests:
+ *   filter, session-list, session-row (data-key, data-unreadable="true"), session-title,
+ *   detail (data-key), detail-title, detail-branch, detail-outcome, detail-error, unreadable-reason,
+ *   message (data-role), operation (data-type), todo (data-status), config-row, warning, raw-source,
+ *   empty-state, add-root-input, add-root-button, add-root-error, open-demo,
+ *   roots-panel, root-row (data-kind), connection (only while disconnected).
+ * Detail tabs are role="tab" buttons with data-tab = conversation|operations|todos|config|warnings|raw.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { useAppStore, useAppStoreApi } from '../store-context.ts';
+import { Detail } from './Detail.tsx';
+import { EmptyState } from './EmptyState.tsx';
+import { SessionList } from './SessionList.tsx';
+import { SourcesPanel } from './SourcesPanel.tsx';
+import { TopBar } from './TopBar.tsx';
+
+function isTextEntry(el: Element | null): boolean {
+  if (!el) return false;
+  const tag = el.tagName;
+  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (el as HTMLElement).isContentEditable;
+}
+
+export function App() {
+  const store = useAppStoreApi();
+  const filterRef = useRef<HTMLInputElement>(null);
+  const [addOpen, setAddOpen] = useState(false);
+  const isEmpty = useAppStore(
+    (s) => s.loaded && !s.listError && s.sessions.length === 0 && !s.roots.some((r) => r.sessionCount > 0),
+  );
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+      const target = e.target instanceof Element ? e.target : null;
+      const inFilter = target !== null && target === filterRef.current;
+      const typing = !inFilter && isTextEntry(target);
+      const state = store.getState();
+      if (typing) return;
+      switch (e.key) {
+        case '/':
+          if (inFilter) return;
+          e.preventDefault();
+          filterRef.current?.focus();
+          filterRef.current?.select();
+          return;
+        case 'Escape':
+          if (state.filter) {
+            e.preventDefault();
+            state.setFilter('');
+          } else if (inFilter) {
+            filterRef.current?.blur();
+          }
+          return;
+        case 'ArrowDown':
+        case 'ArrowUp':
+          e.preventDefault();
+          state.moveSelection(e.key === 'ArrowDown' ? 1 : -1);
+          return;
+        case 'Enter':
+          // Buttons, links and summaries keep their own Enter.
+          if (target && !inFilter && target.closest('button, a, summary')) return;
+          e.preventDefault();
+          void state.openSelected();
+          return;
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+
+  const onAddFolder = () => {
+    if (isEmpty) {
+      document.getElementById('add-root-input')?.focus();
+      return;
+    }
+    setAddOpen((v) => !v);
+  };
+
+  return (
+    <div className="app">
+      <TopBar filterRef={filterRef} onAddFolder={onAddFolder} />
+      <div className="body">
+        <aside className="sidebar">
+          <SessionList />
+          <SourcesPanel showAddForm={addOpen && !isEmpty} onToggleAdd={() => setAddOpen((v) => !v)} />
+        </aside>
+        <main className="main">{isEmpty ? <EmptyState /> : <Detail />}</main>
+      </div>
+    </div>
+  );
+}

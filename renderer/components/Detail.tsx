@@ -1,0 +1,120 @@
+// The right-hand detail view: header plus tabs for conversation, operations, todos, config, warnings and raw.
+import { useState } from 'react';
+import type { Session } from '../../shared/session.ts';
+import { formatLabel } from '../format.ts';
+import { useAppStore } from '../store-context.ts';
+import { Conversation } from './Conversation.tsx';
+import { DetailHeader } from './DetailHeader.tsx';
+import { Operations } from './Operations.tsx';
+import { RawSourceView } from './RawSourceView.tsx';
+import { ConfigTable, Todos, Warnings } from './SessionFacts.tsx';
+
+type Tab = 'conversation' | 'operations' | 'todos' | 'config' | 'warnings' | 'raw';
+
+function tabsFor(session: Session | null): Array<{ id: Tab; label: string; count?: number }> {
+  if (!session) return [{ id: 'raw', label: 'Raw' }];
+  const tabs: Array<{ id: Tab; label: string; count?: number }> = [
+    { id: 'conversation', label: 'Conversation', count: session.messages.length },
+    { id: 'operations', label: 'Operations', count: session.operations.length },
+    { id: 'todos', label: 'Todos', count: session.todos.length },
+    { id: 'config', label: 'Config', count: session.config.length },
+  ];
+  if (session.warnings.length > 0) tabs.push({ id: 'warnings', label: 'Warnings', count: session.warnings.length });
+  tabs.push({ id: 'raw', label: 'Raw' });
+  return tabs;
+}
+
+function TabBody({ tab, session, sessionKey }: { tab: Tab; session: Session | null; sessionKey: string }) {
+  if (tab === 'raw' || !session) return <RawSourceView sessionKey={sessionKey} files={session?.sourceFiles ?? []} />;
+  switch (tab) {
+    case 'conversation':
+      return <Conversation key={sessionKey} messages={session.messages} />;
+    case 'operations':
+      return <Operations key={sessionKey} operations={session.operations} />;
+    case 'todos':
+      return <Todos todos={session.todos} />;
+    case 'config':
+      return <ConfigTable config={session.config} />;
+    case 'warnings':
+      return <Warnings warnings={session.warnings} />;
+  }
+}
+
+export function Detail() {
+  const open = useAppStore((s) => s.open);
+  const summary = useAppStore((s) => (open ? s.sessions.find((x) => x.key === open.key) : undefined));
+  const [tab, setTab] = useState<Tab>('conversation');
+
+  if (!open) {
+    return (
+      <div className="detail-placeholder muted">
+        Select a session on the left — ↑/↓ to move, Enter to open, / to filter.
+      </div>
+    );
+  }
+
+  const session = open.session;
+  const tabs = tabsFor(session);
+  const active = tabs.some((t) => t.id === tab) ? tab : (tabs[0]?.id ?? 'raw');
+  const unreadableMessage = open.unreadable
+    ? `${open.unreadable.message} (${open.unreadable.code})`
+    : open.errorCode === 'UNREADABLE' && !session
+      ? open.error
+      : null;
+
+  return (
+    <section className="detail" data-testid="detail" data-key={open.key} aria-busy={open.loading}>
+      {open.removed && (
+        <div className="warn-banner" role="status">
+          This session was removed from disk; showing the last loaded copy.
+        </div>
+      )}
+      {session ? (
+        <DetailHeader session={session} />
+      ) : (
+        <header className="detail-header">
+          <div className="detail-title-line">
+            <h1 data-testid="detail-title">{summary?.title ?? open.key}</h1>
+            {summary && <span className={`badge format format-${summary.format}`}>{formatLabel(summary.format)}</span>}
+          </div>
+          {summary && <p className="mono muted">{summary.primaryPath}</p>}
+        </header>
+      )}
+      {unreadableMessage && (
+        <div className="unreadable-banner" data-testid="unreadable-reason" role="alert">
+          <strong>This file could not be read.</strong> {unreadableMessage}
+        </div>
+      )}
+      {open.error && !unreadableMessage && (
+        <div className="error-banner" role="alert" data-testid="detail-error">
+          {session ? 'Could not reload this session: ' : 'Could not open this session: '}
+          {open.error}
+        </div>
+      )}
+      {open.loading && !session && <p className="muted">Loading session…</p>}
+      {(session || !open.loading) && (
+        <>
+          <nav className="tabs" role="tablist">
+            {tabs.map((t) => (
+              <button
+                key={t.id}
+                type="button"
+                role="tab"
+                data-tab={t.id}
+                aria-selected={t.id === active}
+                className={t.id === active ? 'tab active' : 'tab'}
+                onClick={() => setTab(t.id)}
+              >
+                {t.label}
+                {t.count !== undefined && <span className="tab-count">{t.count}</span>}
+              </button>
+            ))}
+          </nav>
+          <div className="tab-body" role="tabpanel">
+            <TabBody tab={active} session={session} sessionKey={open.key} />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+// The Sources panel: every root with its counts and errors, a remove button, and the add-folder form.
+import type { Root } from '../../shared/api.ts';
+import { formatLabel } from '../format.ts';
+import { useAppStore } from '../store-context.ts';
+import { AddRootForm } from './AddRootForm.tsx';
+
+function RootRow({ root, onRemove }: { root: Root; onRemove(id: string): void }) {
+  const kind = root.format ? `${root.kind} · ${formatLabel(root.format)}` : root.kind;
+  return (
+    <li className={`root-row${root.error || !root.exists ? ' has-error' : ''}`} data-testid="root-row" data-kind={root.kind}>
+      <div className="root-line">
+        <span className="root-path" title={root.path}>
+          <bdi>{root.path}</bdi>
+        </span>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Remove ${root.path}`}
+          title="Remove this source"
+          onClick={() => onRemove(root.id)}
+        >
+          ×
+        </button>
+      </div>
+      <div className="root-line root-meta">
+        <span className="badge">{kind}</span>
+        <span>
+          {root.sessionCount} session{root.sessionCount === 1 ? '' : 's'}
+          {root.unreadableCount > 0 && <span className="warn-text">, {root.unreadableCount} unreadable</span>}
+        </span>
+      </div>
+      {!root.exists && !root.error && <div className="error-text">Folder does not exist.</div>}
+      {root.error && <div className="error-text">{root.error}</div>}
+    </li>
+  );
+}
+
+export function SourcesPanel(props: { showAddForm: boolean; onToggleAdd(): void }) {
+  const roots = useAppStore((s) => s.roots);
+  const rootsError = useAppStore((s) => s.rootsError);
+  const removeRoot = useAppStore((s) => s.removeRoot);
+
+  return (
+    <section className="roots-panel" data-testid="roots-panel" aria-label="Sources">
+      <header className="panel-header">
+        <span>Sources ({roots.length})</span>
+        <button type="button" className="link-button" onClick={props.onToggleAdd} aria-expanded={props.showAddForm}>
+          {props.showAddForm ? 'Cancel' : 'Add folder…'}
+        </button>
+      </header>
+      {props.showAddForm && <AddRootForm autoFocus onAdded={props.onToggleAdd} />}
+      {rootsError && (
+        <p className="error-text" role="alert">
+          {rootsError}
+        </p>
+      )}
+      <ul className="root-list">
+        {roots.map((root) => (
+          <RootRow key={root.id} root={root} onRemove={(id) => void removeRoot(id)} />
+        ))}
+      </ul>
+      {roots.length === 0 && <p className="muted">No sources yet.</p>}
+    </section>
+  );
+}

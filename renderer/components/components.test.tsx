@@ -1,0 +1,131 @@
+// Components rendered to HTML (no DOM needed): what the list, detail and empty state show for a given store state.
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { AppState } from '../store.ts';
+import { createAppStore } from '../store.ts';
+import { StoreContext } from '../store-context.ts';
+import { fakeClient, session, summary } from '../test-fixtures.ts';
+import { App } from './App.tsx';
+import { Detail } from './Detail.tsx';
+import { SessionList } from './SessionList.tsx';
+
+function render(node: React.ReactNode, state: Partial<AppState>): string {
+  const store = createAppStore(fakeClient({}).client);
+  store.setState(state);
+  // Server rendering reads the store's initial-state snapshot, so present the prepared state as that.
+  const prepared = { ...store, getInitialState: store.getState };
+  return renderToStaticMarkup(<StoreContext.Provider value={prepared}>{node}</StoreContext.Provider>);
+}
+
+const readable = summary({
+  key: 'vizier:1',
+  title: 'Add login form',
+  branch: 'feat/login',
+  projectName: 'webapp',
+  outcomeStatus: 'accepted',
+  updatedAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+});
+const unreadable = summary({
+  key: 'jido-code:2',
+  format: 'jido-code',
+  title: 'broken.json',
+  updatedAt: null,
+  unreadable: { code: 'invalid_json', message: 'Unexpected token } at line 4' },
+});
+
+describe('SessionList', () => {
+  it('shows a row per entry with title, format badge, branch, outcome and relative time', () => {
+    const html = render(<SessionList />, { loaded: true, sessions: [readable, unreadable] });
+    expect(html).toContain('data-testid="session-list"');
+    expect(html).toContain('data-key="vizier:1"');
+    expect(html).toContain('Add login form');
+    expect(html).toContain('Vizier');
+    expect(html).toContain('webapp · feat/login');
+    expect(html).toContain('accepted');
+    expect(html).toContain('5 min ago');
+  });
+
+  it('marks unreadable rows and shows why', () => {
+    const html = render(<SessionList />, { loaded: true, sessions: [readable, unreadable] });
+    expect(html).toMatch(/data-key="jido-code:2" data-unreadable="true"/);
+    expect(html).not.toMatch(/data-key="vizier:1" data-unreadable/);
+    expect(html).toContain('Unexpected token } at line 4');
+    expect(html).toContain('JidoCode');
+  });
+
+  it('hides rows that do not match the filter', () => {
+    const html = render(<SessionList />, { loaded: true, sessions: [readable, unreadable], filter: 'login' });
+    expect(html).toContain('Add login form');
+    expect(html).not.toContain('broken.json');
+  });
+});
+
+describe('Detail', () => {
+  const full = session({
+    key: 'vizier:1',
+    title: 'Add login form',
+    project: { path: '/src/webapp', name: 'webapp', branch: 'feat/login', headCommit: 'abcdef1234567890' },
+    outcome: { status: 'accepted', summary: 'Merged the form', commitSha: '0123456789abcdef' },
+    model: { provider: 'anthropic', name: 'claude-x', parameters: { temperature: 0.2 } },
+    messages: [
+      {
+        id: 'm1', role: 'user', timestamp: '2025-01-01T10:00:00Z', model: null, usage: null, cost: null,
+        parts: [{ type: 'text', text: 'Please add a login form' }], agentId: null, origin: null,
+      },
+      {
+        id: 'm2', role: 'assistant', timestamp: null, model: null,
+        usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, cost: null,
+        parts: [{ type: 'tool_call', callId: 'c1', name: 'write_file', input: { path: 'login.tsx' } }],
+        agentId: null, origin: null,
+      },
+    ],
+  });
+
+  it('shows the header facts and the conversation in order', () => {
+    const html = render(<Detail />, {
+      sessions: [readable],
+      open: { key: 'vizier:1', session: full, loading: false, error: null, errorCode: null, unreadable: null, removed: false },
+    });
+    expect(html).toContain('data-testid="detail-title">Add login form<');
+    expect(html).toContain('data-testid="detail-branch">feat/login<');
+    expect(html).toMatch(/data-testid="detail-outcome">.*accepted.*Merged the form.*0123456789ab/);
+    expect(html).toContain('temperature=0.2');
+    expect(html.indexOf('data-role="user"')).toBeLessThan(html.indexOf('data-role="assistant"'));
+    expect(html).toContain('write_file');
+    expect(html).toContain('in 10 · out 20');
+  });
+
+  it('shows the unreadable reason and offers only the raw tab', () => {
+    const html = render(<Detail />, {
+      sessions: [unreadable],
+      open: {
+        key: 'jido-code:2', session: null, loading: false, error: null, errorCode: null,
+        unreadable: unreadable.unreadable, removed: false,
+      },
+    });
+    expect(html).toMatch(/data-testid="unreadable-reason".*Unexpected token \} at line 4/);
+    expect(html).toContain('data-tab="raw"');
+    expect(html).not.toContain('data-tab="conversation"');
+  });
+
+  it('shows a service error as a sentence, not a stack', () => {
+    const html = render(<Detail />, {
+      open: { key: 'x:1', session: null, loading: false, error: 'No session x:1', errorCode: 'NOT_FOUND', unreadable: null, removed: false },
+    });
+    expect(html).toContain('Could not open this session: No session x:1');
+  });
+});
+
+describe('App', () => {
+  it('shows the empty state with add-folder and demo controls when nothing was found', () => {
+    const html = render(<App />, { loaded: true, sessions: [], roots: [] });
+    expect(html).toContain('data-testid="empty-state"');
+    expect(html).toContain('data-testid="add-root-input"');
+    expect(html).toContain('data-testid="open-demo"');
+  });
+
+  it('shows no empty state while the first list is loading or once sessions exist', () => {
+    expect(render(<App />, { loaded: false })).not.toContain('empty-state');
+    expect(render(<App />, { loaded: true, sessions: [readable] })).not.toContain('empty-state');
+  });
+});

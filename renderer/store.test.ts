@@ -1,0 +1,261 @@
+// The store's behaviour against a fake client: loading, selection, opening, events, errors.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Root } from '../shared/api.ts';
+import { ClientError } from './client.ts';
+import { visibleSessions } from './session-filter.ts';
+import { createAppStore } from './store.ts';
+import { fakeClient, session, summary } from './test-fixtures.ts';
+
+const older = summary({ key: 'vizier:a', title: 'Older', updatedAt: '2025-01-01T00:00:00Z' });
+const newer = summary({ key: 'jido-code:b', format: 'jido-code', title: 'Newer', updatedAt: '2025-02-01T00:00:00Z' });
+const broken = summary({
+  key: 'vizier:c',
+  title: 'broken.json',
+  updatedAt: null,
+  mtimeMs: Date.parse('2025-03-01T00:00:00Z'),
+  unreadable: { code: 'invalid_json', message: 'Unexpected end of JSON at line 3' },
+});
+const root: Root = {
+  id: 'r1', path: '/data', kind: 'user', format: null, exists: true, sessionCount: 3, unreadableCount: 1, error: null,
+};
+
+function setup(sessions = [older, newer, broken]) {
+  let list = sessions;
+  let listFailure: Error | null = null;
+  const sessionsByKey = new Map([[older.key, session({ key: older.key, title: 'Older' })]]);
+  const fake = fakeClient({
+    listSessions: async () => {
+      if (listFailure) throw listFailure;
+      return { sessions: list, total: list.length };
+    },
+    listRoots: async () => [root],
+    getAppInfo: async () => ({ version: '0.1.0', dataDir: '/d', shell: 'web', demoRootPath: null }),
+    getSession: async ({ key }: { key: string }) => {
+      const s = sessionsByKey.get(key);
+      if (!s) throw new ClientError('NOT_FOUND', `No session ${key}`);
+      return s;
+    },
+  });
+  const store = createAppStore(fake.client, { debounceMs: 100 });
+  return {
+    store,
+    fake,
+    sessionsByKey,
+    setList: (next: typeof sessions) => (list = next),
+    failList: (err: Error | null) => (listFailure = err),
+  };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('createAppStore', () => {
+  it('loads sessions, roots and app info, newest first with unreadable entries kept', async () => {
+    const { store } = setup();
+    expect(store.getState().loaded).toBe(false);
+    await store.getState().load();
+    const s = store.getState();
+    expect(s.loaded).toBe(true);
+    expect(s.roots).toEqual([root]);
+    expect(s.appInfo?.shell).toBe('web');
+    expect(visibleSessions(s.sessions, s.filter).map((x) => x.key)).toEqual(['vizier:c', 'jido-code:b', 'vizier:a']);
+  });
+
+  it('moves the selection with the keyboard order and clamps at the ends', async () => {
+    const { store } = setup();
+    await store.getState().load();
+    const { moveSelection } = store.getState();
+    moveSelection(1);
+    expect(store.getState().selectedKey).toBe('vizier:c');
+    moveSelection(1);
+    moveSelection(1);
+    moveSelection(1);
+    expect(store.getState().selectedKey).toBe('vizier:a');
+    moveSelection(-1);
+    expect(store.getState().selectedKey).toBe('jido-code:b');
+  });
+
+  it('moves within the filtered list only', async () => {
+    const { store } = setup();
+    await store.getState().load();
+    store.getState().setFilter('jidocode');
+    store.getState().moveSelection(1);
+    expect(store.getState().selectedKey).toBe('jido-code:b');
+    store.getState().moveSelection(1);
+    expect(store.getState().selectedKey).toBe('jido-code:b');
+  });
+
+  it('opens the selected session and shows a readable error for a missing one', async () => {
+    const { store } = setup();
+    await store.getState().load();
+    store.getState().select('vizier:a');
+    await store.getState().openSelected();
+    expect(store.getState().open?.session?.title).toBe('Older');
+    await store.getState().openSession('jido-code:b');
+    const open = store.getState().open;
+    expect(open?.session).toBeNull();
+    expect(open?.error).toBe('No session jido-code:b');
+    expect(open?.errorCode).toBe('NOT_FOUND');
+  });
+
+  it('opens an unreadable entry without asking for a session, keeping its reason', async () => {
+    const { store, fake } = setup();
+    await store.getState().load();
+    await store.getState().openSession('vizier:c');
+    expect(store.getState().open?.unreadable?.message).toBe('Unexpected end of JSON at line 3');
+    expect(fake.calls.some((c) => c.method === 'getSession')).toBe(false);
+  });
+
+  it('ignores a slow getSession answer once another session was opened', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const fake = fakeClient({
+      listSessions: async () => ({ sessions: [older, newer], total: 2 }),
+      getSession: async ({ key }: { key: string }) => {
+        if (key === older.key) await gate;
+        return session({ key, title: key === older.key ? 'Older' : 'Newer' });
+      },
+    });
+    const store = createAppStore(fake.client);
+    await store.getState().refresh();
+    const first = store.getState().openSession(older.key);
+    await store.getState().openSession(newer.key);
+    release();
+    await first;
+    expect(store.getState().open?.key).toBe(newer.key);
+    expect(store.getState().open?.session?.title).toBe('Newer');
+  });
+
+  it('refreshes the list once per burst of sessionsChanged events', async () => {
+    const { store, fake, setList } = setup();
+    await store.getState().load();
+    const listCalls = () => fake.calls.filter((c) => c.method === 'listSessions').length;
+    const before = listCalls();
+    setList([older]);
+    fake.emit({ name: 'sessionsChanged', payload: { changed: ['x'], removed: [] } });
+    fake.emit({ name: 'sessionsChanged', payload: { changed: ['y'], removed: [] } });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(listCalls()).toBe(before);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(listCalls()).toBe(before + 1);
+    expect(store.getState().sessions).toEqual([older]);
+  });
+
+  it('reloads the open session when it changed and marks it when removed', async () => {
+    const { store, fake, sessionsByKey } = setup();
+    await store.getState().load();
+    await store.getState().openSession('vizier:a');
+    sessionsByKey.set('vizier:a', session({ key: 'vizier:a', title: 'Older, edited' }));
+    fake.emit({ name: 'sessionsChanged', payload: { changed: ['vizier:a'], removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    expect(store.getState().open?.session?.title).toBe('Older, edited');
+
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [], removed: ['vizier:a'] } });
+    await vi.advanceTimersByTimeAsync(150);
+    expect(store.getState().open?.removed).toBe(true);
+    expect(store.getState().open?.session?.title).toBe('Older, edited');
+  });
+
+  it('refetches the open session on a reconnect signal (empty change)', async () => {
+    const { store, fake, sessionsByKey } = setup();
+    await store.getState().load();
+    await store.getState().openSession('vizier:a');
+    sessionsByKey.set('vizier:a', session({ key: 'vizier:a', title: 'Missed while offline' }));
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    expect(store.getState().open?.session?.title).toBe('Missed while offline');
+  });
+
+  it('takes roots from rootsChanged and the connection status from the client', async () => {
+    const { store, fake } = setup();
+    fake.emit({ name: 'rootsChanged', payload: { roots: [{ ...root, sessionCount: 9 }] } });
+    expect(store.getState().roots[0]?.sessionCount).toBe(9);
+    fake.setConnection('offline');
+    expect(store.getState().connection).toBe('offline');
+  });
+
+  it('keeps the last list and reports the error when a refresh fails', async () => {
+    const { store, failList } = setup();
+    await store.getState().load();
+    failList(new ClientError('IO_ERROR', 'disk gone'));
+    await store.getState().refresh();
+    expect(store.getState().listError).toBe('disk gone');
+    expect(store.getState().sessions).toHaveLength(3);
+    failList(null);
+    await store.getState().refresh();
+    expect(store.getState().listError).toBeNull();
+  });
+
+  it('addRoot reports the service error and refreshes on success', async () => {
+    let ok = false;
+    const fake = fakeClient({
+      addRoot: async ({ path }: { path: string }) => {
+        if (!ok) throw new ClientError('INVALID_INPUT', `${path} is not a directory`, 'path');
+        return root;
+      },
+      listSessions: async () => ({ sessions: [older], total: 1 }),
+      listRoots: async () => [root],
+    });
+    const store = createAppStore(fake.client);
+    expect(await store.getState().addRoot('/etc/passwd')).toBe(false);
+    expect(store.getState().addRootError).toBe('/etc/passwd is not a directory');
+    expect(await store.getState().addRoot('  ')).toBe(false);
+    expect(fake.calls.filter((c) => c.method === 'addRoot')).toHaveLength(1);
+    ok = true;
+    expect(await store.getState().addRoot('/data')).toBe(true);
+    expect(store.getState().addRootError).toBeNull();
+    expect(store.getState().sessions).toEqual([older]);
+    expect(store.getState().roots).toEqual([root]);
+  });
+
+  it('dispose stops listening to events', async () => {
+    const { store, fake } = setup();
+    expect(fake.subscribers()).toBe(1);
+    store.getState().dispose();
+    expect(fake.subscribers()).toBe(0);
+  });
+});
+
+describe('raw source', () => {
+  it('loads the open session file and appends the next window on load more', async () => {
+    const text = 'line-1\nline-2\nline-3\n';
+    const fake = fakeClient({
+      listSessions: async () => ({ sessions: [older], total: 1 }),
+      getSession: async () => session({ key: older.key }),
+      getRawSource: async ({ offset, length }: { offset: number; length: number }) => ({
+        path: '/data/a.jsonl', size: text.length, offset, nextOffset: Math.min(offset + length, text.length),
+        text: text.slice(offset, offset + length), truncated: offset + length < text.length,
+      }),
+    });
+    const store = createAppStore(fake.client, { rawChunkBytes: 7 });
+    await store.getState().refresh();
+    await store.getState().openSession(older.key);
+    await store.getState().loadRaw();
+    expect(store.getState().raw).toMatchObject({ text: 'line-1\n', truncated: true, path: '/data/a.jsonl' });
+    await store.getState().loadMoreRaw();
+    await store.getState().loadMoreRaw();
+    expect(store.getState().raw).toMatchObject({ text, truncated: false });
+  });
+
+  it('drops a raw answer that arrives after another session was opened', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const fake = fakeClient({
+      listSessions: async () => ({ sessions: [older, broken], total: 2 }),
+      getSession: async () => session({ key: older.key }),
+      getRawSource: async ({ key }: { key: string }) => {
+        if (key === older.key) await gate;
+        return { path: key, size: 1, offset: 0, text: key, truncated: false };
+      },
+    });
+    const store = createAppStore(fake.client);
+    await store.getState().refresh();
+    await store.getState().openSession(older.key);
+    const slow = store.getState().loadRaw();
+    await store.getState().openSession(broken.key);
+    await store.getState().loadRaw();
+    release();
+    await slow;
+    expect(store.getState().raw?.text).toBe(broken.key);
+  });
+});

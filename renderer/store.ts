@@ -1,0 +1,277 @@
+// The app's one zustand store, built per client by a factory so every test gets a fresh one.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AppInfo, Root } from '../shared/api.ts';
+import type { ErrorCode } from '../shared/result.ts';
+import type { Session, SessionSummary, Unreadable } from '../shared/session.ts';
+import { ClientError, describeError, type AppClient, type ConnectionStatus } from './client.ts';
+import { visibleSessions } from './session-filter.ts';
+import { createRawSlice, type RawSlice } from './store-raw.ts';
+
+export type { RawView } from './store-raw.ts';
+
+export interface OpenSession {
+  key: string;
+  session: Session | null;
+  loading: boolean;
+  error: string | null;
+  errorCode: ErrorCode | null;
+  /** Set when the list marks the entry unreadable: there is no Session, only the reason and the raw file. */
+  unreadable: Unreadable | null;
+  /** The file went away while open; the last loaded copy stays visible. */
+  removed: boolean;
+}
+
+export interface AppState extends RawSlice {
+  sessions: SessionSummary[];
+  total: number;
+  /** False until the first list arrives, so the empty state is not flashed while loading. */
+  loaded: boolean;
+  listLoading: boolean;
+  listError: string | null;
+  selectedKey: string | null;
+  open: OpenSession | null;
+  roots: Root[];
+  rootsError: string | null;
+  filter: string;
+  appInfo: AppInfo | null;
+  connection: ConnectionStatus;
+  addRootBusy: boolean;
+  addRootError: string | null;
+  demoBusy: boolean;
+  demoError: string | null;
+
+  load(): Promise<void>;
+  refresh(): Promise<void>;
+  refreshRoots(): Promise<void>;
+  setFilter(text: string): void;
+  select(key: string | null): void;
+  moveSelection(delta: number): void;
+  openSelected(): Promise<void>;
+  openSession(key: string): Promise<void>;
+  addRoot(path: string): Promise<boolean>;
+  removeRoot(id: string): Promise<void>;
+  openDemo(): Promise<boolean>;
+  /** Stops listening to events and pending timers. */
+  dispose(): void;
+}
+
+export type AppStore = StoreApi<AppState>;
+
+export interface AppStoreOptions {
+  /** How long event bursts are gathered before the list is refetched. */
+  debounceMs?: number;
+  rawChunkBytes?: number;
+}
+
+export function createAppStore(client: AppClient, options: AppStoreOptions = {}): AppStore {
+  const debounceMs = options.debounceMs ?? 100;
+  const rawChunk = options.rawChunkBytes ?? 256 * 1024;
+  let listSeq = 0;
+  let openSeq = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  // Last word per key within one debounce window: a file removed then recreated counts as changed.
+  const pending = new Map<string, 'changed' | 'removed'>();
+  let resync = false;
+  let flush: () => Promise<void> = async () => {};
+
+  const store = createStore<AppState>()((set, get) => {
+    const fetchSession = async (key: string, quiet: boolean): Promise<void> => {
+      const seq = ++openSeq;
+      const current = get().open;
+      if (quiet && current?.key === key) set({ open: { ...current, loading: true } });
+      try {
+        const session = await client.getSession({ key });
+        if (seq !== openSeq) return;
+        set({ open: { key, session, loading: false, error: null, errorCode: null, unreadable: null, removed: false } });
+      } catch (err) {
+        if (seq !== openSeq) return;
+        const prev = get().open;
+        const keep = quiet && prev?.key === key ? prev.session : null;
+        set({
+          open: {
+            key,
+            session: keep,
+            loading: false,
+            error: describeError(err),
+            errorCode: err instanceof ClientError ? err.code : null,
+            unreadable: prev?.key === key ? prev.unreadable : null,
+            removed: false,
+          },
+        });
+      }
+    };
+
+    flush = async (): Promise<void> => {
+      timer = null;
+      const changes = new Map(pending);
+      const all = resync;
+      pending.clear();
+      resync = false;
+      await Promise.all([get().refresh(), get().refreshRoots()]);
+      const open = get().open;
+      if (!open) return;
+      const change = changes.get(open.key);
+      if (change === 'removed') {
+        openSeq++;
+        set({ open: { ...open, loading: false, removed: true } });
+        return;
+      }
+      if (change === 'changed' || (all && !open.removed)) {
+        const summary = get().sessions.find((s) => s.key === open.key);
+        if (summary?.unreadable) {
+          set({ open: { ...open, session: null, loading: false, error: null, unreadable: summary.unreadable, removed: false } });
+        } else {
+          await fetchSession(open.key, true);
+        }
+        const raw = get().raw;
+        if (raw?.key === open.key) await get().loadRaw(raw.fileIndex);
+      }
+    };
+
+    return {
+      ...createRawSlice(client, set, get, rawChunk),
+      sessions: [],
+      total: 0,
+      loaded: false,
+      listLoading: false,
+      listError: null,
+      selectedKey: null,
+      open: null,
+      roots: [],
+      rootsError: null,
+      filter: '',
+      appInfo: null,
+      connection: 'connecting',
+      addRootBusy: false,
+      addRootError: null,
+      demoBusy: false,
+      demoError: null,
+
+      async load() {
+        const info = client.getAppInfo().then(
+          (appInfo) => set({ appInfo }),
+          () => {},
+        );
+        await Promise.all([get().refresh(), get().refreshRoots(), info]);
+      },
+
+      async refresh() {
+        const seq = ++listSeq;
+        set({ listLoading: true });
+        try {
+          const { sessions, total } = await client.listSessions({});
+          if (seq !== listSeq) return;
+          set({ sessions, total, loaded: true, listLoading: false, listError: null });
+        } catch (err) {
+          if (seq !== listSeq) return;
+          set({ listLoading: false, listError: describeError(err) });
+        }
+      },
+
+      async refreshRoots() {
+        try {
+          set({ roots: await client.listRoots(), rootsError: null });
+        } catch (err) {
+          set({ rootsError: describeError(err) });
+        }
+      },
+
+      setFilter: (filter) => set({ filter }),
+
+      select: (selectedKey) => set({ selectedKey }),
+
+      moveSelection(delta) {
+        const { sessions, filter, selectedKey } = get();
+        const list = visibleSessions(sessions, filter);
+        if (list.length === 0) return;
+        const at = list.findIndex((s) => s.key === selectedKey);
+        const next = at < 0 ? (delta > 0 ? 0 : list.length - 1) : Math.min(list.length - 1, Math.max(0, at + delta));
+        set({ selectedKey: list[next]?.key ?? null });
+      },
+
+      async openSelected() {
+        const key = get().selectedKey;
+        if (key) await get().openSession(key);
+      },
+
+      async openSession(key) {
+        const summary = get().sessions.find((s) => s.key === key);
+        const unreadable = summary?.unreadable ?? null;
+        set({
+          selectedKey: key,
+          raw: null,
+          open: { key, session: null, loading: !unreadable, error: null, errorCode: null, unreadable, removed: false },
+        });
+        if (unreadable) {
+          openSeq++;
+          return;
+        }
+        await fetchSession(key, false);
+      },
+
+      async addRoot(path) {
+        const trimmed = path.trim();
+        if (!trimmed) {
+          set({ addRootError: 'Enter the path of a folder.' });
+          return false;
+        }
+        set({ addRootBusy: true, addRootError: null });
+        try {
+          await client.addRoot({ path: trimmed });
+          set({ addRootBusy: false });
+          await Promise.all([get().refresh(), get().refreshRoots()]);
+          return true;
+        } catch (err) {
+          set({ addRootBusy: false, addRootError: describeError(err) });
+          return false;
+        }
+      },
+
+      async removeRoot(id) {
+        try {
+          await client.removeRoot({ id });
+        } catch (err) {
+          set({ rootsError: describeError(err) });
+          return;
+        }
+        await Promise.all([get().refresh(), get().refreshRoots()]);
+      },
+
+      async openDemo() {
+        set({ demoBusy: true, demoError: null });
+        try {
+          await client.openDemo();
+          set({ demoBusy: false });
+          await Promise.all([get().refresh(), get().refreshRoots()]);
+          return true;
+        } catch (err) {
+          set({ demoBusy: false, demoError: describeError(err) });
+          return false;
+        }
+      },
+
+      dispose() {
+        unsubscribeEvents();
+        unsubscribeConnection();
+        if (timer) clearTimeout(timer);
+        timer = null;
+      },
+    };
+  });
+
+  const unsubscribeEvents = client.subscribe((event) => {
+    if (event.name === 'rootsChanged') {
+      store.setState({ roots: event.payload.roots, rootsError: null });
+      return;
+    }
+    const { changed, removed } = event.payload;
+    if (changed.length === 0 && removed.length === 0) resync = true;
+    for (const key of changed) pending.set(key, 'changed');
+    for (const key of removed) pending.set(key, 'removed');
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void flush(), debounceMs);
+  });
+  const unsubscribeConnection = client.onConnectionChange((connection) => store.setState({ connection }));
+
+  return store;
+}

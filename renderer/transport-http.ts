@@ -1,0 +1,138 @@
+// Transport for `session-vault serve`: POST /api/<method> with a bearer token, events over SSE.
+import { events, type AppEvent, type EventName } from '../shared/api.ts';
+import { AppErrorShape, type Result } from '../shared/result.ts';
+import type { ConnectionStatus, RendererTransport } from './client.ts';
+
+export const TOKEN_STORAGE_KEY = 'session-vault.token';
+const EVENT_NAMES = Object.keys(events) as EventName[];
+
+type EventSourceLike = Pick<EventSource, 'addEventListener' | 'close' | 'readyState'>;
+
+export interface HttpTransportOptions {
+  token: string | null;
+  /** Prefix for /api and /events; empty means the page's own origin. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  createEventSource?: (url: string) => EventSourceLike;
+}
+
+/** The token comes from ?token= on first load and from sessionStorage after a reload without it. */
+export function resolveToken(search: string, storage: Pick<Storage, 'getItem' | 'setItem'> | null): string | null {
+  const fromQuery = new URLSearchParams(search).get('token');
+  if (fromQuery) {
+    try {
+      storage?.setItem(TOKEN_STORAGE_KEY, fromQuery);
+    } catch {
+      // Storage can be disabled; the query still works for this load.
+    }
+    return fromQuery;
+  }
+  try {
+    return storage?.getItem(TOKEN_STORAGE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Any response body becomes a Result: the server's own envelope, or INTERNAL naming the HTTP status. */
+export function toResult(status: number, body: string): Result<unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    const text = body.trim().slice(0, 200);
+    return { ok: false, error: { code: 'INTERNAL', message: `HTTP ${status}${text ? `: ${text}` : ''}` } };
+  }
+  if (parsed && typeof parsed === 'object' && 'ok' in parsed) {
+    if (parsed.ok === true && 'value' in parsed) return { ok: true, value: parsed.value };
+    if (parsed.ok === false && 'error' in parsed) {
+      const error = AppErrorShape.safeParse(parsed.error);
+      if (error.success) return { ok: false, error: error.data };
+    }
+  }
+  return { ok: false, error: { code: 'INTERNAL', message: `HTTP ${status}: unexpected response from the server` } };
+}
+
+export function createHttpTransport(options: HttpTransportOptions): RendererTransport {
+  const base = options.baseUrl ?? '';
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const openStream = options.createEventSource ?? ((url: string) => new EventSource(url));
+  const handlers = new Set<(event: AppEvent) => void>();
+  const statusHandlers = new Set<(status: ConnectionStatus) => void>();
+  let status: ConnectionStatus = 'connecting';
+  let source: EventSourceLike | null = null;
+  let hadError = false;
+
+  const setStatus = (next: ConnectionStatus) => {
+    if (next === status) return;
+    status = next;
+    for (const h of statusHandlers) h(next);
+  };
+  const emit = (event: AppEvent) => {
+    for (const h of [...handlers]) h(event);
+  };
+
+  const connect = () => {
+    const query = options.token ? `?token=${encodeURIComponent(options.token)}` : '';
+    const es = openStream(`${base}/events${query}`);
+    source = es;
+    es.addEventListener('open', () => {
+      setStatus('online');
+      // Events sent while we were away are lost; an empty change tells the UI to refetch everything.
+      if (hadError) emit({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
+      hadError = false;
+    });
+    es.addEventListener('error', () => {
+      hadError = true;
+      setStatus('offline');
+    });
+    for (const name of EVENT_NAMES) {
+      es.addEventListener(name, (e) => {
+        let data: unknown;
+        try {
+          data = JSON.parse((e as MessageEvent<string>).data);
+        } catch {
+          return;
+        }
+        const payload = events[name].safeParse(data);
+        if (payload.success) emit({ name, payload: payload.data } as AppEvent);
+      });
+    }
+  };
+
+  return {
+    async invoke(method, input) {
+      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      if (options.token) headers.Authorization = `Bearer ${options.token}`;
+      let response: Response;
+      try {
+        response = await doFetch(`${base}/api/${method}`, { method: 'POST', headers, body: JSON.stringify(input ?? {}) });
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        return { ok: false, error: { code: 'INTERNAL', message: `Cannot reach the Session Vault server (${message})` } };
+      }
+      const result = toResult(response.status, await response.text().catch(() => ''));
+      if (!result.ok && (response.status === 401 || response.status === 403) && !options.token) {
+        result.error.message += ' — open the address printed by `session-vault serve` (it carries the access token).';
+      }
+      return result;
+    },
+    subscribe(handler) {
+      handlers.add(handler);
+      if (!source) connect();
+      return () => {
+        handlers.delete(handler);
+        if (handlers.size === 0 && source) {
+          source.close();
+          source = null;
+          hadError = false;
+        }
+      };
+    },
+    onConnectionChange(handler) {
+      statusHandlers.add(handler);
+      handler(status);
+      return () => statusHandlers.delete(handler);
+    },
+  };
+}

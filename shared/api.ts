@@ -1,0 +1,97 @@
+// The one typed contract between the UI and the services: every method's input/output and every pushed event.
+import { z } from 'zod';
+import { Session, SessionSummary, SourceFormat } from './session.ts';
+
+export const Root = z.object({
+  id: z.string(),
+  path: z.string(),
+  /** default: discovered at a tool's standard location; user: added by the user; demo: bundled demo set. */
+  kind: z.enum(['default', 'user', 'demo']),
+  /** The format a default root belongs to; null for user folders, which may hold several. */
+  format: SourceFormat.nullable(),
+  exists: z.boolean(),
+  sessionCount: z.number().int().nonnegative(),
+  unreadableCount: z.number().int().nonnegative(),
+  /** Why the root cannot be watched or scanned, if it cannot. */
+  error: z.string().nullable(),
+});
+export type Root = z.infer<typeof Root>;
+
+export const RawSource = z.object({
+  path: z.string(),
+  size: z.number().nonnegative(),
+  offset: z.number().int().nonnegative(),
+  /** Where the next window starts (the window ends on a whole UTF-8 character). */
+  nextOffset: z.number().int().nonnegative(),
+  /** The requested window of the file, decoded as UTF-8 (gunzipped where the file is gzip). */
+  text: z.string(),
+  /** true when the file continues past this window. */
+  truncated: z.boolean(),
+});
+export type RawSource = z.infer<typeof RawSource>;
+
+export const AppInfo = z.object({
+  version: z.string(),
+  dataDir: z.string(),
+  /** electron when running as the desktop app, web when served to a browser. */
+  shell: z.enum(['electron', 'web', 'cli']),
+  demoRootPath: z.string().nullable(),
+});
+export type AppInfo = z.infer<typeof AppInfo>;
+
+const SessionKey = z.string().min(1).max(4096);
+const Empty = z.object({}).strict();
+
+export const api = {
+  getAppInfo: { input: Empty, output: AppInfo },
+  listSessions: {
+    input: z
+      .object({
+        /** Case-insensitive substring over title, project, branch, id and summary. */
+        text: z.string().max(1000).optional(),
+        format: SourceFormat.optional(),
+        limit: z.number().int().positive().max(100_000).optional(),
+      })
+      .strict(),
+    output: z.object({ sessions: z.array(SessionSummary), total: z.number().int().nonnegative() }),
+  },
+  getSession: { input: z.object({ key: SessionKey }).strict(), output: Session },
+  getRawSource: {
+    input: z
+      .object({
+        key: SessionKey,
+        /** Index into the session's sourceFiles; 0 is the primary file. */
+        fileIndex: z.number().int().nonnegative().default(0),
+        offset: z.number().int().nonnegative().default(0),
+        length: z.number().int().positive().max(4 * 1024 * 1024).default(256 * 1024),
+      })
+      .strict(),
+    output: RawSource,
+  },
+  listRoots: { input: Empty, output: z.array(Root) },
+  addRoot: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: Root },
+  removeRoot: { input: z.object({ id: z.string().min(1) }).strict(), output: z.object({ removed: z.boolean() }) },
+  openDemo: { input: Empty, output: Root },
+} as const;
+
+export type Api = typeof api;
+export type MethodName = keyof Api;
+export type MethodInput<M extends MethodName> = z.input<Api[M]['input']>;
+export type MethodOutput<M extends MethodName> = z.infer<Api[M]['output']>;
+
+export const events = {
+  /** Sessions were added, changed or removed on disk (keys of each). */
+  sessionsChanged: z.object({
+    changed: z.array(z.string()),
+    removed: z.array(z.string()),
+  }),
+  rootsChanged: z.object({ roots: z.array(Root) }),
+} as const;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.infer<Events[E]>;
+export type AppEvent = { [E in EventName]: { name: E; payload: EventPayload<E> } }[EventName];
+
+export const methodNames = Object.keys(api) as MethodName[];
+export const isMethodName = (name: string): name is MethodName => Object.hasOwn(api, name);
