@@ -16,7 +16,8 @@ function RowDetails({ s }: { s: SessionSummary }) {
     return <span className="row-unreadable">Unreadable: {s.unreadable.message}</span>;
   }
   const where = [s.projectName ?? s.projectPath, s.branch].filter(Boolean).join(' · ');
-  const state = s.outcomeStatus ? `${s.status} · ${s.outcomeStatus}` : s.status;
+  // An in-flight session's outcome is usually "open" too: say it once.
+  const state = s.outcomeStatus && s.outcomeStatus !== s.status ? `${s.status} · ${s.outcomeStatus}` : s.status;
   return (
     <>
       {where && <span className="row-project">{where}</span>}
