@@ -127,3 +127,30 @@ describe('services', () => {
     for (const key of keys) expect((await services.methods.getSession({ key })).key).toBe(key);
   });
 });
+
+describe('services with a file over 10 MB', () => {
+  it('lists it with its real message count and size, and the session beside it opens normally', async () => {
+    const big = JSON.parse(jidoSession('j-big', 'huge-history')) as { conversation: unknown[] };
+    const filler = 'x'.repeat(600);
+    big.conversation = Array.from({ length: 20_000 }, (_, i) => ({
+      id: `m${i}`,
+      role: i % 2 ? 'assistant' : 'user',
+      content: `message ${i} ${filler}`,
+      timestamp: '2026-01-02T09:00:01.000000Z',
+    }));
+    const text = JSON.stringify(big);
+    expect(text.length).toBeGreaterThan(10 * 1024 * 1024);
+    await writeFile(join(jidoDir(), 'j-big.json'), text);
+    await writeFile(join(jidoDir(), 'j-small.json'), jidoSession('j-small', 'small-one'));
+    const small = await waitFor(async () => {
+      const r = await services.dispatch('getSession', { key: 'jido-code:j-small' });
+      return r.ok ? r.value : undefined;
+    });
+    expect((small as { title: string }).title).toBe('small-one');
+    const listed = await waitFor(async () =>
+      (await services.methods.listSessions({ text: 'huge-history' })).sessions.find((s) => s.key === 'jido-code:j-big'),
+    10_000);
+    expect(listed.messageCount).toBe(20_000);
+    expect(listed.size).toBe(text.length);
+  });
+});

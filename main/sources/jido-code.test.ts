@@ -1,15 +1,16 @@
 // Tests for the JidoCode reader: version 1 variants, the shared samples, hostile files and path claims.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../shared/session.ts';
 import { readDocument, type DocumentContext } from './coerce.ts';
 import { claimsJidoCode, jidoCodeReader, parseJidoDocument } from './jido-code.ts';
 import { UnreadableError } from './types.ts';
+import { samplesDir } from '../test-support/samples.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const samples = resolve(here, '../../../shared/samples');
+const samples = samplesDir;
 const fixtures = join(here, 'fixtures/jido-code/.jido_code/sessions');
 
 async function read(path: string): Promise<Session> {

@@ -2,16 +2,17 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Session } from '../../shared/session.ts';
 import { readDocument, type DocumentContext } from './coerce.ts';
 import { UnreadableError } from './types.ts';
 import { claimsVizier, parseVizierDocument, vizierReader } from './vizier.ts';
+import { samplesDir } from '../test-support/samples.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const samples = resolve(here, '../../../shared/samples');
+const samples = samplesDir;
 const fixtures = join(here, 'fixtures/vizier/harbor-api/.vizier/sessions');
 
 async function read(path: string): Promise<Session> {

@@ -1,0 +1,116 @@
+// Streams a JSON Lines file record by record, surviving torn lines, NUL padding, BOMs, CRLF and huge lines.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
+import type { Warning } from '../../shared/session.ts';
+import { UnreadableError } from './types.ts';
+import { WarningList } from './coerce.ts';
+
+export interface JsonLine {
+  value: unknown;
+  /** 1-based line number in the file, for the raw record view. */
+  line: number;
+}
+
+export interface JsonLinesResult {
+  /** Lines that parsed, in file order. */
+  records: JsonLine[];
+  warnings: Warning[];
+  /** Bytes read (decompressed for .gz). */
+  bytes: number;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8', { fatal: false });
+
+function isAllNul(bytes: Buffer): boolean {
+  for (const b of bytes) if (b !== 0) return false;
+  return true;
+}
+
+/**
+ * Reads every line of a JSONL file (gunzipping `.gz`). A line that does not parse is skipped with a
+ * warning; a torn final line (no newline: the writer was killed mid-append) gets its own warning.
+ * An empty file throws UnreadableError('empty_file'); a file with no parsable line throws 'invalid_json'.
+ */
+export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
+  let size: number;
+  try {
+    size = (await stat(absPath)).size;
+  } catch (err) {
+    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+  }
+  if (size === 0) throw new UnreadableError('empty_file', 'File is empty (0 bytes).');
+
+  const warnings = new WarningList();
+  const records: JsonLine[] = [];
+  let lineNo = 0;
+  let bytes = 0;
+  let firstBadLine: { line: number; message: string } | null = null;
+
+  const handleLine = (raw: Buffer, terminated: boolean) => {
+    lineNo++;
+    let body = raw.length && raw[raw.length - 1] === 0x0d ? raw.subarray(0, raw.length - 1) : raw;
+    if (lineNo === 1 && body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) {
+      warnings.add('bom', 'File starts with a UTF-8 byte-order mark (ignored).');
+      body = body.subarray(3);
+    }
+    if (body.length === 0) return;
+    if (isAllNul(body)) {
+      warnings.add('nul_padding', 'File contains runs of NUL bytes (space preallocated before a crash); they were skipped.');
+      return;
+    }
+    let text: string;
+    try {
+      text = strictUtf8.decode(body);
+    } catch {
+      warnings.add('invalid_utf8', 'Some lines contain bytes that are not valid UTF-8; they are shown as \uFFFD.');
+      text = lenientUtf8.decode(body);
+    }
+    if (text.trim() === '') return;
+    try {
+      records.push({ value: JSON.parse(text), line: lineNo });
+    } catch (err) {
+      const message = (err as Error).message;
+      firstBadLine ??= { line: lineNo, message };
+      if (!terminated) {
+        warnings.add('torn_line', `The last line (${lineNo}) is incomplete: the file was probably being written or the writer was killed. It was skipped.`);
+      } else {
+        warnings.add('invalid_line', `Line ${lineNo} is not valid JSON and was skipped (${message.slice(0, 120)}).`);
+      }
+    }
+  };
+
+  const source = createReadStream(absPath);
+  const stream = absPath.endsWith('.gz') ? source.pipe(createGunzip()) : source;
+  let pending: Buffer[] = [];
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      let start = 0;
+      for (;;) {
+        const nl = chunk.indexOf(0x0a, start);
+        if (nl === -1) break;
+        const piece = chunk.subarray(start, nl);
+        handleLine(pending.length ? Buffer.concat([...pending, piece]) : piece, true);
+        pending = [];
+        start = nl + 1;
+      }
+      if (start < chunk.length) pending.push(chunk.subarray(start));
+    }
+  } catch (err) {
+    const message = (err as Error).message;
+    if (!records.length && !pending.length) throw new UnreadableError('invalid_encoding', `Cannot decompress: ${message}`);
+    warnings.add('truncated_stream', `The file ends abruptly (${message}); everything before that point is shown.`);
+  } finally {
+    source.destroy();
+  }
+  if (pending.length) handleLine(Buffer.concat(pending), false);
+
+  if (!records.length) {
+    if (lineNo === 0 || !firstBadLine) throw new UnreadableError('empty_file', 'File contains no records (only blank lines, whitespace or NUL bytes).');
+    const bad = firstBadLine as { line: number; message: string };
+    throw new UnreadableError('invalid_json', `No line of this file is valid JSON (line ${bad.line}: ${bad.message}).`);
+  }
+  return { records, warnings: warnings.list(), bytes };
+}
