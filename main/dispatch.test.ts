@@ -12,6 +12,7 @@ function fakeServices(overrides: Partial<ServiceMethods> = {}): ServiceMethods {
     listSessions: async () => ({ sessions: [], total: 0 }),
     getSession: fail,
     getRawSource: fail,
+    getRawRecord: fail,
     listRoots: async () => [],
     addRoot: fail,
     removeRoot: fail,

@@ -9,6 +9,7 @@ import { scanRoot } from './catalogue/scan-root.ts';
 import { createDispatch, type Dispatch, type ServiceMethods } from './dispatch.ts';
 import { writeDemoSessions } from './demo/demo-sessions.ts';
 import { readRawWindow } from './raw-source.ts';
+import { readRawRecord } from './raw-record.ts';
 import { defaultRootCandidates } from './roots/default-roots.ts';
 import { canonical, isWithin } from './roots/paths.ts';
 import { RootStore, type RootRecord } from './roots/root-store.ts';
@@ -93,7 +94,7 @@ export function createServices(options: ServicesOptions): Services {
 
   const readInto = async (path: string, size: number, mtimeMs: number): Promise<string | null> => {
     try {
-      const result = await pool.read(path);
+      const result = await pool.summarize(path);
       if (closed) return null;
       sessionCache.delete(path);
       return catalogue.put(path, size, mtimeMs, result);
@@ -186,15 +187,20 @@ export function createServices(options: ServicesOptions): Services {
     if (entry.summary.unreadable) {
       throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${entry.summary.unreadable.message}`);
     }
+    const withChildren = (session: Session): Session => ({
+      ...session,
+      // The catalogue knows children the parent's own file never mentioned (e.g. a sub-agent folder).
+      childKeys: [...new Set([...session.childKeys, ...catalogue.childrenOf(key)])],
+    });
     const cached = sessionCache.get(entry.path);
-    if (cached && cached.size === entry.size && cached.mtimeMs === entry.mtimeMs) return cached.session;
+    if (cached && cached.size === entry.size && cached.mtimeMs === entry.mtimeMs) return withChildren(cached.session);
     const result = await pool.read(entry.path, 'interactive');
     if (!result.ok) throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${result.unreadable.message}`);
     const session = { ...result.session, key };
     sessionCache.set(entry.path, { size: entry.size, mtimeMs: entry.mtimeMs, session });
     // Opening a few sessions is common; keeping many full transcripts in memory is not worth it.
     if (sessionCache.size > 8) sessionCache.delete(sessionCache.keys().next().value as string);
-    return session;
+    return withChildren(session);
   };
 
   const assertInsideRoots = async (path: string) => {
@@ -204,6 +210,15 @@ export function createServices(options: ServicesOptions): Services {
       throw new AppError('OUTSIDE_ROOTS', `Refusing to read ${path}: it is outside every known session folder.`);
     }
     return real;
+  };
+
+  /** The file behind a session's source-file index; paths never come from the UI. */
+  const sourcePath = async (key: string, fileIndex: number): Promise<string> => {
+    const entry = entryFor(key);
+    if (fileIndex === 0) return entry.path;
+    const file = (await loadSession(key)).sourceFiles[fileIndex];
+    if (!file) throw new AppError('NOT_FOUND', `Session has no source file number ${fileIndex}.`, 'fileIndex');
+    return file.path;
   };
 
   const methods: ServiceMethods = {
@@ -216,16 +231,12 @@ export function createServices(options: ServicesOptions): Services {
     listSessions: async (input) => catalogue.list(input),
     getSession: async ({ key }) => loadSession(key),
     getRawSource: async ({ key, fileIndex, offset, length }) => {
-      const entry = entryFor(key);
-      let path = entry.path;
-      if (fileIndex > 0) {
-        const session = await loadSession(key);
-        const file = session.sourceFiles[fileIndex];
-        if (!file) throw new AppError('NOT_FOUND', `Session has no source file number ${fileIndex}.`, 'fileIndex');
-        path = file.path;
-      }
-      const real = await assertInsideRoots(path);
-      return readRawWindow(real, path, offset, length);
+      const path = await sourcePath(key, fileIndex);
+      return readRawWindow(await assertInsideRoots(path), path, offset, length);
+    },
+    getRawRecord: async ({ key, fileIndex, line, pointer }) => {
+      const path = await sourcePath(key, fileIndex);
+      return readRawRecord(await assertInsideRoots(path), path, { line, pointer });
     },
     listRoots: async () => listRoots(),
     addRoot: async ({ path }) => {

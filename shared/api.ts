@@ -30,6 +30,15 @@ export const RawSource = z.object({
 });
 export type RawSource = z.infer<typeof RawSource>;
 
+export const RawRecord = z.object({
+  path: z.string(),
+  /** The record pretty-printed as JSON (or the line as-is when it is not JSON). */
+  text: z.string(),
+  /** true when the record was larger than the limit and was cut. */
+  truncated: z.boolean(),
+});
+export type RawRecord = z.infer<typeof RawRecord>;
+
 export const AppInfo = z.object({
   version: z.string(),
   dataDir: z.string(),
@@ -51,6 +60,8 @@ export const api = {
         text: z.string().max(1000).optional(),
         format: SourceFormat.optional(),
         limit: z.number().int().positive().max(100_000).optional(),
+        /** Sub-agent sessions are shown under their parent; set to list them at top level too. */
+        includeChildren: z.boolean().optional(),
       })
       .strict(),
     output: z.object({ sessions: z.array(SessionSummary), total: z.number().int().nonnegative() }),
@@ -67,6 +78,21 @@ export const api = {
       })
       .strict(),
     output: RawSource,
+  },
+  /** The source record behind one message or operation (its `origin`), for the raw record view. */
+  getRawRecord: {
+    input: z
+      .object({
+        key: SessionKey,
+        fileIndex: z.number().int().nonnegative().default(0),
+        /** 1-based line for JSONL sources. */
+        line: z.number().int().positive().optional(),
+        /** RFC 6901 JSON pointer for document sources, e.g. "/chat/3". */
+        pointer: z.string().max(1000).optional(),
+      })
+      .strict()
+      .refine((v) => v.line !== undefined || v.pointer !== undefined, { message: 'give a line or a pointer', path: ['line'] }),
+    output: RawRecord,
   },
   listRoots: { input: Empty, output: z.array(Root) },
   addRoot: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: Root },

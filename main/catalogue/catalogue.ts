@@ -2,8 +2,7 @@
 import { createHash } from 'node:crypto';
 import { basename, dirname, extname } from 'node:path';
 import type { SessionSummary, SourceFormat, Unreadable } from '../../shared/session.ts';
-import { toSummary } from '../../shared/summarize.ts';
-import type { ReadResponse } from '../workers/read-protocol.ts';
+import type { SummaryResponse } from '../workers/read-protocol.ts';
 import { isWithin } from '../roots/paths.ts';
 
 export interface CatalogueEntry {
@@ -17,6 +16,7 @@ export interface ListQuery {
   text?: string | undefined;
   format?: SourceFormat | undefined;
   limit?: number | undefined;
+  includeChildren?: boolean | undefined;
 }
 
 function pathHash(path: string): string {
@@ -69,9 +69,9 @@ export class Catalogue {
   }
 
   /** Records a read result; returns the entry's key (suffixed with a path hash if the id is taken). */
-  put(path: string, size: number, mtimeMs: number, result: ReadResponse): string {
+  put(path: string, size: number, mtimeMs: number, result: SummaryResponse): string {
     const base = result.ok
-      ? { ...toSummary(result.session), primaryPath: path }
+      ? { ...result.summary, primaryPath: path }
       : unreadableSummary(path, result.format ?? 'vault', result.unreadable, size, mtimeMs);
     const previous = this.byPath.get(path);
     if (previous) this.pathByKey.delete(previous.summary.key);
@@ -119,10 +119,24 @@ export class Catalogue {
     return this.byPath.values();
   }
 
+  /** Keys of the sessions that name `key` as their parent (sub-agents), whatever their own file. */
+  childrenOf(key: string): string[] {
+    const keys: string[] = [];
+    for (const { summary } of this.byPath.values()) if (summary.parentKey === key) keys.push(summary.key);
+    return keys.sort();
+  }
+
   list(query: ListQuery): { sessions: SessionSummary[]; total: number } {
     const needle = query.text?.trim().toLowerCase() ?? '';
+    const childCounts = new Map<string, number>();
+    for (const { summary } of this.byPath.values()) {
+      if (summary.parentKey) childCounts.set(summary.parentKey, (childCounts.get(summary.parentKey) ?? 0) + 1);
+    }
     const matches: SessionSummary[] = [];
-    for (const { summary: s } of this.byPath.values()) {
+    for (const { summary } of this.byPath.values()) {
+      // A sub-agent is listed under its parent; one whose parent file is gone stays visible at top level.
+      if (!query.includeChildren && summary.parentKey && this.pathByKey.has(summary.parentKey)) continue;
+      const s = { ...summary, childCount: Math.max(summary.childCount, childCounts.get(summary.key) ?? 0) };
       if (query.format && s.format !== query.format) continue;
       if (needle) {
         const hay = [s.title, s.id, s.projectPath, s.projectName, s.branch, s.outcomeSummary, s.model, s.format]

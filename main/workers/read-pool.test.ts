@@ -29,6 +29,15 @@ describe('ReadPool', () => {
     if (result.ok) expect(result.session).toMatchObject({ key: 'jido-code:s-0', title: 'project-0' });
   });
 
+  it('summarize posts back only the list summary, not the transcript', async () => {
+    pool = new ReadPool(1);
+    const result = await pool.summarize(join(dir, 's-1.json'));
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.summary).toMatchObject({ key: 'jido-code:s-1', title: 'project-1', messageCount: 2 });
+    expect(result).not.toHaveProperty('session');
+  });
+
   it('returns an unreadable reason instead of throwing for a file that is not JSON', async () => {
     pool = new ReadPool(1);
     const result = await pool.read(join(dir, 'bad.json'));

@@ -3,13 +3,14 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import type { ReadRequest, ReadResponse } from './read-protocol.ts';
+import type { FullResponse, ReadMode, ReadRequest, ReadResponse, SummaryResponse } from './read-protocol.ts';
 
 export type Priority = 'interactive' | 'background';
 
 interface Task {
   id: number;
   path: string;
+  mode: ReadMode;
   resolve: (r: ReadResponse) => void;
   reject: (e: Error) => void;
 }
@@ -37,10 +38,20 @@ export class ReadPool {
     this.size = size;
   }
 
-  read(path: string, priority: Priority = 'background'): Promise<ReadResponse> {
+  /** The whole session, for opening it. */
+  read(path: string, priority: Priority = 'background'): Promise<FullResponse> {
+    return this.enqueue(path, 'full', priority) as Promise<FullResponse>;
+  }
+
+  /** Only the list's summary: the worker parses the file and posts back a few hundred bytes. */
+  summarize(path: string, priority: Priority = 'background'): Promise<SummaryResponse> {
+    return this.enqueue(path, 'summary', priority) as Promise<SummaryResponse>;
+  }
+
+  private enqueue(path: string, mode: ReadMode, priority: Priority): Promise<ReadResponse> {
     if (this.closed) return Promise.reject(new Error('read pool is closed'));
     return new Promise((resolve, reject) => {
-      const task: Task = { id: this.nextId++, path, resolve, reject };
+      const task: Task = { id: this.nextId++, path, mode, resolve, reject };
       (priority === 'interactive' ? this.interactive : this.background).push(task);
       this.pump();
     });
@@ -99,7 +110,7 @@ export class ReadPool {
       const task = queue.shift();
       if (!task) return;
       slot.task = task;
-      const request: ReadRequest = { id: task.id, path: task.path };
+      const request: ReadRequest = { id: task.id, path: task.path, mode: task.mode };
       slot.worker.ref();
       slot.worker.postMessage(request);
     }

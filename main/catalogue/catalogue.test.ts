@@ -1,0 +1,67 @@
+// The catalogue: unique keys, freshness, sub-agents listed under their parent, text/format filters.
+import { describe, expect, it } from 'vitest';
+import { Catalogue } from './catalogue.ts';
+import type { SessionSummary } from '../../shared/session.ts';
+import type { SummaryResponse } from '../workers/read-protocol.ts';
+
+function summary(key: string, extra: Partial<SessionSummary> = {}): SummaryResponse {
+  const [format, id] = key.split(':') as [SessionSummary['format'], string];
+  return {
+    id: 0,
+    ok: true,
+    summary: {
+      key, id, format, title: id, projectPath: null, projectName: null, branch: null, createdAt: null,
+      updatedAt: '2026-01-01T00:00:00.000Z', status: 'closed', outcomeStatus: null, outcomeSummary: null, model: null,
+      messageCount: 1, toolCallCount: 0, totalTokens: null, costUsd: null, parentKey: null, childCount: 0,
+      warningCount: 0, primaryPath: '', size: 1, mtimeMs: 1, unreadable: null, ...extra,
+    },
+  };
+}
+
+describe('Catalogue', () => {
+  it('lists a sub-agent under its parent (childCount) and not at top level, unless asked', () => {
+    const c = new Catalogue();
+    c.put('/r/p.jsonl', 1, 1, summary('claude-code:p'));
+    c.put('/r/p/subagents/agent-a.jsonl', 1, 1, summary('claude-code:p/agent-a', { parentKey: 'claude-code:p' }));
+    c.put('/r/p/subagents/agent-b.jsonl', 1, 1, summary('claude-code:p/agent-b', { parentKey: 'claude-code:p' }));
+    const top = c.list({});
+    expect(top.sessions.map((s) => [s.key, s.childCount])).toEqual([['claude-code:p', 2]]);
+    expect(c.list({ includeChildren: true }).total).toBe(3);
+    expect(c.childrenOf('claude-code:p')).toEqual(['claude-code:p/agent-a', 'claude-code:p/agent-b']);
+  });
+
+  it('keeps a sub-agent whose parent file is missing visible at top level', () => {
+    const c = new Catalogue();
+    c.put('/r/x/subagents/agent-a.jsonl', 1, 1, summary('claude-code:x/agent-a', { parentKey: 'claude-code:x' }));
+    expect(c.list({}).sessions.map((s) => s.key)).toEqual(['claude-code:x/agent-a']);
+  });
+
+  it('gives a second file with the same id a distinct, stable key and frees it on removal', () => {
+    const c = new Catalogue();
+    const a = c.put('/a/s.json', 1, 1, summary('jido-code:s'));
+    const b = c.put('/b/s.json', 1, 1, summary('jido-code:s'));
+    expect(a).toBe('jido-code:s');
+    expect(b).toMatch(/^jido-code:s~[0-9a-f]{8}$/);
+    expect(c.put('/b/s.json', 2, 2, summary('jido-code:s'))).toBe(b);
+    expect(c.remove('/a/s.json')).toBe('jido-code:s');
+    expect(c.byKey(b)?.path).toBe('/b/s.json');
+  });
+
+  it('knows when a file is unchanged, and lists an unreadable file under its name with the reason', () => {
+    const c = new Catalogue();
+    c.put('/r/.jido_code/sessions/bad.json', 10, 5, { id: 0, ok: false, format: 'jido-code', unreadable: { code: 'empty_file', message: 'File is empty (0 bytes).' } });
+    expect(c.isFresh('/r/.jido_code/sessions/bad.json', 10, 5)).toBe(true);
+    expect(c.isFresh('/r/.jido_code/sessions/bad.json', 11, 5)).toBe(false);
+    const [row] = c.list({}).sessions;
+    expect(row).toMatchObject({ key: 'jido-code:bad', title: 'bad.json', unreadable: { code: 'empty_file' } });
+  });
+
+  it('filters by text across title, project, branch and id, and by format', () => {
+    const c = new Catalogue();
+    c.put('/1', 1, 1, summary('vizier:one', { title: 'Fix merge', branch: 'feat/sync' }));
+    c.put('/2', 1, 1, summary('codex:two', { projectPath: '/home/dev/ledger' }));
+    expect(c.list({ text: 'SYNC' }).sessions.map((s) => s.key)).toEqual(['vizier:one']);
+    expect(c.list({ text: 'ledger' }).sessions.map((s) => s.key)).toEqual(['codex:two']);
+    expect(c.list({ format: 'codex' }).total).toBe(1);
+  });
+});
