@@ -13,6 +13,7 @@ function fakeServices(overrides: Partial<ServiceMethods> = {}): ServiceMethods {
     getSession: fail,
     getRawSource: fail,
     getRawRecord: fail,
+    getMessages: fail,
     listRoots: async () => [],
     addRoot: fail,
     removeRoot: fail,

@@ -64,13 +64,21 @@ describe('services', () => {
   });
 
   it('opens a session in full, and explains unknown and unreadable keys', async () => {
-    const session = await services.methods.getSession({ key: 'jido-code:j-1' });
+    const session = await services.methods.getSession({ key: 'jido-code:j-1', messageLimit: 1000 });
     expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(session.todos).toHaveLength(1);
     const unknown = await services.dispatch('getSession', { key: 'vizier:nope' });
     expect(unknown.ok || unknown.error.code).toBe('NOT_FOUND');
     const broken = await services.dispatch('getSession', { key: 'jido-code:j-broken' });
     expect(broken.ok || broken.error.code).toBe('UNREADABLE');
+  });
+
+  it('opens a session in windows: the first messages at once, the rest on request', async () => {
+    const first = await services.methods.getSession({ key: 'jido-code:j-1', messageLimit: 1 });
+    expect({ n: first.messages.length, total: first.messagesTotal }).toEqual({ n: 1, total: 2 });
+    const rest = await services.methods.getMessages({ key: 'jido-code:j-1', offset: 1, limit: 100 });
+    expect(rest.messages.map((m) => m.role)).toEqual(['assistant']);
+    expect(rest.total).toBe(2);
   });
 
   it('serves the raw source of a session, including an unreadable one', async () => {
@@ -83,13 +91,13 @@ describe('services', () => {
     const file = join(jidoDir(), 'j-3.json');
     await writeFile(file, jidoSession('j-3', 'fresh'));
     await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes('jido-code:j-3')));
-    expect((await services.methods.getSession({ key: 'jido-code:j-3' })).title).toBe('fresh');
+    expect((await services.methods.getSession({ key: 'jido-code:j-3', messageLimit: 1000 })).title).toBe('fresh');
 
     events = [];
     await writeFile(`${file}.tmp`, jidoSession('j-3', 'renamed-project', '2026-02-01T00:00:00.000000Z'));
     await rename(`${file}.tmp`, file);
     await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes('jido-code:j-3')));
-    expect((await services.methods.getSession({ key: 'jido-code:j-3' })).title).toBe('renamed-project');
+    expect((await services.methods.getSession({ key: 'jido-code:j-3', messageLimit: 1000 })).title).toBe('renamed-project');
 
     events = [];
     await rm(file);
@@ -124,7 +132,7 @@ describe('services', () => {
     const keys = (await services.methods.listSessions({ text: 'etl' })).sessions.map((s) => s.key);
     expect(keys).toHaveLength(2);
     expect(new Set(keys).size).toBe(2);
-    for (const key of keys) expect((await services.methods.getSession({ key })).key).toBe(key);
+    for (const key of keys) expect((await services.methods.getSession({ key, messageLimit: 1000 })).key).toBe(key);
   });
 });
 
@@ -152,5 +160,24 @@ describe('services with a file over 10 MB', () => {
     10_000);
     expect(listed.messageCount).toBe(20_000);
     expect(listed.size).toBe(text.length);
+  });
+});
+
+describe('services with companion files', () => {
+  it('re-reads a ProjectHub session when only its transcript changes', async () => {
+    const { cp, appendFile } = await import('node:fs/promises');
+    const vault = join(root, 'tide', 'vault');
+    await cp(join(import.meta.dirname, 'sources', 'fixtures', 'projecthub', 'tide-tables', 'vault'), vault, { recursive: true });
+    const key = 'projecthub:4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d';
+    // The copy's own add event must be seen first, so it cannot be mistaken for the change below.
+    await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes(key)));
+    await new Promise((r) => setTimeout(r, 300));
+    const before = (await services.methods.getSession({ key, messageLimit: 1000 })).messagesTotal;
+    events = [];
+    const transcript = join(vault, '.projecthub', 'transcripts', '4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d.jsonl');
+    const line = JSON.stringify({ type: 'user', uuid: 'added-1', parentUuid: null, sessionId: '4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d', timestamp: '2026-03-04T12:00:00.000Z', cwd: '/home/dev/tide-tables', message: { role: 'user', content: 'one more question' } });
+    await appendFile(transcript, `${line}\n`);
+    await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes(key)));
+    expect((await services.methods.getSession({ key, messageLimit: 1000 })).messagesTotal).toBe(before + 1);
   });
 });

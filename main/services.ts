@@ -49,9 +49,11 @@ export function createServices(options: ServicesOptions): Services {
   const env = options.env ?? process.env;
   const roots = new RootStore(options.dataDir);
   const catalogue = new Catalogue();
+  /** Scans: parse many files, keep nothing. */
   const pool = new ReadPool();
+  /** Opened sessions: one worker that keeps the last few parsed, for the first screen and every later page. */
+  const sessionPool = new ReadPool(1);
   const emitter = new EventEmitter();
-  const sessionCache = new Map<string, { size: number; mtimeMs: number; session: Session }>();
   const rootErrors = new Map<string, string>();
   let problems: string[] = [];
   let scanning: Promise<void> = Promise.resolve();
@@ -96,7 +98,6 @@ export function createServices(options: ServicesOptions): Services {
     try {
       const result = await pool.summarize(path);
       if (closed) return null;
-      sessionCache.delete(path);
       return catalogue.put(path, size, mtimeMs, result);
     } catch (err) {
       if (closed) return null;
@@ -143,7 +144,7 @@ export function createServices(options: ServicesOptions): Services {
   };
 
   const watcher = new RootWatcher({
-    claims: isClaimed,
+    claims: (path) => isClaimed(path) || catalogue.ownersOf(path).length > 0,
     onBatch: (batch) => void applyBatch(batch),
     onError: (err) => problems.push(`Watcher: ${err.message}`),
   });
@@ -152,12 +153,15 @@ export function createServices(options: ServicesOptions): Services {
     const changed: string[] = [];
     const removed: string[] = [];
     for (const dir of removedDirs) removed.push(...catalogue.removeUnder(dir));
+    // A changed companion (a ProjectHub transcript, a sub-agent's meta file) re-reads the sessions built from it.
+    const owners = files.filter((f) => !isClaimed(f)).flatMap((f) => catalogue.ownersOf(f));
+    for (const owner of owners) catalogue.markStale(owner);
+    const targets = [...new Set([...files.filter(isClaimed), ...owners])];
     await Promise.all(
-      files.map(async (path) => {
+      targets.map(async (path) => {
         const info = await statFile(path);
         if (!info) {
           const key = catalogue.remove(path);
-          sessionCache.delete(path);
           if (key) removed.push(key);
           return;
         }
@@ -182,25 +186,24 @@ export function createServices(options: ServicesOptions): Services {
     return entry;
   };
 
-  const loadSession = async (key: string): Promise<Session> => {
+  /**
+   * Opens a window of a session's messages. The session worker keeps recently opened sessions parsed,
+   * so the first screen and every later page cost one parse in all, and only a window crosses threads.
+   */
+  const openWindow = async (key: string, offset: number, limit: number): Promise<{ session: Session; messagesTotal: number }> => {
     const entry = entryFor(key);
     if (entry.summary.unreadable) {
       throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${entry.summary.unreadable.message}`);
     }
-    const withChildren = (session: Session): Session => ({
-      ...session,
-      // The catalogue knows children the parent's own file never mentioned (e.g. a sub-agent folder).
-      childKeys: [...new Set([...session.childKeys, ...catalogue.childrenOf(key)])],
-    });
-    const cached = sessionCache.get(entry.path);
-    if (cached && cached.size === entry.size && cached.mtimeMs === entry.mtimeMs) return withChildren(cached.session);
-    const result = await pool.read(entry.path, 'interactive');
+    const result = await sessionPool.window(entry.path, offset, limit);
     if (!result.ok) throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${result.unreadable.message}`);
-    const session = { ...result.session, key };
-    sessionCache.set(entry.path, { size: entry.size, mtimeMs: entry.mtimeMs, session });
-    // Opening a few sessions is common; keeping many full transcripts in memory is not worth it.
-    if (sessionCache.size > 8) sessionCache.delete(sessionCache.keys().next().value as string);
-    return withChildren(session);
+    const session: Session = {
+      ...result.session,
+      key,
+      // The catalogue knows children the parent's own file never mentioned (e.g. a sub-agent folder).
+      childKeys: [...new Set([...result.session.childKeys, ...catalogue.childrenOf(key)])],
+    };
+    return { session, messagesTotal: result.messagesTotal };
   };
 
   const assertInsideRoots = async (path: string) => {
@@ -216,7 +219,7 @@ export function createServices(options: ServicesOptions): Services {
   const sourcePath = async (key: string, fileIndex: number): Promise<string> => {
     const entry = entryFor(key);
     if (fileIndex === 0) return entry.path;
-    const file = (await loadSession(key)).sourceFiles[fileIndex];
+    const file = (await openWindow(key, 0, 0)).session.sourceFiles[fileIndex];
     if (!file) throw new AppError('NOT_FOUND', `Session has no source file number ${fileIndex}.`, 'fileIndex');
     return file.path;
   };
@@ -229,7 +232,14 @@ export function createServices(options: ServicesOptions): Services {
       demoRootPath: roots.list().find((r) => r.kind === 'demo')?.path ?? null,
     }),
     listSessions: async (input) => catalogue.list(input),
-    getSession: async ({ key }) => loadSession(key),
+    getSession: async ({ key, messageLimit }) => {
+      const { session, messagesTotal } = await openWindow(key, 0, messageLimit);
+      return { ...session, messagesTotal };
+    },
+    getMessages: async ({ key, offset, limit }) => {
+      const { session, messagesTotal } = await openWindow(key, offset, limit);
+      return { offset, messages: session.messages, total: messagesTotal };
+    },
     getRawSource: async ({ key, fileIndex, offset, length }) => {
       const path = await sourcePath(key, fileIndex);
       return readRawWindow(await assertInsideRoots(path), path, offset, length);
@@ -295,6 +305,7 @@ export function createServices(options: ServicesOptions): Services {
       if (flushTimer) clearTimeout(flushTimer);
       await watcher.close();
       await pool.close();
+      await sessionPool.close();
       await scanning.catch(() => undefined);
     },
     startupProblems: () => [...problems],

@@ -1,6 +1,6 @@
 // The one typed contract between the UI and the services: every method's input/output and every pushed event.
 import { z } from 'zod';
-import { Session, SessionSummary, SourceFormat } from './session.ts';
+import { Message, Session, SessionSummary, SourceFormat } from './session.ts';
 
 export const Root = z.object({
   id: z.string(),
@@ -39,6 +39,13 @@ export const RawRecord = z.object({
 });
 export type RawRecord = z.infer<typeof RawRecord>;
 
+/** An opened session: `messages` holds the first window; `messagesTotal` says how many there are in all. */
+export const OpenedSession = Session.extend({ messagesTotal: z.number().int().nonnegative() });
+export type OpenedSession = z.infer<typeof OpenedSession>;
+
+/** Messages beyond the first window are fetched as the user scrolls, so a huge session opens at once. */
+export const DEFAULT_MESSAGE_WINDOW = 1000;
+
 export const AppInfo = z.object({
   version: z.string(),
   dataDir: z.string(),
@@ -66,7 +73,22 @@ export const api = {
       .strict(),
     output: z.object({ sessions: z.array(SessionSummary), total: z.number().int().nonnegative() }),
   },
-  getSession: { input: z.object({ key: SessionKey }).strict(), output: Session },
+  getSession: {
+    input: z
+      .object({ key: SessionKey, messageLimit: z.number().int().positive().max(1_000_000).default(DEFAULT_MESSAGE_WINDOW) })
+      .strict(),
+    output: OpenedSession,
+  },
+  getMessages: {
+    input: z
+      .object({
+        key: SessionKey,
+        offset: z.number().int().nonnegative(),
+        limit: z.number().int().positive().max(10_000).default(DEFAULT_MESSAGE_WINDOW),
+      })
+      .strict(),
+    output: z.object({ offset: z.number().int().nonnegative(), messages: z.array(Message), total: z.number().int().nonnegative() }),
+  },
   getRawSource: {
     input: z
       .object({

@@ -4,7 +4,7 @@ import { Catalogue } from './catalogue.ts';
 import type { SessionSummary } from '../../shared/session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 
-function summary(key: string, extra: Partial<SessionSummary> = {}): SummaryResponse {
+function summary(key: string, extra: Partial<SessionSummary> = {}): Extract<SummaryResponse, { ok: true }> {
   const [format, id] = key.split(':') as [SessionSummary['format'], string];
   return {
     id: 0,
@@ -15,6 +15,7 @@ function summary(key: string, extra: Partial<SessionSummary> = {}): SummaryRespo
       messageCount: 1, toolCallCount: 0, totalTokens: null, costUsd: null, parentKey: null, childCount: 0,
       warningCount: 0, primaryPath: '', size: 1, mtimeMs: 1, unreadable: null, ...extra,
     },
+    companions: [],
   };
 }
 
@@ -54,6 +55,17 @@ describe('Catalogue', () => {
     expect(c.isFresh('/r/.jido_code/sessions/bad.json', 11, 5)).toBe(false);
     const [row] = c.list({}).sessions;
     expect(row).toMatchObject({ key: 'jido-code:bad', title: 'bad.json', unreadable: { code: 'empty_file' } });
+  });
+
+  it('knows which sessions were built from a companion file, and forgets them when re-read without it', () => {
+    const c = new Catalogue();
+    c.put('/v/sessions/2026-01-01_a.md', 1, 1, { ...summary('projecthub:a'), companions: ['/v/.projecthub/transcripts/a.jsonl', '/v/.projecthub/index.db'] });
+    c.put('/v/sessions/2026-01-01_b.md', 1, 1, { ...summary('projecthub:b'), companions: ['/v/.projecthub/index.db'] });
+    expect(c.ownersOf('/v/.projecthub/index.db').sort()).toEqual(['/v/sessions/2026-01-01_a.md', '/v/sessions/2026-01-01_b.md']);
+    c.put('/v/sessions/2026-01-01_a.md', 2, 2, summary('projecthub:a'));
+    expect(c.ownersOf('/v/.projecthub/transcripts/a.jsonl')).toEqual([]);
+    c.markStale('/v/sessions/2026-01-01_b.md');
+    expect(c.isFresh('/v/sessions/2026-01-01_b.md', 1, 1)).toBe(false);
   });
 
   it('filters by text across title, project, branch and id, and by format', () => {

@@ -10,6 +10,8 @@ export interface CatalogueEntry {
   size: number;
   mtimeMs: number;
   summary: SessionSummary;
+  /** Other files the session was read from; a change to one of them re-reads this entry. */
+  companions: string[];
 }
 
 export interface ListQuery {
@@ -63,6 +65,7 @@ function unreadableSummary(path: string, format: SourceFormat, reason: Unreadabl
 export class Catalogue {
   private readonly byPath = new Map<string, CatalogueEntry>();
   private readonly pathByKey = new Map<string, string>();
+  private readonly ownersByCompanion = new Map<string, Set<string>>();
 
   get size(): number {
     return this.byPath.size;
@@ -74,14 +77,42 @@ export class Catalogue {
       ? { ...result.summary, primaryPath: path }
       : unreadableSummary(path, result.format ?? 'vault', result.unreadable, size, mtimeMs);
     const previous = this.byPath.get(path);
-    if (previous) this.pathByKey.delete(previous.summary.key);
+    if (previous) {
+      this.pathByKey.delete(previous.summary.key);
+      this.forgetCompanions(previous);
+    }
+    const companions = result.ok ? result.companions : [];
     let key = base.key;
     const holder = this.pathByKey.get(key);
     if (holder !== undefined && holder !== path) key = `${base.key}~${pathHash(path)}`;
     const summary = { ...base, key };
-    this.byPath.set(path, { path, size, mtimeMs, summary });
+    this.byPath.set(path, { path, size, mtimeMs, summary, companions });
     this.pathByKey.set(key, path);
+    for (const c of companions) {
+      const owners = this.ownersByCompanion.get(c) ?? new Set<string>();
+      owners.add(path);
+      this.ownersByCompanion.set(c, owners);
+    }
     return key;
+  }
+
+  /** Forces the next freshness check to fail, so the file is read again although it did not change. */
+  markStale(path: string): void {
+    const entry = this.byPath.get(path);
+    if (entry) entry.mtimeMs = -1;
+  }
+
+  /** Session files that were read together with this companion file. */
+  ownersOf(companion: string): string[] {
+    return [...(this.ownersByCompanion.get(companion) ?? [])];
+  }
+
+  private forgetCompanions(entry: CatalogueEntry): void {
+    for (const c of entry.companions) {
+      const owners = this.ownersByCompanion.get(c);
+      owners?.delete(entry.path);
+      if (owners && !owners.size) this.ownersByCompanion.delete(c);
+    }
   }
 
   /** True when the file is unchanged since it was read, so a rescan can skip it. */
@@ -93,6 +124,7 @@ export class Catalogue {
   remove(path: string): string | null {
     const entry = this.byPath.get(path);
     if (!entry) return null;
+    this.forgetCompanions(entry);
     this.byPath.delete(path);
     this.pathByKey.delete(entry.summary.key);
     return entry.summary.key;

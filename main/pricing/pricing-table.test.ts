@@ -16,6 +16,13 @@ describe('PricingTable', () => {
     expect(builtinPricing.estimate('gpt-5-codex', usage(0, 1_000_000, 0, 0, 1_000_000))?.usd).toBe(20);
   });
 
+  it('prices Opus 4 and 4.1 at the old rate and every later Opus at the new one', () => {
+    expect(builtinPricing.priceOf('claude-opus-4-20250514')?.input).toBe(15);
+    expect(builtinPricing.priceOf('claude-opus-4-1-20250805')?.input).toBe(15);
+    expect(builtinPricing.priceOf('claude-opus-4-5-20251101')?.input).toBe(5);
+    expect(builtinPricing.priceOf('claude-opus-4-8')?.input).toBe(5);
+  });
+
   it('ignores a provider prefix in the model name', () => {
     expect(builtinPricing.priceOf('anthropic/claude-opus-4-7')?.output).toBe(25);
   });

@@ -14,6 +14,18 @@ function walk(dir: string): string[] {
   });
 }
 
+/** Files that belong to a session without being one: temp files, artifacts, sub-agent meta, ProjectHub's index and transcripts. */
+function isCompanion(path: string): boolean {
+  return (
+    /\.tmp(-\d+-\d+)?$/.test(path) ||
+    /\.(patch|diff|db)$/.test(path) ||
+    path.endsWith('.meta.json') ||
+    path.includes('/.projecthub/transcripts/') ||
+    path.endsWith('/accounting.jsonl') ||
+    path.includes('/payloads/')
+  );
+}
+
 describe('findReader', () => {
   it('routes each tool layout to its reader', () => {
     expect(findReader('/home/u/repo/.vizier/sessions/0193/session.json')?.format).toBe('vizier');
@@ -32,14 +44,14 @@ describe('findReader', () => {
   it('has one reader per format, each with a label', () => {
     const formats = readers.map((r) => r.format);
     expect(new Set(formats).size).toBe(formats.length);
-    expect(readers.map((r) => r.label)).toEqual(['Vizier', 'JidoCode']);
+    expect(readers.map((r) => r.label)).toEqual(['Vizier', 'JidoCode', 'Claude Code', 'ProjectHub', 'ai-agent', 'Codex CLI', 'Gemini CLI']);
   });
 
   it('claims every fixture session by exactly one reader and reads it cleanly, leaving temp files and artifacts alone', async () => {
     const claimed: string[] = [];
     for (const path of walk(fixtures)) {
       const owners = readers.filter((r) => r.claims(path));
-      if (path.endsWith('.tmp') || path.endsWith('.patch')) {
+      if (isCompanion(path)) {
         expect(owners).toEqual([]);
         continue;
       }
@@ -48,7 +60,7 @@ describe('findReader', () => {
       expect(session.warnings).toEqual([]);
       claimed.push(session.key);
     }
-    expect(claimed.filter((k) => k.startsWith('vizier:'))).toHaveLength(3);
-    expect(claimed.filter((k) => k.startsWith('jido-code:'))).toHaveLength(3);
+    const perFormat = Object.fromEntries(readers.map((r) => [r.format, claimed.filter((k) => k.startsWith(`${r.format}:`)).length]));
+    expect(perFormat).toEqual({ vizier: 3, 'jido-code': 3, 'claude-code': 5, projecthub: 2, 'ai-agent': 4, codex: 3, gemini: 3 });
   });
 });

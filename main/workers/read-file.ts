@@ -1,21 +1,72 @@
 // Reads one session file with the reader that claims it, turning every failure into an Unreadable reason.
+import { stat } from 'node:fs/promises';
+import type { Session } from '../../shared/session.ts';
 import { toSummary } from '../../shared/summarize.ts';
 import { findReader } from '../sources/registry.ts';
 import { UnreadableError } from '../sources/types.ts';
-import type { ReadMode, ReadResponse } from './read-protocol.ts';
+import type { ReadFailure, ReadRequest, ReadResponse } from './read-protocol.ts';
 
-export async function readSessionFile(id: number, path: string, mode: ReadMode = 'full'): Promise<ReadResponse> {
+/** Sessions opened recently in this worker, so scrolling further into one never parses it again. */
+const opened = new Map<string, Session>();
+const OPENED_MAX = 3;
+
+/** A parsed session is current while every file it was built from (transcripts, indexes too) is unchanged. */
+async function stillCurrent(session: Session): Promise<boolean> {
+  const checks = await Promise.all(
+    session.sourceFiles.map(async (f) => {
+      try {
+        const s = await stat(f.path);
+        return s.size === f.size && s.mtimeMs === f.mtimeMs;
+      } catch {
+        return false;
+      }
+    }),
+  );
+  return checks.every(Boolean);
+}
+
+async function parse(id: number, path: string): Promise<Session | ReadFailure> {
   const reader = findReader(path);
   if (!reader) {
     return { id, ok: false, format: null, unreadable: { code: 'wrong_shape', message: 'No reader recognises this file.' } };
   }
   try {
-    const session = await reader.read(path);
-    return mode === 'summary' ? { id, ok: true, summary: toSummary(session) } : { id, ok: true, session };
+    return await reader.read(path);
   } catch (err) {
     if (err instanceof UnreadableError) return { id, ok: false, format: reader.format, unreadable: err.toShape() };
     // A reader bug must not take the app down: the file is listed as unreadable with the error text.
     const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
     return { id, ok: false, format: reader.format, unreadable: { code: 'wrong_shape', message: `Could not parse: ${message}` } };
   }
+}
+
+async function openCached(id: number, path: string): Promise<Session | ReadFailure> {
+  const hit = opened.get(path);
+  opened.delete(path);
+  if (hit && (await stillCurrent(hit))) {
+    opened.set(path, hit); // most recently used last
+    return hit;
+  }
+  const result = await parse(id, path);
+  if ('key' in result) {
+    opened.set(path, result);
+    while (opened.size > OPENED_MAX) opened.delete(opened.keys().next().value as string);
+  }
+  return result;
+}
+
+export async function readSessionFile(request: ReadRequest): Promise<ReadResponse> {
+  const { id, path, mode } = request;
+  if (mode === 'window') {
+    const result = await openCached(id, path);
+    if (!('key' in result)) return result;
+    const offset = request.offset ?? 0;
+    const messages = result.messages.slice(offset, offset + (request.limit ?? result.messages.length));
+    return { id, ok: true, session: { ...result, messages }, messagesTotal: result.messages.length };
+  }
+  const result = await parse(id, path);
+  if (!('key' in result)) return result;
+  if (mode === 'full') return { id, ok: true, session: result };
+  const companions = result.sourceFiles.filter((f) => f.role !== 'primary' && f.path !== path).map((f) => f.path);
+  return { id, ok: true, summary: toSummary(result), companions };
 }

@@ -38,6 +38,18 @@ describe('ReadPool', () => {
     expect(result).not.toHaveProperty('session');
   });
 
+  it('window answers slices of an opened session and notices when the file changes', async () => {
+    pool = new ReadPool(1);
+    const file = join(dir, 's-2.json');
+    const first = await pool.window(file, 0, 1);
+    expect(first.ok && [first.session.messages.map((m) => m.role), first.messagesTotal]).toEqual([['user'], 2]);
+    const second = await pool.window(file, 1, 10);
+    expect(second.ok && second.session.messages.map((m) => m.role)).toEqual(['assistant']);
+    await writeFile(file, jidoSession('s-2', 'renamed-2'));
+    const after = await pool.window(file, 0, 1);
+    expect(after.ok && after.session.title).toBe('renamed-2');
+  });
+
   it('returns an unreadable reason instead of throwing for a file that is not JSON', async () => {
     pool = new ReadPool(1);
     const result = await pool.read(join(dir, 'bad.json'));

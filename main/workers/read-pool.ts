@@ -3,14 +3,12 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import type { FullResponse, ReadMode, ReadRequest, ReadResponse, SummaryResponse } from './read-protocol.ts';
+import type { FullResponse, ReadRequest, ReadResponse, SummaryResponse, WindowResponse } from './read-protocol.ts';
 
 export type Priority = 'interactive' | 'background';
 
 interface Task {
-  id: number;
-  path: string;
-  mode: ReadMode;
+  request: ReadRequest;
   resolve: (r: ReadResponse) => void;
   reject: (e: Error) => void;
 }
@@ -38,20 +36,25 @@ export class ReadPool {
     this.size = size;
   }
 
-  /** The whole session, for opening it. */
+  /** The whole session, every message. */
   read(path: string, priority: Priority = 'background'): Promise<FullResponse> {
-    return this.enqueue(path, 'full', priority) as Promise<FullResponse>;
+    return this.enqueue({ path, mode: 'full' }, priority) as Promise<FullResponse>;
   }
 
   /** Only the list's summary: the worker parses the file and posts back a few hundred bytes. */
   summarize(path: string, priority: Priority = 'background'): Promise<SummaryResponse> {
-    return this.enqueue(path, 'summary', priority) as Promise<SummaryResponse>;
+    return this.enqueue({ path, mode: 'summary' }, priority) as Promise<SummaryResponse>;
   }
 
-  private enqueue(path: string, mode: ReadMode, priority: Priority): Promise<ReadResponse> {
+  /** One window of an opened session's messages; the worker keeps the session parsed between calls. */
+  window(path: string, offset: number, limit: number, priority: Priority = 'interactive'): Promise<WindowResponse> {
+    return this.enqueue({ path, mode: 'window', offset, limit }, priority) as Promise<WindowResponse>;
+  }
+
+  private enqueue(request: Omit<ReadRequest, 'id'>, priority: Priority): Promise<ReadResponse> {
     if (this.closed) return Promise.reject(new Error('read pool is closed'));
     return new Promise((resolve, reject) => {
-      const task: Task = { id: this.nextId++, path, mode, resolve, reject };
+      const task: Task = { request: { ...request, id: this.nextId++ }, resolve, reject };
       (priority === 'interactive' ? this.interactive : this.background).push(task);
       this.pump();
     });
@@ -75,7 +78,7 @@ export class ReadPool {
     slot.worker.on('message', (response: ReadResponse) => {
       const task = slot.task;
       slot.task = null;
-      if (task && task.id === response.id) task.resolve(response);
+      if (task && task.request.id === response.id) task.resolve(response);
       this.pump();
       // Idle workers must not keep a CLI process alive; busy ones must.
       if (!slot.task) slot.worker.unref();
@@ -110,9 +113,8 @@ export class ReadPool {
       const task = queue.shift();
       if (!task) return;
       slot.task = task;
-      const request: ReadRequest = { id: task.id, path: task.path, mode: task.mode };
       slot.worker.ref();
-      slot.worker.postMessage(request);
+      slot.worker.postMessage(task.request);
     }
   }
 }

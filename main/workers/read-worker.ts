@@ -7,5 +7,5 @@ const port = parentPort;
 if (!port) throw new Error('read-worker must run in a worker thread');
 
 port.on('message', (request: ReadRequest) => {
-  void readSessionFile(request.id, request.path, request.mode).then((response) => port.postMessage(response));
+  void readSessionFile(request).then((response) => port.postMessage(response));
 });

@@ -1,0 +1,10 @@
+// `npm run bench`: runs the benchmarks and prints figures with ratios against baselines measured in the same run.
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import { benchLargeFiles, printLargeFiles } from './large-files.ts';
+
+const { values } = parseArgs({ args: process.argv.slice(2), options: { only: { type: 'string' } }, strict: true });
+const wanted = (name: string) => !values.only || values.only.split(',').includes(name);
+
+console.log(`Session Vault benchmarks — node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 1024 ** 3)} GiB`);
+if (wanted('large')) printLargeFiles(await benchLargeFiles());

@@ -1,0 +1,85 @@
+// Conformance over the whole shared corpus: every session file is claimed by exactly one reader and reads.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Session } from '../../shared/session.ts';
+import { readers } from './registry.ts';
+import { UnreadableError } from './types.ts';
+import { hasSamples, samplesDir } from '../test-support/samples.ts';
+
+interface ManifestFile {
+  path: string;
+  format: string;
+  notes: string;
+}
+
+/** Manifest formats that are session files of a reader, and the reader's format. */
+const SESSION_FORMATS: Record<string, string> = {
+  'claude-code transcript': 'claude-code',
+  'codex rollout': 'codex',
+  'ai-agent v2 snapshot (.json.gz)': 'ai-agent',
+  'ai-agent v2 snapshot edge case': 'ai-agent',
+  'ai-agent v3 ledger': 'ai-agent',
+  'projecthub vault session markdown': 'projecthub',
+  'vizier (vizier.session.v1)': 'vizier',
+  'vizier (design-doc MVP schema)': 'vizier',
+  'jido-code session (version 1)': 'jido-code',
+  'gemini chat JSON': 'gemini',
+  'gemini chat JSONL (0.40+)': 'gemini',
+  'gemini chat JSON (legacy)': 'gemini',
+};
+
+/** Files that belong to a session but are not one (read through their session), or are not sessions at all. */
+const NOT_SESSIONS = new Set([
+  'ai-viewer expected.jsonl (normalized events)',
+  'claude-code sub-agent meta',
+  'projecthub transcript backup (Claude Code JSONL)',
+  'projecthub SQLite index (sessions table)',
+  'ai-agent v2 orphan temp file',
+  'ai-agent accounting ledger (JSONL)',
+  'vizier artifact (unified diff)',
+  'vizier checkpoint temp file',
+]);
+
+const manifest = hasSamples('manifest.json')
+  ? (JSON.parse(readFileSync(join(samplesDir, 'manifest.json'), 'utf8')) as { files: ManifestFile[] }).files
+  : [];
+const inLayout = manifest.filter((f) => !f.path.startsWith('malformed/'));
+
+describe.skipIf(!manifest.length)('every sample in ../shared/samples', () => {
+  it('has a known role: session file, or a file that is not a session', () => {
+    const unknown = inLayout.filter((f) => !(f.format in SESSION_FORMATS) && !NOT_SESSIONS.has(f.format));
+    expect(unknown.map((f) => `${f.path} (${f.format})`)).toEqual([]);
+  });
+
+  it.each(inLayout.filter((f) => NOT_SESSIONS.has(f.format)).map((f) => [f.path]))('%s is not claimed as a session', (path) => {
+    const abs = join(samplesDir, path);
+    expect(readers.filter((r) => r.claims(abs)).map((r) => r.format)).toEqual([]);
+  });
+
+  it.each(inLayout.filter((f) => f.format in SESSION_FORMATS).map((f) => [f.path, SESSION_FORMATS[f.format]!]))(
+    '%s is claimed by exactly the %s reader and reads into a valid session',
+    async (path, format) => {
+      const abs = join(samplesDir, path);
+      const claimants = readers.filter((r) => r.claims(abs)).map((r) => r.format);
+      expect(claimants).toEqual([format]);
+      const reader = readers.find((r) => r.format === format)!;
+      try {
+        const session = await reader.read(abs);
+        expect(() => Session.parse(session)).not.toThrow();
+        expect(session.format).toBe(format);
+        expect(session.key.startsWith(`${format}:`)).toBe(true);
+        expect(session.title.length).toBeGreaterThan(0);
+        expect(JSON.parse(JSON.stringify(session))).toEqual(session);
+      } catch (err) {
+        // Only files the manifest itself calls broken may be unreadable, and then with a reason.
+        expect(err).toBeInstanceOf(UnreadableError);
+        expect(manifestNotes(path)).toMatch(/zero-byte|empty|unsupported|unknown future|truncat/i);
+      }
+    },
+  );
+});
+
+function manifestNotes(path: string): string {
+  return manifest.find((f) => f.path === path)?.notes ?? '';
+}
