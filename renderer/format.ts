@@ -60,3 +60,52 @@ export function formatValue(value: unknown): string {
 export function shortSha(sha: string | null): string {
   return sha ? sha.slice(0, 12) : '—';
 }
+
+/** "$0.12", "≈ $0.12 (estimated)" for a price from a table, "—" when unknown. */
+export function formatCost(cost: { usd: number; estimated: boolean } | null | undefined): string {
+  if (!cost || !Number.isFinite(cost.usd)) return '—';
+  const abs = Math.abs(cost.usd);
+  // Sub-cent amounts keep four decimals so a cheap call does not read as free.
+  const digits = abs > 0 && abs < 0.01 ? 4 : 2;
+  const amount = `$${cost.usd.toFixed(digits)}`;
+  return cost.estimated ? `≈ ${amount} (estimated)` : amount;
+}
+
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms == null || !Number.isFinite(ms) || ms < 0) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
+  const totalMinutes = Math.floor(s / 60);
+  if (totalMinutes < 60) return `${totalMinutes}m ${String(Math.round(s % 60)).padStart(2, '0')}s`;
+  return `${Math.floor(totalMinutes / 60)}h ${String(totalMinutes % 60).padStart(2, '0')}m`;
+}
+
+/** "850 chars", "1.2k chars", "34k chars". */
+export function formatChars(n: number): string {
+  if (n < 1000) return `${n} char${n === 1 ? '' : 's'}`;
+  if (n < 10_000) return `${(n / 1000).toFixed(1)}k chars`;
+  return `${formatCount(n)} chars`;
+}
+
+export function addUsage(a: TokenUsage | null, b: TokenUsage | null): TokenUsage | null {
+  if (!a) return b;
+  if (!b) return a;
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheRead: a.cacheRead + b.cacheRead,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    reasoning: a.reasoning + b.reasoning,
+  };
+}
+
+/** Sum of known costs; estimated as soon as one part is; null when none is known. */
+export function addCost(
+  a: { usd: number; estimated: boolean } | null,
+  b: { usd: number; estimated: boolean } | null,
+): { usd: number; estimated: boolean } | null {
+  if (!a) return b;
+  if (!b) return a;
+  return { usd: a.usd + b.usd, estimated: a.estimated || b.estimated };
+}

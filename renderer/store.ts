@@ -1,17 +1,22 @@
 // The app's one zustand store, built per client by a factory so every test gets a fresh one.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AppInfo, Root } from '../shared/api.ts';
+import type { AppInfo, OpenedSession, Root } from '../shared/api.ts';
 import type { ErrorCode } from '../shared/result.ts';
-import type { Session, SessionSummary, Unreadable } from '../shared/session.ts';
+import type { SessionSummary, Unreadable } from '../shared/session.ts';
 import { ClientError, describeError, type AppClient, type ConnectionStatus } from './client.ts';
 import { visibleSessions } from './session-filter.ts';
 import { createRawSlice, type RawSlice } from './store-raw.ts';
+import { createRelatedSlice, type RelatedSlice } from './store-related.ts';
 
 export type { RawView } from './store-raw.ts';
+export type { RawRecordView } from './store-related.ts';
 
 export interface OpenSession {
   key: string;
-  session: Session | null;
+  /** `messages` holds the windows loaded so far; `messagesTotal` counts them all. */
+  session: OpenedSession | null;
+  /** A further window of messages is being fetched. */
+  loadingMore?: boolean;
   loading: boolean;
   error: string | null;
   errorCode: ErrorCode | null;
@@ -21,7 +26,7 @@ export interface OpenSession {
   removed: boolean;
 }
 
-export interface AppState extends RawSlice {
+export interface AppState extends RawSlice, RelatedSlice {
   sessions: SessionSummary[];
   total: number;
   /** False until the first list arrives, so the empty state is not flashed while loading. */
@@ -48,6 +53,8 @@ export interface AppState extends RawSlice {
   moveSelection(delta: number): void;
   openSelected(): Promise<void>;
   openSession(key: string): Promise<void>;
+  /** Fetches the next window of the open session's messages (huge sessions arrive in windows as you scroll). */
+  loadMoreMessages(): Promise<void>;
   addRoot(path: string): Promise<boolean>;
   removeRoot(id: string): Promise<void>;
   openDemo(): Promise<boolean>;
@@ -56,6 +63,9 @@ export interface AppState extends RawSlice {
 }
 
 export type AppStore = StoreApi<AppState>;
+
+/** Messages fetched per window after the first screen. */
+const MESSAGE_WINDOW = 2000;
 
 export interface AppStoreOptions {
   /** How long event bursts are gathered before the list is refetched. */
@@ -108,6 +118,7 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       pending.clear();
       resync = false;
       await Promise.all([get().refresh(), get().refreshRoots()]);
+      if (changes.size > 0 || all) get().resetRelated();
       const open = get().open;
       if (!open) return;
       const change = changes.get(open.key);
@@ -130,6 +141,7 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
 
     return {
       ...createRawSlice(client, set, get, rawChunk),
+      ...createRelatedSlice(client, set, get),
       sessions: [],
       total: 0,
       loaded: false,
@@ -194,12 +206,31 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
         if (key) await get().openSession(key);
       },
 
+      async loadMoreMessages() {
+        const open = get().open;
+        const session = open?.session;
+        if (!open || !session || open.loadingMore || session.messages.length >= session.messagesTotal) return;
+        const seq = openSeq;
+        set({ open: { ...open, loadingMore: true } });
+        try {
+          const page = await client.getMessages({ key: open.key, offset: session.messages.length, limit: MESSAGE_WINDOW });
+          const now = get().open;
+          // A session opened (or reloaded) meanwhile owns the view now.
+          if (seq !== openSeq || !now?.session || now.key !== open.key || now.session.messages.length !== page.offset) return;
+          set({ open: { ...now, loadingMore: false, session: { ...now.session, messages: [...now.session.messages, ...page.messages], messagesTotal: page.total } } });
+        } catch (err) {
+          const now = get().open;
+          if (seq === openSeq && now?.key === open.key) set({ open: { ...now, loadingMore: false, error: describeError(err) } });
+        }
+      },
+
       async openSession(key) {
         const summary = get().sessions.find((s) => s.key === key);
         const unreadable = summary?.unreadable ?? null;
         set({
           selectedKey: key,
           raw: null,
+          rawRecords: {},
           open: { key, session: null, loading: !unreadable, error: null, errorCode: null, unreadable, removed: false },
         });
         if (unreadable) {

@@ -1,5 +1,5 @@
 // Builders for unit tests: canonical summaries/sessions and a scriptable fake client with event push.
-import type { AppEvent, MethodName } from '../shared/api.ts';
+import type { AppEvent, MethodName, OpenedSession } from '../shared/api.ts';
 import type { Session, SessionSummary } from '../shared/session.ts';
 import type { AppClient, ConnectionStatus } from './client.ts';
 
@@ -32,8 +32,9 @@ export function summary(over: Partial<SessionSummary> & { key: string }): Sessio
   };
 }
 
-export function session(over: Partial<Session> & { key: string }): Session {
-  return {
+/** A session as getSession answers it: every message loaded unless a test says otherwise. */
+export function session(over: Partial<OpenedSession> & { key: string }): OpenedSession {
+  const built: Session = {
     id: over.key.split(':').pop() ?? over.key,
     format: 'vizier',
     formatVersion: null,
@@ -62,6 +63,7 @@ export function session(over: Partial<Session> & { key: string }): Session {
     extra: {},
     ...over,
   };
+  return { ...built, messagesTotal: over.messagesTotal ?? built.messages.length };
 }
 
 type Impl = { [M in MethodName]?: (input: never) => Promise<unknown> };

@@ -45,11 +45,11 @@ function waitForUrl(child: ChildProcess): Promise<string> {
   });
 }
 
-async function startVault(withSessions: boolean, use: (v: Vault) => Promise<void>) {
+async function startVault(withSessions: boolean, use: (v: Vault) => Promise<void>, fixedRoot?: string) {
   const base = await mkdtemp(join(tmpdir(), 'sv-e2e-'));
-  const root = join(base, 'root');
+  const root = fixedRoot ?? join(base, 'root');
   const dataDir = join(base, 'data');
-  const jidoDir = await seed(root, withSessions);
+  const jidoDir = fixedRoot ? '' : await seed(root, withSessions);
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--root', root], {
     env: { ...process.env, SESSION_VAULT_HOME: dataDir, HOME: join(base, 'home') },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -64,12 +64,30 @@ async function startVault(withSessions: boolean, use: (v: Vault) => Promise<void
   }
 }
 
-export const test = base.extend<{ vault: Vault; emptyVault: Vault }>({
+/** The shared sample corpus beside the checkout, when it is there. */
+export const samplesRoot = resolve('..', 'shared', 'samples');
+
+export const test = base.extend<{ vault: Vault; emptyVault: Vault; samplesVault: Vault }>({
   // Playwright reads a fixture's dependencies from its first parameter's pattern; these have none.
   // eslint-disable-next-line no-empty-pattern
   vault: async ({}, use) => startVault(true, use),
   // eslint-disable-next-line no-empty-pattern
   emptyVault: async ({}, use) => startVault(false, use),
+  // eslint-disable-next-line no-empty-pattern
+  samplesVault: async ({}, use) => startVault(false, use, samplesRoot),
 });
+
+/** Calls the API of a running vault from the test process (the token is in its URL). */
+export async function callApi<T>(vault: Vault, method: string, input: unknown): Promise<T> {
+  const url = new URL(vault.url);
+  const res = await fetch(new URL(`/api/${method}`, url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${url.searchParams.get('token')}` },
+    body: JSON.stringify(input),
+  });
+  const body = (await res.json()) as { ok: boolean; value: T; error?: { message: string } };
+  if (!body.ok) throw new Error(body.error?.message);
+  return body.value;
+}
 
 export { expect, jidoSession };

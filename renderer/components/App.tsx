@@ -1,12 +1,17 @@
 // The app shell (top bar, session list + sources on the left, detail or empty state on the right) and its keyboard.
 /*
  * data-testid attributes for end-to-end tests:
- *   filter, session-list, session-row (data-key, data-unreadable="true"), session-title,
+ *   filter, session-list, session-row (data-key, data-unreadable="true"), session-title, child-count,
  *   detail (data-key), detail-title, detail-branch, detail-outcome, detail-error, unreadable-reason,
- *   message (data-role), operation (data-type), todo (data-status), config-row, warning, raw-source,
+ *   usage-totals, warning-badge, extra-facts, parent-link, subagents, subagent (data-key),
+ *   message (data-role, data-agent; one per canonical message), tool-card (data-status ok|error|pending),
+ *   thinking (data-redacted), compaction, agent-group (data-agent), raw-record,
+ *   find-bar, find-count, operation (data-type), op-node (data-depth, data-status ok|failed|running|unknown),
+ *   op-totals, todo (data-status), config-row, warning, raw-source,
  *   empty-state, add-root-input, add-root-button, add-root-error, open-demo,
  *   roots-panel, root-row (data-kind), connection (only while disconnected).
  * Detail tabs are role="tab" buttons with data-tab = conversation|operations|todos|config|warnings|raw.
+ * Virtual lists render the rows near the viewport plus 40 each way, so short sessions are fully in the DOM.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useAppStore, useAppStoreApi } from '../store-context.ts';

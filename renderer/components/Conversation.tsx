@@ -1,99 +1,158 @@
-// The conversation tab: messages in order; tool calls, results and thinking as collapsible blocks.
-import { useState } from 'react';
-import type { Message, MessagePart } from '../../shared/session.ts';
-import { formatTimestamp, formatUsage, formatValue } from '../format.ts';
+// The conversation tab: a virtualized transcript (only the rows near the viewport render) with find in session.
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import type { Message, Operation } from '../../shared/session.ts';
+import { expansionFor } from '../expansion.ts';
+import { buildFindIndex, findMatches, stepMatch } from '../find.ts';
+import { buildTranscript, type Row } from '../transcript.ts';
+import { useVirtualRows } from '../use-virtual-rows.ts';
+import { useAppStore } from '../store-context.ts';
+import { FindBar } from './FindBar.tsx';
+import { AgentHeading, MessageRow, type RowContext } from './MessageRow.tsx';
 
-const PAGE = 200;
-
-function firstLine(text: string, max = 120): string {
-  const line = text.trimStart().split('\n', 1)[0] ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+function estimate(row: Row | undefined): number {
+  if (!row || row.kind === 'agent') return 32;
+  if (row.resultsOnly) return 44;
+  let h = 40;
+  for (const it of row.items) h += it.kind === 'text' ? Math.min(400, 24 + it.text.length / 4) : 36;
+  return h;
 }
 
-function Part({ part }: { part: MessagePart }) {
-  switch (part.type) {
-    case 'text':
-      return <div className="text">{part.text}</div>;
-    case 'thinking':
-      return (
-        <details className="block thinking">
-          <summary>Thinking{part.redacted ? ' (redacted)' : ''}</summary>
-          <div className="text">{part.text}</div>
-        </details>
-      );
-    case 'tool_call':
-      return (
-        <details className="block tool-call">
-          <summary>
-            Tool call <strong>{part.name}</strong>
-            {part.callId && <span className="muted mono"> {part.callId}</span>}
-          </summary>
-          <pre>{formatValue(part.input)}</pre>
-        </details>
-      );
-    case 'tool_result':
-      return (
-        <details className={`block tool-result${part.isError ? ' is-error' : ''}`}>
-          <summary>
-            Tool result{part.isError && <span className="badge error-badge">error</span>}
-            <span className="muted"> {firstLine(part.output)}</span>
-          </summary>
-          <pre>{part.output}</pre>
-        </details>
-      );
-    case 'image':
-      return part.data ? (
-        <img className="image" alt="Image attached to the message" src={`data:${part.mediaType ?? 'image/png'};base64,${part.data}`} />
-      ) : (
-        <div className="muted">[image{part.url ? `: ${part.url}` : ''}]</div>
-      );
-    case 'compaction':
-      return (
-        <details className="block compaction">
-          <summary>
-            Context compacted{part.trigger ? ` (${part.trigger})` : ''}
-            {part.tokensBefore != null ? ` — ${part.tokensBefore} tokens before` : ''}
-          </summary>
-          {part.summary && <div className="text">{part.summary}</div>}
-        </details>
-      );
+export interface FindControl {
+  open: boolean;
+  focusSignal: number;
+  onClose(): void;
+}
+
+/** Where the current match lies; the DOM marks of that row are counted to pick the n-th one. */
+function revealMatch(list: HTMLElement | null, row: number, occurrence: number): boolean {
+  const el = list?.querySelector(`[data-index="${row}"]`);
+  if (!el) return false;
+  for (const old of list?.querySelectorAll('mark.find-current') ?? []) old.classList.remove('find-current');
+  const marks = el.querySelectorAll('mark.find-hit');
+  const target = marks[Math.min(occurrence, marks.length - 1)];
+  if (target) {
+    target.classList.add('find-current');
+    target.scrollIntoView({ block: 'center' });
+  } else {
+    el.scrollIntoView({ block: 'nearest' });
   }
+  return true;
 }
 
-function MessageView({ message }: { message: Message }) {
-  return (
-    <article className={`message role-${message.role}`} data-testid="message" data-role={message.role}>
-      <header className="message-header">
-        <span className="role">{message.role}</span>
-        {message.agentId && <span className="badge">agent {message.agentId}</span>}
-        {message.timestamp && (
-          <time dateTime={message.timestamp} title={message.timestamp}>
-            {formatTimestamp(message.timestamp)}
-          </time>
-        )}
-        {message.model && <span className="muted">{message.model}</span>}
-        {message.usage && <span className="muted usage">{formatUsage(message.usage)}</span>}
-        {message.cost && <span className="muted">${message.cost.usd.toFixed(4)}</span>}
-      </header>
-      {message.parts.map((part, i) => (
-        <Part key={i} part={part} />
-      ))}
-    </article>
+function childSessions(operations: readonly Operation[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const op of operations) if (op.childSessionKey) out.set(op.id, op.childSessionKey);
+  return out;
+}
+
+/** How close to the end of the loaded messages the viewport may come before the next window is fetched. */
+const PREFETCH_ROWS = 60;
+
+export function Conversation(props: {
+  sessionKey: string;
+  messages: Message[];
+  /** All the session's messages; more than `messages.length` while later windows are still to be fetched. */
+  messagesTotal: number;
+  operations: Operation[];
+  find: FindControl;
+}) {
+  const { sessionKey, messages, messagesTotal, operations, find } = props;
+  const loadMore = useAppStore((s) => s.loadMoreMessages);
+  const loadingMore = useAppStore((s) => s.open?.loadingMore ?? false);
+  const transcript = useMemo(() => buildTranscript(messages), [messages]);
+  const childSessionByCall = useMemo(() => childSessions(operations), [operations]);
+  const { rows } = transcript;
+  const expansion = useMemo(() => expansionFor(`conversation:${sessionKey}`), [sessionKey]);
+  const [query, setQuery] = useState('');
+  const [step, setStep] = useState({ query: '', index: 0 });
+  const deferred = useDeferredValue(find.open ? query : '');
+  // Built on first use of find only: a long session pays nothing until someone searches it.
+  const index = useMemo(() => (find.open ? buildFindIndex(rows) : null), [rows, find.open]);
+  const matches = useMemo(() => (index ? findMatches(index, deferred) : []), [index, deferred]);
+  const current = matches.length === 0 ? -1 : step.query === deferred ? Math.min(step.index, matches.length - 1) : 0;
+  const active = current >= 0 ? matches[current] : undefined;
+
+  const ctx: RowContext = useMemo(
+    () => ({ expansion, query: deferred.trim() ? deferred : '', agentsByCall: transcript.agentsByCall, childSessionByCall }),
+    [expansion, deferred, transcript, childSessionByCall],
   );
-}
+  const { listRef, virtualizer } = useVirtualRows({
+    count: rows.length,
+    estimateSize: (i) => estimate(rows[i]),
+    getItemKey: (i) => rows[i]?.key ?? i,
+  });
 
-export function Conversation({ messages }: { messages: Message[] }) {
-  const [shown, setShown] = useState(PAGE);
-  if (messages.length === 0) return <p className="muted">No messages recorded.</p>;
+  useEffect(() => {
+    if (!active) return;
+    const { row, occurrence } = active;
+    if (revealMatch(listRef.current, row, occurrence)) return;
+    virtualizer.scrollToIndex(row, { align: 'start' });
+    // The row renders (and measures) after the scroll; reveal the mark once it is in the DOM.
+    let tries = 0;
+    const timer = setInterval(() => {
+      if (revealMatch(listRef.current, row, occurrence) || ++tries > 20) clearInterval(timer);
+    }, 30);
+    return () => clearInterval(timer);
+  }, [active, listRef, virtualizer]);
+
+  const onStep = useCallback(
+    (delta: 1 | -1) => setStep({ query: deferred, index: stepMatch(current, matches.length, delta) }),
+    [deferred, current, matches.length],
+  );
+
+  const items = virtualizer.getVirtualItems();
+  const lastShown = items.length ? items[items.length - 1]!.index : 0;
+  const more = messagesTotal > messages.length;
+  // Huge sessions arrive in windows: ask for the next one before the reader reaches the end.
+  useEffect(() => {
+    if (more && !loadingMore && lastShown >= rows.length - PREFETCH_ROWS) void loadMore();
+  }, [more, loadingMore, lastShown, rows.length, loadMore]);
+
+  if (messagesTotal === 0) return <p className="muted">No messages recorded.</p>;
+  const margin = virtualizer.options.scrollMargin;
   return (
     <div className="conversation">
-      {messages.slice(0, shown).map((m) => (
-        <MessageView key={m.id} message={m} />
-      ))}
-      {messages.length > shown && (
-        <button type="button" className="more" onClick={() => setShown(shown + PAGE)}>
-          Show {Math.min(PAGE, messages.length - shown)} more of {messages.length - shown} remaining messages
-        </button>
+      {find.open && (
+        <FindBar
+          query={query}
+          onQuery={setQuery}
+          current={current}
+          total={matches.length}
+          onStep={onStep}
+          onClose={find.onClose}
+          focusSignal={find.focusSignal}
+        />
+      )}
+      {find.open && more && (
+        <p className="muted find-scope" data-testid="find-scope">
+          Searching the {messages.length.toLocaleString()} messages loaded so far of {messagesTotal.toLocaleString()}; scroll on to load more.
+        </p>
+      )}
+      <div ref={listRef} className="vlist" style={{ height: virtualizer.getTotalSize() }}>
+        {items.map((v) => {
+          const row = rows[v.index];
+          if (!row) return null;
+          return (
+            <div
+              key={v.key}
+              data-index={v.index}
+              ref={virtualizer.measureElement}
+              className="vrow"
+              style={{ transform: `translateY(${v.start - margin}px)`, paddingLeft: row.depth * 22 }}
+            >
+              {row.kind === 'agent' ? (
+                <AgentHeading row={row} />
+              ) : (
+                <MessageRow row={row} ctx={ctx} current={active?.row === v.index} />
+              )}
+            </div>
+          );
+        })}
+      </div>
+      {more && (
+        <p className="muted load-more" data-testid="messages-loading">
+          {loadingMore ? 'Loading' : 'Showing'} {messages.length.toLocaleString()} of {messagesTotal.toLocaleString()} messages…
+        </p>
       )}
     </div>
   );

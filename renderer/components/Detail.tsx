@@ -1,9 +1,9 @@
 // The right-hand detail view: header plus tabs for conversation, operations, todos, config, warnings and raw.
-import { useState } from 'react';
-import type { Session } from '../../shared/session.ts';
+import { useEffect, useState } from 'react';
+import type { OpenedSession } from '../../shared/api.ts';
 import { formatLabel } from '../format.ts';
 import { useAppStore } from '../store-context.ts';
-import { Conversation } from './Conversation.tsx';
+import { Conversation, type FindControl } from './Conversation.tsx';
 import { DetailHeader } from './DetailHeader.tsx';
 import { Operations } from './Operations.tsx';
 import { RawSourceView } from './RawSourceView.tsx';
@@ -11,10 +11,10 @@ import { ConfigTable, Todos, Warnings } from './SessionFacts.tsx';
 
 type Tab = 'conversation' | 'operations' | 'todos' | 'config' | 'warnings' | 'raw';
 
-function tabsFor(session: Session | null): Array<{ id: Tab; label: string; count?: number }> {
+function tabsFor(session: OpenedSession | null): Array<{ id: Tab; label: string; count?: number }> {
   if (!session) return [{ id: 'raw', label: 'Raw' }];
   const tabs: Array<{ id: Tab; label: string; count?: number }> = [
-    { id: 'conversation', label: 'Conversation', count: session.messages.length },
+    { id: 'conversation', label: 'Conversation', count: session.messagesTotal },
     { id: 'operations', label: 'Operations', count: session.operations.length },
     { id: 'todos', label: 'Todos', count: session.todos.length },
     { id: 'config', label: 'Config', count: session.config.length },
@@ -24,13 +24,23 @@ function tabsFor(session: Session | null): Array<{ id: Tab; label: string; count
   return tabs;
 }
 
-function TabBody({ tab, session, sessionKey }: { tab: Tab; session: Session | null; sessionKey: string }) {
+function TabBody(props: { tab: Tab; session: OpenedSession | null; sessionKey: string; find: FindControl }) {
+  const { tab, session, sessionKey } = props;
   if (tab === 'raw' || !session) return <RawSourceView sessionKey={sessionKey} files={session?.sourceFiles ?? []} />;
   switch (tab) {
     case 'conversation':
-      return <Conversation key={sessionKey} messages={session.messages} />;
+      return (
+        <Conversation
+          key={sessionKey}
+          sessionKey={sessionKey}
+          messages={session.messages}
+          messagesTotal={session.messagesTotal}
+          operations={session.operations}
+          find={props.find}
+        />
+      );
     case 'operations':
-      return <Operations key={sessionKey} operations={session.operations} />;
+      return <Operations key={sessionKey} sessionKey={sessionKey} operations={session.operations} />;
     case 'todos':
       return <Todos todos={session.todos} />;
     case 'config':
@@ -40,10 +50,39 @@ function TabBody({ tab, session, sessionKey }: { tab: Tab; session: Session | nu
   }
 }
 
+/** Esc in another text field (the session filter) is that field's business. */
+function typingElsewhere(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.closest('[data-testid="find-bar"]')) return false;
+  return target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable;
+}
+
 export function Detail() {
   const open = useAppStore((s) => s.open);
   const summary = useAppStore((s) => (open ? s.sessions.find((x) => x.key === open.key) : undefined));
   const [tab, setTab] = useState<Tab>('conversation');
+  const [findOpen, setFindOpen] = useState(false);
+  const [findSignal, setFindSignal] = useState(0);
+  const hasSession = open?.session != null;
+
+  // Ctrl/Cmd+F belongs to the detail view only while a session is shown in it; Esc closes the bar.
+  useEffect(() => {
+    if (!hasSession) return;
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') {
+        e.preventDefault();
+        setTab('conversation');
+        setFindOpen(true);
+        setFindSignal((n) => n + 1);
+      } else if (e.key === 'Escape' && findOpen && !typingElsewhere(e.target)) {
+        e.preventDefault();
+        setFindOpen(false);
+      }
+    };
+    // Capture: the find bar answers before the list's own keys (Esc also clears the session filter).
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [hasSession, findOpen]);
 
   if (!open) {
     return (
@@ -70,7 +109,7 @@ export function Detail() {
         </div>
       )}
       {session ? (
-        <DetailHeader session={session} />
+        <DetailHeader session={session} onShowWarnings={() => setTab('warnings')} />
       ) : (
         <header className="detail-header">
           <div className="detail-title-line">
@@ -111,7 +150,12 @@ export function Detail() {
             ))}
           </nav>
           <div className="tab-body" role="tabpanel">
-            <TabBody tab={active} session={session} sessionKey={open.key} />
+            <TabBody
+              tab={active}
+              session={session}
+              sessionKey={open.key}
+              find={{ open: findOpen, focusSignal: findSignal, onClose: () => setFindOpen(false) }}
+            />
           </div>
         </>
       )}

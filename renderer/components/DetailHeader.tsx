@@ -1,9 +1,11 @@
-// The detail header: identity, project, outcome, model and its parameters, and the session's times.
+// The detail header: identity, project, outcome, model, times, usage and cost totals, format extras, sub-agents.
 import type { ReactNode } from 'react';
 import { relativeTime } from '../../shared/relative-time.ts';
 import type { Session } from '../../shared/session.ts';
-import { formatLabel, formatTimestamp, formatUsage, formatValue, shortSha } from '../format.ts';
-import { useAppStore } from '../store-context.ts';
+import { formatCost, formatLabel, formatTimestamp, formatUsage, formatValue, shortSha } from '../format.ts';
+import { sessionTotals } from '../session-totals.ts';
+import { ExtraFacts } from './SessionFacts.tsx';
+import { ParentLink, SubAgents } from './SubAgents.tsx';
 
 function Field(props: { label: string; children: ReactNode; testId?: string; title?: string }) {
   return (
@@ -25,20 +27,31 @@ function When({ iso }: { iso: string | null }) {
   );
 }
 
-function SessionLink({ sessionKey }: { sessionKey: string }) {
-  const openSession = useAppStore((s) => s.openSession);
+function UsageTotals({ session }: { session: Session }) {
+  const totals = sessionTotals(session);
+  const from = totals.source === 'messages' ? ' (sum of messages)' : totals.source === 'operations' ? ' (sum of operations)' : '';
   return (
-    <button type="button" className="link-button mono" onClick={() => void openSession(sessionKey)}>
-      {sessionKey}
-    </button>
+    <div className="usage-totals" data-testid="usage-totals">
+      <span>
+        <span className="muted">Tokens </span>
+        {totals.usage ? formatUsage(totals.usage) : '—'}
+      </span>
+      <span>
+        <span className="muted">Cost </span>
+        {formatCost(totals.cost)}
+      </span>
+      {from && <span className="muted">{from}</span>}
+    </div>
   );
 }
 
-export function DetailHeader({ session }: { session: Session }) {
+export function DetailHeader({ session, onShowWarnings }: { session: Session; onShowWarnings(): void }) {
   const { project, outcome, model } = session;
   const params = model ? Object.entries(model.parameters) : [];
+  const warningTotal = session.warnings.reduce((n, w) => n + w.count, 0);
   return (
     <header className="detail-header">
+      {session.parentKey && <ParentLink parentKey={session.parentKey} />}
       <div className="detail-title-line">
         <h1 data-testid="detail-title">{session.title}</h1>
         <span className={`badge format format-${session.format}`}>
@@ -46,6 +59,17 @@ export function DetailHeader({ session }: { session: Session }) {
           {session.formatVersion ? ` ${session.formatVersion}` : ''}
         </span>
         <span className={`badge status status-${session.status}`}>{session.status}</span>
+        {session.warnings.length > 0 && (
+          <button
+            type="button"
+            className="badge warning-badge"
+            data-testid="warning-badge"
+            title={`${session.warnings.length} kinds of reader warning, ${warningTotal} in all — show them`}
+            onClick={onShowWarnings}
+          >
+            ⚠ {session.warnings.length}
+          </button>
+        )}
       </div>
       <dl className="facts">
         <Field label="ID">
@@ -100,33 +124,12 @@ export function DetailHeader({ session }: { session: Session }) {
             <When iso={session.closedAt} />
           </Field>
         )}
-        {session.usage && <Field label="Tokens">{formatUsage(session.usage)}</Field>}
-        {session.cost && (
-          <Field label="Cost">
-            ${session.cost.usd.toFixed(4)}
-            {session.cost.estimated ? ' (estimated)' : ''}
-          </Field>
-        )}
         {session.toolVersion && <Field label="Tool version">{session.toolVersion}</Field>}
-        {session.parentKey && (
-          <Field label="Parent">
-            <SessionLink sessionKey={session.parentKey} />
-          </Field>
-        )}
-        {session.childKeys.length > 0 && (
-          <Field label="Sub-sessions">
-            {session.childKeys.map((k) => (
-              <SessionLink key={k} sessionKey={k} />
-            ))}
-          </Field>
-        )}
-        {Object.entries(session.extra).map(([k, v]) => (
-          <Field key={`extra-${k}`} label={k}>
-            {formatValue(v)}
-          </Field>
-        ))}
       </dl>
+      <UsageTotals session={session} />
+      <ExtraFacts extra={session.extra} />
       {session.summary?.overview && <p className="overview">{session.summary.overview}</p>}
+      <SubAgents session={session} />
     </header>
   );
 }

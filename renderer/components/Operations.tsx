@@ -1,100 +1,103 @@
-// The operations tab: each recorded operation with its status, VCS facts and detail JSON.
-import { useState } from 'react';
-import type { Operation, VcsFacts } from '../../shared/session.ts';
-import { formatTimestamp, formatUsage, formatValue, shortSha } from '../format.ts';
-import { useAppStore } from '../store-context.ts';
+// The operations tab: the operations as a tree by parentId (virtualized), with a totals row above it.
+import { useCallback, useMemo, useState } from 'react';
+import type { Operation } from '../../shared/session.ts';
+import { expansionFor } from '../expansion.ts';
+import { formatCost, formatDuration, formatUsage } from '../format.ts';
+import { buildOpTree, initiallyCollapsed, opTotals, visibleOpRows, type OpNode, type OpTotals } from '../op-tree.ts';
+import { useVirtualRows } from '../use-virtual-rows.ts';
+import { OperationNode } from './OperationNode.tsx';
 
-const PAGE = 200;
-
-function PathList({ letter, paths }: { letter: string; paths: string[] }) {
+function Totals({ totals }: { totals: OpTotals }) {
   return (
-    <>
-      {paths.map((p) => (
-        <li key={`${letter}:${p}`}>
-          <span className={`vcs-letter vcs-${letter}`}>{letter}</span> <span className="mono">{p}</span>
-        </li>
-      ))}
-    </>
-  );
-}
-
-function Vcs({ vcs }: { vcs: VcsFacts }) {
-  const { A, M, D, R } = vcs.staged;
-  return (
-    <div className="vcs">
-      {A.length + M.length + D.length + R.length > 0 && (
-        <ul className="vcs-files">
-          <PathList letter="A" paths={A} />
-          <PathList letter="M" paths={M} />
-          <PathList letter="D" paths={D} />
-          {R.map((r) => (
-            <li key={`R:${r.from}:${r.to}`}>
-              <span className="vcs-letter vcs-R">R</span> <span className="mono">{r.from ?? '?'} → {r.to}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-      {vcs.appliedSha && (
-        <div>
-          Applied <span className="mono" title={vcs.appliedSha}>{shortSha(vcs.appliedSha)}</span>
-        </div>
-      )}
-      {vcs.restoredSha && (
-        <div>
-          Restored <span className="mono" title={vcs.restoredSha}>{shortSha(vcs.restoredSha)}</span>
-        </div>
-      )}
+    <div className="op-totals" data-testid="op-totals">
+      <span>
+        {totals.count} operation{totals.count === 1 ? '' : 's'}
+      </span>
+      {totals.tools > 0 && <span>{totals.tools} tool calls</span>}
+      {totals.failed > 0 && <span className="tone-text-failed">{totals.failed} failed</span>}
+      <span>
+        <span className="muted">tokens </span>
+        {totals.usage ? formatUsage(totals.usage) : '—'}
+      </span>
+      <span>
+        <span className="muted">cost </span>
+        {formatCost(totals.cost)}
+      </span>
+      <span>
+        <span className="muted">duration </span>
+        {formatDuration(totals.durationMs)}
+      </span>
     </div>
   );
 }
 
-function OperationView({ op }: { op: Operation }) {
-  const openSession = useAppStore((s) => s.openSession);
-  const hasDetail = op.detail !== null && op.detail !== undefined;
-  return (
-    <article className="operation" data-testid="operation" data-type={op.type}>
-      <header className="operation-header">
-        <span className="badge">{op.type}</span>
-        {op.name && <strong>{op.name}</strong>}
-        {op.status && <span className={`status status-${op.status}`}>{op.status}</span>}
-        {op.timestamp && (
-          <time dateTime={op.timestamp} title={op.timestamp}>
-            {formatTimestamp(op.timestamp)}
-          </time>
-        )}
-        {op.latencyMs != null && <span className="muted">{Math.round(op.latencyMs)} ms</span>}
-        {op.usage && <span className="muted usage">{formatUsage(op.usage)}</span>}
-        {op.cost && <span className="muted">${op.cost.usd.toFixed(4)}</span>}
-      </header>
-      {op.vcs && <Vcs vcs={op.vcs} />}
-      {op.childSessionKey && (
-        <button type="button" className="link-button" onClick={() => void openSession(op.childSessionKey as string)}>
-          Open sub-session {op.childSessionKey}
-        </button>
-      )}
-      {hasDetail && (
-        <details className="block">
-          <summary>Detail</summary>
-          <pre>{formatValue(op.detail)}</pre>
-        </details>
-      )}
-    </article>
-  );
+function allParents(roots: readonly OpNode[]): Set<string> {
+  const out = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const n = stack.pop() as OpNode;
+    if (n.children.length > 0) out.add(n.op.id);
+    stack.push(...n.children);
+  }
+  return out;
 }
 
-export function Operations({ operations }: { operations: Operation[] }) {
-  const [shown, setShown] = useState(PAGE);
+export function Operations({ sessionKey, operations }: { sessionKey: string; operations: Operation[] }) {
+  const roots = useMemo(() => buildOpTree(operations), [operations]);
+  const [collapsed, setCollapsed] = useState(() => initiallyCollapsed(roots));
+  const rows = useMemo(() => visibleOpRows(roots, collapsed), [roots, collapsed]);
+  const totals = useMemo(() => opTotals(roots), [roots]);
+  const expansion = useMemo(() => expansionFor(`operations:${sessionKey}`), [sessionKey]);
+  const isTree = roots.length < operations.length;
+  const onToggle = useCallback(
+    (id: string) =>
+      setCollapsed((prev) => {
+        const next = new Set(prev);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
+  const { listRef, virtualizer } = useVirtualRows({
+    count: rows.length,
+    estimateSize: (i) => (rows[i]?.node.op.vcs ? 90 : 44),
+    getItemKey: (i) => rows[i]?.node.op.id ?? i,
+  });
+
   if (operations.length === 0) return <p className="muted">No operations recorded.</p>;
+  const margin = virtualizer.options.scrollMargin;
   return (
     <div className="operations">
-      {operations.slice(0, shown).map((op) => (
-        <OperationView key={op.id} op={op} />
-      ))}
-      {operations.length > shown && (
-        <button type="button" className="more" onClick={() => setShown(shown + PAGE)}>
-          Show more ({operations.length - shown} remaining)
-        </button>
+      <Totals totals={totals} />
+      {isTree && (
+        <div className="op-toolbar">
+          <button type="button" className="link-button" onClick={() => setCollapsed(new Set())}>
+            Expand all
+          </button>
+          <button type="button" className="link-button" onClick={() => setCollapsed(allParents(roots))}>
+            Collapse all
+          </button>
+        </div>
       )}
+      <div ref={listRef} className="vlist" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const row = rows[v.index];
+          if (!row) return null;
+          return (
+            <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="vrow" style={{ transform: `translateY(${v.start - margin}px)` }}>
+              <OperationNode
+                op={row.node.op}
+                depth={row.depth}
+                childCount={row.node.children.length}
+                collapsed={collapsed.has(row.node.op.id)}
+                onToggle={onToggle}
+                expansion={expansion}
+              />
+            </div>
+          );
+        })}
+      </div>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-// The small tabs: todos (read-only checkboxes), effective configuration, and reader warnings.
+// The small tabs (todos, effective configuration, reader warnings) and the format-specific facts block.
 import type { ConfigEntry, Todo, Warning } from '../../shared/session.ts';
 import { formatValue } from '../format.ts';
 
@@ -42,24 +42,62 @@ export function ConfigTable({ config }: { config: ConfigEntry[] }) {
 }
 
 export function Warnings({ warnings }: { warnings: Warning[] }) {
+  if (warnings.length === 0) return <p className="muted">The reader reported no warnings.</p>;
   return (
-    <table className="grid">
-      <thead>
-        <tr>
-          <th>Code</th>
-          <th>Message</th>
-          <th>Count</th>
-        </tr>
-      </thead>
-      <tbody>
-        {warnings.map((w) => (
-          <tr key={`${w.code}:${w.message}`} data-testid="warning">
-            <td className="mono">{w.code}</td>
-            <td>{w.message}</td>
-            <td>{w.count}</td>
+    <>
+      <p className="muted tab-note">
+        What the reader met but could not take in, or took in with a guess. The session is shown as far as it was understood.
+      </p>
+      <table className="grid">
+        <thead>
+          <tr>
+            <th>Code</th>
+            <th>Message</th>
+            <th className="num">Count</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {warnings.map((w) => (
+            <tr key={`${w.code}:${w.message}`} data-testid="warning">
+              <td className="mono">{w.code}</td>
+              <td>{w.message}</td>
+              <td className="num">×{w.count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+const INLINE_MAX = 90;
+
+function ExtraValue({ value }: { value: unknown }) {
+  if (value === null || typeof value !== 'object') return <span className="mono">{formatValue(value) || '—'}</span>;
+  const compact = JSON.stringify(value) ?? '';
+  if (compact.length <= INLINE_MAX) return <span className="mono">{compact}</span>;
+  return (
+    <details className="extra-details">
+      <summary className="mono">{`${compact.slice(0, INLINE_MAX - 1)}…`}</summary>
+      <pre>{formatValue(value)}</pre>
+    </details>
+  );
+}
+
+/** Facts a format records that have no canonical field (workflow type, mode, language, ...). */
+export function ExtraFacts({ extra }: { extra: Record<string, unknown> }) {
+  const entries = Object.entries(extra);
+  if (entries.length === 0) return null;
+  return (
+    <dl className="extra-facts" data-testid="extra-facts">
+      {entries.map(([k, v]) => (
+        <div key={k} className="extra-fact">
+          <dt>{k}</dt>
+          <dd>
+            <ExtraValue value={v} />
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }

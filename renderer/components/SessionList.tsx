@@ -44,6 +44,11 @@ function SessionRow(props: { s: SessionSummary; selected: boolean; open: boolean
         <span className="row-title" data-testid="session-title">
           {s.title}
         </span>
+        {s.childCount > 0 && (
+          <span className="badge subagent-count" data-testid="child-count" title={`${s.childCount} sub-agent session${s.childCount === 1 ? '' : 's'}`}>
+            {s.childCount} sub-agent{s.childCount === 1 ? '' : 's'}
+          </span>
+        )}
         <span className={`badge format format-${s.format}`}>{formatLabel(s.format)}</span>
       </div>
       <div className="row-line row-meta">

@@ -1,21 +1,10 @@
 // Components rendered to HTML (no DOM needed): what the list, detail and empty state show for a given store state.
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { AppState } from '../store.ts';
-import { createAppStore } from '../store.ts';
-import { StoreContext } from '../store-context.ts';
-import { fakeClient, session, summary } from '../test-fixtures.ts';
+import { session, summary } from '../test-fixtures.ts';
+import { render } from '../test-render.tsx';
 import { App } from './App.tsx';
 import { Detail } from './Detail.tsx';
 import { SessionList } from './SessionList.tsx';
-
-function render(node: React.ReactNode, state: Partial<AppState>): string {
-  const store = createAppStore(fakeClient({}).client);
-  store.setState(state);
-  // Server rendering reads the store's initial-state snapshot, so present the prepared state as that.
-  const prepared = { ...store, getInitialState: store.getState };
-  return renderToStaticMarkup(<StoreContext.Provider value={prepared}>{node}</StoreContext.Provider>);
-}
 
 const readable = summary({
   key: 'vizier:1',

@@ -1,0 +1,46 @@
+// Find in session: counting, stepping and marking matches the way the find bar shows them.
+import { describe, expect, it } from 'vitest';
+import { buildFindIndex, findCountLabel, findMatches, splitMatches, stepMatch } from './find.ts';
+import { call, msg, result, text } from './test-sessions.ts';
+import { buildTranscript } from './transcript.ts';
+
+describe('find in session', () => {
+  const { rows } = buildTranscript([
+    msg('user', [text('Retry the request; retry again')]),
+    msg('assistant', [call('c1', 'Bash', { command: 'npm test -- RETRY' })]),
+    msg('user', [result('c1', 'no retry needed')]),
+    msg('assistant', [text('All good')]),
+  ]);
+  const index = buildFindIndex(rows);
+
+  it('finds text, arguments and outputs case-insensitively, in row order', () => {
+    expect(findMatches(index, 'retry')).toEqual([
+      { row: 0, occurrence: 0 },
+      { row: 0, occurrence: 1 },
+      { row: 1, occurrence: 0 },
+      { row: 1, occurrence: 1 },
+    ]);
+    expect(findMatches(index, 'bash')).toEqual([{ row: 1, occurrence: 0 }]);
+    expect(findMatches(index, '   ')).toEqual([]);
+  });
+
+  it('caps the number of matches and says so', () => {
+    expect(findMatches(index, 'e', 3)).toHaveLength(3);
+    expect(findCountLabel(0, 10_000)).toBe('1 of 10000+');
+    expect(findCountLabel(2, 17)).toBe('3 of 17');
+    expect(findCountLabel(-1, 0)).toBe('No results');
+  });
+
+  it('steps forward and back with wrap-around', () => {
+    expect(stepMatch(-1, 5, 1)).toBe(0);
+    expect(stepMatch(-1, 5, -1)).toBe(4);
+    expect(stepMatch(4, 5, 1)).toBe(0);
+    expect(stepMatch(0, 5, -1)).toBe(4);
+    expect(stepMatch(0, 0, 1)).toBe(-1);
+  });
+
+  it('splits text around matches keeping the original case', () => {
+    expect(splitMatches('Retry and RETRY', 'retry')).toEqual(['', 'Retry', ' and ', 'RETRY', '']);
+    expect(splitMatches('nothing', 'zz')).toEqual(['nothing']);
+  });
+});
