@@ -1,6 +1,6 @@
 // Packs the app with build/electron-builder.yml (Linux dir target, stub Electron) and checks what ships in app.asar.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { extractFile, listPackage } from '@electron/asar';
@@ -86,6 +86,9 @@ describe('packaged app (electron-builder --linux dir)', () => {
     }
     const manifest = JSON.parse(extractFile(join(appDir, 'resources', 'app.asar'), 'package.json').toString('utf8'));
     expect(manifest.main).toBe('out/main/index.js');
+    // The session JSON Schema sits beside the app for other tools (seed 000: sessions validate against it).
+    const schema = JSON.parse(readFileSync(join(appDir, 'resources', 'session.schema.json'), 'utf8'));
+    expect(schema.$schema).toContain('json-schema.org');
   });
 
   it('ships no sources, tests, fixtures, source maps or development-only packages', () => {

@@ -1,5 +1,7 @@
 // The `session-vault` command line: list and serve over the same services the app uses.
 import { runList, LIST_HELP } from './cli/list-command.ts';
+import { runRecord, RECORD_HELP } from './cli/record-command.ts';
+import { runValidate, VALIDATE_HELP } from './cli/validate-command.ts';
 import { runServe } from './serve.ts';
 import { SERVE_HELP } from './cli/serve-args.ts';
 import { UsageError } from './cli/usage-error.ts';
@@ -10,21 +12,29 @@ const HELP = `Usage: session-vault <command> [options]
 Keep, browse and search the sessions AI coding assistants write to disk.
 
 Commands:
-  list     list every session found (id, created, branch, outcome, summary)
-  serve    serve the app's UI to a browser on 127.0.0.1
-  help     show help for a command: session-vault help <command>
+  list       list every session found (id, created, branch, outcome, summary)
+  serve      serve the app's UI to a browser on 127.0.0.1
+  record     record a session step by step (start|append|op|close), crash-safe
+  validate   check session.json files against the session schema
+  help       show help for a command: session-vault help <command>
 
 Options:
   -h, --help     show this help (or a command's, after the command)
   -v, --version  print the version
 
 Environment:
-  SESSION_VAULT_HOME   where the app keeps its own data (default: the platform's data folder)
+  SESSION_VAULT_HOME              where the app keeps its own data (default: the platform's data folder)
+  SESSION_VAULT_SESSIONS_DIR      where "record" writes sessions
+  SESSION_VAULT_SESSION_LOGGING   on|off for "record" (off writes nothing)
+  SESSION_VAULT_REDACT            secrets,env | secrets | env | none for "record"
+  SESSION_VAULT_WRITER_CONFIG     the settings file "record" reads
 `;
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
   list: { run: (argv) => runList(argv), help: LIST_HELP },
   serve: { run: (argv) => runServe(argv), help: SERVE_HELP },
+  record: { run: (argv) => runRecord(argv), help: RECORD_HELP },
+  validate: { run: (argv) => runValidate(argv), help: VALIDATE_HELP },
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -18,6 +18,7 @@ import { appVersion } from './version.ts';
 import { RootWatcher, type WatchBatch } from './watch/root-watcher.ts';
 import { ReadPool } from './workers/read-pool.ts';
 import { statFile } from './fs/stat-file.ts';
+import { applyUserPricing, PRICING_FILE_NAME } from './pricing/user-pricing.ts';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -45,14 +46,18 @@ export interface Services {
 
 const isClaimed = (path: string): boolean => findReader(path) !== undefined;
 
+/** Files above this are listed by the session worker, which keeps them parsed for opening. */
+const LARGE_FILE_BYTES = 32 * 1024 * 1024;
+
 export function createServices(options: ServicesOptions): Services {
   const env = options.env ?? process.env;
   const roots = new RootStore(options.dataDir);
   const catalogue = new Catalogue();
+  const pricingFile = join(options.dataDir, PRICING_FILE_NAME);
   /** Scans: parse many files, keep nothing. */
-  const pool = new ReadPool();
+  const pool = new ReadPool(undefined, { pricingFile });
   /** Opened sessions: one worker that keeps the last few parsed, for the first screen and every later page. */
-  const sessionPool = new ReadPool(1);
+  const sessionPool = new ReadPool(1, { pricingFile });
   const emitter = new EventEmitter();
   const rootErrors = new Map<string, string>();
   let problems: string[] = [];
@@ -96,7 +101,9 @@ export function createServices(options: ServicesOptions): Services {
 
   const readInto = async (path: string, size: number, mtimeMs: number): Promise<string | null> => {
     try {
-      const result = await pool.summarize(path);
+      // A large file that just appeared is likely the one the user opens next: the session worker
+      // lists it and keeps the parse, so opening it costs a window instead of a second parse.
+      const result = size > LARGE_FILE_BYTES ? await sessionPool.summarize(path, 'background', true) : await pool.summarize(path);
       if (closed) return null;
       return catalogue.put(path, size, mtimeMs, result);
     } catch (err) {
@@ -296,6 +303,8 @@ export function createServices(options: ServicesOptions): Services {
     async start() {
       const candidates = options.discoverDefaults === false ? [] : defaultRootCandidates(env);
       problems = await roots.load(candidates, options.extraRoots ?? []);
+      const pricingProblem = applyUserPricing(pricingFile);
+      if (pricingProblem) problems.push(pricingProblem);
       await rewatch();
       void scanAll(roots.list());
     },

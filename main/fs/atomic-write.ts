@@ -1,10 +1,10 @@
 // Crash-safe file replacement: write a temp file, fsync it, rename over the target, fsync the folder.
-import { open, rename, rm, mkdir } from 'node:fs/promises';
+import { open, readFile, rename, rm, mkdir } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-async function fsyncDirectory(dir: string): Promise<void> {
-  // Windows refuses to open directories for fsync; elsewhere this makes the rename durable.
+/** Makes a rename durable; Windows refuses to open folders and some file systems refuse to sync them. */
+export async function fsyncDirectory(dir: string): Promise<void> {
   if (process.platform === 'win32') return;
   const handle = await open(dir, 'r');
   try {
@@ -17,10 +17,17 @@ async function fsyncDirectory(dir: string): Promise<void> {
   }
 }
 
-export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+export interface AtomicWriteOptions {
+  /** A fixed temp file (e.g. `session.json.tmp`) for callers that hold a lock; otherwise a unique hidden name. */
+  tmpPath?: string;
+  /** Checks the bytes read back from the synced temp file; throwing keeps the old target and removes the temp file. */
+  verify?: (written: Buffer) => void;
+}
+
+export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   const dir = dirname(target);
   await mkdir(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = options.tmpPath ?? join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(tmp, 'w', 0o644);
   try {
     await handle.writeFile(data);
@@ -32,6 +39,7 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
   }
   await handle.close();
   try {
+    if (options.verify) options.verify(await readFile(tmp));
     await rename(tmp, target);
   } catch (err) {
     await rm(tmp, { force: true });

@@ -41,11 +41,23 @@ export const BUILTIN_PRICES: Record<string, ModelPrice> = {
 };
 
 export class PricingTable {
-  private readonly entries: Array<[string, ModelPrice]>;
+  private entries: Array<[string, ModelPrice]> = [];
+  private prices: Record<string, ModelPrice>;
 
   constructor(prices: Record<string, ModelPrice> = BUILTIN_PRICES) {
+    this.prices = { ...prices };
+    this.index();
+  }
+
+  /** Adds or replaces prices (the user's pricing.json wins over the built-in list). */
+  override(prices: Record<string, ModelPrice>): void {
+    this.prices = { ...this.prices, ...prices };
+    this.index();
+  }
+
+  private index(): void {
     // Longest prefix first, so "gpt-5-mini" wins over "gpt-5".
-    this.entries = Object.entries(prices)
+    this.entries = Object.entries(this.prices)
       .map(([k, v]): [string, ModelPrice] => [k.toLowerCase(), v])
       .sort((a, b) => b[0].length - a[0].length);
   }

@@ -113,3 +113,12 @@ describe('lastSegment', () => {
     expect(lastSegment('/')).toBeNull();
   });
 });
+
+describe('toIsoTimestamp fast path', () => {
+  it('returns canonical UTC timestamps as they are, and still rejects impossible days', () => {
+    expect(toIsoTimestamp('2026-05-26T10:00:02.000Z')).toBe('2026-05-26T10:00:02.000Z');
+    expect(toIsoTimestamp('2026-02-29T10:00:02.000Z')).toBeNull();
+    expect(toIsoTimestamp('2024-02-29T10:00:02.000Z')).toBe('2024-02-29T10:00:02.000Z');
+    expect(toIsoTimestamp('2026-04-31T10:00:02.000Z')).toBeNull();
+  });
+});

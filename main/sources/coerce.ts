@@ -159,11 +159,22 @@ export function warnUnknownFields(fields: Fields, known: readonly string[]): voi
 const TIMESTAMP =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|UTC|[+-]\d{2}(?::?\d{2})?)?$/i;
 
+/** Already UTC ISO with milliseconds, as toISOString writes it. */
+const CANONICAL = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+
+/** Rejects 2026-02-31 and the like, which the pattern alone lets through. */
+function validDay(text: string): boolean {
+  const day = Number(text.slice(8, 10));
+  return day <= 28 || new Date(Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, day)).getUTCDate() === day;
+}
+
 /**
  * Accepts RFC 3339 / ISO-8601 and chrono's Display form (`2025-12-09 21:47:03.004518227 UTC`) with any
  * number of fractional digits (Date.parse rejects more than three). A missing zone is read as UTC.
  */
 export function toIsoTimestamp(text: string): string | null {
+  // Most tools already write exactly what we return; a transcript holds one per record, so skip the work.
+  if (CANONICAL.test(text) && validDay(text)) return text;
   const m = TIMESTAMP.exec(text.trim());
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, zone] = m;

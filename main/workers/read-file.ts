@@ -9,6 +9,12 @@ import type { ReadFailure, ReadRequest, ReadResponse } from './read-protocol.ts'
 /** Sessions opened recently in this worker, so scrolling further into one never parses it again. */
 const opened = new Map<string, Session>();
 const OPENED_MAX = 3;
+/** Bytes of source the kept sessions may stand for, so huge ones do not pile up in memory. */
+const OPENED_MAX_SOURCE_BYTES = 400 * 1024 * 1024;
+
+function sourceBytes(session: Session): number {
+  return session.sourceFiles.reduce((n, f) => n + f.size, 0);
+}
 
 /** A parsed session is current while every file it was built from (transcripts, indexes too) is unchanged. */
 async function stillCurrent(session: Session): Promise<boolean> {
@@ -50,7 +56,12 @@ async function openCached(id: number, path: string): Promise<Session | ReadFailu
   const result = await parse(id, path);
   if ('key' in result) {
     opened.set(path, result);
-    while (opened.size > OPENED_MAX) opened.delete(opened.keys().next().value as string);
+    let bytes = [...opened.values()].reduce((n, s) => n + sourceBytes(s), 0);
+    while (opened.size > 1 && (opened.size > OPENED_MAX || bytes > OPENED_MAX_SOURCE_BYTES)) {
+      const oldest = opened.keys().next().value as string;
+      bytes -= sourceBytes(opened.get(oldest) as Session);
+      opened.delete(oldest);
+    }
   }
   return result;
 }
@@ -64,7 +75,7 @@ export async function readSessionFile(request: ReadRequest): Promise<ReadRespons
     const messages = result.messages.slice(offset, offset + (request.limit ?? result.messages.length));
     return { id, ok: true, session: { ...result, messages }, messagesTotal: result.messages.length };
   }
-  const result = await parse(id, path);
+  const result = request.keep ? await openCached(id, path) : await parse(id, path);
   if (!('key' in result)) return result;
   if (mode === 'full') return { id, ok: true, session: result };
   const companions = result.sourceFiles.filter((f) => f.role !== 'primary' && f.path !== path).map((f) => f.path);

@@ -32,8 +32,11 @@ export class ReadPool {
   private closed = false;
   private readonly size: number;
 
-  constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1))) {
+  private readonly workerData: { pricingFile?: string };
+
+  constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1)), options: { pricingFile?: string } = {}) {
     this.size = size;
+    this.workerData = options;
   }
 
   /** The whole session, every message. */
@@ -42,8 +45,8 @@ export class ReadPool {
   }
 
   /** Only the list's summary: the worker parses the file and posts back a few hundred bytes. */
-  summarize(path: string, priority: Priority = 'background'): Promise<SummaryResponse> {
-    return this.enqueue({ path, mode: 'summary' }, priority) as Promise<SummaryResponse>;
+  summarize(path: string, priority: Priority = 'background', keep = false): Promise<SummaryResponse> {
+    return this.enqueue({ path, mode: 'summary', keep }, priority) as Promise<SummaryResponse>;
   }
 
   /** One window of an opened session's messages; the worker keeps the session parsed between calls. */
@@ -73,7 +76,7 @@ export class ReadPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(workerFile()), task: null };
+    const slot: Slot = { worker: new Worker(workerFile(), { workerData: this.workerData }), task: null };
     slot.worker.unref();
     slot.worker.on('message', (response: ReadResponse) => {
       const task = slot.task;

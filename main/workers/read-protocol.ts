@@ -15,6 +15,8 @@ export interface ReadRequest {
   /** For `window`: the first message and how many. */
   offset?: number;
   limit?: number;
+  /** For `summary`: keep the parsed session, because it is likely to be opened next (a large new file). */
+  keep?: boolean;
 }
 
 export type ReadFailure = { id: number; ok: false; format: SourceFormat | null; unreadable: Unreadable };

@@ -1,0 +1,33 @@
+// The user's pricing.json overrides and extends the built-in prices; a broken file is reported, never fatal.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { applyUserPricing } from './user-pricing.ts';
+import { builtinPricing } from './pricing-table.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sv-price-'));
+});
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+describe('applyUserPricing', () => {
+  it('adds a model the built-in table lacks and overrides one it has', async () => {
+    const file = join(dir, 'pricing.json');
+    await writeFile(file, JSON.stringify({ 'gemini-3-flash': { input: 0.5, output: 3 }, 'gpt-5': { input: 1, output: 8, cacheRead: 0.1 } }));
+    expect(applyUserPricing(file)).toBeNull();
+    expect(builtinPricing.priceOf('gemini-3-flash-preview')).toEqual({ input: 0.5, output: 3, cacheRead: 0, cacheWrite: 0 });
+    expect(builtinPricing.priceOf('gpt-5.1')?.input).toBe(1);
+    expect(builtinPricing.priceOf('gpt-5-mini')?.input).toBe(0.25); // the longer built-in prefix still wins
+  });
+
+  it('ignores a missing file and explains a broken one', async () => {
+    expect(applyUserPricing(join(dir, 'none.json'))).toBeNull();
+    const bad = join(dir, 'bad.json');
+    await writeFile(bad, JSON.stringify({ 'my-model': { input: 'cheap' } }));
+    expect(applyUserPricing(bad)).toMatch(/my-model\.input: .*expected \{ "<model prefix>"/);
+    await writeFile(bad, '{nope');
+    expect(applyUserPricing(bad)).toMatch(/not valid JSON/);
+  });
+});
