@@ -2,6 +2,7 @@
 import { runList, LIST_HELP } from './cli/list-command.ts';
 import { runRecord, RECORD_HELP } from './cli/record-command.ts';
 import { runValidate, VALIDATE_HELP } from './cli/validate-command.ts';
+import { runVaultCommand, VAULT_HELP } from './cli/vault-commands.ts';
 import { runServe } from './serve.ts';
 import { SERVE_HELP } from './cli/serve-args.ts';
 import { UsageError } from './cli/usage-error.ts';
@@ -16,6 +17,13 @@ Commands:
   serve      serve the app's UI to a browser on 127.0.0.1
   record     record a session step by step (start|append|op|close), crash-safe
   validate   check session.json files against the session schema
+  keep       copy sessions into the vault, safe from tools that delete old ones
+  tag, note  star, tag and annotate a session
+  fork       branch a new vault session from a prior point of another
+  resume     print the command that resumes a session in its own tool
+  prune      move vault sessions older than N days to the trash (dry run first)
+  delete     move a session's vault copy to the trash (source files only when named)
+  clear      move every vault session to the trash
   help       show help for a command: session-vault help <command>
 
 Options:
@@ -35,6 +43,9 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   serve: { run: (argv) => runServe(argv), help: SERVE_HELP },
   record: { run: (argv) => runRecord(argv), help: RECORD_HELP },
   validate: { run: (argv) => runValidate(argv), help: VALIDATE_HELP },
+  ...Object.fromEntries(
+    Object.entries(VAULT_HELP).map(([name, help]) => [name, { run: (argv: string[]) => runVaultCommand(name, argv), help }]),
+  ),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,6 +1,6 @@
 // Electron entry: one instance, the app:// protocol, the window and menu, and the services behind IPC.
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, protocol, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
 import { resolveDataDir } from './data-dir.ts';
 import { rootsFromArgv } from './electron-args.ts';
 import { installMenu } from './electron-menu.ts';
@@ -46,7 +46,13 @@ function main(): void {
     return origin !== null && trustedOrigins.includes(origin);
   };
 
-  const services = createServices({ dataDir, shell: 'electron', extraRoots: rootsFromArgv(process.argv) });
+  const services = createServices({
+    dataDir,
+    shell: 'electron',
+    extraRoots: rootsFromArgv(process.argv),
+    // Deleted vault copies go to the OS trash on the desktop, where the user restores them as usual.
+    host: { trashItem: (path) => shell.trashItem(path) },
+  });
   let bridge: { dispose(): void } | null = null;
   let ready = false;
 

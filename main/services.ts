@@ -1,6 +1,7 @@
 // Wires roots, catalogue, read pool and watcher into the services that implement the contract.
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import type { AppEvent, Root } from '../shared/api.ts';
 import { AppError } from '../shared/result.ts';
 import type { Session } from '../shared/session.ts';
@@ -18,6 +19,7 @@ import { appVersion } from './version.ts';
 import { RootWatcher, type WatchBatch } from './watch/root-watcher.ts';
 import { ReadPool } from './workers/read-pool.ts';
 import { statFile } from './fs/stat-file.ts';
+import { Vault, type VaultHost } from './vault/vault-service.ts';
 import { applyUserPricing, PRICING_FILE_NAME } from './pricing/user-pricing.ts';
 
 export interface ServicesOptions {
@@ -30,6 +32,8 @@ export interface ServicesOptions {
   env?: NodeJS.ProcessEnv;
   /** Watch roots for changes (default true; the one-shot CLI turns it off). */
   watch?: boolean;
+  /** Desktop abilities (the OS trash) the vault uses when running in Electron. */
+  host?: VaultHost;
 }
 
 export interface Services {
@@ -52,7 +56,8 @@ const LARGE_FILE_BYTES = 32 * 1024 * 1024;
 export function createServices(options: ServicesOptions): Services {
   const env = options.env ?? process.env;
   const roots = new RootStore(options.dataDir);
-  const catalogue = new Catalogue();
+  // The vault needs the catalogue and the catalogue asks the vault which paths are its own.
+  const catalogue = new Catalogue((path) => vault.kindOf(path));
   const pricingFile = join(options.dataDir, PRICING_FILE_NAME);
   /** Scans: parse many files, keep nothing. */
   const pool = new ReadPool(undefined, { pricingFile });
@@ -63,6 +68,7 @@ export function createServices(options: ServicesOptions): Services {
   let problems: string[] = [];
   let scanning: Promise<void> = Promise.resolve();
   let closed = false;
+  let autoKeepTimer: NodeJS.Timeout | null = null;
 
   const emit = (event: AppEvent) => emitter.emit('event', event);
 
@@ -118,14 +124,14 @@ export function createServices(options: ServicesOptions): Services {
     }
   };
 
-  const scan = async (root: RootRecord) => {
+  const scan = async (root: Pick<RootRecord, 'id' | 'path'>, maxDepth?: number) => {
     const result = await scanRoot(root.path, {
       claims: isClaimed,
       isFresh: (p, size, mtime) => catalogue.isFresh(p, size, mtime),
       read: readInto,
       onKeys: (keys) => noteChange(keys, []),
       stopped: () => closed,
-    });
+    }, maxDepth);
     if (result.error) {
       rootErrors.set(root.id, result.error);
       return;
@@ -144,7 +150,7 @@ export function createServices(options: ServicesOptions): Services {
 
   const scanAll = (list: RootRecord[]) => {
     scanning = scanning.then(async () => {
-      await Promise.all(list.map(scan));
+      await Promise.all(list.map((root) => scan(root)));
       if (!closed) emitRoots();
     });
     return scanning;
@@ -187,6 +193,33 @@ export function createServices(options: ServicesOptions): Services {
     await watcher.setRoots(roots.list().map((r) => r.path));
   };
 
+  /** Kept copies sit below `source/<their original absolute path>`, deeper than a user folder is walked. */
+  const VAULT_DEPTH = 40;
+  const vaultWatcher = new RootWatcher({
+    claims: isClaimed,
+    onBatch: (batch) => void applyBatch(batch),
+    onError: (err) => problems.push(`Vault watcher: ${err.message}`),
+    depth: VAULT_DEPTH,
+  });
+  const scanVault = async () => {
+    await Promise.all(vault.roots().map((path) => scan({ id: `vault:${path}`, path }, VAULT_DEPTH)));
+  };
+  const vault: Vault = new Vault({
+    dataDir: options.dataDir,
+    catalogue,
+    readFull: async (key) => {
+      const entry = entryFor(key);
+      const result = await sessionPool.read(entry.path, 'interactive');
+      if (!result.ok) throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${result.unreadable.message}`);
+      return { ...result.session, key };
+    },
+    rescanVault: async () => {
+      await scanVault();
+      emitRoots();
+    },
+    host: options.host,
+  });
+
   const entryFor = (key: string) => {
     const entry = catalogue.byKey(key);
     if (!entry) throw new AppError('NOT_FOUND', `No session with key "${key}" is known. It may have been deleted.`, 'key');
@@ -215,7 +248,8 @@ export function createServices(options: ServicesOptions): Services {
 
   const assertInsideRoots = async (path: string) => {
     const real = await canonical(path);
-    const inside = await Promise.all(roots.list().map(async (r) => isWithin(await canonical(r.path), real)));
+    const allowed = [...roots.list().map((r) => r.path), ...vault.roots()];
+    const inside = await Promise.all(allowed.map(async (p) => isWithin(await canonical(p), real)));
     if (!inside.some(Boolean)) {
       throw new AppError('OUTSIDE_ROOTS', `Refusing to read ${path}: it is outside every known session folder.`);
     }
@@ -232,13 +266,14 @@ export function createServices(options: ServicesOptions): Services {
   };
 
   const methods: ServiceMethods = {
+    ...vault.methods(),
     getAppInfo: async () => ({
       version: appVersion,
       dataDir: options.dataDir,
       shell: options.shell,
       demoRootPath: roots.list().find((r) => r.kind === 'demo')?.path ?? null,
     }),
-    listSessions: async (input) => catalogue.list(input),
+    listSessions: async (input) => catalogue.list(input, vault.decorate),
     getSession: async ({ key, messageLimit }) => {
       const { session, messagesTotal } = await openWindow(key, 0, messageLimit);
       return { ...session, messagesTotal };
@@ -305,14 +340,25 @@ export function createServices(options: ServicesOptions): Services {
       problems = await roots.load(candidates, options.extraRoots ?? []);
       const pricingProblem = applyUserPricing(pricingFile);
       if (pricingProblem) problems.push(pricingProblem);
+      problems.push(...(await vault.load()));
+      for (const dir of vault.roots()) await mkdir(dir, { recursive: true });
+      if (options.watch !== false) await vaultWatcher.setRoots(vault.roots());
+      scanning = scanning.then(scanVault);
       await rewatch();
-      void scanAll(roots.list());
+      void scanAll(roots.list()).then(() => vault.autoKeepSweep());
+      if (options.watch !== false) {
+        // Sessions close or go idle without a file event: look again every minute.
+        autoKeepTimer = setInterval(() => void vault.autoKeepSweep().catch(() => undefined), 60_000);
+        autoKeepTimer.unref();
+      }
     },
     whenScanned: () => scanning,
     async close() {
       closed = true;
       if (flushTimer) clearTimeout(flushTimer);
+      if (autoKeepTimer) clearInterval(autoKeepTimer);
       await watcher.close();
+      await vaultWatcher.close();
       await pool.close();
       await sessionPool.close();
       await scanning.catch(() => undefined);

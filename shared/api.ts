@@ -1,6 +1,7 @@
 // The one typed contract between the UI and the services: every method's input/output and every pushed event.
 import { z } from 'zod';
 import { Message, Session, SessionSummary, SourceFormat } from './session.ts';
+import { vaultApi } from './vault-api.ts';
 
 export const Root = z.object({
   id: z.string(),
@@ -69,6 +70,10 @@ export const api = {
         limit: z.number().int().positive().max(100_000).optional(),
         /** Sub-agent sessions are shown under their parent; set to list them at top level too. */
         includeChildren: z.boolean().optional(),
+        starred: z.boolean().optional(),
+        /** Only sessions with (true) or without (false) a copy in the vault. */
+        kept: z.boolean().optional(),
+        tag: z.string().min(1).max(80).optional(),
       })
       .strict(),
     output: z.object({ sessions: z.array(SessionSummary), total: z.number().int().nonnegative() }),
@@ -120,6 +125,7 @@ export const api = {
   addRoot: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: Root },
   removeRoot: { input: z.object({ id: z.string().min(1) }).strict(), output: z.object({ removed: z.boolean() }) },
   openDemo: { input: Empty, output: Root },
+  ...vaultApi,
 } as const;
 
 export type Api = typeof api;

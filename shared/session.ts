@@ -287,6 +287,13 @@ export const SessionSummary = z.object({
   parentKey: z.string().nullable(),
   childCount: z.number().int().nonnegative(),
   warningCount: z.number().int().nonnegative(),
+  /** A copy is kept in the vault (safe from tools that delete old sessions). */
+  kept: z.boolean(),
+  /** The live source is gone; what is listed is the vault's copy. */
+  sourceGone: z.boolean(),
+  starred: z.boolean(),
+  tags: z.array(z.string()),
+  hasNote: z.boolean(),
   primaryPath: z.string(),
   size: z.number().nonnegative(),
   mtimeMs: z.number(),

@@ -13,7 +13,7 @@ function summary(key: string, extra: Partial<SessionSummary> = {}): Extract<Summ
       key, id, format, title: id, projectPath: null, projectName: null, branch: null, createdAt: null,
       updatedAt: '2026-01-01T00:00:00.000Z', status: 'closed', outcomeStatus: null, outcomeSummary: null, model: null,
       messageCount: 1, toolCallCount: 0, totalTokens: null, costUsd: null, parentKey: null, childCount: 0,
-      warningCount: 0, primaryPath: '', size: 1, mtimeMs: 1, unreadable: null, ...extra,
+      warningCount: 0, kept: false, sourceGone: false, starred: false, tags: [], hasNote: false, primaryPath: '', size: 1, mtimeMs: 1, unreadable: null, ...extra,
     },
     companions: [],
   };

@@ -19,7 +19,16 @@ export interface ListQuery {
   format?: SourceFormat | undefined;
   limit?: number | undefined;
   includeChildren?: boolean | undefined;
+  starred?: boolean | undefined;
+  kept?: boolean | undefined;
+  tag?: string | undefined;
 }
+
+/** copy: a kept copy of a session that may also exist live; owned: a session only the vault has (a fork). */
+export type VaultKind = 'copy' | 'owned' | null;
+
+/** Adds what the catalogue does not know itself (annotations) before filtering. */
+export type Decorate = (summary: SessionSummary) => SessionSummary;
 
 function pathHash(path: string): string {
   return createHash('sha256').update(path).digest('hex').slice(0, 8);
@@ -55,6 +64,11 @@ function unreadableSummary(path: string, format: SourceFormat, reason: Unreadabl
     parentKey: null,
     childCount: 0,
     warningCount: 0,
+    kept: false,
+    sourceGone: false,
+    starred: false,
+    tags: [],
+    hasNote: false,
     primaryPath: path,
     size,
     mtimeMs,
@@ -65,6 +79,13 @@ function unreadableSummary(path: string, format: SourceFormat, reason: Unreadabl
 export class Catalogue {
   private readonly byPath = new Map<string, CatalogueEntry>();
   private readonly pathByKey = new Map<string, string>();
+  /** Kept copies by their session's key: listed only while no live file holds that key. */
+  private readonly copyByKey = new Map<string, string>();
+  private readonly vaultKind: (path: string) => VaultKind;
+
+  constructor(vaultKind: (path: string) => VaultKind = () => null) {
+    this.vaultKind = vaultKind;
+  }
   private readonly ownersByCompanion = new Map<string, Set<string>>();
 
   get size(): number {
@@ -78,10 +99,16 @@ export class Catalogue {
       : unreadableSummary(path, result.format ?? 'vault', result.unreadable, size, mtimeMs);
     const previous = this.byPath.get(path);
     if (previous) {
-      this.pathByKey.delete(previous.summary.key);
+      this.forgetKey(previous);
       this.forgetCompanions(previous);
     }
     const companions = result.ok ? result.companions : [];
+    if (this.vaultKind(path) === 'copy') {
+      // A kept copy shares its session's key with the live file; it never takes a suffixed key of its own.
+      this.byPath.set(path, { path, size, mtimeMs, summary: base, companions: [] });
+      this.copyByKey.set(base.key, path);
+      return base.key;
+    }
     let key = base.key;
     const holder = this.pathByKey.get(key);
     if (holder !== undefined && holder !== path) key = `${base.key}~${pathHash(path)}`;
@@ -94,6 +121,11 @@ export class Catalogue {
       this.ownersByCompanion.set(c, owners);
     }
     return key;
+  }
+
+  private forgetKey(entry: CatalogueEntry): void {
+    if (this.copyByKey.get(entry.summary.key) === entry.path) this.copyByKey.delete(entry.summary.key);
+    if (this.pathByKey.get(entry.summary.key) === entry.path) this.pathByKey.delete(entry.summary.key);
   }
 
   /** Forces the next freshness check to fail, so the file is read again although it did not change. */
@@ -126,7 +158,7 @@ export class Catalogue {
     if (!entry) return null;
     this.forgetCompanions(entry);
     this.byPath.delete(path);
-    this.pathByKey.delete(entry.summary.key);
+    this.forgetKey(entry);
     return entry.summary.key;
   }
 
@@ -142,8 +174,15 @@ export class Catalogue {
     return removed;
   }
 
+  /** The live file for a key, or the vault's copy once the live file is gone. */
   byKey(key: string): CatalogueEntry | undefined {
-    const path = this.pathByKey.get(key);
+    const path = this.pathByKey.get(key) ?? this.copyByKey.get(key);
+    return path === undefined ? undefined : this.byPath.get(path);
+  }
+
+  /** The vault's copy of a session, if it has one. */
+  keptCopy(key: string): CatalogueEntry | undefined {
+    const path = this.copyByKey.get(key);
     return path === undefined ? undefined : this.byPath.get(path);
   }
 
@@ -158,20 +197,31 @@ export class Catalogue {
     return keys.sort();
   }
 
-  list(query: ListQuery): { sessions: SessionSummary[]; total: number } {
+  list(query: ListQuery, decorate: Decorate = (s) => s): { sessions: SessionSummary[]; total: number } {
     const needle = query.text?.trim().toLowerCase() ?? '';
     const childCounts = new Map<string, number>();
     for (const { summary } of this.byPath.values()) {
       if (summary.parentKey) childCounts.set(summary.parentKey, (childCounts.get(summary.parentKey) ?? 0) + 1);
     }
     const matches: SessionSummary[] = [];
-    for (const { summary } of this.byPath.values()) {
+    for (const { path, summary } of this.byPath.values()) {
+      const kind = this.vaultKind(path);
+      // A kept session is listed once: live while its source exists, from the vault once it is gone.
+      if (kind === 'copy' && this.pathByKey.has(summary.key)) continue;
       // A sub-agent is listed under its parent; one whose parent file is gone stays visible at top level.
-      if (!query.includeChildren && summary.parentKey && this.pathByKey.has(summary.parentKey)) continue;
-      const s = { ...summary, childCount: Math.max(summary.childCount, childCounts.get(summary.key) ?? 0) };
+      if (!query.includeChildren && summary.parentKey && (this.pathByKey.has(summary.parentKey) || this.copyByKey.has(summary.parentKey))) continue;
+      const s = decorate({
+        ...summary,
+        childCount: Math.max(summary.childCount, childCounts.get(summary.key) ?? 0),
+        kept: kind !== null || this.copyByKey.has(summary.key),
+        sourceGone: kind === 'copy',
+      });
       if (query.format && s.format !== query.format) continue;
+      if (query.starred !== undefined && s.starred !== query.starred) continue;
+      if (query.kept !== undefined && s.kept !== query.kept) continue;
+      if (query.tag && !s.tags.includes(query.tag)) continue;
       if (needle) {
-        const hay = [s.title, s.id, s.projectPath, s.projectName, s.branch, s.outcomeSummary, s.model, s.format]
+        const hay = [s.title, s.id, s.projectPath, s.projectName, s.branch, s.outcomeSummary, s.model, s.format, ...s.tags]
           .filter(Boolean)
           .join('\n')
           .toLowerCase();

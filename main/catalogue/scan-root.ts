@@ -20,7 +20,7 @@ export interface ScanResult {
 
 const MAX_IN_FLIGHT = 16;
 
-export async function scanRoot(root: string, hooks: ScanHooks): Promise<ScanResult> {
+export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number): Promise<ScanResult> {
   const seen = new Set<string>();
   try {
     if (!(await stat(root)).isDirectory()) return { seen, error: `Not a folder: ${root}` };
@@ -28,7 +28,7 @@ export async function scanRoot(root: string, hooks: ScanHooks): Promise<ScanResu
     return { seen, error: `Folder no longer exists: ${root}` };
   }
   const inFlight = new Set<Promise<void>>();
-  for await (const path of walkFiles(root, hooks.claims)) {
+  for await (const path of walkFiles(root, hooks.claims, maxDepth)) {
     if (hooks.stopped()) break;
     seen.add(path);
     const info = await statFile(path);

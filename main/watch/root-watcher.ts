@@ -16,6 +16,8 @@ export interface RootWatcherOptions {
   onError?: (err: Error) => void;
   /** Quiet time before a batch is flushed; atomic tmp+rename writes settle well within it. */
   debounceMs?: number;
+  /** How deep below each root to watch (default: as deep as a scan walks). */
+  depth?: number;
 }
 
 export class RootWatcher {
@@ -36,7 +38,7 @@ export class RootWatcher {
     if (!paths.length) return;
     const watcher = watch(paths, {
       ignoreInitial: true,
-      depth: MAX_WALK_DEPTH,
+      depth: this.options.depth ?? MAX_WALK_DEPTH,
       followSymlinks: false,
       ignorePermissionErrors: true,
       ignored: (path, stats) => (stats?.isDirectory() ?? false) && isSkippedDir(basename(path)),

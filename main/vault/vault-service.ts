@@ -1,0 +1,249 @@
+// The vault's contract methods: keep, annotations, fork, resume, prune, delete/restore, clear, auto-keep.
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Session, SessionSummary } from '../../shared/session.ts';
+import { AppError } from '../../shared/result.ts';
+import { VaultSettings, type TrashEntry, type VaultStatus } from '../../shared/vault-api.ts';
+import type { Catalogue, VaultKind } from '../catalogue/catalogue.ts';
+import type { ServiceMethods } from '../dispatch.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { statFile } from '../fs/stat-file.ts';
+import { isWithin } from '../roots/paths.ts';
+import { AnnotationStore } from './annotations.ts';
+import { forkSession } from './fork.ts';
+import { ACTIVE_WINDOW_MS, resumeInfo } from './resume-info.ts';
+import { VaultTrash } from './trash.ts';
+import { VaultStore } from './vault-store.ts';
+
+/** Electron abilities the vault uses when it has them (the OS trash); the CLI and `serve` go without. */
+export interface VaultHost {
+  trashItem?(path: string): Promise<void>;
+}
+
+export interface VaultDeps {
+  dataDir: string;
+  catalogue: Catalogue;
+  /** The whole session behind a key (all messages), read in a worker. */
+  readFull(key: string): Promise<Session>;
+  /** Re-reads the vault's folders after the vault changed them (the watcher would too, a little later). */
+  rescanVault(): Promise<void>;
+  host?: VaultHost | undefined;
+}
+
+export type VaultMethodNames =
+  | 'getVaultStatus'
+  | 'keepSession'
+  | 'setAnnotations'
+  | 'forkSession'
+  | 'getResumeInfo'
+  | 'pruneVault'
+  | 'deleteSession'
+  | 'listTrash'
+  | 'restoreSession'
+  | 'clearVault'
+  | 'getVaultSettings'
+  | 'setVaultSettings';
+
+export class Vault {
+  readonly store: VaultStore;
+  readonly annotations: AnnotationStore;
+  readonly trash: VaultTrash;
+  /** Forks are written here by the session writer, in Vizier's MVP layout, so the Vizier reader lists them. */
+  readonly forksDir: string;
+  private settings: VaultSettings = { autoKeep: false };
+  private readonly settingsFile: string;
+  private readonly deps: VaultDeps;
+
+  constructor(deps: VaultDeps) {
+    this.deps = deps;
+    this.store = new VaultStore(deps.dataDir);
+    this.annotations = new AnnotationStore(this.store.root);
+    this.trash = new VaultTrash(this.store.root);
+    this.forksDir = join(this.store.root, 'forks', '.vizier', 'sessions');
+    this.settingsFile = join(this.store.root, 'settings.json');
+  }
+
+  /** The folders the catalogue must scan for the vault's own sessions. */
+  roots(): string[] {
+    return [this.store.sessionsDir, join(this.store.root, 'forks')];
+  }
+
+  kindOf = (path: string): VaultKind => {
+    if (isWithin(this.store.sessionsDir, path)) return 'copy';
+    if (isWithin(join(this.store.root, 'forks'), path)) return 'owned';
+    return null;
+  };
+
+  /** Adds the user's star, tags and note to a list row. */
+  decorate = (s: SessionSummary): SessionSummary => {
+    if (!this.annotations.has(s.key)) return s;
+    const a = this.annotations.get(s.key);
+    return { ...s, starred: a.starred, tags: a.tags, hasNote: a.note.length > 0 };
+  };
+
+  async load(): Promise<string[]> {
+    const problems = await this.annotations.load();
+    try {
+      const parsed = VaultSettings.safeParse(JSON.parse(await readFile(this.settingsFile, 'utf8')));
+      if (parsed.success) this.settings = parsed.data;
+      else problems.push(`${this.settingsFile} is not valid; using the default vault settings.`);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${this.settingsFile} could not be read.`);
+    }
+    const swept = await this.store.sweepStaging();
+    if (swept) problems.push(`Removed ${swept} unfinished vault cop${swept === 1 ? 'y' : 'ies'} left by an interrupted keep.`);
+    return problems;
+  }
+
+  private entry(key: string) {
+    const entry = this.deps.catalogue.byKey(key);
+    if (!entry) throw new AppError('NOT_FOUND', `No session with key "${key}" is known. It may have been deleted.`, 'key');
+    return entry;
+  }
+
+  async status(key: string): Promise<VaultStatus> {
+    const entry = this.entry(key);
+    const kept = await this.store.get(key);
+    const live = this.kindOf(entry.path) === 'copy' ? null : entry.path;
+    return {
+      annotations: this.annotations.get(key),
+      keptPath: kept?.dir ?? (this.kindOf(entry.path) === 'owned' ? entry.path : null),
+      keptAt: kept?.meta.keptAt ?? null,
+      liveSourcePath: live && (await statFile(live)) ? live : null,
+    };
+  }
+
+  async keep(key: string): Promise<VaultStatus> {
+    const entry = this.entry(key);
+    if (entry.summary.unreadable) throw new AppError('UNREADABLE', `Cannot keep an unreadable file: ${entry.summary.unreadable.message}`);
+    if (this.kindOf(entry.path) !== null) return this.status(key); // already the vault's own
+    await this.store.keep(await this.deps.readFull(key));
+    await this.deps.rescanVault();
+    return this.status(key);
+  }
+
+  /** Keeps every session that is closed, or idle for 10 minutes, and refreshes copies whose source grew. */
+  async autoKeepSweep(now = Date.now(), budget = 50): Promise<number> {
+    if (!this.settings.autoKeep) return 0;
+    let kept = 0;
+    for (const { path, summary, mtimeMs } of [...this.deps.catalogue.entries()]) {
+      if (kept >= budget) break;
+      if (summary.unreadable || this.kindOf(path) !== null) continue;
+      const idle = summary.status === 'closed' || now - mtimeMs > ACTIVE_WINDOW_MS;
+      if (!idle) continue;
+      const copy = this.deps.catalogue.keptCopy(summary.key);
+      const existing = copy ? await this.store.get(summary.key) : null;
+      if (existing && Date.parse(existing.meta.keptAt) >= mtimeMs && copy) continue;
+      try {
+        await this.store.keep(await this.deps.readFull(summary.key));
+        kept++;
+      } catch {
+        // A file that vanishes or breaks is kept on a later sweep, or never: nothing else to do here.
+      }
+    }
+    if (kept) await this.deps.rescanVault();
+    return kept;
+  }
+
+  async prune(olderThanDays: number, dryRun: boolean) {
+    const cutoff = Date.now() - olderThanDays * 86_400_000;
+    const victims = (await this.store.list()).filter((k) => {
+      const t = Date.parse(k.meta.sessionTime ?? k.meta.keptAt);
+      return !Number.isNaN(t) && t < cutoff;
+    });
+    if (!dryRun) {
+      for (const v of victims) await this.trashFolder(v.dir, v.meta.key, v.meta.title);
+      if (victims.length) await this.deps.rescanVault();
+    }
+    return {
+      dryRun,
+      olderThanDays,
+      sessions: victims.map((v) => ({ key: v.meta.key, title: v.meta.title, at: v.meta.sessionTime ?? v.meta.keptAt })),
+    };
+  }
+
+  private async trashFolder(dir: string, key: string, title: string): Promise<TrashEntry> {
+    if (this.deps.host?.trashItem) {
+      await this.deps.host.trashItem(dir);
+      return { id: dir, key, title, deletedAt: new Date().toISOString(), where: 'os-trash' };
+    }
+    return this.trash.put(dir, key, title);
+  }
+
+  async delete(key: string, confirmSourceFiles: string[] | undefined) {
+    const entry = this.entry(key);
+    const trashed: TrashEntry[] = [];
+    const kept = await this.store.get(key);
+    if (kept) trashed.push(await this.trashFolder(kept.dir, key, kept.meta.title));
+    const sourceFilesDeleted: string[] = [];
+    if (this.kindOf(entry.path) === 'owned') {
+      // A fork lives only in the vault: its folder is the session.
+      const folder = join(entry.path, '..');
+      trashed.push(await this.trashFolder(folder, key, entry.summary.title));
+    } else if (confirmSourceFiles?.length) {
+      // Live sources are the user's tool's files: only the exact files the user confirmed, nothing else.
+      const session = await this.deps.readFull(key);
+      const own = new Set(session.sourceFiles.map((f) => f.path));
+      const stray = confirmSourceFiles.filter((f) => !own.has(f));
+      if (stray.length) throw new AppError('INVALID_INPUT', `Not a source file of this session: ${stray[0]}`, 'confirmSourceFiles');
+      for (const f of confirmSourceFiles) {
+        if (this.deps.host?.trashItem) await this.deps.host.trashItem(f);
+        else await rm(f, { force: true });
+        sourceFilesDeleted.push(f);
+      }
+    } else if (!kept) {
+      throw new AppError('INVALID_INPUT', 'This session is not in the vault; to delete its source files, list them in confirmSourceFiles.', 'confirmSourceFiles');
+    }
+    await this.deps.rescanVault();
+    return { trashed, sourceFilesDeleted };
+  }
+
+  async clear(): Promise<number> {
+    const all = await this.store.list();
+    for (const k of all) await this.trashFolder(k.dir, k.meta.key, k.meta.title);
+    let forks = 0;
+    for (const e of [...this.deps.catalogue.entries()]) {
+      if (this.kindOf(e.path) === 'owned') {
+        await this.trashFolder(join(e.path, '..'), e.summary.key, e.summary.title);
+        forks++;
+      }
+    }
+    await this.deps.rescanVault();
+    return all.length + forks;
+  }
+
+  async setSettings(change: Partial<VaultSettings>): Promise<VaultSettings> {
+    this.settings = { ...this.settings, ...change };
+    await writeFileAtomic(this.settingsFile, `${JSON.stringify(this.settings, null, 2)}\n`);
+    if (this.settings.autoKeep) void this.autoKeepSweep();
+    return this.settings;
+  }
+
+  methods(): Pick<ServiceMethods, VaultMethodNames> {
+    return {
+      getVaultStatus: async ({ key }) => this.status(key),
+      keepSession: async ({ key }) => this.keep(key),
+      setAnnotations: async ({ key, ...change }) => {
+        this.entry(key);
+        return this.annotations.set(key, change);
+      },
+      forkSession: async ({ key, throughMessage }) => {
+        const { id, path } = await forkSession(await this.deps.readFull(key), throughMessage, this.forksDir);
+        await this.deps.rescanVault();
+        return { key: `vizier:${id}`, path };
+      },
+      getResumeInfo: async ({ key }) => resumeInfo(this.entry(key).summary),
+      pruneVault: async ({ olderThanDays, dryRun }) => this.prune(olderThanDays, dryRun),
+      deleteSession: async ({ key, confirmSourceFiles }) => this.delete(key, confirmSourceFiles),
+      listTrash: async () => this.trash.list(),
+      restoreSession: async ({ id }) => {
+        const { key } = await this.trash.restore(id);
+        await this.deps.rescanVault();
+        return { key };
+      },
+      clearVault: async () => ({ cleared: await this.clear() }),
+      getVaultSettings: async () => this.settings,
+      setVaultSettings: async (change) => this.setSettings(change),
+    };
+  }
+}
