@@ -168,7 +168,7 @@ describe('standard input', () => {
 });
 
 describe('where sessions go', () => {
-  it('uses <repo>/.vizier/sessions inside a git repository and records its branch; else the data folder', async () => {
+  it('uses <repo>/.vizier/sessions inside a git repository and records its branch; else the vault\'s recorded folder', async () => {
     const repo = join(base, 'harbor');
     await mkdir(repo, { recursive: true });
     const git = spawnSync('git', ['init', '-q', '-b', 'fix/berths'], { cwd: repo });
@@ -181,7 +181,7 @@ describe('where sessions go', () => {
     expect((await doc(session.id, join(repo, '.vizier', 'sessions'))).repo).toEqual({ root: repo, current_branch: 'fix/berths', head_sha: null });
 
     const outside = JSON.parse((await record(['start', '--mode', 'protocol'], { cwd: base })).stdout).session;
-    expect(outside.path).toBe(join(base, 'data', 'sessions', outside.id, 'session.json'));
+    expect(outside.path).toBe(join(base, 'data', 'vault', 'recorded', '.vizier', 'sessions', outside.id, 'session.json'));
     const fromEnv = JSON.parse((await record(['start', '--mode', 'protocol'], { env: { SESSION_VAULT_SESSIONS_DIR: join(base, 'env-dir') } })).stdout).session;
     expect(fromEnv.path).toBe(join(base, 'env-dir', fromEnv.id, 'session.json'));
   });

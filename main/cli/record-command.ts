@@ -28,7 +28,7 @@ Steps:
 Options for every step:
   --session ID          the session to resume (required by append, op and close)
   --dir DIR             sessions folder (default: SESSION_VAULT_SESSIONS_DIR, else <repo>/.vizier/sessions
-                        inside a git repository, else <data dir>/sessions)
+                        inside a git repository, else the vault: <data dir>/vault/recorded/.vizier/sessions)
   --repo DIR            the working folder whose git root, branch and HEAD are recorded (default: .)
   --mode human|protocol protocol prints exactly one JSON line (outcome.v1, with session.path) and no ANSI
   --config FILE         settings file (default: <sessions dir>/session-logging.conf)

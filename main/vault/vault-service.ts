@@ -63,14 +63,19 @@ export class Vault {
     this.settingsFile = join(this.store.root, 'settings.json');
   }
 
-  /** The folders the catalogue must scan for the vault's own sessions. */
+  /** The folders the catalogue must scan for the vault's own sessions: kept copies, forks, recorded sessions. */
   roots(): string[] {
-    return [this.store.sessionsDir, join(this.store.root, 'forks')];
+    return [this.store.sessionsDir, ...this.ownedRoots()];
+  }
+
+  /** Sessions only the vault has: forks, and `session-vault record` runs made outside a git repository. */
+  private ownedRoots(): string[] {
+    return [join(this.store.root, 'forks'), join(this.store.root, 'recorded')];
   }
 
   kindOf = (path: string): VaultKind => {
     if (isWithin(this.store.sessionsDir, path)) return 'copy';
-    if (isWithin(join(this.store.root, 'forks'), path)) return 'owned';
+    if (this.ownedRoots().some((r) => isWithin(r, path))) return 'owned';
     return null;
   };
 

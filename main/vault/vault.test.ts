@@ -183,3 +183,15 @@ describe('auto-keep', () => {
     expect((await services.methods.getVaultSettings({})).autoKeep).toBe(true);
   });
 });
+
+describe('recorded sessions', () => {
+  it('lists a session recorded outside a git repository as a vault session', async () => {
+    const { openSession } = await import('../store/index.ts');
+    const { recordedSessionsDir } = await import('../store/sessions-dir.ts');
+    const rec = await openSession({ sessionsDir: recordedSessionsDir(join(base, 'data')), repo: { root: null, current_branch: null, head_sha: null }, env: {} });
+    await rec.append({ role: 'user', content: 'Recorded by a wrapper' });
+    await rec.close({ status: 'accepted', summary: 'done' });
+    const listed = await waitFor(async () => row(`vizier:${rec.id}`));
+    expect(listed).toMatchObject({ title: 'Recorded by a wrapper', kept: true, outcomeStatus: 'accepted' });
+  });
+});
