@@ -6,6 +6,15 @@ import globals from 'globals';
 
 const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'util', 'zlib', 'stream', 'worker_threads', 'events'];
 
+/** shared/ imports only zod, sibling files and files one folder up inside shared/ (plus `extra` packages). */
+function sharedOnly(extra) {
+  const allowed = ['zod', ...extra].map((p) => `${p}$`).join('|');
+  return [
+    { regex: `^(?!(?:${allowed})|\\./|\\.\\./(?!\\.\\./)[^/]+\\.ts$|\\.\\./shared/).*`, message: 'shared/ imports only zod and other shared/ files.' },
+    { group: ['../main/*', '../renderer/*', '../preload/*', '../../*'], message: 'shared/ imports only zod and other shared/ files.' },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['out/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -25,17 +34,13 @@ export default tseslint.config(
   },
   {
     files: ['shared/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '^(?!zod$|\\./|\\.\\./shared/).*', message: 'shared/ imports only zod and other shared/ files.' },
-            { group: ['../main/*', '../renderer/*', '../preload/*', '../../*'], message: 'shared/ imports only zod and other shared/ files.' },
-          ],
-        },
-      ],
-    },
+    ignores: ['shared/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: sharedOnly([]) }] },
+  },
+  {
+    // Tests in shared/ may use the test runner too.
+    files: ['shared/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: sharedOnly(['vitest']) }] },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

@@ -1,8 +1,11 @@
 // The `session-vault` command line: list and serve over the same services the app uses.
 import { runList, LIST_HELP } from './cli/list-command.ts';
+import { runSearch, SEARCH_HELP } from './cli/search-command.ts';
+import { runDiff, DIFF_HELP } from './cli/diff-command.ts';
 import { runRecord, RECORD_HELP } from './cli/record-command.ts';
 import { runValidate, VALIDATE_HELP } from './cli/validate-command.ts';
 import { runVaultCommand, VAULT_HELP } from './cli/vault-commands.ts';
+import { runBundleCommand, BUNDLE_HELP } from './cli/bundle-commands.ts';
 import { runServe } from './serve.ts';
 import { SERVE_HELP } from './cli/serve-args.ts';
 import { UsageError } from './cli/usage-error.ts';
@@ -14,6 +17,8 @@ Keep, browse and search the sessions AI coding assistants write to disk.
 
 Commands:
   list       list every session found (id, created, branch, outcome, summary)
+  search     full-text search with filters: session-vault search "<query>" [--json]
+  diff       compare two sessions side by side, across formats: session-vault diff <a> <b> [--json]
   serve      serve the app's UI to a browser on 127.0.0.1
   record     record a session step by step (start|append|op|close), crash-safe
   validate   check session.json files against the session schema
@@ -24,6 +29,8 @@ Commands:
   prune      move vault sessions older than N days to the trash (dry run first)
   delete     move a session's vault copy to the trash (source files only when named)
   clear      move every vault session to the trash
+  export     share sessions as a redacted zip bundle, or one as Markdown or HTML
+  import     bring a bundle's sessions into the vault (checked first, never overwrites)
   help       show help for a command: session-vault help <command>
 
 Options:
@@ -40,11 +47,16 @@ Environment:
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
   list: { run: (argv) => runList(argv), help: LIST_HELP },
+  search: { run: (argv) => runSearch(argv), help: SEARCH_HELP },
+  diff: { run: (argv) => runDiff(argv), help: DIFF_HELP },
   serve: { run: (argv) => runServe(argv), help: SERVE_HELP },
   record: { run: (argv) => runRecord(argv), help: RECORD_HELP },
   validate: { run: (argv) => runValidate(argv), help: VALIDATE_HELP },
   ...Object.fromEntries(
     Object.entries(VAULT_HELP).map(([name, help]) => [name, { run: (argv: string[]) => runVaultCommand(name, argv), help }]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(BUNDLE_HELP).map(([name, help]) => [name, { run: (argv: string[]) => runBundleCommand(name, argv), help }]),
   ),
 };
 

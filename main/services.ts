@@ -5,7 +5,9 @@ import { mkdir } from 'node:fs/promises';
 import type { AppEvent, Root } from '../shared/api.ts';
 import { AppError } from '../shared/result.ts';
 import type { Session } from '../shared/session.ts';
-import { Catalogue } from './catalogue/catalogue.ts';
+import { IndexedCatalogue } from './index/indexed-catalogue.ts';
+import { SessionIndex } from './index/index-store.ts';
+import { listWithIndex, searchSessions } from './index/search-service.ts';
 import { scanRoot } from './catalogue/scan-root.ts';
 import { createDispatch, type Dispatch, type ServiceMethods } from './dispatch.ts';
 import { writeDemoSessions } from './demo/demo-sessions.ts';
@@ -18,8 +20,10 @@ import { findReader } from './sources/registry.ts';
 import { appVersion } from './version.ts';
 import { RootWatcher, type WatchBatch } from './watch/root-watcher.ts';
 import { ReadPool } from './workers/read-pool.ts';
+import { compareKeys } from './compare/compare-keys.ts';
 import { statFile } from './fs/stat-file.ts';
 import { Vault, type VaultHost } from './vault/vault-service.ts';
+import { BundleService } from './bundle/bundle-service.ts';
 import { applyUserPricing, PRICING_FILE_NAME } from './pricing/user-pricing.ts';
 
 export interface ServicesOptions {
@@ -46,6 +50,8 @@ export interface Services {
   close(): Promise<void>;
   /** Problems met while loading (unreadable roots file, a --root that does not exist). */
   startupProblems(): string[];
+  /** Sharing: the CLI loads whole sessions through it, the HTTP transport its uploads and downloads. */
+  bundles: BundleService;
 }
 
 const isClaimed = (path: string): boolean => findReader(path) !== undefined;
@@ -57,7 +63,9 @@ export function createServices(options: ServicesOptions): Services {
   const env = options.env ?? process.env;
   const roots = new RootStore(options.dataDir);
   // The vault needs the catalogue and the catalogue asks the vault which paths are its own.
-  const catalogue = new Catalogue((path) => vault.kindOf(path));
+  // Search index: the catalogue mirrors every read into <data dir>/index.sqlite and restores it at start.
+  const index = SessionIndex.inDataDir(options.dataDir);
+  const catalogue = new IndexedCatalogue(index, (path) => vault.kindOf(path));
   const pricingFile = join(options.dataDir, PRICING_FILE_NAME);
   /** Scans: parse many files, keep nothing. */
   const pool = new ReadPool(undefined, { pricingFile });
@@ -265,15 +273,35 @@ export function createServices(options: ServicesOptions): Services {
     return file.path;
   };
 
+  // Sharing: export/import bundles. Exports parse in the scan pool, uncached, so opened sessions stay cached.
+  const bundles = new BundleService({
+    dataDir: options.dataDir,
+    env,
+    load: async (key) => {
+      const entry = entryFor(key);
+      const result = await pool.read(entry.path, 'background');
+      if (!result.ok) throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${result.unreadable.message}`);
+      return { ...result.session, key, childKeys: [...new Set([...result.session.childKeys, ...catalogue.childrenOf(key)])] };
+    },
+    known: (key) => catalogue.byKey(key) !== undefined,
+    rescanVault: async () => {
+      await scanVault();
+      emitRoots();
+    },
+    emit,
+  });
+
   const methods: ServiceMethods = {
     ...vault.methods(),
+    ...bundles.methods(),
     getAppInfo: async () => ({
       version: appVersion,
       dataDir: options.dataDir,
       shell: options.shell,
       demoRootPath: roots.list().find((r) => r.kind === 'demo')?.path ?? null,
     }),
-    listSessions: async (input) => catalogue.list(input, vault.decorate),
+    listSessions: async (input) => listWithIndex(catalogue, input, vault.decorate),
+    searchSessions: async (input) => searchSessions(catalogue, input, vault.decorate),
     getSession: async ({ key, messageLimit }) => {
       const { session, messagesTotal } = await openWindow(key, 0, messageLimit);
       return { ...session, messagesTotal };
@@ -326,10 +354,13 @@ export function createServices(options: ServicesOptions): Services {
       await scanAll([record]);
       return describeRoot(record);
     },
+    // Compared in the session worker, which keeps both parsed for opening them afterwards.
+    compareSessions: async ({ a, b }) => compareKeys(a, b, (key) => catalogue.byKey(key), sessionPool),
   };
 
   return {
     methods,
+    bundles,
     dispatch: createDispatch(methods),
     subscribe(handler) {
       emitter.on('event', handler);
@@ -341,6 +372,10 @@ export function createServices(options: ServicesOptions): Services {
       const pricingProblem = applyUserPricing(pricingFile);
       if (pricingProblem) problems.push(pricingProblem);
       problems.push(...(await vault.load()));
+      // Search index: list what was indexed before at once; the scans below re-read only changed files.
+      if (index.note) problems.push(index.note);
+      const known = [...roots.list().map((r) => r.path), ...vault.roots()];
+      catalogue.restore((path) => known.some((root) => isWithin(root, path)));
       for (const dir of vault.roots()) await mkdir(dir, { recursive: true });
       if (options.watch !== false) await vaultWatcher.setRoots(vault.roots());
       scanning = scanning.then(scanVault);
@@ -361,6 +396,7 @@ export function createServices(options: ServicesOptions): Services {
       await vaultWatcher.close();
       await pool.close();
       await sessionPool.close();
+      index.close();
       await scanning.catch(() => undefined);
     },
     startupProblems: () => [...problems],

@@ -7,6 +7,8 @@ import { ClientError, describeError, type AppClient, type ConnectionStatus } fro
 import { visibleSessions } from './session-filter.ts';
 import { createRawSlice, type RawSlice } from './store-raw.ts';
 import { createRelatedSlice, type RelatedSlice } from './store-related.ts';
+import { createVaultSlice, listQuery, type VaultSlice } from './store-vault.ts';
+import { createCompareSlice, type CompareSlice } from './store-compare.ts';
 
 export type { RawView } from './store-raw.ts';
 export type { RawRecordView } from './store-related.ts';
@@ -26,7 +28,7 @@ export interface OpenSession {
   removed: boolean;
 }
 
-export interface AppState extends RawSlice, RelatedSlice {
+export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSlice {
   sessions: SessionSummary[];
   total: number;
   /** False until the first list arrives, so the empty state is not flashed while loading. */
@@ -121,7 +123,9 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       if (changes.size > 0 || all) get().resetRelated();
       const open = get().open;
       if (!open) return;
-      const change = changes.get(open.key);
+      const said = changes.get(open.key);
+      // A kept session whose source was deleted is still listed: the vault's copy takes over.
+      const change = said === 'removed' && get().sessions.some((s) => s.key === open.key && s.kept) ? 'changed' : said;
       if (change === 'removed') {
         openSeq++;
         set({ open: { ...open, loading: false, removed: true } });
@@ -142,6 +146,8 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
     return {
       ...createRawSlice(client, set, get, rawChunk),
       ...createRelatedSlice(client, set, get),
+      ...createVaultSlice(client, set, get),
+      ...createCompareSlice(client, set, get),
       sessions: [],
       total: 0,
       loaded: false,
@@ -171,7 +177,7 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
         const seq = ++listSeq;
         set({ listLoading: true });
         try {
-          const { sessions, total } = await client.listSessions({});
+          const { sessions, total } = await client.listSessions(listQuery(get()));
           if (seq !== listSeq) return;
           set({ sessions, total, loaded: true, listLoading: false, listError: null });
         } catch (err) {
@@ -282,6 +288,7 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       },
 
       dispose() {
+        get().disposeCompare();
         unsubscribeEvents();
         unsubscribeConnection();
         if (timer) clearTimeout(timer);
@@ -295,6 +302,7 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       store.setState({ roots: event.payload.roots, rootsError: null });
       return;
     }
+    if (event.name !== 'sessionsChanged') return; // e.g. bundleProgress, which its own panel follows
     const { changed, removed } = event.payload;
     if (changed.length === 0 && removed.length === 0) resync = true;
     for (const key of changed) pending.set(key, 'changed');

@@ -2,6 +2,9 @@
 import { z } from 'zod';
 import { Message, Session, SessionSummary, SourceFormat } from './session.ts';
 import { vaultApi } from './vault-api.ts';
+import { searchApi } from './search-api.ts';
+import { bundleApi, bundleEvents } from './bundle-api.ts';
+import { Comparison } from './compare/comparison.ts';
 
 export const Root = z.object({
   id: z.string(),
@@ -125,7 +128,11 @@ export const api = {
   addRoot: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: Root },
   removeRoot: { input: z.object({ id: z.string().min(1) }).strict(), output: z.object({ removed: z.boolean() }) },
   openDemo: { input: Empty, output: Root },
+  /** Two sessions side by side (any formats): header deltas, aligned turns, word diffs, files and operations. */
+  compareSessions: { input: z.object({ a: SessionKey, b: SessionKey }).strict(), output: Comparison },
   ...vaultApi,
+  ...searchApi,
+  ...bundleApi,
 } as const;
 
 export type Api = typeof api;
@@ -140,6 +147,7 @@ export const events = {
     removed: z.array(z.string()),
   }),
   rootsChanged: z.object({ roots: z.array(Root) }),
+  ...bundleEvents,
 } as const;
 
 export type Events = typeof events;

@@ -5,6 +5,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { jidoSession, vizierSession } from '../../main/test-support/session-files.ts';
+import { COMPARE_FIXTURES } from '../../main/compare/fixture-paths.ts';
 
 export interface Vault {
   url: string;
@@ -67,7 +68,7 @@ async function startVault(withSessions: boolean, use: (v: Vault) => Promise<void
 /** The shared sample corpus beside the checkout, when it is there. */
 export const samplesRoot = resolve('..', 'shared', 'samples');
 
-export const test = base.extend<{ vault: Vault; emptyVault: Vault; samplesVault: Vault }>({
+export const test = base.extend<{ vault: Vault; emptyVault: Vault; samplesVault: Vault; compareVault: Vault }>({
   // Playwright reads a fixture's dependencies from its first parameter's pattern; these have none.
   // eslint-disable-next-line no-empty-pattern
   vault: async ({}, use) => startVault(true, use),
@@ -75,6 +76,9 @@ export const test = base.extend<{ vault: Vault; emptyVault: Vault; samplesVault:
   emptyVault: async ({}, use) => startVault(false, use),
   // eslint-disable-next-line no-empty-pattern
   samplesVault: async ({}, use) => startVault(false, use, samplesRoot),
+  // One task done in Claude Code and in Codex (main/compare/fixtures), for the comparison view.
+  // eslint-disable-next-line no-empty-pattern
+  compareVault: async ({}, use) => startVault(false, use, COMPARE_FIXTURES),
 });
 
 /** Calls the API of a running vault from the test process (the token is in its URL). */

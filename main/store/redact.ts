@@ -88,6 +88,14 @@ interface Span {
   label: string;
 }
 
+/** A secret found in a text: where it is (string offsets), the rule that caught it, and the matched text. */
+export interface SecretSpan {
+  start: number;
+  end: number;
+  rule: string;
+  text: string;
+}
+
 function shortRule(ruleId: string): string {
   return ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
 }
@@ -150,6 +158,46 @@ export class Redactor {
       for (const m of text.matchAll(pattern)) spans.push({ start: m.index, end: m.index + m[0].length, label });
     }
     return spans;
+  }
+
+  /**
+   * Every secret in `text`, found but not replaced, for a review before redacting (the bundle export).
+   * Unlike the writer's spans, a rule that names its secret (`data`) is narrowed to that secret, so the
+   * words around it (a JSON key, `aws_secret_access_key =`) stay; environment values are also found in
+   * their JSON-escaped spelling, since most sources are JSON. `literals` are secrets already found elsewhere.
+   */
+  async findSpans(text: string, literals: ReadonlyMap<string, string> = new Map()): Promise<SecretSpan[]> {
+    const spans: Span[] = [];
+    if (this.secrets && text.length > 0) {
+      for (const [literal, label] of literals) allOccurrences(text, literal, label, spans);
+      const result = await (await loadLinter())(text);
+      for (const message of result.messages) {
+        const label = shortRule(message.ruleId);
+        const [from, to] = message.range;
+        // A value counts as the secret only where it lies in the reported range (`typeName` and such do not).
+        const named: Span[] = [];
+        for (const value of Object.values(message.data ?? {})) {
+          if (typeof value !== 'string') continue;
+          const found: Span[] = [];
+          allOccurrences(text, value, label, found);
+          if (found.some((s) => s.start < to && s.end > from)) named.push(...found);
+        }
+        spans.push(...(named.length ? named : [{ start: from, end: to, label }]));
+      }
+      for (const { label, pattern } of GAP_RULES) {
+        for (const m of text.matchAll(pattern)) spans.push({ start: m.index, end: m.index + m[0].length, label });
+      }
+    }
+    for (const { name, value } of this.envValues) {
+      // Every value envSecrets picked counts, however short (as in redactString), as written, in JSON and in HTML.
+      const html = value.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`);
+      for (const needle of new Set([value, JSON.stringify(value).slice(1, -1), html])) {
+        for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) {
+          spans.push({ start: i, end: i + needle.length, label: `ENV:${name}` });
+        }
+      }
+    }
+    return spans.map((s) => ({ start: s.start, end: s.end, rule: s.label, text: text.slice(s.start, s.end) }));
   }
 
   private async redactString(text: string, literals: ReadonlyMap<string, string>): Promise<string> {

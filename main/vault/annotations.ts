@@ -21,7 +21,7 @@ export class AnnotationStore {
   /** Loads every annotation file; unreadable ones are reported and skipped, never fatal. */
   async load(): Promise<string[]> {
     const problems: string[] = [];
-    let names: string[] = [];
+    let names: string[];
     try {
       names = (await readdir(this.dir)).filter((n) => n.endsWith('.json'));
     } catch {

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import type { FullResponse, ReadRequest, ReadResponse, SummaryResponse, WindowResponse } from './read-protocol.ts';
+import type { CompareResponse, FullResponse, ReadRequest, ReadResponse, SummaryResponse, WindowResponse } from './read-protocol.ts';
 
 export type Priority = 'interactive' | 'background';
 
@@ -52,6 +52,11 @@ export class ReadPool {
   /** One window of an opened session's messages; the worker keeps the session parsed between calls. */
   window(path: string, offset: number, limit: number, priority: Priority = 'interactive'): Promise<WindowResponse> {
     return this.enqueue({ path, mode: 'window', offset, limit }, priority) as Promise<WindowResponse>;
+  }
+
+  /** Two sessions compared where they are kept parsed; only the Comparison crosses threads. */
+  compare(pathA: string, pathB: string, keys: { a: string; b: string }, priority: Priority = 'interactive'): Promise<CompareResponse> {
+    return this.enqueue({ path: pathA, otherPath: pathB, keyA: keys.a, keyB: keys.b, mode: 'compare' }, priority) as Promise<CompareResponse>;
   }
 
   private enqueue(request: Omit<ReadRequest, 'id'>, priority: Priority): Promise<ReadResponse> {

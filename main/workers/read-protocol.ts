@@ -1,12 +1,15 @@
 // Messages between the read pool and its worker threads.
+import type { Comparison } from '../../shared/compare/comparison.ts';
 import type { Session, SessionSummary, SourceFormat, Unreadable } from '../../shared/session.ts';
+import type { IndexText } from '../index/index-text.ts';
 
 /**
  * `summary`: the list needs only the light summary, so the worker never posts the whole session back.
  * `window`: an opened session; the worker keeps it parsed and answers one window of messages at a time.
  * `full`: the whole session (for work that needs every message at once).
+ * `compare`: two sessions (`path` and `otherPath`) opened through the cache; only their Comparison comes back.
  */
-export type ReadMode = 'full' | 'summary' | 'window';
+export type ReadMode = 'full' | 'summary' | 'window' | 'compare';
 
 export interface ReadRequest {
   id: number;
@@ -17,12 +20,19 @@ export interface ReadRequest {
   limit?: number;
   /** For `summary`: keep the parsed session, because it is likely to be opened next (a large new file). */
   keep?: boolean;
+  /** For `compare`: session B's file, and the catalogue's keys of A and B (they may carry a path hash). */
+  otherPath?: string;
+  keyA?: string;
+  keyB?: string;
 }
 
 export type ReadFailure = { id: number; ok: false; format: SourceFormat | null; unreadable: Unreadable };
 export type FullResponse = { id: number; ok: true; session: Session } | ReadFailure;
 /** `companions`: the session's other source files (transcripts, indexes, meta), watched for changes too. */
-export type SummaryResponse = { id: number; ok: true; summary: SessionSummary; companions: string[] } | ReadFailure;
+/** `text`: what the full-text index stores, extracted here so the main thread never walks the transcript. */
+export type SummaryResponse = { id: number; ok: true; summary: SessionSummary; companions: string[]; text?: IndexText } | ReadFailure;
 /** `session.messages` holds only the requested window; `messagesTotal` counts them all. */
 export type WindowResponse = { id: number; ok: true; session: Session; messagesTotal: number } | ReadFailure;
-export type ReadResponse = FullResponse | SummaryResponse | WindowResponse;
+/** A failure names the file (A's or B's) that could not be read. */
+export type CompareResponse = { id: number; ok: true; comparison: Comparison } | (ReadFailure & { path: string });
+export type ReadResponse = FullResponse | SummaryResponse | WindowResponse | CompareResponse;

@@ -20,6 +20,10 @@ import { EmptyState } from './EmptyState.tsx';
 import { SessionList } from './SessionList.tsx';
 import { SourcesPanel } from './SourcesPanel.tsx';
 import { TopBar } from './TopBar.tsx';
+import { VaultPanel } from './VaultPanel.tsx';
+import { bindCompareRoute } from '../compare-route.ts';
+import { Compare } from './Compare.tsx';
+import { CompareBar } from './CompareBar.tsx';
 
 function isTextEntry(el: Element | null): boolean {
   if (!el) return false;
@@ -34,6 +38,9 @@ export function App() {
   const isEmpty = useAppStore(
     (s) => s.loaded && !s.listError && s.sessions.length === 0 && !s.roots.some((r) => r.sessionCount > 0),
   );
+  const comparing = useAppStore((s) => s.compare !== null);
+  // #/compare/<a>/<b> opens a comparison, and an open comparison is kept in the URL.
+  useEffect(() => bindCompareRoute(store, window), [store]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -63,6 +70,12 @@ export function App() {
           e.preventDefault();
           state.moveSelection(e.key === 'ArrowDown' ? 1 : -1);
           return;
+        case 's':
+          // Not while typing in the filter box either: there `s` is a letter.
+          if (inFilter || !state.open?.session) return;
+          e.preventDefault();
+          void state.toggleStar();
+          return;
         case 'Enter':
           // Buttons, links and summaries keep their own Enter.
           if (target && !inFilter && target.closest('button, a, summary')) return;
@@ -88,11 +101,13 @@ export function App() {
       <TopBar filterRef={filterRef} onAddFolder={onAddFolder} />
       <div className="body">
         <aside className="sidebar">
+          <CompareBar />
           <SessionList />
           <SourcesPanel showAddForm={addOpen && !isEmpty} onToggleAdd={() => setAddOpen((v) => !v)} />
         </aside>
-        <main className="main">{isEmpty ? <EmptyState /> : <Detail />}</main>
+        <main className="main">{isEmpty ? <EmptyState /> : comparing ? <Compare /> : <Detail />}</main>
       </div>
+      <VaultPanel />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { formatCost, formatLabel, formatTimestamp, formatUsage, formatValue, sho
 import { sessionTotals } from '../session-totals.ts';
 import { ExtraFacts } from './SessionFacts.tsx';
 import { ParentLink, SubAgents } from './SubAgents.tsx';
+import { VaultActions } from './VaultActions.tsx';
 
 function Field(props: { label: string; children: ReactNode; testId?: string; title?: string }) {
   return (
@@ -71,6 +72,7 @@ export function DetailHeader({ session, onShowWarnings }: { session: Session; on
           </button>
         )}
       </div>
+      <VaultActions key={session.key} session={session} />
       <dl className="facts">
         <Field label="ID">
           <span className="mono">{session.id}</span>

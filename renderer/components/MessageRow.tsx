@@ -9,6 +9,7 @@ import { MarkdownText } from './MarkdownText.tsx';
 import { Compaction, ImageView, Thinking } from './MessageParts.tsx';
 import { RawButton, RawRecordPanel } from './RawRecord.tsx';
 import { ToolCard } from './ToolCard.tsx';
+import { VaultForkButton } from './VaultForkButton.tsx';
 
 const ROLE_LABEL = { user: 'User', assistant: 'Assistant', system: 'System', tool: 'Tool' } as const;
 const NO_AGENTS: readonly string[] = [];
@@ -102,6 +103,7 @@ export const MessageRow = memo(function MessageRow({ row, ctx, current }: { row:
           {m.cost && <span className="muted cost">{formatCost(m.cost)}</span>}
           {row.resultsOnly && <span className="muted result-ref">↳ {resultsLabel(row.items)}</span>}
           <span className="spacer" />
+          <VaultForkButton message={m} />
           <RawButton ownerId={m.id} origin={m.origin} />
         </header>
       )}

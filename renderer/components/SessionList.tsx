@@ -6,6 +6,9 @@ import { formatLabel, formatTimestamp } from '../format.ts';
 import { visibleSessions } from '../session-filter.ts';
 import { useAppStore } from '../store-context.ts';
 import { useNow } from '../use-now.ts';
+import { VaultListFilters } from './VaultListFilters.tsx';
+import { VaultRowMarks, VaultRowTags } from './VaultRowMarks.tsx';
+import { CompareRowMark } from './CompareRowMark.tsx';
 
 function updatedIso(s: SessionSummary): string | null {
   return s.updatedAt ?? (s.mtimeMs > 0 ? new Date(s.mtimeMs).toISOString() : null);
@@ -26,10 +29,10 @@ function RowDetails({ s }: { s: SessionSummary }) {
   );
 }
 
-function SessionRow(props: { s: SessionSummary; selected: boolean; open: boolean; now: number; onOpen(key: string): void }) {
+function SessionRow(props: { s: SessionSummary; selected: boolean; open: boolean; now: number; onOpen(key: string, toggle: boolean): void }) {
   const { s, selected, open, now, onOpen } = props;
   const updated = updatedIso(s);
-  const classes = ['row', selected && 'selected', open && 'open', s.unreadable && 'unreadable'].filter(Boolean).join(' ');
+  const classes = ['row', selected && 'selected', open && 'open', s.unreadable && 'unreadable', s.sourceGone && 'source-gone'].filter(Boolean).join(' ');
   return (
     <li
       className={classes}
@@ -38,7 +41,7 @@ function SessionRow(props: { s: SessionSummary; selected: boolean; open: boolean
       data-testid="session-row"
       data-key={s.key}
       data-unreadable={s.unreadable ? 'true' : undefined}
-      onClick={() => onOpen(s.key)}
+      onClick={(e) => onOpen(s.key, e.ctrlKey || e.metaKey)}
     >
       <div className="row-line">
         <span className="row-title" data-testid="session-title">
@@ -49,6 +52,8 @@ function SessionRow(props: { s: SessionSummary; selected: boolean; open: boolean
             {s.childCount} sub-agent{s.childCount === 1 ? '' : 's'}
           </span>
         )}
+        <CompareRowMark rowKey={s.key} />
+        <VaultRowMarks s={s} />
         <span className={`badge format format-${s.format}`}>{formatLabel(s.format)}</span>
       </div>
       <div className="row-line row-meta">
@@ -57,6 +62,7 @@ function SessionRow(props: { s: SessionSummary; selected: boolean; open: boolean
           {relativeTime(updated, now)}
         </time>
       </div>
+      <VaultRowTags s={s} />
     </li>
   );
 }
@@ -69,6 +75,7 @@ export function SessionList() {
   const loaded = useAppStore((s) => s.loaded);
   const listError = useAppStore((s) => s.listError);
   const openSession = useAppStore((s) => s.openSession);
+  const compareRowClick = useAppStore((s) => s.compareRowClick);
   const now = useNow(30_000);
   const listRef = useRef<HTMLUListElement>(null);
   const visible = visibleSessions(sessions, filter);
@@ -81,6 +88,7 @@ export function SessionList() {
 
   return (
     <div className="session-list-wrap">
+      <VaultListFilters />
       {listError && (
         <div className="error-banner" role="alert">
           Could not load sessions: {listError}
@@ -101,7 +109,10 @@ export function SessionList() {
             selected={s.key === selectedKey}
             open={s.key === openKey}
             now={now}
-            onOpen={(key) => void openSession(key)}
+            onOpen={(key, toggle) => {
+              // Ctrl/⌘-click marks a row for comparing, and a click while picking chooses the partner.
+              if (!compareRowClick(key, toggle)) void openSession(key);
+            }}
           />
         ))}
       </ul>

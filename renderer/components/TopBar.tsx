@@ -2,6 +2,7 @@
 import type { RefObject } from 'react';
 import { visibleSessions } from '../session-filter.ts';
 import { useAppStore } from '../store-context.ts';
+import { VaultPanelButton } from './VaultPanel.tsx';
 
 export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLInputElement | null>; onAddFolder(): void }) {
   const filter = useAppStore((s) => s.filter);
@@ -35,6 +36,7 @@ export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLIn
           Disconnected — retrying…
         </span>
       )}
+      <VaultPanelButton />
       <button type="button" onClick={onAddFolder}>
         Add folder…
       </button>

@@ -1,0 +1,93 @@
+// Benchmark: exporting a generated corpus (1 GB by default) as a bundle, against `zip -r -6` on the same files in the same run.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportBundle } from '../bundle/export-bundle.ts';
+import { createServices } from '../services.ts';
+import { writeClaudeTranscript } from './generate-large.ts';
+
+export interface BundleRun {
+  label: string;
+  ms: number;
+  zipBytes: number;
+  peakRssMb: number;
+}
+
+export interface BundleFigures {
+  corpusMb: number;
+  files: number;
+  runs: BundleRun[];
+  zip: BundleRun | null;
+}
+
+/** Peak resident memory while `work` runs (the process, worker threads included), sampled every 20 ms. */
+async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakRssMb: number }> {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 20);
+  try {
+    const value = await work();
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { value, peakRssMb: Math.round(peak / 1024 / 1024) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+function zipBaseline(root: string, out: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn('zip', ['-r', '-6', '-q', out, '.'], { cwd: root, stdio: 'ignore' });
+    child.on('error', () => resolve(null));
+    child.on('exit', (code) => resolve(code === 0 ? performance.now() - t0 : null));
+  });
+}
+
+/** `corpusMb` of Claude Code transcripts, `sessionMb` each, exported with and without redaction, then zipped by Info-ZIP. */
+export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<BundleFigures> {
+  const base = await mkdtemp(join(tmpdir(), 'sv-bench-bundle-'));
+  const root = join(base, 'root');
+  const project = join(root, '.claude', 'projects', '-home-dev-src-big-project');
+  const count = Math.max(1, Math.round(corpusMb / sessionMb));
+  let bytes = 0;
+  for (let i = 0; i < count; i++) {
+    const id = `bbbbbbbb-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+    bytes += await writeClaudeTranscript(join(project, `${id}.jsonl`), Math.round((corpusMb / count) * 1024 * 1024), id);
+  }
+  const services = createServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [root], discoverDefaults: false, watch: false, env: {} });
+  const runs: BundleRun[] = [];
+  let zip: BundleRun | null = null;
+  try {
+    await services.start();
+    await services.whenScanned();
+    const keys = (await services.methods.listSessions({ includeChildren: true })).sessions.map((s) => s.key);
+    const load = services.bundles.load;
+    for (const [label, redact] of [['export, no redaction', false], ['export, redacted (default)', true]] as const) {
+      const out = join(base, `${redact ? 'redacted' : 'plain'}.zip`);
+      const t0 = performance.now();
+      const { peakRssMb } = await withPeakRss(() => exportBundle(keys, load, out, { redact, env: {} }));
+      runs.push({ label, ms: performance.now() - t0, zipBytes: (await stat(out)).size, peakRssMb });
+      await rm(out);
+    }
+    const out = join(base, 'baseline.zip');
+    const zipMs = await zipBaseline(root, out);
+    if (zipMs !== null) zip = { label: 'zip -r -6 (Info-ZIP)', ms: zipMs, zipBytes: (await stat(out)).size, peakRssMb: 0 };
+  } finally {
+    await services.close();
+    await rm(base, { recursive: true, force: true });
+  }
+  return { corpusMb: Math.round(bytes / 1024 / 1024), files: count, runs, zip };
+}
+
+export function printBundle(f: BundleFigures): void {
+  console.log(`\nBundle export — ${f.corpusMb} MB in ${f.files} Claude Code sessions (each with its session.json, so the bundle holds more than zip's input)`);
+  const rate = (ms: number) => `${Math.round(f.corpusMb / (ms / 1000))} MB/s`;
+  for (const r of [...f.runs, ...(f.zip ? [f.zip] : [])]) {
+    const vsZip = f.zip && r !== f.zip ? `  ${(r.ms / f.zip.ms).toFixed(2)}× zip's time` : '';
+    const rss = r.peakRssMb ? `  peak RSS ${r.peakRssMb} MB` : '';
+    console.log(`  ${r.label.padEnd(28)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${rate(r.ms).padStart(9)}  ${Math.round(r.zipBytes / 1024 / 1024)} MB out${rss}${vsZip}`);
+  }
+  if (!f.zip) console.log('  zip -r -6: not run (no `zip` on PATH)');
+}

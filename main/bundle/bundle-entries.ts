@@ -1,0 +1,155 @@
+// The files one session contributes to a bundle, and the streams that read them (scanned and redacted on the way).
+import { createReadStream } from 'node:fs';
+import type { Hash } from 'node:crypto';
+import { open, stat } from 'node:fs/promises';
+import { Readable, Transform, type Duplex } from 'node:stream';
+import { createGunzip, createGzip } from 'node:zlib';
+import type { Session, SourceFile } from '../../shared/session.ts';
+import { safeName } from '../vault/vault-store.ts';
+import { entryNameProblem, foldedName, sessionJsonPath, sourceEntryPath } from './bundle-paths.ts';
+import { SecretScanStream, type ScanContext } from './secret-scan.ts';
+import { sessionJsonPieces } from './session-json.ts';
+
+export interface PlannedEntry {
+  path: string;
+  kind: 'session' | 'source';
+  role: SourceFile['role'] | null;
+  originalPath: string | null;
+  mtimeMs: number | null;
+  /** Bytes on disk, for progress (session.json: unknown until written). */
+  size: number;
+  gzip: boolean;
+  clip: 'json' | 'text';
+  /** Opens the entry's original bytes (a gzip source decompressed). */
+  open(): Readable;
+}
+
+export interface SessionPlan {
+  folder: string;
+  /** Dropped (set to null) once session.json is written, so a finished session does not stay in memory. */
+  session: Session | null;
+  format: Session['format'];
+  childKeys: string[];
+  manifest: { key: string; id: string; title: string; sessionTime: string | null };
+  /** session.json first, then the source files. */
+  entries: PlannedEntry[];
+}
+
+const JSON_NAME = /\.(json|jsonl|ndjson)(\.gz)?$/i;
+const READ_CHUNK = 1024 * 1024;
+
+async function isGzip(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Lists what a session puts in the bundle: session.json, every source file, and every artifact found beside
+ * the session that is not already a source file. Refuses names a reader would reject, so a bundle this app
+ * writes always imports (two files differing only in case cannot both land on macOS or Windows).
+ */
+export async function planSession(session: Session): Promise<SessionPlan> {
+  const folder = safeName(session.key);
+  const plan: SessionPlan = {
+    folder,
+    session,
+    format: session.format,
+    childKeys: session.childKeys,
+    manifest: { key: session.key, id: session.id, title: session.title, sessionTime: session.closedAt ?? session.updatedAt ?? session.createdAt },
+    entries: [],
+  };
+  plan.entries.push({
+    path: sessionJsonPath(folder),
+    kind: 'session',
+    role: null,
+    originalPath: null,
+    mtimeMs: null,
+    size: 0,
+    gzip: false,
+    clip: 'json',
+    open: () => {
+      if (!plan.session) throw new Error(`${sessionJsonPath(folder)} was already written`);
+      return Readable.from(sessionJsonPieces(plan.session), { objectMode: false });
+    },
+  });
+  const files = new Map<string, SourceFile['role']>();
+  for (const f of session.sourceFiles) if (!files.has(f.path)) files.set(f.path, f.role);
+  for (const a of session.artifacts) if (a.resolvedPath && !files.has(a.resolvedPath)) files.set(a.resolvedPath, 'artifact');
+  const folded = new Map<string, string>();
+  for (const [path, role] of files) {
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile()) {
+      if (role === 'artifact') continue; // an artifact the session names but that is not there
+      throw new Error(`A source file of ${session.key} is missing: ${path}`);
+    }
+    const entryPath = sourceEntryPath(folder, path);
+    const problem = entryNameProblem(entryPath);
+    if (problem) throw new Error(`${path} cannot go into a bundle: its name has ${problem}.`);
+    const twin = folded.get(foldedName(entryPath));
+    if (twin) throw new Error(`${path} and ${twin} differ only in letter case or Unicode form; a bundle cannot hold both.`);
+    folded.set(foldedName(entryPath), path);
+    const gzip = await isGzip(path);
+    plan.entries.push({
+      path: entryPath,
+      kind: 'source',
+      role,
+      originalPath: path,
+      mtimeMs: info.mtimeMs,
+      size: info.size,
+      gzip,
+      clip: JSON_NAME.test(path) ? 'json' : 'text',
+      open: () => {
+        const raw = createReadStream(path, { highWaterMark: READ_CHUNK });
+        if (!gzip) return raw;
+        const gunzip = createGunzip();
+        raw.on('error', (err) => gunzip.destroy(err));
+        return raw.pipe(gunzip);
+      },
+    });
+  }
+  return plan;
+}
+
+/** The raw bytes of a source file, as they are on disk (a gzip file stays compressed). */
+export function openRaw(entry: PlannedEntry): Readable {
+  if (!entry.originalPath) throw new Error(`${entry.path} has no file on disk`);
+  return createReadStream(entry.originalPath, { highWaterMark: READ_CHUNK });
+}
+
+export function scanner(ctx: ScanContext, entry: PlannedEntry, emit: boolean): SecretScanStream {
+  return new SecretScanStream(ctx, { file: entry.path, clip: entry.clip, emit });
+}
+
+export function regzip(): Duplex {
+  return createGzip({ level: 6 });
+}
+
+/** Counts and hashes the bytes that go into the zip, and reports progress. */
+export class Meter extends Transform {
+  size = 0;
+  private readonly hash: Hash;
+  private readonly onBytes: (n: number) => void;
+
+  constructor(hash: Hash, onBytes: (n: number) => void) {
+    super();
+    this.hash = hash;
+    this.onBytes = onBytes;
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void): void {
+    this.hash.update(chunk);
+    this.size += chunk.length;
+    this.onBytes(chunk.length);
+    done(null, chunk);
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+}

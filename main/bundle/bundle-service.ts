@@ -1,0 +1,181 @@
+// Sharing's contract methods: scan for review, export into the app's exports folder (with progress and cancel), import uploads.
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { AppEvent } from '../../shared/api.ts';
+import type { BundleExport } from '../../shared/bundle-api.ts';
+import { AppError } from '../../shared/result.ts';
+import type { Session } from '../../shared/session.ts';
+import type { ServiceMethods } from '../dispatch.ts';
+import { BundleError } from './bundle-error.ts';
+import { exportBundle, scanBundle } from './export-bundle.ts';
+import { exportDocument, renderDocument } from './export-document.ts';
+import { importBundle } from './import-bundle.ts';
+import { markdownFileName } from './markdown-export.ts';
+
+export interface BundleDeps {
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+  /** The whole session behind a key, every message (a read that does not evict what the user has open). */
+  load(key: string): Promise<Session>;
+  /** Whether a key is already listed (a live session), so an import skips it. */
+  known(key: string): boolean;
+  rescanVault(): Promise<void>;
+  emit(event: AppEvent): void;
+}
+
+export type BundleMethodNames = 'scanBundle' | 'exportBundle' | 'cancelExport' | 'importBundle';
+
+/** Exports and uploads older than this are swept when the next one starts. */
+const KEEP_FILES_MS = 24 * 60 * 60 * 1000;
+/** An upload larger than this is refused while it streams in. */
+export const MAX_UPLOAD_BYTES = 16 * 1024 ** 3;
+
+async function sweep(dir: string, now = Date.now()): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => null);
+    if (info && now - info.mtimeMs > KEEP_FILES_MS) await rm(path, { recursive: true, force: true });
+  }
+}
+
+export class BundleService {
+  readonly exportsDir: string;
+  readonly uploadsDir: string;
+  private readonly deps: BundleDeps;
+  private readonly running = new Map<string, AbortController>();
+  private readonly finished = new Map<string, { path: string; fileName: string }>();
+
+  constructor(deps: BundleDeps) {
+    this.deps = deps;
+    this.exportsDir = join(deps.dataDir, 'exports');
+    this.uploadsDir = join(deps.dataDir, 'uploads');
+  }
+
+  /** The whole session behind a key, as exports read it. */
+  readonly load = (key: string): Promise<Session> => this.deps.load(key);
+
+  /** The file of a finished export, for the download route; ids come from exportBundle, never paths. */
+  exportFile(exportId: string): { path: string; fileName: string } | null {
+    return this.finished.get(exportId) ?? null;
+  }
+
+  /** Streams an uploaded bundle to disk (at most `maxBytes`) and returns the id importBundle takes. */
+  async receiveUpload(body: Readable, maxBytes = MAX_UPLOAD_BYTES): Promise<string> {
+    await mkdir(this.uploadsDir, { recursive: true });
+    await sweep(this.uploadsDir);
+    const id = randomBytes(16).toString('hex');
+    const path = join(this.uploadsDir, `${id}.zip`);
+    let size = 0;
+    const cap = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        done(size > maxBytes ? new AppError('INVALID_INPUT', `The upload is larger than ${maxBytes} bytes.`) : null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, cap, createWriteStream(path, { flags: 'wx' }));
+    } catch (err) {
+      await rm(path, { force: true });
+      throw err;
+    }
+    return id;
+  }
+
+  private async runExport(input: Parameters<ServiceMethods['exportBundle']>[0]): Promise<BundleExport> {
+    const { exportId, keys, format, keep, redact, includeChildren } = input;
+    if (this.running.has(exportId) || this.finished.has(exportId)) throw new AppError('INVALID_INPUT', `Export id "${exportId}" is already used.`, 'exportId');
+    const controller = new AbortController();
+    this.running.set(exportId, controller);
+    try {
+      await sweep(this.exportsDir);
+      const dir = join(this.exportsDir, exportId);
+      await mkdir(dir, { recursive: true });
+      const load = this.deps.load;
+      const options = { redact, keep, env: this.deps.env, includeChildren, signal: controller.signal };
+      if (format !== 'zip') {
+        if (keys.length !== 1) throw new AppError('INVALID_INPUT', `A ${format} export holds one session; ${keys.length} were chosen.`, 'keys');
+        const session = await load(keys[0] as string);
+        const fileName = format === 'md' ? markdownFileName(session) : `${basename(markdownFileName(session), '.md')}.html`;
+        const path = join(dir, fileName);
+        const result = await exportDocument(session, format, path, options);
+        this.finished.set(exportId, { path, fileName });
+        const redacted = result.findings.filter((f) => f.redacted).length;
+        return { exportId, path, fileName, size: (await stat(path)).size, sessions: 1, files: 1, redacted, kept: result.findings.length - redacted };
+      }
+      const fileName = `session-vault-${new Date().toISOString().slice(0, 10)}-${keys.length === 1 ? basename(keys[0] as string).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) : `${keys.length}-sessions`}.zip`;
+      const path = join(dir, fileName);
+      let last = 0;
+      const result = await exportBundle(keys, load, path, {
+        ...options,
+        onProgress: (p) => {
+          if (Date.now() - last < 200) return;
+          last = Date.now();
+          this.deps.emit({ name: 'bundleProgress', payload: { exportId, sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal } });
+        },
+      });
+      this.finished.set(exportId, { path, fileName });
+      const done = { exportId, sessionsDone: result.sessions.length, sessionsTotal: result.sessions.length, bytesDone: result.bytes, bytesTotal: result.bytes };
+      this.deps.emit({ name: 'bundleProgress', payload: done });
+      return {
+        exportId,
+        path,
+        fileName,
+        size: result.size,
+        sessions: result.sessions.length,
+        files: result.files,
+        redacted: result.redaction.redacted,
+        kept: result.redaction.kept.length,
+      };
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw new AppError('CONFLICT', 'The export was cancelled; nothing was written.');
+      throw err;
+    } finally {
+      this.running.delete(exportId);
+    }
+  }
+
+  methods(): Pick<ServiceMethods, BundleMethodNames> {
+    return {
+      scanBundle: async ({ keys, format, includeChildren }) => {
+        if (format === 'zip') {
+          const scan = await scanBundle(keys, this.deps.load, { env: this.deps.env, includeChildren });
+          return { findings: scan.findings, sessions: scan.sessions.length, files: scan.files, bytes: scan.bytes };
+        }
+        if (keys.length !== 1) throw new AppError('INVALID_INPUT', `A ${format} export holds one session; ${keys.length} were chosen.`, 'keys');
+        const { text, findings } = await renderDocument(await this.deps.load(keys[0] as string), format, { env: this.deps.env });
+        return { findings, sessions: 1, files: 1, bytes: Buffer.byteLength(text) };
+      },
+      exportBundle: async (input) => this.runExport(input),
+      cancelExport: async ({ exportId }) => {
+        const controller = this.running.get(exportId);
+        controller?.abort();
+        return { cancelled: controller !== undefined };
+      },
+      importBundle: async ({ uploadId, asCopy }) => {
+        const path = join(this.uploadsDir, `${uploadId}.zip`);
+        if (!(await stat(path).catch(() => null))) throw new AppError('NOT_FOUND', 'No uploaded bundle with this id; upload it again.', 'uploadId');
+        try {
+          const report = await importBundle(path, { dataDir: this.deps.dataDir, asCopy, known: (key) => this.deps.known(key) });
+          if (report.imported.length) await this.deps.rescanVault();
+          return {
+            imported: report.imported.map(({ key, title, copyOf }) => ({ key, title, copyOf })),
+            skipped: report.skipped,
+            files: report.files,
+            redacted: report.redaction.redacted,
+            redactionEnabled: report.redaction.enabled,
+          };
+        } catch (err) {
+          // The message names the entry and the rule; the field says which input was at fault.
+          if (err instanceof BundleError) throw new AppError('INVALID_INPUT', err.message, 'uploadId');
+          throw err;
+        } finally {
+          await rm(path, { force: true });
+        }
+      },
+    };
+  }
+}

@@ -1,0 +1,41 @@
+// One session as a Markdown or HTML file, scanned and redacted like a bundle, written atomically.
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Session } from '../../shared/session.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { Redactor } from '../store/redact.ts';
+import { appVersion } from '../version.ts';
+import type { Finding } from './finding.ts';
+import { sessionHtml } from './html-export.ts';
+import { sessionMarkdown } from './markdown-export.ts';
+import { SecretScanStream } from './secret-scan.ts';
+
+export type DocumentFormat = 'md' | 'html';
+
+export interface DocumentOptions {
+  redact?: boolean;
+  keep?: Iterable<string>;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface DocumentResult {
+  text: string;
+  findings: Finding[];
+}
+
+/** Renders the document and redacts it; findings name `session.md` / `session.html`, so a review's ids hold for any output path. */
+export async function renderDocument(session: Session, format: DocumentFormat, options: DocumentOptions = {}): Promise<DocumentResult> {
+  const text = format === 'md' ? sessionMarkdown(session) : sessionHtml(session, `Session Vault ${appVersion}`);
+  if (options.redact === false) return { text, findings: [] };
+  const ctx = { redactor: new Redactor(['secrets', 'env'], options.env ?? process.env), literals: new Map<string, string>(), keep: new Set(options.keep ?? []) };
+  const scan = new SecretScanStream(ctx, { file: `session.${format}`, clip: format === 'html' ? 'html' : 'text', emit: true });
+  const out: Buffer[] = [];
+  await pipeline(Readable.from([Buffer.from(text)]), scan, new Writable({ write: (chunk: Buffer, _enc, done) => (out.push(chunk), done()) }));
+  return { text: Buffer.concat(out).toString('utf8'), findings: scan.findings };
+}
+
+export async function exportDocument(session: Session, format: DocumentFormat, outPath: string, options: DocumentOptions = {}): Promise<DocumentResult> {
+  const result = await renderDocument(session, format, options);
+  await writeFileAtomic(outPath, result.text);
+  return result;
+}

@@ -1,0 +1,208 @@
+// Export and import as a user meets them: planted secrets never leave, kept findings do, failures leave nothing, ids never clash.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Session } from '../../shared/session.ts';
+import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../store/fixtures/planted-secrets.ts';
+import { findReader } from '../sources/registry.ts';
+import { copyPathFor, VaultStore } from '../vault/vault-store.ts';
+import { exportBundle, scanBundle } from './export-bundle.ts';
+import { importBundle } from './import-bundle.ts';
+import { Manifest } from './manifest.ts';
+import { eachEntry, entryName, openEntry, openZip, type ZipEntry } from './read-zip.ts';
+import { testSession } from './test-zip.ts';
+
+let base: string;
+let files: Record<string, string>;
+
+async function unzipAll(path: string): Promise<Map<string, Buffer>> {
+  const zip = await openZip(path);
+  const entries: Array<[string, ZipEntry]> = [];
+  await eachEntry(zip, (e) => void entries.push([entryName(e), e]));
+  const out = new Map<string, Buffer>();
+  for (const [name, e] of entries) {
+    const chunks: Buffer[] = [];
+    for await (const c of await openEntry(zip, e)) chunks.push(c as Buffer);
+    out.set(name, Buffer.concat(chunks));
+  }
+  zip.close();
+  return out;
+}
+
+/** A session whose source files hold every plant: JSON Lines, a gzip document, Markdown, a clean file. */
+function plantedSession(key: string): Session {
+  const s = testSession(key, files.jsonl as string);
+  s.messages = [{ id: 'm1', role: 'user', timestamp: null, model: null, usage: null, cost: null, parts: [{ type: 'text', text: PLANTED_TEXT }], agentId: null, origin: null }];
+  s.sourceFiles = [
+    { path: files.jsonl as string, size: 0, mtimeMs: 0, role: 'primary' },
+    { path: files.gz as string, size: 0, mtimeMs: 0, role: 'payload' },
+    { path: files.md as string, size: 0, mtimeMs: 0, role: 'transcript' },
+    { path: files.clean as string, size: 0, mtimeMs: 0, role: 'meta' },
+  ];
+  return s;
+}
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'sv-bundle-'));
+  const src = join(base, 'src');
+  await mkdir(src);
+  files = { jsonl: join(src, 'log.jsonl'), gz: join(src, 'doc.json.gz'), md: join(src, 'notes.md'), clean: join(src, 'clean.json') };
+  await writeFile(files.jsonl as string, `${JSON.stringify({ type: 'user', text: PLANTED_TEXT })}\n${JSON.stringify({ type: 'tool', env: PLANTED_ENV })}\n`);
+  await writeFile(files.gz as string, gzipSync(JSON.stringify({ chat: [{ content: PLANTED_TEXT }] })));
+  await writeFile(files.md as string, `# Notes\n\n${PLANTED_TEXT}\n`);
+  await writeFile(files.clean as string, '{"nothing":"secret"}\n');
+});
+afterEach(async () => rm(base, { recursive: true, force: true }));
+
+const load = async (key: string) => plantedSession(key);
+
+describe('export with redaction (the default)', () => {
+  it('no planted secret reaches any entry; the manifest marks redacted files and names rules and lines, never a secret', async () => {
+    const out = join(base, 'share.zip');
+    const result = await exportBundle(['jido-code:s-1'], load, out, { env: PLANTED_ENV });
+    const entries = await unzipAll(out);
+    for (const [name, data] of entries) {
+      const text = name.endsWith('.gz') ? gunzipSync(data).toString() : data.toString();
+      for (const [which, secret] of Object.entries(SECRETS)) expect(text, `${which} in ${name}`).not.toContain(secret);
+    }
+    const manifest = Manifest.parse(JSON.parse(entries.get('manifest.json')!.toString()));
+    const byName = new Map(manifest.files.map((f) => [f.path.split('/').pop(), f]));
+    expect(byName.get('log.jsonl')).toMatchObject({ redacted: true });
+    expect(byName.get('doc.json.gz')).toMatchObject({ redacted: true });
+    expect(byName.get('notes.md')).toMatchObject({ redacted: true });
+    expect(byName.get('session.json')).toMatchObject({ redacted: true });
+    expect(byName.get('clean.json')).toMatchObject({ redacted: false, redactions: [] });
+    expect(byName.get('notes.md')?.redactions.map((r) => r.rule)).toContain('github');
+    expect(manifest.redaction).toMatchObject({ enabled: true, findings: result.findings.length, redacted: result.findings.length, kept: [] });
+    // Redacted JSON stays JSON, so the vault can still read it.
+    for (const line of entries.get(byName.get('log.jsonl')!.path)!.toString().trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    expect(() => JSON.parse(gunzipSync(entries.get(byName.get('doc.json.gz')!.path)!).toString())).not.toThrow();
+    expect(entries.get(byName.get('clean.json')!.path)!.toString()).toBe('{"nothing":"secret"}\n');
+  });
+
+  it('the review scan finds exactly what the export redacts, and a finding the user unticks stays in the bundle', async () => {
+    const scan = await scanBundle(['jido-code:s-1'], load, { env: PLANTED_ENV });
+    expect(scan.findings.length).toBeGreaterThan(20);
+    const keep = scan.findings.find((f) => f.rule === 'github' && f.file.endsWith('notes.md'))!;
+    const out = join(base, 'share.zip');
+    const result = await exportBundle(['jido-code:s-1'], load, out, { env: PLANTED_ENV, keep: [keep.id] });
+    expect(result.findings.map((f) => f.id)).toEqual(scan.findings.map((f) => f.id));
+    const entries = await unzipAll(out);
+    expect(entries.get(keep.file)!.toString()).toContain(SECRETS.github);
+    const manifest = Manifest.parse(JSON.parse(entries.get('manifest.json')!.toString()));
+    expect(manifest.redaction.kept).toEqual([{ id: keep.id, rule: 'github', file: keep.file, line: keep.line }]);
+    expect(JSON.stringify(manifest)).not.toContain(SECRETS.github);
+  });
+
+  it('a gzip source with nothing to redact goes in byte-for-byte', async () => {
+    await writeFile(files.gz as string, gzipSync('{"chat":[]}'));
+    const out = join(base, 'share.zip');
+    await exportBundle(['jido-code:s-1'], load, out, { env: PLANTED_ENV });
+    const entries = await unzipAll(out);
+    const gz = [...entries].find(([n]) => n.endsWith('doc.json.gz'))![1];
+    expect(gz).toEqual(await readFile(files.gz as string));
+  });
+});
+
+describe('export with --no-redact', () => {
+  it('copies every source byte-for-byte and says so in the manifest', async () => {
+    const out = join(base, 'raw.zip');
+    const result = await exportBundle(['jido-code:s-1'], load, out, { redact: false });
+    expect(result.findings).toEqual([]);
+    const entries = await unzipAll(out);
+    for (const [name, path] of Object.entries(files)) {
+      const entry = [...entries].find(([n]) => n.endsWith(path.split('/').pop() as string));
+      expect(entry?.[1], name).toEqual(await readFile(path));
+    }
+    const manifest = Manifest.parse(JSON.parse(entries.get('manifest.json')!.toString()));
+    expect(manifest.redaction).toEqual({ enabled: false, rules: [], findings: 0, redacted: 0, kept: [] });
+  });
+});
+
+describe('a failed or cancelled export', () => {
+  it('leaves no partial file and an earlier bundle at the same path untouched', async () => {
+    const out = join(base, 'share.zip');
+    await writeFile(out, 'the previous bundle');
+    const failing = async (key: string) => {
+      if (key === 'jido-code:s-2') throw new Error('worker crashed');
+      return plantedSession(key);
+    };
+    await expect(exportBundle(['jido-code:s-1', 'jido-code:s-2'], failing, out, { env: {} })).rejects.toThrow('worker crashed');
+    expect(await readFile(out, 'utf8')).toBe('the previous bundle');
+    expect((await readdir(base)).sort()).toEqual(['share.zip', 'src']);
+  });
+
+  it('a source file that vanished fails the export with its path', async () => {
+    await rm(files.md as string);
+    await expect(exportBundle(['jido-code:s-1'], load, join(base, 'x.zip'), { env: {} })).rejects.toThrow(`A source file of jido-code:s-1 is missing: ${files.md}`);
+    expect((await readdir(base)).sort()).toEqual(['src']);
+  });
+
+  it('cancelling mid-way stops it and removes the temp file', async () => {
+    const big = join(base, 'src', 'big.jsonl');
+    await writeFile(big, `${'{"type":"tool","text":"ordinary output line"}\n'.repeat(400_000)}`);
+    const bigLoad = async (key: string) => ({ ...testSession(key, big), sourceFiles: [{ path: big, size: 0, mtimeMs: 0, role: 'primary' as const }] });
+    const controller = new AbortController();
+    const out = join(base, 'big.zip');
+    const run = exportBundle(['jido-code:b-1'], bigLoad, out, {
+      env: {},
+      signal: controller.signal,
+      onProgress: (p) => {
+        if (p.bytesDone > 1_000_000) controller.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ name: 'AbortError' });
+    expect(existsSync(out)).toBe(false);
+    expect((await readdir(base)).sort()).toEqual(['src']);
+  });
+});
+
+describe('import', () => {
+  it('never overwrites: an id the vault has is skipped and reported, or imported as a copy on request', async () => {
+    const out = join(base, 'share.zip');
+    await exportBundle(['jido-code:s-1'], load, out, { env: PLANTED_ENV });
+    const dataDir = join(base, 'data');
+    const first = await importBundle(out, { dataDir });
+    expect(first.imported.map((s) => s.key)).toEqual(['jido-code:s-1']);
+    const store = new VaultStore(dataDir);
+    const kept = (await store.get('jido-code:s-1'))!;
+    expect(kept.meta).toMatchObject({ origin: 'imported', sourcePaths: Object.values(files) });
+    const copied = await readFile(copyPathFor(kept.dir, files.md as string), 'utf8');
+    expect(copied).toContain('export GITHUB_TOKEN=[REDACTED:github]');
+
+    await writeFile(copyPathFor(kept.dir, files.md as string), 'edited by the user');
+    const again = await importBundle(out, { dataDir });
+    expect(again.imported).toEqual([]);
+    expect(again.skipped).toEqual([{ key: 'jido-code:s-1', title: 'Session s-1', reason: expect.stringContaining('already in the vault') }]);
+    expect(await readFile(copyPathFor(kept.dir, files.md as string), 'utf8')).toBe('edited by the user');
+
+    const copy = await importBundle(out, { dataDir, asCopy: true });
+    expect(copy.imported).toMatchObject([{ key: 'jido-code:s-1~copy-1', copyOf: 'jido-code:s-1' }]);
+    expect((await store.get('jido-code:s-1~copy-1'))?.meta.origin).toBe('imported');
+  });
+
+  it('a key a live session already holds is skipped too', async () => {
+    const out = join(base, 'share.zip');
+    await exportBundle(['jido-code:s-1'], load, out, { redact: false });
+    const report = await importBundle(out, { dataDir: join(base, 'data'), known: (key) => key === 'jido-code:s-1' });
+    expect(report.skipped.map((s) => s.key)).toEqual(['jido-code:s-1']);
+    expect(existsSync(join(base, 'data'))).toBe(false);
+  });
+
+  it('restores each source file\'s modification time', async () => {
+    const out = join(base, 'share.zip');
+    const jido = join(base, 'src', '.jido_code', 'sessions', 's-7.json');
+    await mkdir(join(base, 'src', '.jido_code', 'sessions'), { recursive: true });
+    await writeFile(jido, JSON.stringify({ version: 1, id: 's-7', name: 'n', project_path: '/p', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', conversation: [] }));
+    const real = await findReader(jido)!.read(jido);
+    await exportBundle([real.key], async () => real, out, { redact: false });
+    const dataDir = join(base, 'data');
+    await importBundle(out, { dataDir });
+    const kept = (await new VaultStore(dataDir).get(real.key))!;
+    const { statSync } = await import('node:fs');
+    expect(Math.round(statSync(copyPathFor(kept.dir, jido)).mtimeMs)).toBe(Math.round(statSync(jido).mtimeMs));
+  });
+});

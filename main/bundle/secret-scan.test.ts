@@ -1,0 +1,107 @@
+// The streaming scanner: every planted secret found and redacted, whatever the window cuts, and JSON stays valid.
+import { describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { Redactor } from '../store/redact.ts';
+import { PEM_KEY, PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../store/fixtures/planted-secrets.ts';
+import { clipToJsonString, SecretScanStream, type ScanContext, type ScanOptions } from './secret-scan.ts';
+
+function context(keep: string[] = []): ScanContext {
+  return { redactor: new Redactor(['secrets', 'env'], PLANTED_ENV), literals: new Map(), keep: new Set(keep) };
+}
+
+async function run(input: Buffer, options: Partial<ScanOptions> & { file?: string } = {}, ctx = context(), chunk = 997) {
+  const scan = new SecretScanStream(ctx, { file: 'f.txt', clip: 'text', emit: true, ...options });
+  const parts: Buffer[] = [];
+  for (let i = 0; i < input.length || i === 0; i += chunk) parts.push(input.subarray(i, i + chunk));
+  const out: Buffer[] = [];
+  for await (const piece of Readable.from(parts, { objectMode: false }).pipe(scan)) out.push(piece as Buffer);
+  return { out: Buffer.concat(out), findings: scan.findings };
+}
+
+const filler = (n: number) => Array.from({ length: n }, (_, i) => `line ${i}: nothing to see here, just ordinary build output ✓`).join('\n');
+
+describe('SecretScanStream', () => {
+  it('finds and redacts every planted secret once, naming rule, line and a masked preview', async () => {
+    const text = `${filler(3)}\n${PLANTED_TEXT}\n${filler(2)}`;
+    const { out, findings } = await run(Buffer.from(text));
+    const written = out.toString('utf8');
+    for (const secret of Object.values(SECRETS)) expect(written).not.toContain(secret);
+    expect(new Set(findings.map((f) => f.rule))).toEqual(new Set(['aws', 'github', 'openai', 'anthropic', 'private-key', 'jwt', 'ENV:DB_PASSWORD_FOR_TESTS']));
+    const github = findings.filter((f) => f.rule === 'github');
+    expect(github.map((f) => f.line)).toEqual([6, 17]);
+    expect(github[0]?.preview).toBe('export GITHUB_TOKEN=ghp_************');
+    for (const f of findings) for (const secret of Object.values(SECRETS)) expect(f.preview).not.toContain(secret);
+    expect(written).toContain('export GITHUB_TOKEN=[REDACTED:github]');
+    expect(written.startsWith(filler(3))).toBe(true);
+    expect(written.endsWith(filler(2))).toBe(true);
+  });
+
+  it('gives the same findings and output however the file is cut into windows and chunks', async () => {
+    const text = Array.from({ length: 12 }, (_, i) => `${filler(i * 7)}\n${PLANTED_TEXT}`).join('\n');
+    const whole = await run(Buffer.from(text), { window: 8 * 1024 * 1024, overlap: 4096, context: 256 });
+    for (const [window, chunk] of [[9000, 1], [12_000, 4096], [20_000, 333]] as const) {
+      const cut = await run(Buffer.from(text), { window, overlap: 4096, context: 256 }, context(), chunk);
+      expect(cut.out.toString()).toBe(whole.out.toString());
+      expect(cut.findings.map((f) => [f.id, f.line, f.rule])).toEqual(whole.findings.map((f) => [f.id, f.line, f.rule]));
+    }
+    expect(whole.findings.length).toBeGreaterThan(12 * 8);
+  });
+
+  it('keeps JSON Lines valid: a redaction never crosses a string quote, and escaped keys are caught', async () => {
+    const lines = [
+      { type: 'user', text: PLANTED_TEXT },
+      { type: 'tool', output: `export AWS_SECRET_ACCESS_KEY="${SECRETS.awsSecretKey}"\n${PEM_KEY.slice(0, 90)}` },
+      { type: 'assistant', env: { DB_PASSWORD_FOR_TESTS: SECRETS.envValue }, note: 'quote " and \\ stay' },
+    ];
+    const jsonl = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+    const { out, findings } = await run(Buffer.from(jsonl), { clip: 'json', file: 'a.jsonl' });
+    const back = out.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(back).toHaveLength(3);
+    for (const secret of Object.values(SECRETS)) expect(out.toString()).not.toContain(secret);
+    expect(back[2]).toMatchObject({ type: 'assistant', env: { DB_PASSWORD_FOR_TESTS: '[REDACTED:ENV:DB_PASSWORD_FOR_TESTS]' }, note: 'quote " and \\ stay' });
+    expect(String(back[1]?.output)).toContain('[REDACTED:private-key]');
+    expect(findings.every((f) => f.file === 'a.jsonl')).toBe(true);
+  });
+
+  it('leaves a finding the user kept, and reports it as not redacted', async () => {
+    const text = `token ${SECRETS.github}\nother ${SECRETS.anthropic}\n`;
+    const first = await run(Buffer.from(text));
+    const github = first.findings.find((f) => f.rule === 'github');
+    const second = await run(Buffer.from(text), {}, context([github!.id]));
+    expect(second.out.toString()).toContain(`token ${SECRETS.github}`);
+    expect(second.out.toString()).not.toContain(SECRETS.anthropic);
+    expect(second.findings.find((f) => f.id === github!.id)?.redacted).toBe(false);
+  });
+
+  it('masks a secret in a binary file with as many bytes, so the file keeps its structure', async () => {
+    const bin = Buffer.concat([Buffer.from([0, 1, 2, 3, 0]), Buffer.from(`key=${SECRETS.github};`), Buffer.alloc(50, 0)]);
+    const { out, findings } = await run(bin);
+    expect(out.length).toBe(bin.length);
+    expect(out.toString('latin1')).toContain(`key=${'*'.repeat(SECRETS.github.length)};`);
+    expect(findings.map((f) => f.rule)).toEqual(['github']);
+  });
+
+  it('passes bytes through unchanged when nothing is found, invalid UTF-8 included', async () => {
+    const odd = Buffer.concat([Buffer.from('héllo '), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(' wörld\n')]);
+    const { out, findings } = await run(odd);
+    expect(out).toEqual(odd);
+    expect(findings).toEqual([]);
+  });
+
+  it('a secret seen once is redacted wherever it appears after, even without the words that gave it away', async () => {
+    const ctx = context();
+    await run(Buffer.from(`aws_secret_access_key = ${SECRETS.awsSecretKey}\n`), {}, ctx);
+    const later = await run(Buffer.from(`bare: ${SECRETS.awsSecretKey}\n`), { file: 'later.txt' }, ctx);
+    expect(later.out.toString()).toBe('bare: [REDACTED:aws]\n');
+  });
+});
+
+describe('clipToJsonString', () => {
+  it('stops at the closing quote and a line break, and never splits an escape', () => {
+    const text = '{"a":"ab\\ncd","b":"x"}';
+    expect(clipToJsonString(text, { start: 6, end: 20 })).toEqual({ start: 6, end: 12 });
+    expect(clipToJsonString(text, { start: 9, end: 11 })).toEqual({ start: 8, end: 11 });
+    expect(clipToJsonString('"\\u00e9xyz"', { start: 1, end: 4 })).toEqual({ start: 1, end: 7 });
+    expect(clipToJsonString('"a"\n"b"', { start: 3, end: 6 })).toBeNull();
+  });
+});

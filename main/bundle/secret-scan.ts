@@ -1,0 +1,243 @@
+// Finds secrets in a file as it streams past, window by window, and writes it on with the chosen ones redacted.
+import { isUtf8 } from 'node:buffer';
+import { Transform, type TransformCallback } from 'node:stream';
+import type { Redactor, SecretSpan } from '../store/redact.ts';
+import { findingId, markerLabel, previewOf, type Finding } from './finding.ts';
+
+/** What every file of one export shares. */
+export interface ScanContext {
+  redactor: Redactor;
+  /** Secrets found so far in this export, looked for everywhere after (a key named once is redacted every time). */
+  literals: Map<string, string>;
+  /** Ids of findings the user kept (false positives): reported, not redacted. */
+  keep: ReadonlySet<string>;
+}
+
+export interface ScanOptions {
+  /** The file's path inside the bundle (finding ids and reports name it). */
+  file: string;
+  /**
+   * json (JSON, JSON Lines): a redaction never crosses a string's quotes or a line break, so the file stays
+   * valid; html: never crosses a tag; text: as found.
+   */
+  clip: 'json' | 'html' | 'text';
+  /** False for a dry run: find only, pass nothing on. */
+  emit: boolean;
+  /** Bytes scanned at once; a secret must fit in `overlap`, and `context` bytes before a window are re-read. */
+  window?: number;
+  overlap?: number;
+  context?: number;
+}
+
+const WINDOW = 4 * 1024 * 1024;
+const OVERLAP = 64 * 1024;
+const CONTEXT = 4 * 1024;
+
+interface Placed {
+  start: number;
+  end: number;
+  rule: string;
+}
+
+/** The first byte at or before `at` that starts a UTF-8 character. */
+function charStart(buf: Buffer, at: number): number {
+  let p = Math.min(at, buf.length);
+  for (let steps = 0; steps < 3 && p > 0 && p < buf.length && ((buf[p] ?? 0) & 0xc0) === 0x80; steps++) p--;
+  return p;
+}
+
+function backslashesBefore(text: string, at: number): number {
+  let n = 0;
+  while (at - n - 1 >= 0 && text[at - n - 1] === '\\') n++;
+  return n;
+}
+
+/**
+ * Keeps a span inside one JSON string: it starts on no escape's tail, stops at a line break or an
+ * unescaped quote, and ends on no escape's head, so replacing it leaves valid JSON.
+ */
+export function clipToJsonString(text: string, span: { start: number; end: number }): { start: number; end: number } | null {
+  let start = span.start;
+  if (backslashesBefore(text, start) % 2 === 1) start--;
+  else {
+    const u = text.lastIndexOf('\\u', start);
+    if (u !== -1 && start - u < 6 && backslashesBefore(text, u) % 2 === 0) start = u;
+  }
+  let end = start;
+  while (end < span.end) {
+    const c = text[end];
+    if (c === '\n' || c === '\r' || c === '"') break;
+    end += c === '\\' ? (text[end + 1] === 'u' ? 6 : 2) : 1;
+  }
+  end = Math.min(end, text.length);
+  return end > start ? { start, end } : null;
+}
+
+/** Keeps a span inside one run of HTML text: it stops at the next tag. */
+export function clipToHtmlText(text: string, span: { start: number; end: number }): { start: number; end: number } | null {
+  const tag = text.indexOf('<', span.start);
+  const end = tag === -1 ? span.end : Math.min(span.end, tag);
+  return end > span.start ? { start: span.start, end } : null;
+}
+
+/** Byte offsets of string offsets in `text` (UTF-8), computed in one walk over the sorted offsets. */
+function byteOffsets(text: string, offsets: number[], latin1: boolean): Map<number, number> {
+  const out = new Map<number, number>();
+  if (latin1) {
+    for (const o of offsets) out.set(o, o);
+    return out;
+  }
+  let char = 0;
+  let byte = 0;
+  for (const o of [...new Set(offsets)].sort((a, b) => a - b)) {
+    byte += Buffer.byteLength(text.slice(char, o));
+    char = o;
+    out.set(o, byte);
+  }
+  return out;
+}
+
+/**
+ * A Transform over one file's bytes. Each window is decoded (UTF-8, or Latin-1 when it is not valid
+ * UTF-8, so offsets stay exact) and scanned with the Redactor; a finding is settled by the first window
+ * in which it starts at least `overlap` bytes before the window's end, so a secret cut by one window is
+ * whole in the next. Redacted text becomes `[REDACTED:<rule>]`; in a binary file (a NUL in its first
+ * 8 KiB, e.g. SQLite) it becomes as many `*` as it had bytes, which keeps the file's structure.
+ */
+export class SecretScanStream extends Transform {
+  readonly findings: Finding[] = [];
+  private readonly ctx: ScanContext;
+  private readonly options: Required<ScanOptions>;
+  private chunks: Buffer[] = [];
+  private length = 0;
+  /** Absolute offset of the first buffered byte, and the line it is on. */
+  private base = 0;
+  private lineAtBase = 1;
+  /** Everything before `emitted` has been passed on; findings starting before `settled` are final. */
+  private emitted = 0;
+  private settled = 0;
+  private pending: Placed[] = [];
+  private binary: boolean | null = null;
+
+  constructor(ctx: ScanContext, options: ScanOptions) {
+    super();
+    this.ctx = ctx;
+    this.options = { window: WINDOW, overlap: OVERLAP, context: CONTEXT, ...options };
+    if (this.options.window <= this.options.overlap + this.options.context) throw new Error('scan window must exceed overlap + context');
+  }
+
+  get redactedCount(): number {
+    return this.findings.filter((f) => f.redacted).length;
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    if (this.binary === null) this.binary = chunk.subarray(0, 8192).includes(0);
+    this.chunks.push(chunk);
+    this.length += chunk.length;
+    this.drain(false).then(() => done(), done);
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.drain(true).then(() => done(), done);
+  }
+
+  private async drain(final: boolean): Promise<void> {
+    while (this.length >= this.options.window) await this.window(false);
+    if (final) await this.window(true);
+  }
+
+  private async window(final: boolean): Promise<void> {
+    const buf = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.length);
+    this.chunks = [buf];
+    const end = final ? buf.length : charStart(buf, this.options.window);
+    const bytes = buf.subarray(0, end);
+    const latin1 = this.binary === true || !isUtf8(bytes);
+    const text = bytes.toString(latin1 ? 'latin1' : 'utf8');
+    const limit = final ? Infinity : this.base + charStart(buf, end - this.options.overlap);
+
+    let spans: Array<SecretSpan | { start: number; end: number; rule: string; text: string }> = await this.ctx.redactor.findSpans(text, this.ctx.literals);
+    if (this.options.clip !== 'text' && !this.binary) {
+      const clip = this.options.clip === 'json' ? clipToJsonString : clipToHtmlText;
+      spans = spans.flatMap((s) => {
+        const clipped = clip(text, s);
+        return clipped ? [{ ...clipped, rule: s.rule, text: text.slice(clipped.start, clipped.end) }] : [];
+      });
+    }
+    // One finding per place: two rules (or a rule and a known literal) naming the same text give the first rule by name.
+    const byPlace = new Map<string, (typeof spans)[number]>();
+    for (const s of spans) {
+      const held = byPlace.get(`${s.start}:${s.end}`);
+      if (!held || s.rule < held.rule) byPlace.set(`${s.start}:${s.end}`, s);
+    }
+    spans = [...byPlace.values()];
+    const offsets = byteOffsets(text, spans.flatMap((s) => [s.start, s.end]), latin1);
+    const seen = new Set<string>();
+    let lineCursor = 0;
+    let line = this.lineAtBase;
+    for (const s of spans.sort((a, b) => a.start - b.start || b.end - a.end || (a.rule < b.rule ? -1 : 1))) {
+      const start = this.base + (offsets.get(s.start) ?? 0);
+      const stop = this.base + (offsets.get(s.end) ?? 0);
+      if (start < this.settled || start >= limit || seen.has(`${start}:${s.rule}`)) continue;
+      seen.add(`${start}:${s.rule}`);
+      line += count(buf, 0x0a, lineCursor, start - this.base);
+      lineCursor = start - this.base;
+      const id = findingId(this.options.file, start, s.rule);
+      const redact = !this.ctx.keep.has(id);
+      const preview = previewOf(text, s.start, s.end, s.rule, spans.filter((o) => o !== s));
+      this.findings.push({ id, rule: s.rule, file: this.options.file, line, preview, redacted: redact });
+      if (!s.rule.startsWith('ENV:') && s.text.length >= 8) this.ctx.literals.set(s.text, s.rule);
+      if (redact) this.pending.push({ start, end: stop, rule: s.rule });
+    }
+    this.settled = final ? Infinity : limit;
+    this.emitThrough(buf, final ? this.base + buf.length : limit);
+
+    if (final) {
+      this.chunks = [];
+      this.length = 0;
+      return;
+    }
+    // Keep the overlap (not yet settled) and some context before it for the next window.
+    const keepFrom = Math.max(charStart(buf, limit - this.options.context - this.base), 0);
+    this.lineAtBase += count(buf, 0x0a, 0, keepFrom);
+    const rest = buf.subarray(keepFrom);
+    this.chunks = [rest];
+    this.length = rest.length;
+    this.base += keepFrom;
+  }
+
+  /** Passes on the bytes before `through`, redacting settled spans (a span that crosses it goes out whole). */
+  private emitThrough(buf: Buffer, through: number): void {
+    const out: Buffer[] = [];
+    const take = (from: number, to: number) => {
+      if (to > from) out.push(buf.subarray(from - this.base, to - this.base));
+    };
+    const spans = this.pending.sort((a, b) => a.start - b.start || b.end - a.end || (a.rule < b.rule ? -1 : 1));
+    const later: Placed[] = [];
+    let at = this.emitted;
+    for (let i = 0; i < spans.length; i++) {
+      const span = spans[i] as Placed;
+      if (span.start >= through) {
+        later.push(span);
+        continue;
+      }
+      let stop = span.end;
+      // Overlapping spans go as one marker, named after the first.
+      while (i + 1 < spans.length && (spans[i + 1] as Placed).start < stop) stop = Math.max(stop, (spans[++i] as Placed).end);
+      if (stop <= at) continue;
+      take(at, Math.max(span.start, at));
+      out.push(this.binary ? Buffer.alloc(stop - Math.max(span.start, at), '*') : Buffer.from(`[REDACTED:${markerLabel(span.rule)}]`));
+      at = stop;
+    }
+    const end = Math.max(at, Math.min(through, this.base + buf.length));
+    take(at, end);
+    this.emitted = end;
+    this.pending = later;
+    if (this.options.emit) for (const b of out) this.push(b);
+  }
+}
+
+function count(buf: Buffer, byte: number, from: number, to: number): number {
+  let n = 0;
+  for (let i = buf.indexOf(byte, from); i !== -1 && i < to; i = buf.indexOf(byte, i + 1)) n++;
+  return n;
+}

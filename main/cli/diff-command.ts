@@ -1,0 +1,75 @@
+// `session-vault diff <a> <b>`: the app's side-by-side comparison of two sessions, as text or JSON.
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { resolveDataDir } from '../data-dir.ts';
+import { resolveSessionRef } from '../compare/resolve-session.ts';
+import { formatComparisonText } from '../compare/text-report.ts';
+import { createServices } from '../services.ts';
+import { UsageError } from './usage-error.ts';
+
+export const DIFF_HELP = `Usage: session-vault diff <a> <b> [--json] [--all] [--root DIR]... [--no-defaults]
+
+Compares two sessions side by side, across formats (a Claude Code session against a Codex one):
+header deltas (model, config, branch, duration, counts, tokens, cost), turns aligned by their
+prompts with word-level diffs of what changed, files touched and operations.
+
+<a> and <b> are session keys (format:id, as "list --json" prints them), ids, or the unique start
+of an id. In the app the same comparison is at #/compare/<a>/<b>.
+
+Options:
+  --json          print the comparison as JSON (the object the app shows)
+  --all           also print identical turns and header fields instead of folding them
+  --root DIR      also read sessions below DIR (repeatable; not saved)
+  --no-defaults   skip the tools' default folders
+  -h, --help      show this help
+`;
+
+export async function runDiff(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean' },
+        all: { type: 'boolean' },
+        root: { type: 'string', multiple: true },
+        'no-defaults': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${DIFF_HELP}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(DIFF_HELP);
+    return;
+  }
+  if (positionals.length !== 2) {
+    throw new UsageError(`give exactly two sessions to compare (got ${positionals.length}).\n\n${DIFF_HELP}`);
+  }
+  const services = createServices({
+    dataDir: resolveDataDir(env),
+    shell: 'cli',
+    extraRoots: (values.root ?? []).map((r) => resolve(r)),
+    discoverDefaults: !values['no-defaults'],
+    watch: false,
+    env,
+  });
+  try {
+    await services.start();
+    for (const problem of services.startupProblems()) process.stderr.write(`warning: ${problem}\n`);
+    await services.whenScanned();
+    const { sessions } = await services.methods.listSessions({ includeChildren: true, limit: 100_000 });
+    const [a, b] = positionals.map((ref) => resolveSessionRef(ref, sessions)) as [string, string];
+    // Through dispatch, so the CLI meets the same validation and errors as the app.
+    const result = await services.dispatch('compareSessions', { a, b });
+    if (!result.ok) throw new Error(result.error.message);
+    const comparison = result.value as Parameters<typeof formatComparisonText>[0];
+    process.stdout.write(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonText(comparison, { all: values.all ?? false }));
+  } finally {
+    await services.close();
+  }
+}

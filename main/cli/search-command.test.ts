@@ -1,0 +1,58 @@
+// `session-vault search` as a user runs it: marked snippets, JSON with the matching message, filters, usage errors.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { jidoSession, vizierSession } from '../test-support/session-files.ts';
+
+let base: string;
+let root: string;
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [resolve('main/cli.ts'), ...args],
+      { env: { ...process.env, SESSION_VAULT_HOME: join(base, 'data'), HOME: join(base, 'home') } },
+      (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'sv-cli-search-'));
+  root = join(base, 'root');
+  await mkdir(join(root, '.jido_code', 'sessions'), { recursive: true });
+  await writeFile(join(root, '.jido_code', 'sessions', 'j-1.json'), jidoSession('j-1', 'nightly-etl'));
+  await mkdir(join(root, 'orbit', '.vizier', 'sessions', 'v-1'), { recursive: true });
+  await writeFile(join(root, 'orbit', '.vizier', 'sessions', 'v-1', 'session.json'), vizierSession('v-1'));
+});
+afterAll(async () => rm(base, { recursive: true, force: true }));
+
+describe('session-vault search', () => {
+  it('prints matching sessions with the hit marked', async () => {
+    const { code, stdout } = await run(['search', 'deterministic', '--root', root, '--no-defaults']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('vizier:v-1');
+    expect(stdout).toContain('»deterministic«');
+    expect(stdout).not.toContain('jido-code:j-1');
+    expect(stdout).toContain('1 of 1 matching session');
+  });
+
+  it('prints JSON with the snippet and the matching message, and applies filters', async () => {
+    const { code, stdout } = await run(['search', 'source:jido-code build', '--json', '--root', root, '--no-defaults']);
+    expect(code).toBe(0);
+    const page = JSON.parse(stdout) as { total: number; results: Array<{ summary: { key: string }; messageIndex: number | null; snippet: Array<{ text: string; hit: boolean }> }> };
+    expect(page.total).toBe(1);
+    expect(page.results[0]?.summary.key).toBe('jido-code:j-1');
+    expect(page.results[0]?.messageIndex).toBe(0);
+    expect(page.results[0]?.snippet).toContainEqual({ text: 'build', hit: true });
+  });
+
+  it('refuses a missing query with usage help', async () => {
+    const { code, stderr } = await run(['search', '--no-defaults']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('give a query');
+  });
+});

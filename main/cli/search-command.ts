@@ -1,0 +1,93 @@
+// `session-vault search "<query>"`: full-text search with filters over the same index the app uses.
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import type { SearchResult } from '../../shared/search-api.ts';
+import { createServices } from '../services.ts';
+import { resolveDataDir } from '../data-dir.ts';
+import { UsageError } from './usage-error.ts';
+
+export const SEARCH_HELP = `Usage: session-vault search "<query>" [--json] [--limit N] [--sort relevance|date] [--root DIR]... [--no-defaults]
+
+Searches every session's messages, tool calls and outputs, file paths, summaries and titles.
+
+Query syntax:
+  words             every word must appear (also inside identifiers: VizierDoc finds parseVizierDocument)
+  "exact phrase"    the words in this order
+  pars*             words starting with pars
+  -word             sessions without the word
+  source:codex project:NAME branch:NAME status:closed outcome:accepted model:gpt-5 tag:NAME
+  is:starred is:kept has:summary after:2026-01-31 before:2026-02 tokens>10k cost>1.5 sort:date
+
+Options:
+  --json          print the results (summary, snippet, matching message) as JSON
+  --limit N       how many results (default 20)
+  --sort S        relevance (default when there are words) or date
+  --root DIR      also read sessions below DIR (repeatable; not saved)
+  --no-defaults   skip the tools' default folders
+  -h, --help      show this help
+`;
+
+/** Hits are shown between » and « so a terminal shows them without colour codes. */
+export function formatResults(results: SearchResult[], total: number): string {
+  if (!results.length) return 'No sessions match.\n';
+  const lines: string[] = [];
+  for (const r of results) {
+    const s = r.summary;
+    const when = (s.updatedAt ?? s.createdAt ?? '').slice(0, 16).replace('T', ' ');
+    lines.push(`${s.key}  ${when}  ${s.title.replace(/\s+/g, ' ')}`);
+    const snippet = r.snippet.map((p) => (p.hit ? `»${p.text}«` : p.text)).join('').replace(/\s+/g, ' ').trim();
+    if (snippet) lines.push(`    ${r.messageIndex === null ? '' : `#${r.messageIndex + 1} `}${snippet}`);
+  }
+  lines.push(`${results.length} of ${total} matching session${total === 1 ? '' : 's'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean' },
+        limit: { type: 'string' },
+        sort: { type: 'string' },
+        root: { type: 'string', multiple: true },
+        'no-defaults': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    });
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${SEARCH_HELP}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(SEARCH_HELP);
+    return;
+  }
+  const query = positionals.join(' ').trim();
+  if (!query) throw new UsageError(`give a query, e.g. session-vault search "merge conflict"\n\n${SEARCH_HELP}`);
+  const limit = values.limit === undefined ? 20 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
+  const sort = values.sort;
+  if (sort !== undefined && sort !== 'relevance' && sort !== 'date') throw new UsageError('--sort must be relevance or date');
+  const services = createServices({
+    dataDir: resolveDataDir(env),
+    shell: 'cli',
+    extraRoots: (values.root ?? []).map((r) => resolve(r)),
+    discoverDefaults: !values['no-defaults'],
+    watch: false,
+    env,
+  });
+  try {
+    await services.start();
+    for (const problem of services.startupProblems()) process.stderr.write(`warning: ${problem}\n`);
+    await services.whenScanned();
+    const page = await services.methods.searchSessions({ query, limit, offset: 0, sort });
+    for (const problem of page.problems) process.stderr.write(`warning: ${problem}\n`);
+    process.stdout.write(values.json ? `${JSON.stringify(page, null, 2)}\n` : formatResults(page.results, page.total));
+  } finally {
+    await services.close();
+  }
+}

@@ -1,0 +1,216 @@
+// The persistent index: survives restarts keyed by (path, size, mtime), searches text and filters, heals itself.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { DatabaseSync } from 'node:sqlite';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SessionIndex } from './index-store.ts';
+import { createSchema, MIGRATIONS, SCHEMA_VERSION } from './schema.ts';
+import { makeSession, readResult, textMessage } from './test-sessions.ts';
+import type { Session } from '../../shared/session.ts';
+
+let dir: string;
+let file: string;
+const open: SessionIndex[] = [];
+const openIndex = () => {
+  const index = new SessionIndex(file);
+  open.push(index);
+  return index;
+};
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sv-index-'));
+  file = join(dir, 'index.sqlite');
+});
+afterEach(async () => {
+  for (const index of open.splice(0)) index.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function add(index: SessionIndex, session: Session, size = 100, mtimeMs = 1) {
+  const path = `/roots/${session.id}.json`;
+  const { result, text } = readResult(session);
+  index.put(path, size, mtimeMs, session.key, result, text);
+  return path;
+}
+
+const keys = (index: SessionIndex, query: string, sort?: 'relevance' | 'date') => index.search(query, { sort }).hits.map((h) => h.key);
+
+describe('SessionIndex persistence', () => {
+  it('gives back every entry after a restart with its size and mtime, so unchanged files are not read again', () => {
+    const first = openIndex();
+    add(first, makeSession('a'), 120, 1000);
+    add(first, makeSession('b'), 340, 2000);
+    first.close();
+    const second = openIndex();
+    expect(second.note).toBeNull();
+    const entries = [...second.entries()].map((e) => ({ path: e.path, size: e.size, mtimeMs: e.mtimeMs, title: e.result.ok && e.result.summary.title }));
+    expect(entries).toEqual([
+      { path: '/roots/a.json', size: 120, mtimeMs: 1000, title: 'Session a' },
+      { path: '/roots/b.json', size: 340, mtimeMs: 2000, title: 'Session b' },
+    ]);
+  });
+
+  it('replaces a changed file and forgets a removed one', () => {
+    const index = openIndex();
+    add(index, makeSession('a', { messages: [textMessage('user', 'old words here')] }));
+    add(index, makeSession('a', { messages: [textMessage('user', 'fresh content now')] }), 200, 2);
+    add(index, makeSession('b', { messages: [textMessage('user', 'fresh start')] }));
+    expect(keys(index, 'old')).toEqual([]);
+    expect(keys(index, 'fresh').sort()).toEqual(['vizier:a', 'vizier:b']);
+    index.remove('/roots/b.json');
+    expect(keys(index, 'fresh')).toEqual(['vizier:a']);
+    expect(index.count).toBe(1);
+  });
+
+  it('keeps unreadable files listed with their reason', () => {
+    const index = openIndex();
+    index.put('/roots/bad.json', 5, 1, 'vizier:bad', { id: 0, ok: false, format: 'vizier', unreadable: { code: 'invalid_json', message: 'HTML page' } }, null);
+    index.close();
+    const [entry] = [...openIndex().entries()];
+    expect(entry?.result).toMatchObject({ ok: false, unreadable: { code: 'invalid_json' } });
+  });
+});
+
+describe('SessionIndex recovery', () => {
+  it('rebuilds an index file full of garbage, with a note saying so', async () => {
+    await writeFile(file, 'this is not a database '.repeat(500));
+    const index = openIndex();
+    expect(index.note).toMatch(/could not be read.*rebuilt/);
+    add(index, makeSession('a'));
+    expect(index.count).toBe(1);
+  });
+
+  it('rebuilds an index with a newer schema version', () => {
+    const db = new DatabaseSync(file);
+    db.exec(`CREATE TABLE files (x); CREATE VIRTUAL TABLE docs USING fts5(a); PRAGMA user_version = ${SCHEMA_VERSION + 5}`);
+    db.close();
+    const index = openIndex();
+    expect(index.note).toContain(`schema version ${SCHEMA_VERSION + 5}`);
+    add(index, makeSession('a', { messages: [textMessage('user', 'works again')] }));
+    expect(keys(index, 'works')).toEqual(['vizier:a']);
+  });
+
+  it('rebuilds an older index that has no migration step', () => {
+    const db = new DatabaseSync(file);
+    db.exec('CREATE TABLE sessions (path TEXT); PRAGMA user_version = 0');
+    db.close();
+    const index = openIndex();
+    expect(index.note).toContain('schema version 0');
+    expect(index.count).toBe(0);
+  });
+
+  it('upgrades an older index in place when a migration step exists, keeping its entries', () => {
+    const db = new DatabaseSync(file);
+    createSchema(db);
+    db.exec(`INSERT INTO files (path, size, mtime_ms, key, time_ms, result) VALUES ('/roots/old.json', 1, 1, 'vizier:old', 0, '{"id":0,"ok":false,"format":"vizier","unreadable":{"code":"empty_file","message":"empty"}}'); PRAGMA user_version = ${SCHEMA_VERSION - 1}`);
+    db.close();
+    MIGRATIONS[SCHEMA_VERSION - 1] = (d) => d.exec('CREATE INDEX IF NOT EXISTS files_format ON files(format)');
+    try {
+      const index = openIndex();
+      expect(index.note).toContain(`upgraded from version ${SCHEMA_VERSION - 1}`);
+      expect([...index.entries()].map((e) => e.path)).toEqual(['/roots/old.json']);
+    } finally {
+      delete MIGRATIONS[SCHEMA_VERSION - 1];
+    }
+  });
+
+  it('starts fresh after the file was deleted', async () => {
+    const first = openIndex();
+    add(first, makeSession('a'));
+    first.close();
+    await rm(file);
+    const index = openIndex();
+    expect(index.count).toBe(0);
+    expect(index.note).toBeNull();
+  });
+});
+
+describe('SessionIndex search', () => {
+  let index: SessionIndex;
+  beforeEach(() => {
+    index = openIndex();
+    add(index, makeSession('title-hit', { title: 'Merge conflict in parser', updatedAt: '2026-01-01T00:00:00Z', messages: [textMessage('user', 'hello')] }));
+    add(index, makeSession('body-hit', {
+      title: 'Unrelated work',
+      updatedAt: '2026-03-01T00:00:00Z',
+      messages: [
+        textMessage('user', 'start'),
+        textMessage('assistant', 'the merge step calls parseVizierDocument', [
+          { type: 'tool_call', callId: 'toolu_01XyZabc', name: 'Edit', input: { file_path: '/src/merge/tie-break.ts' } },
+        ]),
+      ],
+      project: { path: '/home/dev/orbit', name: 'orbit', branch: 'fix/tiebreak', headCommit: null },
+      outcome: { status: 'accepted', summary: 'Tie-break fixed', commitSha: null },
+      usage: { input: 5000, output: 1000, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+      cost: { usd: 3.2, estimated: false },
+    }));
+    add(index, makeSession('other', {
+      format: 'codex',
+      key: 'codex:other',
+      title: 'Docs',
+      updatedAt: '2026-02-01T00:00:00Z',
+      messages: [textMessage('user', 'write the readme')],
+      model: { provider: 'openai', name: 'gpt-5-codex', parameters: {} },
+      status: 'active',
+      usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+      cost: { usd: 0.01, estimated: true },
+    }));
+  });
+
+  it('ranks a title match above a body match, and by date when asked', () => {
+    expect(keys(index, 'merge')).toEqual(['vizier:title-hit', 'vizier:body-hit']);
+    expect(keys(index, 'merge', 'date')).toEqual(['vizier:body-hit', 'vizier:title-hit']);
+    expect(keys(index, 'merge sort:date')).toEqual(['vizier:body-hit', 'vizier:title-hit']);
+  });
+
+  it('matches phrases exactly, prefixes, and excludes words', () => {
+    expect(keys(index, '"merge step"')).toEqual(['vizier:body-hit']);
+    expect(keys(index, '"step merge"')).toEqual([]);
+    expect(keys(index, 'pars*')).toEqual(['vizier:title-hit', 'vizier:body-hit']);
+    expect(keys(index, 'merge -hello')).toEqual(['vizier:body-hit']);
+  });
+
+  it('finds substrings inside identifiers, tool-use ids and paths', () => {
+    expect(keys(index, 'VizierDoc')).toEqual(['vizier:body-hit']);
+    expect(keys(index, 'toolu_01XyZ')).toEqual(['vizier:body-hit']);
+    expect(keys(index, 'merge/tie-bre')).toEqual(['vizier:body-hit']);
+  });
+
+  it('returns a highlighted snippet and the matching message', () => {
+    const [hit] = index.search('parseVizierDocument').hits;
+    expect(hit?.messageIndex).toBe(1);
+    expect(hit?.snippet).toContainEqual({ text: 'parseVizierDocument', hit: true });
+  });
+
+  it('applies every indexed filter', () => {
+    expect(keys(index, 'source:codex')).toEqual(['codex:other']);
+    expect(keys(index, 'project:orbit')).toEqual(['vizier:body-hit']);
+    expect(keys(index, 'branch:fix/*')).toEqual(['vizier:body-hit']);
+    expect(keys(index, 'branch:main', 'date')).toEqual(['codex:other', 'vizier:title-hit']);
+    expect(keys(index, 'status:active')).toEqual(['codex:other']);
+    expect(keys(index, 'outcome:accepted')).toEqual(['vizier:body-hit']);
+    expect(keys(index, 'model:gpt-5')).toEqual(['codex:other']);
+    expect(keys(index, 'has:summary')).toEqual(['vizier:body-hit']);
+    expect(keys(index, 'after:2026-02-01')).toEqual(['vizier:body-hit', 'codex:other']);
+    expect(keys(index, 'before:2026-01-31')).toEqual(['vizier:title-hit']);
+    expect(keys(index, 'after:2026-01-15 before:2026-02')).toEqual(['codex:other']);
+    expect(keys(index, 'tokens>1000')).toEqual(['vizier:body-hit']);
+    expect(keys(index, 'cost<1')).toEqual(['codex:other']);
+    expect(keys(index, 'write source:vizier')).toEqual([]);
+  });
+
+  it('lets the caller drop hits it knows more about (stars, tags) and pages the rest', () => {
+    const page = index.search('sort:date', { accept: (h) => h.key !== 'codex:other', limit: 1 });
+    expect(page.total).toBe(2);
+    expect(page.hits.map((h) => h.key)).toEqual(['vizier:body-hit']);
+    expect(index.search('sort:date', { offset: 1, limit: 1 }).hits.map((h) => h.key)).toEqual(['codex:other']);
+  });
+
+  it('answers a query of only punctuation or a lone quote without an error', () => {
+    // A lone quote is an empty query: everything, newest first.
+    expect(keys(index, '"')).toEqual(['vizier:body-hit', 'codex:other', 'vizier:title-hit']);
+    expect(index.search('->').total).toBe(0);
+    expect(index.search('a"b*').total).toBe(0);
+  });
+});

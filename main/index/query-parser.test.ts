@@ -1,0 +1,56 @@
+// The search syntax: what people type becomes the terms and filters they meant.
+import { describe, expect, it } from 'vitest';
+import { parseQuery } from './query-parser.ts';
+
+describe('parseQuery', () => {
+  it('splits words, exact phrases, prefixes and exclusions', () => {
+    const q = parseQuery('merge "tie break" pars* -flaky');
+    expect(q.terms).toEqual([
+      { kind: 'word', text: 'merge', negated: false },
+      { kind: 'phrase', text: 'tie break', negated: false },
+      { kind: 'prefix', text: 'pars', negated: false },
+      { kind: 'word', text: 'flaky', negated: true },
+    ]);
+    expect(q.filters).toEqual({ tags: [] });
+  });
+
+  it('reads every filter', () => {
+    const q = parseQuery('source:codex project:orbit branch:fix/* status:closed outcome:accepted model:gpt tag:bug tag:"needs review" is:starred is:kept has:summary after:2026-01 before:2026-02-15 tokens>1000 cost<=2.5');
+    expect(q.terms).toEqual([]);
+    expect(q.filters).toMatchObject({
+      source: 'codex',
+      project: 'orbit',
+      branch: 'fix/*',
+      status: 'closed',
+      outcome: 'accepted',
+      model: 'gpt',
+      tags: ['bug', 'needs review'],
+      starred: true,
+      kept: true,
+      hasSummary: true,
+      afterMs: Date.UTC(2026, 0, 1),
+      beforeMs: Date.UTC(2026, 1, 16) - 1,
+      minTokens: 1001,
+      maxCost: 2.5,
+    });
+    expect(q.problems).toEqual([]);
+  });
+
+  it('understands 10k and sort: and keeps unknown prefixes such as URLs as words', () => {
+    const q = parseQuery('tokens>=10k sort:date https://example.com/x');
+    expect(q.filters.minTokens).toBe(10_000);
+    expect(q.sort).toBe('date');
+    expect(q.terms).toEqual([{ kind: 'word', text: 'https://example.com/x', negated: false }]);
+  });
+
+  it('says what is wrong with a filter it cannot use', () => {
+    const q = parseQuery('source:cursor after:yesterdayish is:pinned');
+    expect(q.problems).toHaveLength(3);
+    expect(q.problems[0]).toContain('cursor');
+    expect(q.filters.source).toBeUndefined();
+  });
+
+  it('treats an unclosed quote as a phrase to the end', () => {
+    expect(parseQuery('"unclosed phrase').terms).toEqual([{ kind: 'phrase', text: 'unclosed phrase', negated: false }]);
+  });
+});

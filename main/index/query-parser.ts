@@ -1,0 +1,155 @@
+// Parses the search box's syntax: words, "exact phrases", prefix*, and filters such as project: or tokens>N.
+import { SourceFormat } from '../../shared/session.ts';
+
+export type Term =
+  | { kind: 'word'; text: string; negated: boolean }
+  | { kind: 'prefix'; text: string; negated: boolean }
+  | { kind: 'phrase'; text: string; negated: boolean };
+
+export interface Filters {
+  source?: SourceFormat;
+  project?: string;
+  branch?: string;
+  status?: string;
+  outcome?: string;
+  model?: string;
+  tags: string[];
+  starred?: boolean;
+  kept?: boolean;
+  hasSummary?: boolean;
+  /** Milliseconds since the epoch, inclusive bounds on the session's last activity. */
+  afterMs?: number;
+  beforeMs?: number;
+  minTokens?: number;
+  maxTokens?: number;
+  minCost?: number;
+  maxCost?: number;
+}
+
+export interface ParsedQuery {
+  terms: Term[];
+  filters: Filters;
+  sort: 'relevance' | 'date' | null;
+  /** Parts that looked like filters but could not be used, said plainly for the UI. */
+  problems: string[];
+}
+
+/** A leading minus excludes only before a word or a quote, so `->` stays a word. */
+const TOKEN = /(-(?=[\p{L}\p{N}"]))?(?:([a-zA-Z]+):"([^"]*)"?|"([^"]*)"?|(\S+))/gu;
+
+/** `2026-01-31`, `2026-01`, `2026`, or any date Date.parse understands; `before:` a day means before it ends. */
+function parseDate(value: string, endOfRange: boolean): number | null {
+  const m = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(value);
+  if (m) {
+    const year = Number(m[1]);
+    const month = m[2] ? Number(m[2]) - 1 : null;
+    const day = m[3] ? Number(m[3]) : null;
+    if (!endOfRange) return Date.UTC(year, month ?? 0, day ?? 1);
+    if (day !== null) return Date.UTC(year, month ?? 0, day + 1) - 1;
+    if (month !== null) return Date.UTC(year, month + 1, 1) - 1;
+    return Date.UTC(year + 1, 0, 1) - 1;
+  }
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? null : t;
+}
+
+const COMPARISON = /^(tokens|cost)(>=|<=|>|<|=)(\d+(?:\.\d+)?)(k|m)?$/i;
+
+function applyFilter(filters: Filters, name: string, value: string, problems: string[], negated: boolean): boolean {
+  const lower = name.toLowerCase();
+  if (negated) return false;
+  switch (lower) {
+    case 'source':
+    case 'format': {
+      const parsed = SourceFormat.safeParse(value.toLowerCase());
+      if (parsed.success) filters.source = parsed.data;
+      else problems.push(`Unknown source "${value}" (one of ${SourceFormat.options.join(', ')}).`);
+      return true;
+    }
+    case 'project':
+    case 'branch':
+    case 'status':
+    case 'outcome':
+    case 'model':
+      filters[lower] = value;
+      return true;
+    case 'tag':
+      filters.tags.push(value);
+      return true;
+    case 'is':
+      if (value === 'starred') filters.starred = true;
+      else if (value === 'kept') filters.kept = true;
+      else problems.push(`"is:${value}" is not a filter (is:starred, is:kept).`);
+      return true;
+    case 'has':
+      if (value === 'summary') filters.hasSummary = true;
+      else problems.push(`"has:${value}" is not a filter (has:summary).`);
+      return true;
+    case 'after':
+    case 'before': {
+      const t = parseDate(value, lower === 'before');
+      if (t === null) problems.push(`"${value}" is not a date (use 2026-01-31).`);
+      else if (lower === 'after') filters.afterMs = t;
+      else filters.beforeMs = t;
+      return true;
+    }
+    case 'sort':
+      return false;
+    default:
+      return false;
+  }
+}
+
+function applyComparison(filters: Filters, text: string): boolean {
+  const m = COMPARISON.exec(text);
+  if (!m) return false;
+  const scale = m[4]?.toLowerCase() === 'k' ? 1e3 : m[4]?.toLowerCase() === 'm' ? 1e6 : 1;
+  const n = Number(m[3]) * scale;
+  const field = (m[1] ?? '').toLowerCase() === 'tokens' ? 'Tokens' : 'Cost';
+  const op = m[2];
+  // Whole numbers: tokens>N means at least N+1; costs are compared as given.
+  const step = field === 'Tokens' ? 1 : 0;
+  if (op === '>' || op === '>=') filters[`min${field}`] = op === '>' ? n + step : n;
+  else if (op === '<' || op === '<=') filters[`max${field}`] = op === '<' ? n - step : n;
+  else {
+    filters[`min${field}`] = n;
+    filters[`max${field}`] = n;
+  }
+  return true;
+}
+
+export function parseQuery(input: string): ParsedQuery {
+  const terms: Term[] = [];
+  const filters: Filters = { tags: [] };
+  const problems: string[] = [];
+  let sort: ParsedQuery['sort'] = null;
+  for (const m of input.matchAll(TOKEN)) {
+    const negated = m[1] === '-';
+    const [, , filterName, filterQuoted, phrase, bare] = m;
+    if (filterName !== undefined && filterQuoted !== undefined) {
+      if (!applyFilter(filters, filterName, filterQuoted, problems, negated)) {
+        terms.push({ kind: 'phrase', text: `${filterName}:${filterQuoted}`, negated });
+      }
+      continue;
+    }
+    if (phrase !== undefined) {
+      if (phrase.trim()) terms.push({ kind: 'phrase', text: phrase.trim(), negated });
+      continue;
+    }
+    const text = bare ?? '';
+    if (!text) continue;
+    if (!negated && applyComparison(filters, text)) continue;
+    const colon = /^([a-zA-Z]+):(.+)$/.exec(text);
+    if (colon?.[1] && colon[2]) {
+      if (colon[1].toLowerCase() === 'sort' && (colon[2] === 'date' || colon[2] === 'relevance')) {
+        sort = colon[2];
+        continue;
+      }
+      if (applyFilter(filters, colon[1], colon[2], problems, negated)) continue;
+    }
+    if (text === 'OR' || text === 'AND' || text === 'NOT') continue;
+    if (text.length > 1 && text.endsWith('*')) terms.push({ kind: 'prefix', text: text.slice(0, -1), negated });
+    else terms.push({ kind: 'word', text, negated });
+  }
+  return { terms, filters, sort, problems };
+}

@@ -1,0 +1,81 @@
+// The index's tables and the steps that bring an older index file up to the current schema.
+import type { DatabaseSync } from 'node:sqlite';
+
+/** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
+export const SCHEMA_VERSION = 1;
+
+const CREATE = `
+CREATE TABLE files (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  key TEXT,
+  format TEXT,
+  project TEXT,
+  branch TEXT,
+  status TEXT,
+  outcome TEXT,
+  model TEXT,
+  created_ms INTEGER,
+  updated_ms INTEGER,
+  time_ms INTEGER NOT NULL,
+  tokens REAL,
+  cost REAL,
+  has_summary INTEGER NOT NULL DEFAULT 0,
+  result TEXT NOT NULL
+);
+CREATE INDEX files_time ON files(time_ms);
+CREATE INDEX files_key ON files(key);
+CREATE VIRTUAL TABLE docs USING fts5(title, body, meta, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE idents USING fts5(text, tokenize = 'trigram');
+`;
+
+/** Each entry upgrades from version N to N+1 in place; a missing step means the index is rebuilt instead. */
+export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {};
+
+export function createSchema(db: DatabaseSync): void {
+  db.exec(CREATE);
+  db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+}
+
+/** Drops everything the index holds (it is a cache of the session files, so nothing is lost). */
+export function dropAll(db: DatabaseSync): void {
+  const rows = db.prepare("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'").all() as Array<{ type: string; name: string; sql: string | null }>;
+  const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  // Virtual tables first: their shadow tables go with them.
+  const virtualFirst = [...rows].sort((a, b) => Number(/^CREATE VIRTUAL/i.test(b.sql ?? '')) - Number(/^CREATE VIRTUAL/i.test(a.sql ?? '')));
+  for (const { type, name } of virtualFirst) db.exec(`DROP ${type === 'view' ? 'VIEW' : 'TABLE'} IF EXISTS ${quoted(name)}`);
+}
+
+/** Brings the file to SCHEMA_VERSION; returns a note when it had to rebuild, null when nothing was lost. */
+export function migrate(db: DatabaseSync): string | null {
+  const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+  if (version === SCHEMA_VERSION) return null;
+  const hasTables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
+  if (version === 0 && hasTables.n === 0) {
+    createSchema(db);
+    return null;
+  }
+  let v = version;
+  if (v < SCHEMA_VERSION) {
+    db.exec('BEGIN');
+    try {
+      while (v < SCHEMA_VERSION && MIGRATIONS[v]) {
+        MIGRATIONS[v]?.(db);
+        v++;
+      }
+      if (v === SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+    if (v === SCHEMA_VERSION) return `The search index was upgraded from version ${version} to ${SCHEMA_VERSION}.`;
+  }
+  db.exec('BEGIN');
+  dropAll(db);
+  createSchema(db);
+  db.exec('COMMIT');
+  return `The search index had schema version ${version} (this app uses ${SCHEMA_VERSION}); it was rebuilt and sessions are read again.`;
+}

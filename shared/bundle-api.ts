@@ -1,0 +1,98 @@
+// Sharing's part of the contract: scan a selection for secrets, export it (unticked findings kept), import an uploaded bundle.
+import { z } from 'zod';
+
+const SessionKey = z.string().min(1).max(4096);
+const Keys = z.array(SessionKey).min(1).max(10_000);
+/** Chosen by the renderer, so it can follow progress events and cancel before the call returns. */
+const ExportId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+
+export const BundleFinding = z.object({
+  /** Stable for the same content: send it back in `keep` to leave this one in place. */
+  id: z.string(),
+  /** aws, github, private-key, jwt, ENV:<variable>, … */
+  rule: z.string(),
+  /** The file's path inside the bundle (`sessions/<folder>/source/…`, or session.md / session.html). */
+  file: z.string(),
+  line: z.number().int().positive(),
+  /** The line around it with the secret masked. */
+  preview: z.string(),
+  redacted: z.boolean(),
+});
+export type BundleFinding = z.infer<typeof BundleFinding>;
+
+export const BundleFormat = z.enum(['zip', 'md', 'html']);
+export type BundleFormat = z.infer<typeof BundleFormat>;
+
+export const BundleScan = z.object({
+  findings: z.array(BundleFinding),
+  sessions: z.number().int().nonnegative(),
+  files: z.number().int().nonnegative(),
+  bytes: z.number().nonnegative(),
+});
+export type BundleScan = z.infer<typeof BundleScan>;
+
+export const BundleExport = z.object({
+  exportId: z.string(),
+  /** Where the file was written (the app's exports folder) and what to call it when downloaded. */
+  path: z.string(),
+  fileName: z.string(),
+  size: z.number().nonnegative(),
+  sessions: z.number().int().nonnegative(),
+  files: z.number().int().nonnegative(),
+  redacted: z.number().int().nonnegative(),
+  kept: z.number().int().nonnegative(),
+});
+export type BundleExport = z.infer<typeof BundleExport>;
+
+export const BundleImport = z.object({
+  imported: z.array(z.object({ key: z.string(), title: z.string(), copyOf: z.string().nullable() })),
+  skipped: z.array(z.object({ key: z.string(), title: z.string(), reason: z.string() })),
+  files: z.number().int().nonnegative(),
+  /** What the exporter redacted, from the bundle's manifest. */
+  redacted: z.number().int().nonnegative(),
+  redactionEnabled: z.boolean(),
+});
+export type BundleImport = z.infer<typeof BundleImport>;
+
+export const BundleProgressEvent = z.object({
+  exportId: z.string(),
+  sessionsDone: z.number().int().nonnegative(),
+  sessionsTotal: z.number().int().nonnegative(),
+  bytesDone: z.number().nonnegative(),
+  bytesTotal: z.number().nonnegative(),
+});
+export type BundleProgressEvent = z.infer<typeof BundleProgressEvent>;
+
+export const bundleApi = {
+  /** Every secret an export of these sessions would redact (the review step); writes nothing. */
+  scanBundle: {
+    input: z.object({ keys: Keys, format: BundleFormat.default('zip'), includeChildren: z.boolean().default(true) }).strict(),
+    output: BundleScan,
+  },
+  /** Writes the export into the app's exports folder; findings whose ids are in `keep` are left in place. */
+  exportBundle: {
+    input: z
+      .object({
+        exportId: ExportId,
+        keys: Keys,
+        format: BundleFormat.default('zip'),
+        keep: z.array(z.string().max(64)).max(100_000).default([]),
+        redact: z.boolean().default(true),
+        includeChildren: z.boolean().default(true),
+      })
+      .strict(),
+    output: BundleExport,
+  },
+  /** Stops an export in progress; its temp file is removed and nothing is left behind. */
+  cancelExport: { input: z.object({ exportId: ExportId }).strict(), output: z.object({ cancelled: z.boolean() }) },
+  /** Imports a bundle the browser uploaded (POST /upload/bundle gives the id); checked whole before anything is written. */
+  importBundle: {
+    input: z.object({ uploadId: z.string().regex(/^[0-9a-f]{32}$/), asCopy: z.boolean().default(false) }).strict(),
+    output: BundleImport,
+  },
+} as const;
+
+export const bundleEvents = {
+  /** How far an export has got (sent at most a few times a second). */
+  bundleProgress: BundleProgressEvent,
+} as const;
