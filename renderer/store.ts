@@ -9,6 +9,7 @@ import { createRawSlice, type RawSlice } from './store-raw.ts';
 import { createRelatedSlice, type RelatedSlice } from './store-related.ts';
 import { createVaultSlice, listQuery, type VaultSlice } from './store-vault.ts';
 import { createCompareSlice, type CompareSlice } from './store-compare.ts';
+import { createBundleSlice, type BundleSlice } from './store-bundle.ts';
 
 export type { RawView } from './store-raw.ts';
 export type { RawRecordView } from './store-related.ts';
@@ -28,7 +29,7 @@ export interface OpenSession {
   removed: boolean;
 }
 
-export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSlice {
+export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSlice, BundleSlice {
   sessions: SessionSummary[];
   total: number;
   /** False until the first list arrives, so the empty state is not flashed while loading. */
@@ -148,6 +149,7 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       ...createRelatedSlice(client, set, get),
       ...createVaultSlice(client, set, get),
       ...createCompareSlice(client, set, get),
+      ...createBundleSlice(client, set, get),
       sessions: [],
       total: 0,
       loaded: false,

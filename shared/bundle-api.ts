@@ -1,10 +1,15 @@
-// Sharing's part of the contract: scan a selection for secrets, export it (unticked findings kept), import an uploaded bundle.
+// Sharing's part of the contract: scan a selection for secrets, export it (unticked findings kept), move bundles in and out, import.
 import { z } from 'zod';
 
 const SessionKey = z.string().min(1).max(4096);
 const Keys = z.array(SessionKey).min(1).max(10_000);
 /** Chosen by the renderer, so it can follow progress events and cancel before the call returns. */
 const ExportId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+const UploadId = z.string().regex(/^[0-9a-f]{32}$/);
+/** Bytes per readExport / uploadChunk piece. */
+export const UPLOAD_CHUNK = 512 * 1024;
+/** The largest bundle the app takes in. */
+export const MAX_UPLOAD = 16 * 1024 ** 3;
 
 export const BundleFinding = z.object({
   /** Stable for the same content: send it back in `keep` to leave this one in place. */
@@ -85,9 +90,26 @@ export const bundleApi = {
   },
   /** Stops an export in progress; its temp file is removed and nothing is left behind. */
   cancelExport: { input: z.object({ exportId: ExportId }).strict(), output: z.object({ cancelled: z.boolean() }) },
-  /** Imports a bundle the browser uploaded (POST /upload/bundle gives the id); checked whole before anything is written. */
+  /**
+   * A piece of a finished export, so the UI can save it over either transport (base64, as JSON carries
+   * no bytes; 512 KiB keeps every request and answer far below the HTTP transport's limits).
+   */
+  readExport: {
+    input: z.object({ exportId: ExportId, offset: z.number().int().nonnegative(), length: z.number().int().positive().max(UPLOAD_CHUNK).default(UPLOAD_CHUNK) }).strict(),
+    output: z.object({ data: z.string(), offset: z.number().int().nonnegative(), size: z.number().int().nonnegative(), done: z.boolean() }),
+  },
+  /** Starts receiving a bundle to import, `size` bytes, sent in order with uploadChunk. */
+  beginUpload: {
+    input: z.object({ size: z.number().int().positive().max(MAX_UPLOAD) }).strict(),
+    output: z.object({ uploadId: UploadId }),
+  },
+  uploadChunk: {
+    input: z.object({ uploadId: UploadId, offset: z.number().int().nonnegative(), data: z.string().max(Math.ceil(UPLOAD_CHUNK / 3) * 4) }).strict(),
+    output: z.object({ received: z.number().int().nonnegative() }),
+  },
+  /** Imports a completely uploaded bundle; it is checked whole before anything is written, and removed after. */
   importBundle: {
-    input: z.object({ uploadId: z.string().regex(/^[0-9a-f]{32}$/), asCopy: z.boolean().default(false) }).strict(),
+    input: z.object({ uploadId: UploadId, asCopy: z.boolean().default(false) }).strict(),
     output: BundleImport,
   },
 } as const;

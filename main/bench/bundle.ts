@@ -1,6 +1,6 @@
 // Benchmark: exporting a generated corpus (1 GB by default) as a bundle, against `zip -r -6` on the same files in the same run.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportBundle } from '../bundle/export-bundle.ts';
@@ -11,6 +11,8 @@ export interface BundleRun {
   label: string;
   ms: number;
   zipBytes: number;
+  /** Resident memory when the run started, and the most it reached. */
+  startRssMb: number;
   peakRssMb: number;
 }
 
@@ -22,18 +24,53 @@ export interface BundleFigures {
 }
 
 /** Peak resident memory while `work` runs (the process, worker threads included), sampled every 20 ms. */
-async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; peakRssMb: number }> {
-  let peak = process.memoryUsage.rss();
+async function withPeakRss<T>(work: () => Promise<T>): Promise<{ value: T; startRssMb: number; peakRssMb: number }> {
+  const start = process.memoryUsage.rss();
+  let peak = start;
   const timer = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
   }, 20);
   try {
     const value = await work();
     peak = Math.max(peak, process.memoryUsage.rss());
-    return { value, peakRssMb: Math.round(peak / 1024 / 1024) };
+    return { value, startRssMb: Math.round(start / 1024 / 1024), peakRssMb: Math.round(peak / 1024 / 1024) };
   } finally {
     clearInterval(timer);
   }
+}
+
+/** The process's peak resident memory so far (Linux), read from /proc; null elsewhere. */
+async function peakRssOf(pid: number): Promise<number | null> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `session-vault export` as a user runs it, in its own process: wall time and peak RSS of that process. */
+function cliExport(dataDir: string, root: string, keys: string[], out: string): Promise<{ ms: number; peakRssMb: number | null }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'cli.ts'), 'export', ...keys, '-o', out, '--root', root, '--json'], {
+      env: { ...process.env, SESSION_VAULT_HOME: dataDir, HOME: join(dataDir, 'home') },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let peak: number | null = null;
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const timer = setInterval(() => {
+      if (child.pid) void peakRssOf(child.pid).then((mb) => (peak = mb === null ? peak : Math.max(peak ?? 0, mb)));
+    }, 50);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      if (code === 0) resolve({ ms: performance.now() - t0, peakRssMb: peak === null ? null : Math.round(peak) });
+      else reject(new Error(`session-vault export exited with ${code}: ${err}`));
+    });
+  });
 }
 
 function zipBaseline(root: string, out: string): Promise<number | null> {
@@ -67,13 +104,18 @@ export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<Bund
     for (const [label, redact] of [['export, no redaction', false], ['export, redacted (default)', true]] as const) {
       const out = join(base, `${redact ? 'redacted' : 'plain'}.zip`);
       const t0 = performance.now();
-      const { peakRssMb } = await withPeakRss(() => exportBundle(keys, load, out, { redact, env: {} }));
-      runs.push({ label, ms: performance.now() - t0, zipBytes: (await stat(out)).size, peakRssMb });
+      const { startRssMb, peakRssMb } = await withPeakRss(() => exportBundle(keys, load, out, { redact, env: {} }));
+      runs.push({ label, ms: performance.now() - t0, zipBytes: (await stat(out)).size, startRssMb, peakRssMb });
       await rm(out);
     }
+    // The CLI in a process of its own: the memory figure that matters, free of this process's corpus and scans.
+    const cliOut = join(base, 'cli.zip');
+    const cli = await cliExport(join(base, 'data'), root, keys, cliOut);
+    runs.push({ label: 'session-vault export (CLI)', ms: cli.ms, zipBytes: (await stat(cliOut)).size, startRssMb: 0, peakRssMb: cli.peakRssMb ?? 0 });
+    await rm(cliOut);
     const out = join(base, 'baseline.zip');
     const zipMs = await zipBaseline(root, out);
-    if (zipMs !== null) zip = { label: 'zip -r -6 (Info-ZIP)', ms: zipMs, zipBytes: (await stat(out)).size, peakRssMb: 0 };
+    if (zipMs !== null) zip = { label: 'zip -r -6 (Info-ZIP)', ms: zipMs, zipBytes: (await stat(out)).size, startRssMb: 0, peakRssMb: 0 };
   } finally {
     await services.close();
     await rm(base, { recursive: true, force: true });
@@ -86,7 +128,7 @@ export function printBundle(f: BundleFigures): void {
   const rate = (ms: number) => `${Math.round(f.corpusMb / (ms / 1000))} MB/s`;
   for (const r of [...f.runs, ...(f.zip ? [f.zip] : [])]) {
     const vsZip = f.zip && r !== f.zip ? `  ${(r.ms / f.zip.ms).toFixed(2)}× zip's time` : '';
-    const rss = r.peakRssMb ? `  peak RSS ${r.peakRssMb} MB` : '';
+    const rss = r.startRssMb ? `  RSS ${r.startRssMb} → peak ${r.peakRssMb} MB` : r.peakRssMb ? `  peak RSS ${r.peakRssMb} MB (whole process)` : '';
     console.log(`  ${r.label.padEnd(28)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${rate(r.ms).padStart(9)}  ${Math.round(r.zipBytes / 1024 / 1024)} MB out${rss}${vsZip}`);
   }
   if (!f.zip) console.log('  zip -r -6: not run (no `zip` on PATH)');

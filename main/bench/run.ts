@@ -4,11 +4,13 @@ import { parseArgs } from 'node:util';
 import { benchLargeFiles, printLargeFiles } from './large-files.ts';
 import { benchSearch, printSearch } from './search.ts';
 import { benchCompare, printCompare } from './compare.ts';
+import { benchBundle, printBundle } from './bundle.ts';
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { only: { type: 'string' }, sessions: { type: 'string' }, 'no-rg': { type: 'boolean' } }, strict: true });
+const { values } = parseArgs({ args: process.argv.slice(2), options: { only: { type: 'string' }, sessions: { type: 'string' }, 'no-rg': { type: 'boolean' }, 'bundle-mb': { type: 'string' } }, strict: true });
 const wanted = (name: string) => !values.only || values.only.split(',').includes(name);
 
 console.log(`Session Vault benchmarks — node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 1024 ** 3)} GiB`);
 if (wanted('large')) printLargeFiles(await benchLargeFiles());
 if (wanted('compare')) printCompare(await benchCompare());
 if (wanted('search')) printSearch(await benchSearch(Number(values.sessions ?? 2000), !values['no-rg']), availableParallelism());
+if (wanted('bundle')) printBundle(await benchBundle(Number(values['bundle-mb'] ?? 1024)));

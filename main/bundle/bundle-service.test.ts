@@ -1,6 +1,6 @@
 // The sharing contract through dispatch, as the UI calls it: review findings, untick one, export, cancel, import an upload.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppEvent } from '../../shared/api.ts';
@@ -8,6 +8,7 @@ import type { BundleExport, BundleImport, BundleScan } from '../../shared/bundle
 import { PLANTED_ENV, SECRETS } from '../store/fixtures/planted-secrets.ts';
 import { createServices, type Services } from '../services.ts';
 import { jidoSession } from '../test-support/session-files.ts';
+import { writeClaudeTranscript } from '../bench/generate-large.ts';
 
 let base: string;
 let services: Services;
@@ -54,31 +55,63 @@ describe('sharing through the contract', () => {
     expect(again.fileName).toMatch(/^2026-01-02_j-1\.md$/);
   });
 
+  it('cancelling a running export stops it and leaves nothing in the exports folder', async () => {
+    const big = join(base, 'root', '.claude', 'projects', '-home-dev-big');
+    await writeClaudeTranscript(join(big, 'cccccccc-0000-4000-8000-000000000001.jsonl'), 12 * 1024 * 1024, 'cccccccc-0000-4000-8000-000000000001');
+    const fresh = createServices({ dataDir: join(base, 'data2'), shell: 'web', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false, env: {} });
+    await fresh.start();
+    await fresh.whenScanned();
+    try {
+      fresh.subscribe((e) => {
+        if (e.name === 'bundleProgress' && e.payload.bytesDone > 0) void fresh.dispatch('cancelExport', { exportId: 'exp-cancel01' });
+      });
+      await expect(call(fresh, 'exportBundle', { exportId: 'exp-cancel01', keys: ['claude-code:cccccccc-0000-4000-8000-000000000001'], redact: false })).rejects.toThrow(
+        'The export was cancelled; nothing was written.',
+      );
+      expect(await readdir(join(base, 'data2', 'exports'))).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('an export id cannot be reused, and cancelling an unknown export says so', async () => {
     await call(services, 'exportBundle', { exportId: 'exp-00000003', keys: ['jido-code:j-2'] });
     await expect(call(services, 'exportBundle', { exportId: 'exp-00000003', keys: ['jido-code:j-2'] })).rejects.toThrow('already used');
     expect(await call(services, 'cancelExport', { exportId: 'exp-nothing1' })).toEqual({ cancelled: false });
   });
 
-  it('importBundle takes an uploaded bundle into the vault and lists its sessions; a bad upload is refused by rule', async () => {
+  it('a bundle goes out with readExport and in with beginUpload/uploadChunk, piece by piece, then importBundle lists its sessions', async () => {
     const done = await call<BundleExport>(services, 'exportBundle', { exportId: 'exp-00000004', keys: ['jido-code:j-1', 'jido-code:j-2'], redact: false });
+    const pieces: Buffer[] = [];
+    for (let offset = 0, finished = false; !finished; ) {
+      const piece = await call<{ data: string; size: number; done: boolean }>(services, 'readExport', { exportId: 'exp-00000004', offset, length: 4096 });
+      pieces.push(Buffer.from(piece.data, 'base64'));
+      offset += Buffer.from(piece.data, 'base64').length;
+      finished = piece.done;
+    }
+    const bytes = Buffer.concat(pieces);
+    expect(bytes).toEqual(await readFile(done.path));
+
     const other = createServices({ dataDir: join(base, 'other'), shell: 'web', discoverDefaults: false, watch: false, env: {} });
     await other.start();
     try {
-      const uploads = join(base, 'other', 'uploads');
-      await mkdir(uploads, { recursive: true });
-      const id = 'a'.repeat(32);
-      await copyFile(done.path, join(uploads, `${id}.zip`));
-      const report = await call<BundleImport>(other, 'importBundle', { uploadId: id });
+      const { uploadId } = await call<{ uploadId: string }>(other, 'beginUpload', { size: bytes.length });
+      await expect(call(other, 'importBundle', { uploadId })).rejects.toThrow(`The upload is incomplete: 0 of ${bytes.length} bytes.`);
+      for (let offset = 0; offset < bytes.length; offset += 5000) {
+        await call(other, 'uploadChunk', { uploadId, offset, data: bytes.subarray(offset, offset + 5000).toString('base64') });
+      }
+      await expect(call(other, 'uploadChunk', { uploadId, offset: 0, data: 'AAAA' })).rejects.toThrow('Expected the piece at offset');
+      const report = await call<BundleImport>(other, 'importBundle', { uploadId });
       expect(report.imported.map((s) => s.key).sort()).toEqual(['jido-code:j-1', 'jido-code:j-2']);
       expect(report).toMatchObject({ redactionEnabled: false, skipped: [] });
       const listed = await other.methods.listSessions({});
       expect(listed.sessions.map((s) => s.key).sort()).toEqual(['jido-code:j-1', 'jido-code:j-2']);
-      expect(await readdir(uploads)).toEqual([]);
+      expect(await readdir(join(base, 'other', 'uploads'))).toEqual([]);
 
-      const bad = 'b'.repeat(32);
-      await writeFile(join(uploads, `${bad}.zip`), 'not a zip');
-      await expect(call(other, 'importBundle', { uploadId: bad })).rejects.toThrow(/refused \(not-a-zip\)/);
+      const junk = Buffer.from('not a zip');
+      const bad = await call<{ uploadId: string }>(other, 'beginUpload', { size: junk.length });
+      await call(other, 'uploadChunk', { uploadId: bad.uploadId, offset: 0, data: junk.toString('base64') });
+      await expect(call(other, 'importBundle', { uploadId: bad.uploadId })).rejects.toThrow(/refused \(not-a-zip\)/);
       await expect(call(other, 'importBundle', { uploadId: 'c'.repeat(32) })).rejects.toThrow('No uploaded bundle with this id');
     } finally {
       await other.close();

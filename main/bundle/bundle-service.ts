@@ -1,10 +1,7 @@
-// Sharing's contract methods: scan for review, export into the app's exports folder (with progress and cancel), import uploads.
+// Sharing's contract methods: scan for review, export into the app's exports folder (progress, cancel), bundles in and out in pieces, import.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { AppEvent } from '../../shared/api.ts';
 import type { BundleExport } from '../../shared/bundle-api.ts';
 import { AppError } from '../../shared/result.ts';
@@ -27,12 +24,10 @@ export interface BundleDeps {
   emit(event: AppEvent): void;
 }
 
-export type BundleMethodNames = 'scanBundle' | 'exportBundle' | 'cancelExport' | 'importBundle';
+export type BundleMethodNames = 'scanBundle' | 'exportBundle' | 'cancelExport' | 'readExport' | 'beginUpload' | 'uploadChunk' | 'importBundle';
 
 /** Exports and uploads older than this are swept when the next one starts. */
 const KEEP_FILES_MS = 24 * 60 * 60 * 1000;
-/** An upload larger than this is refused while it streams in. */
-export const MAX_UPLOAD_BYTES = 16 * 1024 ** 3;
 
 async function sweep(dir: string, now = Date.now()): Promise<void> {
   for (const name of await readdir(dir).catch(() => [] as string[])) {
@@ -48,6 +43,7 @@ export class BundleService {
   private readonly deps: BundleDeps;
   private readonly running = new Map<string, AbortController>();
   private readonly finished = new Map<string, { path: string; fileName: string }>();
+  private readonly uploads = new Map<string, { size: number; received: number }>();
 
   constructor(deps: BundleDeps) {
     this.deps = deps;
@@ -58,31 +54,43 @@ export class BundleService {
   /** The whole session behind a key, as exports read it. */
   readonly load = (key: string): Promise<Session> => this.deps.load(key);
 
-  /** The file of a finished export, for the download route; ids come from exportBundle, never paths. */
-  exportFile(exportId: string): { path: string; fileName: string } | null {
-    return this.finished.get(exportId) ?? null;
-  }
-
-  /** Streams an uploaded bundle to disk (at most `maxBytes`) and returns the id importBundle takes. */
-  async receiveUpload(body: Readable, maxBytes = MAX_UPLOAD_BYTES): Promise<string> {
-    await mkdir(this.uploadsDir, { recursive: true });
-    await sweep(this.uploadsDir);
-    const id = randomBytes(16).toString('hex');
-    const path = join(this.uploadsDir, `${id}.zip`);
-    let size = 0;
-    const cap = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        done(size > maxBytes ? new AppError('INVALID_INPUT', `The upload is larger than ${maxBytes} bytes.`) : null, chunk);
-      },
+  private async readExport(exportId: string, offset: number, length: number) {
+    const file = this.finished.get(exportId);
+    if (!file) throw new AppError('NOT_FOUND', `No finished export "${exportId}"; export again.`, 'exportId');
+    const handle = await open(file.path, 'r').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') throw new AppError('NOT_FOUND', `The export "${exportId}" is no longer on disk (exports are kept a day); export again.`, 'exportId');
+      throw err;
     });
     try {
-      await pipeline(body, cap, createWriteStream(path, { flags: 'wx' }));
-    } catch (err) {
-      await rm(path, { force: true });
-      throw err;
+      const { size } = await handle.stat();
+      if (offset > size) throw new AppError('INVALID_INPUT', `Offset ${offset} is past the end of the export (${size} bytes).`, 'offset');
+      const buffer = Buffer.alloc(Math.min(length, size - offset));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
+      return { data: buffer.subarray(0, bytesRead).toString('base64'), offset, size, done: offset + bytesRead >= size };
+    } finally {
+      await handle.close();
     }
-    return id;
+  }
+
+  private async beginUpload(size: number) {
+    await mkdir(this.uploadsDir, { recursive: true });
+    await sweep(this.uploadsDir);
+    const uploadId = randomBytes(16).toString('hex');
+    await writeFile(join(this.uploadsDir, `${uploadId}.zip`), '', { flag: 'wx' });
+    this.uploads.set(uploadId, { size, received: 0 });
+    return { uploadId };
+  }
+
+  /** Pieces arrive in order; a gap, an overlap or more bytes than announced is refused. */
+  private async uploadChunk(uploadId: string, offset: number, data: string) {
+    const upload = this.uploads.get(uploadId);
+    if (!upload) throw new AppError('NOT_FOUND', 'No upload with this id; start it again.', 'uploadId');
+    if (offset !== upload.received) throw new AppError('INVALID_INPUT', `Expected the piece at offset ${upload.received}, got ${offset}.`, 'offset');
+    const bytes = Buffer.from(data, 'base64');
+    if (upload.received + bytes.length > upload.size) throw new AppError('INVALID_INPUT', `The upload is larger than the ${upload.size} bytes announced.`, 'data');
+    await appendFile(join(this.uploadsDir, `${uploadId}.zip`), bytes);
+    upload.received += bytes.length;
+    return { received: upload.received };
   }
 
   private async runExport(input: Parameters<ServiceMethods['exportBundle']>[0]): Promise<BundleExport> {
@@ -90,9 +98,9 @@ export class BundleService {
     if (this.running.has(exportId) || this.finished.has(exportId)) throw new AppError('INVALID_INPUT', `Export id "${exportId}" is already used.`, 'exportId');
     const controller = new AbortController();
     this.running.set(exportId, controller);
+    const dir = join(this.exportsDir, exportId);
     try {
       await sweep(this.exportsDir);
-      const dir = join(this.exportsDir, exportId);
       await mkdir(dir, { recursive: true });
       const load = this.deps.load;
       const options = { redact, keep, env: this.deps.env, includeChildren, signal: controller.signal };
@@ -131,6 +139,7 @@ export class BundleService {
         kept: result.redaction.kept.length,
       };
     } catch (err) {
+      await rm(dir, { recursive: true, force: true });
       if ((err as Error).name === 'AbortError') throw new AppError('CONFLICT', 'The export was cancelled; nothing was written.');
       throw err;
     } finally {
@@ -155,9 +164,15 @@ export class BundleService {
         controller?.abort();
         return { cancelled: controller !== undefined };
       },
+      readExport: async ({ exportId, offset, length }) => this.readExport(exportId, offset, length),
+      beginUpload: async ({ size }) => this.beginUpload(size),
+      uploadChunk: async ({ uploadId, offset, data }) => this.uploadChunk(uploadId, offset, data),
       importBundle: async ({ uploadId, asCopy }) => {
         const path = join(this.uploadsDir, `${uploadId}.zip`);
-        if (!(await stat(path).catch(() => null))) throw new AppError('NOT_FOUND', 'No uploaded bundle with this id; upload it again.', 'uploadId');
+        const upload = this.uploads.get(uploadId);
+        if (!upload || !(await stat(path).catch(() => null))) throw new AppError('NOT_FOUND', 'No uploaded bundle with this id; upload it again.', 'uploadId');
+        if (upload.received !== upload.size) throw new AppError('INVALID_INPUT', `The upload is incomplete: ${upload.received} of ${upload.size} bytes.`, 'uploadId');
+        this.uploads.delete(uploadId);
         try {
           const report = await importBundle(path, { dataDir: this.deps.dataDir, asCopy, known: (key) => this.deps.known(key) });
           if (report.imported.length) await this.deps.rescanVault();

@@ -4,148 +4,22 @@ import { createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Writable, type Duplex, type Readable } from 'node:stream';
+import { Readable, Writable, type Duplex } from 'node:stream';
 import yazl from 'yazl';
 import type { Session } from '../../shared/session.ts';
 import { fsyncDirectory } from '../fs/atomic-write.ts';
-import { Redactor } from '../store/redact.ts';
 import { appVersion } from '../version.ts';
 import { MANIFEST_PATH } from './bundle-paths.ts';
-import { Meter, openRaw, planSession, regzip, scanner, type PlannedEntry, type SessionPlan } from './bundle-entries.ts';
+import { Meter, openRaw, regzip, scanner, type PlannedEntry, type SessionPlan } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
-import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest, type ManifestFile, type ManifestSession, type RedactionReport } from './manifest.ts';
+import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest, type ManifestFile, type RedactionReport } from './manifest.ts';
+import { abortError, contextFactory, plans, REDACTION_RULES, sessionEntry, sink, type BundleOptions, type ExportResult, type LoadSession, type ScanResult } from './scan-bundle.ts';
 import type { ScanContext, SecretScanStream } from './secret-scan.ts';
 
-export type LoadSession = (key: string) => Promise<Session>;
-
-export interface BundleOptions {
-  /** Scan and redact (default true); false copies every source byte-for-byte, secrets included. */
-  redact?: boolean;
-  /** Ids of findings to leave in place (the review's false positives). */
-  keep?: Iterable<string>;
-  /** Whose environment values count as secrets (default: this process's). */
-  env?: NodeJS.ProcessEnv;
-  /** Also take each session's sub-agent sessions (default true), so they come back under their parent. */
-  includeChildren?: boolean;
-  signal?: AbortSignal;
-  onProgress?: (progress: BundleProgress) => void;
-  /** zlib level for the entries (default 6, as `zip -6`). */
-  compressionLevel?: number;
-}
-
-export interface BundleProgress {
-  sessionsDone: number;
-  /** Grows as sub-agent sessions are found. */
-  sessionsTotal: number;
-  /** Source bytes read so far, of the sessions planned so far. */
-  bytesDone: number;
-  bytesTotal: number;
-  file: string;
-}
-
-export interface ScanResult {
-  sessions: ManifestSession[];
-  files: number;
-  bytes: number;
-  findings: Finding[];
-}
-
-export interface ExportResult extends ScanResult {
-  path: string;
-  /** Size of the written zip. */
-  size: number;
-  redaction: RedactionReport;
-}
-
-export const REDACTION_RULES = ['secretlint preset-recommend', 'private-key', 'jwt', 'environment values'];
+export { scanBundle, type BundleOptions, type BundleProgress, type ExportResult, type LoadSession, type ScanResult } from './scan-bundle.ts';
 
 /** A session with more source bytes than this streams its session.json; a smaller one's is built in memory, ahead. */
 const BUFFERED_JSON_SOURCE_BYTES = 64 * 1024 * 1024;
-
-function abortError(): Error {
-  const err = new Error('The export was cancelled.');
-  err.name = 'AbortError';
-  return err;
-}
-
-function sessionEntry(plan: SessionPlan): ManifestSession {
-  return { folder: plan.folder, format: plan.format, ...plan.manifest };
-}
-
-/**
- * Loads sessions in order, one ahead of the consumer, and runs `prepare` on each as soon as it is loaded
- * (building the next session.json while this session's files stream); sub-agents join the queue.
- */
-async function* plans<T>(
-  keys: string[],
-  load: LoadSession,
-  includeChildren: boolean,
-  prepare: (plan: SessionPlan) => Promise<T>,
-  signal?: AbortSignal,
-): AsyncGenerator<{ plan: SessionPlan; prepared: T; total: number }> {
-  const queue = [...new Set(keys)];
-  const seen = new Set(queue);
-  const fetch = (key: string) => {
-    const p = load(key)
-      .then(planSession)
-      .then(async (plan) => ({ plan, prepared: await prepare(plan) }));
-    p.catch(() => undefined); // awaited below; a prefetch abandoned by a failure must not go unhandled
-    return p;
-  };
-  let next = queue.length ? fetch(queue[0] as string) : null;
-  for (let i = 0; next; i++) {
-    if (signal?.aborted) throw abortError();
-    const { plan, prepared } = await next;
-    if (includeChildren) {
-      for (const child of plan.childKeys) {
-        if (seen.has(child)) continue;
-        seen.add(child);
-        queue.push(child);
-      }
-    }
-    next = i + 1 < queue.length ? fetch(queue[i + 1] as string) : null;
-    yield { plan, prepared, total: queue.length };
-  }
-}
-
-function sink(): Writable {
-  return new Writable({ write: (_chunk, _enc, done) => done() });
-}
-
-/**
- * One context per session: a secret found in a session's files is looked for in the rest of that session
- * (its session.json first, then its sources), so findings do not depend on which sessions share the export.
- */
-function contextFactory(options: BundleOptions): (() => ScanContext) | null {
-  if (options.redact === false) return null;
-  const redactor = new Redactor(['secrets', 'env'], options.env ?? process.env);
-  const keep = new Set(options.keep ?? []);
-  return () => ({ redactor, literals: new Map(), keep });
-}
-
-/** session.json first, then the sources: the order findings are made in, in a review and in the export alike. */
-function scanOrder(plan: SessionPlan): PlannedEntry[] {
-  return [...plan.entries.filter((e) => e.kind === 'session'), ...plan.entries.filter((e) => e.kind === 'source')];
-}
-
-/** Finds every secret the export would redact, writing nothing (the review step). */
-export async function scanBundle(keys: string[], load: LoadSession, options: BundleOptions = {}): Promise<ScanResult> {
-  const context = contextFactory({ ...options, redact: true, keep: [] }) as () => ScanContext;
-  const result: ScanResult = { sessions: [], files: 0, bytes: 0, findings: [] };
-  for await (const { plan } of plans(keys, load, options.includeChildren !== false, async () => null, options.signal)) {
-    const ctx = context();
-    for (const entry of scanOrder(plan)) {
-      const scan = scanner(ctx, entry, false);
-      await pipeline(entry.open(), scan, sink(), ...(options.signal ? [{ signal: options.signal }] : []));
-      result.findings.push(...scan.findings);
-      result.files++;
-      result.bytes += entry.size;
-    }
-    plan.session = null;
-    result.sessions.push(sessionEntry(plan));
-  }
-  return result;
-}
 
 interface Written {
   file: ManifestFile;
@@ -173,14 +47,15 @@ function manifestFile(entry: PlannedEntry, format: Session['format'], size: numb
  * Exports sessions as a bundle at `outPath`. The zip is written to a hidden temp file beside it and renamed
  * over `outPath` only when whole and synced; a failure or cancel removes the temp file and leaves `outPath` as it was.
  *
- * Each session's session.json is built (and scanned) while the previous session's files stream, then added
- * as a buffer, which yazl deflates on zlib's thread pool at once; the session's source files then stream in,
- * read, scanned, redacted, hashed and deflated chunk by chunk.
+ * Each session's session.json is built (and scanned) in memory while the previous session's files stream;
+ * the session's source files then stream in, read, scanned, redacted, hashed and deflated chunk by chunk.
  */
 export async function exportBundle(keys: string[], load: LoadSession, outPath: string, options: BundleOptions = {}): Promise<ExportResult> {
   const context = contextFactory(options);
   const level = options.compressionLevel ?? 6;
-  const compression = (stored: boolean) => (stored || level === 0 ? { compress: false } : { compress: true, compressionLevel: level });
+  // A gzip source is already compressed: stored. session.json is derived data: deflated fast (level 1).
+  const compression = (entry: PlannedEntry) =>
+    entry.gzip || level === 0 ? { compress: false } : { compress: true, compressionLevel: entry.kind === 'session' ? Math.min(level, 1) : level };
   const tmp = join(dirname(outPath), `.${basename(outPath)}.${process.pid}.${randomBytes(4).toString('hex')}.partial`);
   const zip = new yazl.ZipFile();
   const out = createWriteStream(tmp, { flags: 'wx' });
@@ -246,7 +121,9 @@ export async function exportBundle(keys: string[], load: LoadSession, outPath: s
         fail(err);
       };
       const meter = new Meter(createHash('sha256'), (n) => {
-        if (entry.kind === 'source' && !entry.gzip) bytesDone += n;
+        if (entry.kind !== 'source' || entry.gzip) return;
+        bytesDone += n;
+        progress(entry.path);
       });
       const begin = (cb: (err: unknown, stream: NodeJS.ReadableStream) => void) => {
         progress(entry.path);
@@ -268,8 +145,7 @@ export async function exportBundle(keys: string[], load: LoadSession, outPath: s
         }, stop);
       };
       const mtime = entry.mtimeMs === null ? new Date() : new Date(entry.mtimeMs);
-      // A gzip source is already compressed: stored, not deflated again.
-      zip.addReadStreamLazy(entry.path, { mtime, mode: 0o100644, ...compression(entry.gzip) }, begin);
+      zip.addReadStreamLazy(entry.path, { mtime, mode: 0o100644, ...compression(entry) }, begin);
     });
 
   /** Builds session.json (scanned, redacted) in memory; the caller adds it where it can compress alongside other work. */
@@ -305,8 +181,15 @@ export async function exportBundle(keys: string[], load: LoadSession, outPath: s
       const { ctx, jsonEntry, json } = prepared;
       const pending: Array<Promise<Written>> = [];
       if (json) {
-        // Derived data: deflated fast (level 1) on zlib's pool while the sources stream.
-        zip.addBuffer(json.data, jsonEntry.path, { mtime: new Date(), mode: 0o100644, ...(level === 0 ? { compress: false } : { compress: true, compressionLevel: 1 }) });
+        // yazl keeps every entry's callback until the zip ends (and addBuffer its compressed bytes): the callback
+        // lets go of the buffer as it hands it over, so memory stays flat however many sessions go in.
+        let data: Buffer | null = json.data;
+        json.data = Buffer.alloc(0);
+        zip.addReadStreamLazy(jsonEntry.path, { mtime: new Date(), mode: 0o100644, ...compression(jsonEntry) }, (cb) => {
+          const stream = Readable.from([data ?? Buffer.alloc(0)]);
+          data = null;
+          cb(null, stream);
+        });
         record(json.written);
       } else {
         pending.push(addStreamed(jsonEntry, plan.format, ctx));

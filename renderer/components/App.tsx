@@ -21,6 +21,7 @@ import { SessionList } from './SessionList.tsx';
 import { SourcesPanel } from './SourcesPanel.tsx';
 import { TopBar } from './TopBar.tsx';
 import { VaultPanel } from './VaultPanel.tsx';
+import { BundleLayer } from './BundleButtons.tsx';
 import { bindCompareRoute } from '../compare-route.ts';
 import { Compare } from './Compare.tsx';
 import { CompareBar } from './CompareBar.tsx';
@@ -108,6 +109,7 @@ export function App() {
         <main className="main">{isEmpty ? <EmptyState /> : comparing ? <Compare /> : <Detail />}</main>
       </div>
       <VaultPanel />
+      <BundleLayer />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { sessionTotals } from '../session-totals.ts';
 import { ExtraFacts } from './SessionFacts.tsx';
 import { ParentLink, SubAgents } from './SubAgents.tsx';
 import { VaultActions } from './VaultActions.tsx';
+import { BundleShareButton } from './BundleButtons.tsx';
 
 function Field(props: { label: string; children: ReactNode; testId?: string; title?: string }) {
   return (
@@ -71,6 +72,7 @@ export function DetailHeader({ session, onShowWarnings }: { session: Session; on
             ⚠ {session.warnings.length}
           </button>
         )}
+        <BundleShareButton sessionKey={session.key} />
       </div>
       <VaultActions key={session.key} session={session} />
       <dl className="facts">

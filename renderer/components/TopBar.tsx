@@ -3,6 +3,8 @@ import type { RefObject } from 'react';
 import { visibleSessions } from '../session-filter.ts';
 import { useAppStore } from '../store-context.ts';
 import { VaultPanelButton } from './VaultPanel.tsx';
+import { BundleShareListButton } from './BundleButtons.tsx';
+import { BundleImportButton } from './BundleImport.tsx';
 
 export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLInputElement | null>; onAddFolder(): void }) {
   const filter = useAppStore((s) => s.filter);
@@ -37,6 +39,8 @@ export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLIn
         </span>
       )}
       <VaultPanelButton />
+      <BundleShareListButton />
+      <BundleImportButton />
       <button type="button" onClick={onAddFolder}>
         Add folder…
       </button>
