@@ -5,7 +5,8 @@ import type { Finding } from '../bundle/finding.ts';
 import { exportBundle, scanBundle, type BundleProgress } from '../bundle/export-bundle.ts';
 import { exportDocument, renderDocument, type DocumentFormat } from '../bundle/export-document.ts';
 import { importBundle, type ImportReport } from '../bundle/import-bundle.ts';
-import { createServices, type Services } from '../services.ts';
+import type { Services } from '../services.ts';
+import { withOneShotServices } from './one-shot.ts';
 import { resolveDataDir } from '../data-dir.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -68,16 +69,6 @@ function parse<O extends ParseArgsConfig['options']>(command: 'export' | 'import
   }
 }
 
-async function withServices<T>(roots: string[] | undefined, env: NodeJS.ProcessEnv, work: (s: Services) => Promise<T>): Promise<T> {
-  const services = createServices({ dataDir: resolveDataDir(env), shell: 'cli', extraRoots: (roots ?? []).map((r) => resolve(r)), watch: false, env });
-  try {
-    await services.start();
-    await services.whenScanned();
-    return await work(services);
-  } finally {
-    await services.close();
-  }
-}
 
 /** Keys for the sessions named (key, id or key suffix) or matched by --query. */
 async function resolveKeys(services: Services, given: string[], query: string | undefined): Promise<string[]> {
@@ -144,7 +135,7 @@ async function runExport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
   const format = formatOf(v.format, v.output);
   const output = v.output ? resolve(v.output) : '';
   const options = { redact: v.redact !== false, keep: v.keep ?? [], env, includeChildren: v.children !== false };
-  await withServices(v.root, env, async (services) => {
+  await withOneShotServices({ roots: v.root }, env, async (services) => {
     const keys = await resolveKeys(services, positionals, v.query);
     const load = services.bundles.load;
     if (format !== 'zip') {
@@ -202,7 +193,7 @@ async function runImport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
   if (v.help) return void process.stdout.write(BUNDLE_HELP.import ?? '');
   if (positionals.length !== 1) throw new UsageError(`give exactly one bundle file.\n\n${BUNDLE_HELP.import}`);
   const file = resolve(positionals[0]!);
-  await withServices(v.root, env, async (services) => {
+  await withOneShotServices({ roots: v.root }, env, async (services) => {
     const { sessions } = await services.methods.listSessions({ includeChildren: true });
     const known = new Set(sessions.map((s) => s.key));
     const report = await importBundle(file, { dataDir: resolveDataDir(env), asCopy: v['as-copy'] === true, known: (key) => known.has(key) });

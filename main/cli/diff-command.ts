@@ -1,10 +1,8 @@
 // `session-vault diff <a> <b>`: the app's side-by-side comparison of two sessions, as text or JSON.
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
-import { resolveDataDir } from '../data-dir.ts';
 import { resolveSessionRef } from '../compare/resolve-session.ts';
 import { formatComparisonText } from '../compare/text-report.ts';
-import { createServices } from '../services.ts';
+import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
 
 export const DIFF_HELP = `Usage: session-vault diff <a> <b> [--json] [--all] [--root DIR]... [--no-defaults]
@@ -50,18 +48,7 @@ export async function runDiff(argv: string[], env: NodeJS.ProcessEnv = process.e
   if (positionals.length !== 2) {
     throw new UsageError(`give exactly two sessions to compare (got ${positionals.length}).\n\n${DIFF_HELP}`);
   }
-  const services = createServices({
-    dataDir: resolveDataDir(env),
-    shell: 'cli',
-    extraRoots: (values.root ?? []).map((r) => resolve(r)),
-    discoverDefaults: !values['no-defaults'],
-    watch: false,
-    env,
-  });
-  try {
-    await services.start();
-    for (const problem of services.startupProblems()) process.stderr.write(`warning: ${problem}\n`);
-    await services.whenScanned();
+  await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
     const { sessions } = await services.methods.listSessions({ includeChildren: true, limit: 100_000 });
     const [a, b] = positionals.map((ref) => resolveSessionRef(ref, sessions)) as [string, string];
     // Through dispatch, so the CLI meets the same validation and errors as the app.
@@ -69,7 +56,5 @@ export async function runDiff(argv: string[], env: NodeJS.ProcessEnv = process.e
     if (!result.ok) throw new Error(result.error.message);
     const comparison = result.value as Parameters<typeof formatComparisonText>[0];
     process.stdout.write(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonText(comparison, { all: values.all ?? false }));
-  } finally {
-    await services.close();
-  }
+  });
 }

@@ -1,9 +1,7 @@
 // `session-vault list`: id, created, branch, outcome and a short summary per session (the seeds' `sessions list`).
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
 import type { SessionSummary } from '../../shared/session.ts';
-import { createServices } from '../services.ts';
-import { resolveDataDir } from '../data-dir.ts';
+import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
 
 export const LIST_HELP = `Usage: session-vault list [--json] [--root DIR]... [--no-defaults]
@@ -61,22 +59,9 @@ export async function runList(argv: string[], env: NodeJS.ProcessEnv = process.e
     process.stdout.write(LIST_HELP);
     return;
   }
-  const services = createServices({
-    dataDir: resolveDataDir(env),
-    shell: 'cli',
-    extraRoots: (values.root ?? []).map((r) => resolve(r)),
-    discoverDefaults: !values['no-defaults'],
-    watch: false,
-    env,
-  });
-  try {
-    await services.start();
-    for (const problem of services.startupProblems()) process.stderr.write(`warning: ${problem}\n`);
-    await services.whenScanned();
+  await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
     const { sessions } = await services.methods.listSessions({});
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
     process.stdout.write(values.json ? `${JSON.stringify(sessions, null, 2)}\n` : formatTable(sessions, width));
-  } finally {
-    await services.close();
-  }
+  });
 }

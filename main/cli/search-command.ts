@@ -1,9 +1,7 @@
 // `session-vault search "<query>"`: full-text search with filters over the same index the app uses.
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
 import type { SearchResult } from '../../shared/search-api.ts';
-import { createServices } from '../services.ts';
-import { resolveDataDir } from '../data-dir.ts';
+import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
 
 export const SEARCH_HELP = `Usage: session-vault search "<query>" [--json] [--limit N] [--sort relevance|date] [--root DIR]... [--no-defaults]
@@ -72,22 +70,9 @@ export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
   const sort = values.sort;
   if (sort !== undefined && sort !== 'relevance' && sort !== 'date') throw new UsageError('--sort must be relevance or date');
-  const services = createServices({
-    dataDir: resolveDataDir(env),
-    shell: 'cli',
-    extraRoots: (values.root ?? []).map((r) => resolve(r)),
-    discoverDefaults: !values['no-defaults'],
-    watch: false,
-    env,
-  });
-  try {
-    await services.start();
-    for (const problem of services.startupProblems()) process.stderr.write(`warning: ${problem}\n`);
-    await services.whenScanned();
+  await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
     const page = await services.methods.searchSessions({ query, limit, offset: 0, sort });
     for (const problem of page.problems) process.stderr.write(`warning: ${problem}\n`);
     process.stdout.write(values.json ? `${JSON.stringify(page, null, 2)}\n` : formatResults(page.results, page.total));
-  } finally {
-    await services.close();
-  }
+  });
 }

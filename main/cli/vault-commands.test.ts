@@ -82,6 +82,6 @@ describe('vault commands', () => {
   it('names an unknown session clearly', async () => {
     const r = await run(['keep', 'no-such-id']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('No session "no-such-id" is known');
+    expect(r.stderr).toContain('No session matches "no-such-id"');
   });
 });

@@ -1,8 +1,9 @@
 // `session-vault keep|tag|note|fork|resume|prune|delete|clear`: the vault from the command line, over the same services.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
-import { createServices, type Services } from '../services.ts';
-import { resolveDataDir } from '../data-dir.ts';
+import type { Services } from '../services.ts';
+import { resolveSessionRef } from '../compare/resolve-session.ts';
+import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
 
 const COMMON = `  --root DIR     also read sessions below DIR (repeatable; not saved)
@@ -34,25 +35,10 @@ function parse<O extends ParseArgsConfig['options']>(command: string, argv: stri
   }
 }
 
-async function withServices<T>(roots: string[] | undefined, env: NodeJS.ProcessEnv, work: (s: Services) => Promise<T>): Promise<T> {
-  const services = createServices({ dataDir: resolveDataDir(env), shell: 'cli', extraRoots: (roots ?? []).map((r) => resolve(r)), watch: false, env });
-  try {
-    await services.start();
-    await services.whenScanned();
-    return await work(services);
-  } finally {
-    await services.close();
-  }
-}
-
-/** A key as given, or the one session whose id (or key suffix) it is. */
+/** A key, an id or a unique id prefix, as `diff` accepts them. */
 async function resolveKey(services: Services, given: string): Promise<string> {
-  const { sessions } = await services.methods.listSessions({ includeChildren: true });
-  if (sessions.some((s) => s.key === given)) return given;
-  const matches = sessions.filter((s) => s.id === given || s.key.endsWith(`:${given}`));
-  if (matches.length === 1) return matches[0]!.key;
-  if (!matches.length) throw new Error(`No session "${given}" is known. Run \`session-vault list\` to see keys and ids.`);
-  throw new Error(`"${given}" matches ${matches.length} sessions; give one of these keys: ${matches.map((m) => m.key).join(', ')}`);
+  const { sessions } = await services.methods.listSessions({ includeChildren: true, limit: 100_000 });
+  return resolveSessionRef(given, sessions);
 }
 
 async function call<T>(services: Services, method: string, input: unknown): Promise<T> {
@@ -89,7 +75,7 @@ export async function runVaultCommand(command: string, argv: string[], env: Node
   const json = v.json as boolean | undefined;
   const needsSession = !['prune', 'clear'].includes(command);
   if (needsSession && !positionals[0]) throw new UsageError(`missing <session>.\n\n${VAULT_HELP[command]}`);
-  await withServices(v.root as string[] | undefined, env, async (services) => {
+  await withOneShotServices({ roots: v.root as string[] | undefined }, env, async (services) => {
     const key = needsSession ? await resolveKey(services, positionals[0]!) : '';
     switch (command) {
       case 'keep': {

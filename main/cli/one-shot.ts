@@ -1,0 +1,30 @@
+// The lifecycle every one-shot CLI command shares: start the services without watching, scan, work, close.
+import { resolve } from 'node:path';
+import { createServices, type Services } from '../services.ts';
+import { resolveDataDir } from '../data-dir.ts';
+
+export interface OneShotOptions {
+  /** --root folders, relative to the current directory; used for this run only. */
+  roots?: string[] | undefined;
+  /** --no-defaults: skip the tools' default folders. */
+  noDefaults?: boolean | undefined;
+}
+
+export async function withOneShotServices<T>(options: OneShotOptions, env: NodeJS.ProcessEnv, work: (services: Services) => Promise<T>): Promise<T> {
+  const services = createServices({
+    dataDir: resolveDataDir(env),
+    shell: 'cli',
+    extraRoots: (options.roots ?? []).map((r) => resolve(r)),
+    discoverDefaults: !options.noDefaults,
+    watch: false,
+    env,
+  });
+  try {
+    await services.start();
+    for (const problem of services.startupProblems()) process.stderr.write(`warning: ${problem}\n`);
+    await services.whenScanned();
+    return await work(services);
+  } finally {
+    await services.close();
+  }
+}
