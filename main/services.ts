@@ -65,7 +65,11 @@ export function createServices(options: ServicesOptions): Services {
   // The vault needs the catalogue and the catalogue asks the vault which paths are its own.
   // Search index: the catalogue mirrors every read into <data dir>/index.sqlite and restores it at start.
   const index = SessionIndex.inDataDir(options.dataDir);
-  const catalogue = new IndexedCatalogue(index, (path) => vault.kindOf(path));
+  const catalogue = new IndexedCatalogue(
+    index,
+    (path) => vault.kindOf(path),
+    (key) => vault.annotations.get(key).note,
+  );
   const pricingFile = join(options.dataDir, PRICING_FILE_NAME);
   /** Scans: parse many files, keep nothing. */
   const pool = new ReadPool(undefined, { pricingFile });

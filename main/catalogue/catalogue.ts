@@ -82,9 +82,12 @@ export class Catalogue {
   /** Kept copies by their session's key: listed only while no live file holds that key. */
   private readonly copyByKey = new Map<string, string>();
   private readonly vaultKind: (path: string) => VaultKind;
+  private readonly annotationText: (key: string) => string;
 
-  constructor(vaultKind: (path: string) => VaultKind = () => null) {
+  /** `annotationText`: the user's own words about a session (its note), searched like its title. */
+  constructor(vaultKind: (path: string) => VaultKind = () => null, annotationText: (key: string) => string = () => '') {
     this.vaultKind = vaultKind;
+    this.annotationText = annotationText;
   }
   private readonly ownersByCompanion = new Map<string, Set<string>>();
 
@@ -221,7 +224,7 @@ export class Catalogue {
       if (query.kept !== undefined && s.kept !== query.kept) continue;
       if (query.tag && !s.tags.includes(query.tag)) continue;
       if (needle) {
-        const hay = [s.title, s.id, s.projectPath, s.projectName, s.branch, s.outcomeSummary, s.model, s.format, ...s.tags]
+        const hay = [s.title, s.id, s.projectPath, s.projectName, s.branch, s.outcomeSummary, s.model, s.format, ...s.tags, this.annotationText(s.key)]
           .filter(Boolean)
           .join('\n')
           .toLowerCase();

@@ -8,8 +8,8 @@ export class IndexedCatalogue extends Catalogue {
   readonly kindOf: (path: string) => VaultKind;
   private restoring = false;
 
-  constructor(index: SessionIndex, vaultKind: (path: string) => VaultKind = () => null) {
-    super(vaultKind);
+  constructor(index: SessionIndex, vaultKind: (path: string) => VaultKind = () => null, annotationText: (key: string) => string = () => '') {
+    super(vaultKind, annotationText);
     this.index = index;
     this.kindOf = vaultKind;
   }

@@ -13,6 +13,7 @@ import { AnnotationStore } from './annotations.ts';
 import { forkSession } from './fork.ts';
 import { ACTIVE_WINDOW_MS, resumeInfo } from './resume-info.ts';
 import { VaultTrash } from './trash.ts';
+import { sweepTempFiles } from './sweep-temp.ts';
 import { VaultStore } from './vault-store.ts';
 
 /** Electron abilities the vault uses when it has them (the OS trash); the CLI and `serve` go without. */
@@ -97,6 +98,10 @@ export class Vault {
     }
     const swept = await this.store.sweepStaging();
     if (swept) problems.push(`Removed ${swept} unfinished vault cop${swept === 1 ? 'y' : 'ies'} left by an interrupted keep.`);
+    // The data folder's own files (roots list, annotations, recorded and forked sessions), not the vault's kept sources.
+    // Top level only for the data folder: Electron keeps its browser profile below it, with temp files of its own.
+    const temps = (await sweepTempFiles([this.store.root])) + (await sweepTempFiles([this.deps.dataDir], 60_000, Date.now(), 0));
+    if (temps) problems.push(`Removed ${temps} temporary file${temps === 1 ? '' : 's'} left by an interrupted write.`);
     return problems;
   }
 

@@ -91,6 +91,7 @@ describe('annotations', () => {
     expect((await services.methods.listSessions({ starred: true })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
     expect((await services.methods.listSessions({ tag: 'flaky' })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
     expect((await services.methods.listSessions({ text: 'flaky' })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
+    expect((await services.methods.listSessions({ text: 'ask about the TIE' })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
     await writeFile(vizierFile(), vizierSession('v-1').replace('Tie-break fixed', 'Tie-break fixed again'));
     await waitFor(async () => ((await row('vizier:v-1'))?.outcomeSummary?.includes('again') ? true : undefined));
     expect(await row('vizier:v-1')).toMatchObject({ starred: true, tags: ['flaky', 'merge'] });
