@@ -1,6 +1,7 @@
 // Builders for unit tests: canonical summaries/sessions and a scriptable fake client with event push.
 import type { AppEvent, MethodName, OpenedSession } from '../shared/api.ts';
 import type { Session, SessionSummary } from '../shared/session.ts';
+import { emptySession } from '../shared/empty-session.ts';
 import type { AppClient, ConnectionStatus } from './client.ts';
 
 export function summary(over: Partial<SessionSummary> & { key: string }): SessionSummary {
@@ -39,35 +40,11 @@ export function summary(over: Partial<SessionSummary> & { key: string }): Sessio
 
 /** A session as getSession answers it: every message loaded unless a test says otherwise. */
 export function session(over: Partial<OpenedSession> & { key: string }): OpenedSession {
-  const built: Session = {
-    id: over.key.split(':').pop() ?? over.key,
-    format: 'vizier',
-    formatVersion: null,
+  const built: Session = emptySession(over.key, {
     title: `Session ${over.key}`,
     project: { path: '/work/project', name: 'project', branch: 'main', headCommit: null },
-    createdAt: null,
-    updatedAt: null,
-    closedAt: null,
-    status: 'closed',
-    outcome: null,
-    model: null,
-    config: [],
-    systemPrompt: null,
-    toolVersion: null,
-    messages: [],
-    operations: [],
-    todos: [],
-    summary: null,
-    artifacts: [],
-    usage: null,
-    cost: null,
-    parentKey: null,
-    childKeys: [],
-    sourceFiles: [],
-    warnings: [],
-    extra: {},
     ...over,
-  };
+  });
   return { ...built, messagesTotal: over.messagesTotal ?? built.messages.length };
 }
 

@@ -1,6 +1,7 @@
 // Builds small canonical sessions for the index's tests, with only the fields a test cares about set.
 import type { Message, Session } from '../../shared/session.ts';
 import { toSummary } from '../../shared/summarize.ts';
+import { emptySession } from '../../shared/empty-session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import { extractIndexText, type IndexText } from './index-text.ts';
 
@@ -9,36 +10,16 @@ export function textMessage(role: Message['role'], text: string, extra: Message[
 }
 
 export function makeSession(id: string, over: Partial<Session> = {}): Session {
-  return {
-    key: `vizier:${id}`,
+  return emptySession(`vizier:${id}`, {
     id,
-    format: 'vizier',
-    formatVersion: null,
     title: `Session ${id}`,
     project: { path: `/home/dev/${id}`, name: id, branch: 'main', headCommit: null },
     createdAt: '2026-01-02T09:00:00.000Z',
     updatedAt: '2026-01-02T10:00:00.000Z',
-    closedAt: null,
-    status: 'closed',
-    outcome: null,
     model: { provider: 'anthropic', name: 'claude-sonnet-4-5', parameters: {} },
-    config: [],
-    systemPrompt: null,
-    toolVersion: null,
-    messages: [],
-    operations: [],
-    todos: [],
-    summary: null,
-    artifacts: [],
-    usage: null,
-    cost: null,
-    parentKey: null,
-    childKeys: [],
     sourceFiles: [{ path: `/roots/${id}.json`, size: 100, mtimeMs: 1, role: 'primary' }],
-    warnings: [],
-    extra: {},
     ...over,
-  };
+  });
 }
 
 /** What the scan worker posts back for a session: its summary and its index text. */

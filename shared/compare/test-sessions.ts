@@ -1,5 +1,6 @@
 // Hand-made canonical sessions for the comparison's tests: turns written as prompts, replies and tool calls.
 import type { Message, Session, TokenUsage } from '../session.ts';
+import { emptySession } from '../empty-session.ts';
 
 export type StepSpec =
   | string
@@ -57,36 +58,14 @@ export function messages(turns: readonly TurnSpec[], start = Date.parse('2026-01
 
 export function testSession(key: string, turns: readonly TurnSpec[], over: Partial<Session> = {}): Session {
   const msgs = messages(turns);
-  return {
-    key,
-    id: key.split(':').pop() ?? key,
+  return emptySession(key, {
     format: 'vault',
-    formatVersion: null,
-    title: `Session ${key}`,
     project: { path: '/src/app', name: 'app', branch: 'main', headCommit: null },
     createdAt: msgs[0]?.timestamp ?? null,
     updatedAt: msgs.at(-1)?.timestamp ?? null,
-    closedAt: null,
-    status: 'closed',
-    outcome: null,
-    model: null,
-    config: [],
-    systemPrompt: null,
-    toolVersion: null,
     messages: msgs,
-    operations: [],
-    todos: [],
-    summary: null,
-    artifacts: [],
-    usage: null,
-    cost: null,
-    parentKey: null,
-    childKeys: [],
-    sourceFiles: [],
-    warnings: [],
-    extra: {},
     ...over,
-  };
+  });
 }
 
 /** A small realistic task: four turns with replies and tool calls. */
