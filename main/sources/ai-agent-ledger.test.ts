@@ -4,25 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Session } from '../../shared/session.ts';
+import type { Session } from '../../shared/session.ts';
 import type { DocumentContext } from './coerce.ts';
 import { aiAgentReader } from './ai-agent.ts';
 import { parseAiAgentLedger } from './ai-agent-ledger.ts';
 import type { JsonLine } from './jsonl.ts';
 import { UnreadableError } from './types.ts';
 import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { valid } from '../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const fixtureLedgers = join(here, 'fixtures/ai-agent/.ai-agent/sessions/session');
 const sampleLedgers = join(samplesDir, 'ai-agent-v3/session');
 const P = 'c0ffee00-1111-4222-8333-444455556666';
 const C = 'c0ffee00-1111-4222-8333-777788889999';
-
-function valid(s: Session): Session {
-  expect(Session.safeParse(s).success).toBe(true);
-  expect(JSON.parse(JSON.stringify(s))).toEqual(s);
-  return s;
-}
 
 async function read(path: string): Promise<Session> {
   return valid(await aiAgentReader.read(path));

@@ -5,24 +5,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { Session } from '../../shared/session.ts';
+import type { Session } from '../../shared/session.ts';
 import type { DocumentContext } from './coerce.ts';
 import { aiAgentReader } from './ai-agent.ts';
 import { parseGzipJson } from './ai-agent-gzip.ts';
 import { parseAiAgentSnapshot, readAiAgentSnapshot } from './ai-agent-snapshot.ts';
-import { UnreadableError } from './types.ts';
 import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { failure, valid } from '../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const fixtures = join(here, 'fixtures/ai-agent/.ai-agent/sessions');
 const sampleSessions = join(samplesDir, 'ai-agent/sessions');
 const LONG_AGO = 0;
-
-function valid(s: Session): Session {
-  expect(Session.safeParse(s).success).toBe(true);
-  expect(JSON.parse(JSON.stringify(s))).toEqual(s);
-  return s;
-}
 
 async function read(path: string): Promise<Session> {
   return valid(await aiAgentReader.read(path));
@@ -33,16 +27,6 @@ async function parseBytes(path: string, mtimeMs = LONG_AGO, ctxPath = path): Pro
   const { value, warnings } = await parseGzipJson(readFileSync(path));
   const ctx: DocumentContext = { path: ctxPath, size: statSync(path).size, mtimeMs, warnings };
   return valid(parseAiAgentSnapshot(value, ctx));
-}
-
-async function failure(run: () => Promise<unknown>): Promise<UnreadableError> {
-  try {
-    await run();
-  } catch (err) {
-    if (err instanceof UnreadableError) return err;
-    throw err;
-  }
-  throw new Error('expected an UnreadableError');
 }
 
 const opIds = (s: Session) => s.operations.map((o) => o.id);

@@ -8,6 +8,7 @@ import { hasSamples, samplesDir } from '../test-support/samples.ts';
 import { parseClaudeCode, readClaudeCodeFile } from './claude-code.ts';
 import { isPrompt } from './claude-code-facts.ts';
 import { readJsonLines } from './jsonl.ts';
+import { valid } from '../test-support/reader-checks.ts';
 
 const projects = join(samplesDir, 'claude-code/projects');
 const DAY = 24 * 3600_000;
@@ -15,9 +16,7 @@ const DAY = 24 * 3600_000;
 async function read(rel: string): Promise<Session> {
   const path = join(projects, rel);
   const session = await readClaudeCodeFile(path, statSync(path).mtimeMs + DAY);
-  expect(Session.safeParse(session).success).toBe(true);
-  expect(JSON.parse(JSON.stringify(session))).toEqual(session);
-  return session;
+  return valid(session);
 }
 
 interface Facts {

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Session } from '../../shared/session.ts';
+import type { Session } from '../../shared/session.ts';
 import { countToolCalls } from '../../shared/summarize.ts';
 import { claimsClaudeCode, claudeCodeReader, parseClaudeCode, readClaudeCodeFile, type ClaudeCodeContext } from './claude-code.ts';
 import type { JsonLine } from './jsonl.ts';
 import { UnreadableError } from './types.ts';
+import { valid } from '../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const project = join(here, 'fixtures/claude-code/projects/-home-dev-proj-ledger');
@@ -19,9 +20,7 @@ const DAY = 24 * 3600_000;
 /** Reads through the reader a day after the file changed, so status never depends on when the test runs. */
 async function read(path: string): Promise<Session> {
   const session = await readClaudeCodeFile(path, statSync(path).mtimeMs + DAY);
-  expect(Session.safeParse(session).success).toBe(true);
-  expect(JSON.parse(JSON.stringify(session))).toEqual(session);
-  return session;
+  return valid(session);
 }
 
 function ctx(over: Partial<ClaudeCodeContext> = {}): ClaudeCodeContext {

@@ -2,10 +2,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Session } from '../../shared/session.ts';
+import type { Session } from '../../shared/session.ts';
 import { countToolCalls } from '../../shared/summarize.ts';
 import { hasSamples, samplesDir } from '../test-support/samples.ts';
 import { claimsCodex, readCodexFile } from './codex.ts';
+import { valid } from '../test-support/reader-checks.ts';
 
 const base = join(samplesDir, 'codex');
 
@@ -14,9 +15,7 @@ async function read(rel: string): Promise<Session> {
   const path = join(base, 'sessions', rel);
   expect(claimsCodex(path)).toBe(true);
   const s = await readCodexFile(path, statSync(path).mtimeMs + 60 * 60 * 1000);
-  expect(Session.safeParse(s).success).toBe(true);
-  expect(JSON.parse(JSON.stringify(s))).toEqual(s);
-  return s;
+  return valid(s);
 }
 
 const R = '<ROOT>/project';

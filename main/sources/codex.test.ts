@@ -9,7 +9,8 @@ import { samplesDir } from '../test-support/samples.ts';
 import type { DocumentContext } from './coerce.ts';
 import { claimsCodex, parseCodexRollout, readCodexFile } from './codex.ts';
 import { readJsonLines, type JsonLine } from './jsonl.ts';
-import { UnreadableError } from './types.ts';
+import type { UnreadableError } from './types.ts';
+import { failure, valid } from '../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const home = join(here, 'fixtures/codex/.codex');
@@ -24,9 +25,7 @@ const HOUR = 60 * 60 * 1000;
 /** Reads with a clock `after` ms past the file's mtime, checking the schema and a JSON round trip. */
 async function read(path: string, after = HOUR): Promise<Session> {
   const s = await readCodexFile(path, statSync(path).mtimeMs + after);
-  expect(Session.safeParse(s).success).toBe(true);
-  expect(JSON.parse(JSON.stringify(s))).toEqual(s);
-  return s;
+  return valid(s);
 }
 
 const ctx: DocumentContext = { path: '/h/.codex/sessions/2026/01/02/rollout-2026-01-02T03-04-05-0190aaaa-0000-7000-8000-000000000001.jsonl', size: 1, mtimeMs: 0, warnings: [] };
@@ -36,16 +35,6 @@ const event = (payload: Record<string, unknown>, ts = '2026-01-02T03:05:00.000Z'
 const item = (payload: Record<string, unknown>, ts = '2026-01-02T03:05:00.000Z') => ({ timestamp: ts, type: 'response_item', payload });
 const total = (input: number, cached: number, output: number, reasoning: number) =>
   event({ type: 'token_count', info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning } } });
-
-async function failure(run: () => unknown): Promise<UnreadableError> {
-  try {
-    await run();
-  } catch (err) {
-    if (err instanceof UnreadableError) return err;
-    throw err;
-  }
-  throw new Error('expected an UnreadableError');
-}
 
 describe('claimsCodex', () => {
   it.each([

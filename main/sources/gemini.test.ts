@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Session } from '../../shared/session.ts';
+import type { Session } from '../../shared/session.ts';
 import { countToolCalls } from '../../shared/summarize.ts';
 import { hasSamples, samplesDir } from '../test-support/samples.ts';
 import { readDocument, type DocumentContext } from './coerce.ts';
 import { claimsGemini, parseGeminiDocument, parseGeminiJsonLines, readGeminiFile } from './gemini.ts';
 import type { JsonLine } from './jsonl.ts';
-import { UnreadableError } from './types.ts';
+import type { UnreadableError } from './types.ts';
+import { failure, valid } from '../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const tmp = join(here, 'fixtures/gemini/.gemini/tmp');
@@ -25,9 +26,7 @@ const HOUR = 60 * 60 * 1000;
 async function read(path: string, after = HOUR): Promise<Session> {
   expect(claimsGemini(path)).toBe(true);
   const s = await readGeminiFile(path, statSync(path).mtimeMs + after);
-  expect(Session.safeParse(s).success).toBe(true);
-  expect(JSON.parse(JSON.stringify(s))).toEqual(s);
-  return s;
+  return valid(s);
 }
 
 const shape = (s: Session) => s.messages.map((m) => `${m.role}:${m.parts.map((p) => p.type).join('+')}`);
@@ -35,16 +34,6 @@ const ctx: DocumentContext = { path: '/h/.gemini/tmp/app/chats/session-2026-01-0
 const lines = (...values: unknown[]): JsonLine[] => values.map((value, i) => ({ value, line: i + 1 }));
 const header = { sessionId: 'abcd1234-0000-4000-8000-000000000000', projectHash: 'x', startTime: '2026-01-01T00:00:00.000Z', lastUpdated: '2026-01-01T00:00:00.000Z' };
 const user = (id: string, text: string) => ({ id, timestamp: '2026-01-01T00:00:01.000Z', type: 'user', content: text });
-
-async function failure(run: () => unknown): Promise<UnreadableError> {
-  try {
-    await run();
-  } catch (err) {
-    if (err instanceof UnreadableError) return err;
-    throw err;
-  }
-  throw new Error('expected an UnreadableError');
-}
 
 describe('claimsGemini', () => {
   it.each([

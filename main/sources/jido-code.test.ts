@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { Session } from '../../shared/session.ts';
 import { readDocument, type DocumentContext } from './coerce.ts';
 import { claimsJidoCode, jidoCodeReader, parseJidoDocument } from './jido-code.ts';
-import { UnreadableError } from './types.ts';
+import type { UnreadableError } from './types.ts';
 import { samplesDir } from '../test-support/samples.ts';
+import { failure, valid } from '../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const samples = samplesDir;
@@ -15,9 +16,7 @@ const fixtures = join(here, 'fixtures/jido-code/.jido_code/sessions');
 
 async function read(path: string): Promise<Session> {
   const session = await jidoCodeReader.read(path);
-  expect(Session.safeParse(session).success).toBe(true);
-  expect(JSON.parse(JSON.stringify(session))).toEqual(session);
-  return session;
+  return valid(session);
 }
 
 async function parseFile(path: string): Promise<Session> {
@@ -26,16 +25,6 @@ async function parseFile(path: string): Promise<Session> {
 }
 
 const ctx: DocumentContext = { path: '/home/u/.jido_code/sessions/file-stem-id.json', size: 10, mtimeMs: 1, warnings: [] };
-
-async function failure(run: () => unknown): Promise<UnreadableError> {
-  try {
-    await run();
-  } catch (err) {
-    if (err instanceof UnreadableError) return err;
-    throw err;
-  }
-  throw new Error('expected an UnreadableError');
-}
 
 describe('claimsJidoCode', () => {
   it.each(['/home/u/.jido_code/sessions/5b1f0c8e.json', 'C:/Users/u/.jido_code/sessions/a.json'])('claims %s', (p) => {

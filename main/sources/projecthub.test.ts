@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Session } from '../../shared/session.ts';
+import type { Session } from '../../shared/session.ts';
 import { countToolCalls } from '../../shared/summarize.ts';
 import { hasSamples, samplesDir } from '../test-support/samples.ts';
 import { WarningList } from './coerce.ts';
 import { claimsProjectHub, parseProjectHub, projectHubReader, readProjectHubFile, type ProjectHubContext } from './projecthub.ts';
 import { parseVaultMarkdown } from './projecthub-markdown.ts';
 import { UnreadableError } from './types.ts';
+import { valid } from '../test-support/reader-checks.ts';
 
 const vault = fileURLToPath(new URL('./fixtures/projecthub/tide-tables/vault', import.meta.url));
 const CLOSED = '4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d';
@@ -20,9 +21,7 @@ const DAY = 24 * 3600_000;
 /** Reads a day after the file changed, so "active" vs "open" never depends on when the test runs. */
 async function read(path: string): Promise<Session> {
   const session = await readProjectHubFile(path, statSync(path).mtimeMs + DAY);
-  expect(Session.safeParse(session).success).toBe(true);
-  expect(JSON.parse(JSON.stringify(session))).toEqual(session);
-  return session;
+  return valid(session);
 }
 
 function fromText(text: string, over: Partial<ProjectHubContext> = {}): Session {

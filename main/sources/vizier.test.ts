@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Session } from '../../shared/session.ts';
 import { readDocument, type DocumentContext } from './coerce.ts';
-import { UnreadableError } from './types.ts';
+import type { UnreadableError } from './types.ts';
 import { claimsVizier, parseVizierDocument, vizierReader } from './vizier.ts';
 import { samplesDir } from '../test-support/samples.ts';
+import { failure, valid } from '../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const samples = samplesDir;
@@ -17,9 +18,7 @@ const fixtures = join(here, 'fixtures/vizier/harbor-api/.vizier/sessions');
 
 async function read(path: string): Promise<Session> {
   const session = await vizierReader.read(path);
-  expect(Session.safeParse(session).success).toBe(true);
-  expect(JSON.parse(JSON.stringify(session))).toEqual(session);
-  return session;
+  return valid(session);
 }
 
 async function parseFile(path: string): Promise<Session> {
@@ -29,16 +28,6 @@ async function parseFile(path: string): Promise<Session> {
 
 function ctxFor(path = '/r/.vizier/sessions/0199-fallback/session.json'): DocumentContext {
   return { path, size: 10, mtimeMs: 1, warnings: [] };
-}
-
-async function failure(run: () => unknown): Promise<UnreadableError> {
-  try {
-    await run();
-  } catch (err) {
-    if (err instanceof UnreadableError) return err;
-    throw err;
-  }
-  throw new Error('expected an UnreadableError');
 }
 
 describe('claimsVizier', () => {
