@@ -1,7 +1,7 @@
-// `--root DIR` on the desktop command line: every form is picked up, Chromium's own switches are ignored.
+// The desktop command line: every form of `--root DIR` is picked up, bundles to open are found, Chromium's own switches are ignored.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rootsFromArgv } from './electron-args.ts';
+import { bundlesFromArgv, rootsFromArgv } from './electron-args.ts';
 
 describe('rootsFromArgv', () => {
   it('collects repeated --root DIR and --root=DIR, resolved against the working directory', () => {
@@ -17,5 +17,16 @@ describe('rootsFromArgv', () => {
 
   it('returns nothing when no root was given', () => {
     expect(rootsFromArgv(['/opt/Session Vault/session-vault', '--enable-logging'], '/w')).toEqual([]);
+  });
+});
+
+describe('bundlesFromArgv', () => {
+  it('finds .zip files the OS passed to open, resolved, but not a --root value or a switch', () => {
+    const argv = ['/opt/Session Vault/session-vault', '--no-sandbox', 'Downloads/team.ZIP', '--root', 'old.zip', '/tmp/b.zip', 'notes.txt'];
+    expect(bundlesFromArgv(argv, '/home/dev')).toEqual([resolve('/home/dev/Downloads/team.ZIP'), '/tmp/b.zip']);
+  });
+
+  it('never takes the executable itself', () => {
+    expect(bundlesFromArgv(['/weird/path/app.zip'], '/w')).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-// Reads `--root DIR` from the desktop app's command line, so `npm start -- --root DIR` means the same in Electron and in serve.
+// Reads the desktop app's command line: `--root DIR` (as in serve) and bundle files the OS asked it to open.
 import { resolve } from 'node:path';
 
 /**
@@ -20,4 +20,18 @@ export function rootsFromArgv(argv: readonly string[], cwd: string = process.cwd
     }
   }
   return roots;
+}
+
+/** Bundle files on the command line (open-with and double-clicks on Windows and Linux arrive this way); `--root DIR` values are not bundles. */
+export function bundlesFromArgv(argv: readonly string[], cwd: string = process.cwd()): string[] {
+  const bundles: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--root') {
+      i++;
+      continue;
+    }
+    if (!arg.startsWith('-') && /\.zip$/i.test(arg)) bundles.push(resolve(cwd, arg));
+  }
+  return bundles;
 }

@@ -1,9 +1,10 @@
-// The HTTP transport: POST /api/:method and GET /events (SSE) over the same dispatch, loopback only, token required.
+// The HTTP transport: POST /api/:method, GET /events (SSE) and GET /download/bundle over one dispatch, loopback only, token required.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppEvent } from '../shared/api.ts';
 import type { ErrorCode, Result } from '../shared/result.ts';
 import type { Dispatch } from './dispatch.ts';
+import { sendBundleDownload } from './http/bundle-download.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { serveStatic } from './http/static-files.ts';
 
@@ -28,6 +29,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   UNREADABLE: 422,
   IO_ERROR: 500,
   CONFLICT: 409,
+  // The caller asked for it: nothing failed, nothing was written (409, as the request's outcome is "not done").
+  CANCELLED: 409,
   INTERNAL: 500,
 };
 
@@ -126,7 +129,8 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
       }
       const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
       const isApi = url.pathname.startsWith('/api/');
-      if (isApi || url.pathname === '/events') {
+      const isDownload = url.pathname === '/download/bundle';
+      if (isApi || isDownload || url.pathname === '/events') {
         const origin = req.headers.origin;
         if (origin !== undefined && origin !== `http://${req.headers.host}`) {
           sendError(res, 403, 'INVALID_INPUT', 'Forbidden: cross-origin request.');
@@ -139,6 +143,7 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
           return;
         }
         if (isApi) await handleApi(req, res, decodeURIComponent(url.pathname.slice('/api/'.length)));
+        else if (isDownload) await sendBundleDownload(options.dispatch, url.searchParams.get('key'), res, (r) => STATUS_BY_CODE[r.error.code]);
         else handleEvents(req, res);
         return;
       }

@@ -36,6 +36,9 @@ const fake = vi.hoisted(() => ({
   permissionRequest: null as null | ((c: unknown, p: string, cb: (ok: boolean) => void, d: { requestingUrl: string }) => void),
   picked: [] as string[],
   quitCompleted: 0,
+  taskbar: [] as number[],
+  errorBoxes: [] as string[],
+  app: null as EventEmitter | null,
 }));
 
 vi.mock('electron', async () => {
@@ -58,6 +61,7 @@ vi.mock('electron', async () => {
     };
   }
   const app = new App();
+  fake.app = app;
   class BrowserWindow extends Emitter {
     static getFocusedWindow = () => null;
     options: unknown;
@@ -77,6 +81,7 @@ vi.mock('electron', async () => {
       app.emit('web-contents-created', {}, contents);
     }
     isDestroyed = () => false;
+    setProgressBar = (value: number) => void fake.taskbar.push(value);
     isVisible = () => false;
     isMinimized = () => false;
     show = () => undefined;
@@ -104,7 +109,7 @@ vi.mock('electron', async () => {
     Menu: { buildFromTemplate: (t: MenuItem[]) => t, setApplicationMenu: (m: MenuItem[]) => void (fake.menu = m) },
     dialog: {
       showOpenDialog: async () => ({ canceled: false, filePaths: fake.picked }),
-      showErrorBox: () => undefined,
+      showErrorBox: (title: string, message: string) => void fake.errorBoxes.push(`${title}: ${message}`),
       showMessageBox: async () => ({ response: 0 }),
     },
     shell: { openExternal: async (url: string) => void fake.opened.push(url) },
@@ -134,14 +139,15 @@ beforeAll(async () => {
   await writeFile(join(sessions, 'e-1.json'), jidoSession('e-1', 'desktop-demo'));
   vi.stubEnv('SESSION_VAULT_HOME', join(base, 'data'));
   vi.stubEnv('HOME', join(base, 'home'));
-  process.argv.push('--root', join(base, 'root'));
+  await writeFile(join(base, 'from-argv.zip'), 'PK bytes');
+  process.argv.push('--root', join(base, 'root'), join(base, 'from-argv.zip'));
   await import('./index.ts');
   win = await waitFor(() => fake.windows[0]);
 });
 
 afterAll(async () => {
   vi.unstubAllEnvs();
-  process.argv.splice(process.argv.indexOf('--root'), 2);
+  process.argv.splice(process.argv.indexOf('--root'), 3);
   await rm(base, { recursive: true, force: true });
 });
 
@@ -179,6 +185,38 @@ describe('Electron entry', () => {
     expect(total).toBe(1);
     const refused = await fake.ipc.api!(fromPage('https://evil.example/'), 'listSessions', {});
     expect(refused).toEqual({ ok: false, error: { code: 'INVALID_INPUT', message: 'Untrusted sender' } });
+  });
+
+  it('shows indexing progress on the taskbar while a folder is read, and removes the bar when it is done', async () => {
+    const more = join(base, 'more', '.jido_code', 'sessions');
+    await mkdir(more, { recursive: true });
+    for (let i = 0; i < 20; i++) await writeFile(join(more, `m-${i}.json`), jidoSession(`m-${i}`, `more ${i}`));
+    fake.taskbar.length = 0;
+    const added = await fake.ipc.api!(fromPage(), 'addRoot', { path: join(base, 'more') });
+    expect(added.ok).toBe(true);
+    await waitFor(() => (fake.taskbar.at(-1) === -1 ? true : undefined));
+    expect(fake.taskbar.some((v) => (v >= 0 && v <= 1) || v === 2)).toBe(true);
+  });
+
+  it('hands bundles opened with the app (argv, open-file) to the window once each, and says why a missing one cannot be', async () => {
+    const take = async () => {
+      const result = await fake.ipc.api!(fromPage(), 'takeOpenedBundles', {});
+      return result.ok ? (result.value as Array<{ fileName: string }>).map((b) => b.fileName) : [];
+    };
+    const taken: string[] = [];
+    await waitFor(async () => (taken.push(...(await take())), taken.length ? true : undefined));
+    expect(taken).toEqual(['from-argv.zip']);
+    const announced = () => win.webContents.sent.filter(([, e]) => e.name === 'bundleOpened').length;
+    const before = announced();
+    await writeFile(join(base, 'double-clicked.zip'), 'PK more bytes');
+    const event = { defaultPrevented: false, preventDefault: () => void (event.defaultPrevented = true) };
+    fake.app!.emit('open-file', event, join(base, 'double-clicked.zip'));
+    expect(event.defaultPrevented).toBe(true);
+    await waitFor(() => (announced() > before ? true : undefined));
+    expect(await take()).toEqual(['double-clicked.zip']);
+    expect(await take()).toEqual([]);
+    fake.app!.emit('open-file', { preventDefault: () => undefined }, join(base, 'gone.zip'));
+    expect(await waitFor(() => fake.errorBoxes[0])).toBe(`Could not open the bundle: ${join(base, 'gone.zip')} does not exist.`);
   });
 
   it('pushes service events to the window', async () => {

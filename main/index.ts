@@ -2,8 +2,9 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
 import { resolveDataDir } from './data-dir.ts';
-import { rootsFromArgv } from './electron-args.ts';
+import { bundlesFromArgv, rootsFromArgv } from './electron-args.ts';
 import { installMenu } from './electron-menu.ts';
+import { taskbarProgress } from './electron-progress.ts';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, createBundleHandler } from './electron-protocol.ts';
 import { createIpcBridge, originOf } from './ipc.ts';
 import { createServices } from './services.ts';
@@ -80,7 +81,23 @@ function main(): void {
 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
 
-  app.on('second-instance', () => {
+  // Bundles opened with the app (double-click, open-with): the window imports them with its usual flow.
+  const openBundles = async (paths: string[]) => {
+    for (const path of paths) {
+      const problem = await services.openBundleFile(path);
+      if (problem) dialog.showErrorBox('Could not open the bundle', problem);
+    }
+  };
+  // macOS hands files over with open-file, before or after 'ready'; they wait until the services have started.
+  const pendingOpen: string[] = [];
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    if (ready) void openBundles([path]);
+    else pendingOpen.push(path);
+  });
+
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    void openBundles(bundlesFromArgv(argv, workingDirectory));
     const win = appWindows()[0];
     if (win) {
       if (win.isMinimized()) win.restore();
@@ -128,11 +145,13 @@ function main(): void {
         windows: appWindows,
         trustedOrigins,
       });
+      services.subscribe(taskbarProgress(appWindows));
       installMenu({ addFolder: () => void addFolder(), about, developerItems: !app.isPackaged });
       await services.start();
       for (const problem of services.startupProblems()) console.warn(problem);
       ready = true;
       openWindow();
+      await openBundles([...bundlesFromArgv(process.argv), ...pendingOpen.splice(0)]);
     })
     .catch((err: unknown) => {
       const message = err instanceof Error ? (err.stack ?? err.message) : String(err);

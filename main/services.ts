@@ -7,6 +7,7 @@ import { AppError } from '../shared/result.ts';
 import type { Session } from '../shared/session.ts';
 import { IndexedCatalogue } from './index/indexed-catalogue.ts';
 import { SessionIndex } from './index/index-store.ts';
+import { IndexProgressTracker } from './index/index-progress.ts';
 import { listWithIndex, searchSessions } from './index/search-service.ts';
 import { scanRoot } from './catalogue/scan-root.ts';
 import { createDispatch, type Dispatch, type ServiceMethods } from './dispatch.ts';
@@ -19,6 +20,7 @@ import { RootStore, type RootRecord } from './roots/root-store.ts';
 import { findReader } from './sources/registry.ts';
 import { appVersion } from './version.ts';
 import { RootWatcher, type WatchBatch } from './watch/root-watcher.ts';
+import { OpenedBundles } from './open/opened-bundles.ts';
 import { ReadPool } from './workers/read-pool.ts';
 import { compareKeys } from './compare/compare-keys.ts';
 import { statFile } from './fs/stat-file.ts';
@@ -52,12 +54,18 @@ export interface Services {
   startupProblems(): string[];
   /** Sharing: the CLI loads whole sessions through it, the HTTP transport its uploads and downloads. */
   bundles: BundleService;
+  /** A bundle the OS asked the app to open: a window takes it and imports it; a sentence when the file cannot be. */
+  openBundleFile(path: string): Promise<string | null>;
 }
 
 const isClaimed = (path: string): boolean => findReader(path) !== undefined;
 
 /** Files above this are listed by the session worker, which keeps them parsed for opening. */
 const LARGE_FILE_BYTES = 32 * 1024 * 1024;
+/** A scan reads files above this after the others, one at a time, in a worker without a heap cap. */
+const SCAN_LARGE_BYTES = 8 * 1024 * 1024;
+/** The scan workers' heap cap: parsing a file of SCAN_LARGE_BYTES takes a fraction of it. */
+const SCAN_HEAP_MB = 96;
 
 export function createServices(options: ServicesOptions): Services {
   const env = options.env ?? process.env;
@@ -69,10 +77,13 @@ export function createServices(options: ServicesOptions): Services {
     index,
     (path) => vault.kindOf(path),
     (key) => vault.annotations.get(key).note,
+    (path) => vault.copyKeyOf(path),
   );
   const pricingFile = join(options.dataDir, PRICING_FILE_NAME);
   /** Scans: parse many files, keep nothing. */
   const pool = new ReadPool(undefined, { pricingFile });
+  /** Scans' small files: a capped heap keeps a busy scan worker from holding hundreds of MB it no longer uses. */
+  const scanPool = new ReadPool(undefined, { pricingFile, resourceLimits: { maxOldGenerationSizeMb: SCAN_HEAP_MB } });
   /** Opened sessions: one worker that keeps the last few parsed, for the first screen and every later page. */
   const sessionPool = new ReadPool(1, { pricingFile });
   const emitter = new EventEmitter();
@@ -83,6 +94,9 @@ export function createServices(options: ServicesOptions): Services {
   let autoKeepTimer: NodeJS.Timeout | null = null;
 
   const emit = (event: AppEvent) => emitter.emit('event', event);
+  const openedBundles = new OpenedBundles(() => emit({ name: 'bundleOpened', payload: {} }));
+  // Indexing progress: every scan (roots, vault) counts into one run that ends idle when the last scan does.
+  const progress = new IndexProgressTracker((payload) => emit({ name: 'indexProgress', payload }));
 
   // Scans and watch batches touch many files at once: coalesce their keys into one event per tick.
   const pendingChanged = new Set<string>();
@@ -117,11 +131,20 @@ export function createServices(options: ServicesOptions): Services {
   const listRoots = (): Root[] => roots.list().map(describeRoot);
   const emitRoots = () => emit({ name: 'rootsChanged', payload: { roots: listRoots() } });
 
-  const readInto = async (path: string, size: number, mtimeMs: number): Promise<string | null> => {
+  /** `live`: the file changed while the app runs (a watch event), rather than being found by a scan. */
+  const readInto = async (path: string, size: number, mtimeMs: number, live = false): Promise<string | null> => {
     try {
       // A large file that just appeared is likely the one the user opens next: the session worker
       // lists it and keeps the parse, so opening it costs a window instead of a second parse.
-      const result = size > LARGE_FILE_BYTES ? await sessionPool.summarize(path, 'background', true) : await pool.summarize(path);
+      // A scan's large files are not kept: a cold start would hold hundreds of MB nobody asked to open.
+      const result = live
+        ? size > LARGE_FILE_BYTES
+          ? await sessionPool.summarize(path, 'background', true)
+          : await pool.summarize(path)
+        : size > SCAN_LARGE_BYTES
+          ? await pool.summarize(path)
+          : // A file that needs more than the capped heap (or crashes its worker) is read again without the cap.
+            await scanPool.summarize(path).catch(() => pool.summarize(path));
       if (closed) return null;
       return catalogue.put(path, size, mtimeMs, result);
     } catch (err) {
@@ -137,13 +160,24 @@ export function createServices(options: ServicesOptions): Services {
   };
 
   const scan = async (root: Pick<RootRecord, 'id' | 'path'>, maxDepth?: number) => {
+    progress.begin();
     const result = await scanRoot(root.path, {
       claims: isClaimed,
       isFresh: (p, size, mtime) => catalogue.isFresh(p, size, mtime),
-      read: readInto,
+      // Backpressure: the next file is read only while the index writer keeps up.
+      read: (path, size, mtimeMs) => index.room().then(() => readInto(path, size, mtimeMs)),
       onKeys: (keys) => noteChange(keys, []),
       stopped: () => closed,
-    }, maxDepth);
+      found: (bytes, fresh) => progress.found(bytes, fresh),
+      done: (bytes) => progress.done(bytes),
+      largeAbove: SCAN_LARGE_BYTES,
+      // Memory: a large file is parsed alone, after the small ones are indexed and their workers have ended.
+      beforeLarge: async () => {
+        await index.settled();
+        await scanPool.release();
+        index.rest();
+      },
+    }, maxDepth).finally(() => progress.end());
     if (result.error) {
       rootErrors.set(root.id, result.error);
       return;
@@ -163,6 +197,10 @@ export function createServices(options: ServicesOptions): Services {
   const scanAll = (list: RootRecord[]) => {
     scanning = scanning.then(async () => {
       await Promise.all(list.map((root) => scan(root)));
+      // Scanned means searchable: the writer thread has every file's text in the index.
+      await index.settled();
+      // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
+      await scanPool.release();
       if (!closed) emitRoots();
     });
     return scanning;
@@ -191,7 +229,7 @@ export function createServices(options: ServicesOptions): Services {
           return;
         }
         if (catalogue.isFresh(path, info.size, info.mtimeMs)) return;
-        const key = await readInto(path, info.size, info.mtimeMs);
+        const key = await readInto(path, info.size, info.mtimeMs, true);
         if (key) changed.push(key);
       }),
     );
@@ -298,6 +336,8 @@ export function createServices(options: ServicesOptions): Services {
   const methods: ServiceMethods = {
     ...vault.methods(),
     ...bundles.methods(),
+    takeOpenedBundles: async () => openedBundles.take(),
+    readOpenedBundle: async ({ openId, offset, length }) => openedBundles.read(openId, offset, length),
     getAppInfo: async () => ({
       version: appVersion,
       dataDir: options.dataDir,
@@ -322,6 +362,7 @@ export function createServices(options: ServicesOptions): Services {
       const path = await sourcePath(key, fileIndex);
       return readRawRecord(await assertInsideRoots(path), path, { line, pointer });
     },
+    getIndexProgress: async () => progress.current(),
     listRoots: async () => listRoots(),
     addRoot: async ({ path }) => {
       const record = await roots.add(path);
@@ -365,6 +406,7 @@ export function createServices(options: ServicesOptions): Services {
   return {
     methods,
     bundles,
+    openBundleFile: (path) => openedBundles.add(path),
     dispatch: createDispatch(methods),
     subscribe(handler) {
       emitter.on('event', handler);
@@ -382,9 +424,18 @@ export function createServices(options: ServicesOptions): Services {
       catalogue.restore((path) => known.some((root) => isWithin(root, path)));
       for (const dir of vault.roots()) await mkdir(dir, { recursive: true });
       if (options.watch !== false) await vaultWatcher.setRoots(vault.roots());
+      // The vault's and every root's first scan make one run of progress, so the window sees one idle at the end.
+      progress.begin();
       scanning = scanning.then(scanVault);
-      await rewatch();
-      void scanAll(roots.list()).then(() => vault.autoKeepSweep());
+      try {
+        await rewatch();
+      } catch (err) {
+        progress.end();
+        throw err;
+      }
+      void scanAll(roots.list())
+        .finally(() => progress.end())
+        .then(() => vault.autoKeepSweep());
       if (options.watch !== false) {
         // Sessions close or go idle without a file event: look again every minute.
         autoKeepTimer = setInterval(() => void vault.autoKeepSweep().catch(() => undefined), 60_000);
@@ -396,9 +447,11 @@ export function createServices(options: ServicesOptions): Services {
       closed = true;
       if (flushTimer) clearTimeout(flushTimer);
       if (autoKeepTimer) clearInterval(autoKeepTimer);
+      progress.close();
       await watcher.close();
       await vaultWatcher.close();
       await pool.close();
+      await scanPool.close();
       await sessionPool.close();
       index.close();
       await scanning.catch(() => undefined);

@@ -8,6 +8,8 @@ export type ConnectionStatus = 'connecting' | 'online' | 'offline';
 /** A transport may also report whether its event stream is connected (HTTP does; IPC is always online). */
 export interface RendererTransport extends Transport {
   onConnectionChange?(handler: (status: ConnectionStatus) => void): () => void;
+  /** An absolute URL that downloads one session as a redacted bundle (for dragging a row out), where the transport has one. */
+  bundleDownloadUrl?(key: string): string;
 }
 
 /** Methods whose input is all-optional may be called with no argument. */
@@ -19,6 +21,8 @@ export type ApiClient = { readonly [M in MethodName]: (...args: Args<M>) => Prom
 export interface AppClient extends ApiClient {
   subscribe(handler: (event: AppEvent) => void): () => void;
   onConnectionChange(handler: (status: ConnectionStatus) => void): () => void;
+  /** Null when rows cannot be dragged out as files (inside Electron). */
+  bundleDownloadUrl(key: string): string | null;
 }
 
 export class ClientError extends Error {
@@ -62,5 +66,6 @@ export function createClient(transport: RendererTransport): AppClient {
       handler('online');
       return () => {};
     },
+    bundleDownloadUrl: (key) => transport.bundleDownloadUrl?.(key) ?? null,
   };
 }

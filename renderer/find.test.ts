@@ -1,6 +1,6 @@
 // Find in session: counting, stepping and marking matches the way the find bar shows them.
 import { describe, expect, it } from 'vitest';
-import { buildFindIndex, findCountLabel, findMatches, splitMatches, stepMatch } from './find.ts';
+import { anyOf, buildFindIndex, findCountLabel, findMatches, hasMatch, splitMatches, stepMatch } from './find.ts';
 import { call, msg, result, text } from './test-sessions.ts';
 import { buildTranscript } from './transcript.ts';
 
@@ -42,5 +42,12 @@ describe('find in session', () => {
   it('splits text around matches keeping the original case', () => {
     expect(splitMatches('Retry and RETRY', 'retry')).toEqual(['', 'Retry', ' and ', 'RETRY', '']);
     expect(splitMatches('nothing', 'zz')).toEqual(['nothing']);
+  });
+
+  it('marks every word of a search at once, the longer word where two start together', () => {
+    const words = anyOf(['quokka', 'merge', 'merge order']);
+    expect(splitMatches('Merge order for the QUOKKA merge', words)).toEqual(['', 'Merge order', ' for the ', 'QUOKKA', ' ', 'merge', '']);
+    expect(hasMatch('a Quokka here', words)).toBe(true);
+    expect(hasMatch('nothing here', words)).toBe(false);
   });
 });

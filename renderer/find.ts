@@ -70,8 +70,39 @@ export function findCountLabel(current: number, total: number, cap = 10_000): st
   return `${current < 0 ? 0 : current + 1} of ${of}`;
 }
 
+/**
+ * Several words in one query string, for marking a search's words in the message it opened at. The
+ * separator is a character nobody types into the find box, so find's own queries stay one needle.
+ */
+export const TERM_SEPARATOR = '\u0000';
+
+export function anyOf(terms: readonly string[]): string {
+  return terms.filter(Boolean).join(TERM_SEPARATOR);
+}
+
+function needlesOf(query: string): string[] {
+  return query.toLowerCase().split(TERM_SEPARATOR).filter(Boolean);
+}
+
+/** Whether text holds the query (or, for `anyOf` terms, any of them), ignoring case. */
+export function hasMatch(text: string, query: string): boolean {
+  const lower = text.toLowerCase();
+  return needlesOf(query).some((n) => lower.includes(n));
+}
+
+/** Earliest occurrence of any needle at or after `from`, the longest one when several start there. */
+function nextOf(lower: string, needles: readonly string[], from: number): { at: number; length: number } | null {
+  let best: { at: number; length: number } | null = null;
+  for (const n of needles) {
+    const at = lower.indexOf(n, from);
+    if (at !== -1 && (!best || at < best.at || (at === best.at && n.length > best.length))) best = { at, length: n.length };
+  }
+  return best;
+}
+
 /** Splits text around case-insensitive occurrences of query (odd indexes are the matches). */
 export function splitMatches(text: string, query: string): string[] {
+  if (query.includes(TERM_SEPARATOR)) return splitAny(text, needlesOf(query));
   const needle = query.toLowerCase();
   if (!needle) return [text];
   const lower = text.toLowerCase();
@@ -82,6 +113,19 @@ export function splitMatches(text: string, query: string): string[] {
   for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + needle.length)) {
     out.push(text.slice(from, at), text.slice(at, at + needle.length));
     from = at + needle.length;
+  }
+  out.push(text.slice(from));
+  return out;
+}
+
+function splitAny(text: string, needles: readonly string[]): string[] {
+  const lower = text.toLowerCase();
+  if (needles.length === 0 || lower.length !== text.length) return [text];
+  const out: string[] = [];
+  let from = 0;
+  for (let m = nextOf(lower, needles, 0); m; m = nextOf(lower, needles, m.at + m.length)) {
+    out.push(text.slice(from, m.at), text.slice(m.at, m.at + m.length));
+    from = m.at + m.length;
   }
   out.push(text.slice(from));
   return out;

@@ -76,7 +76,7 @@ describe('sharing: review, export, save', () => {
   it('cancelling a running export asks the service to stop it and closes the dialog', async () => {
     let release: () => void = () => undefined;
     const { store, calls } = setup({
-      exportBundle: () => new Promise((_, reject) => (release = () => reject(new ClientError('CONFLICT', 'The export was cancelled; nothing was written.')))),
+      exportBundle: () => new Promise((_, reject) => (release = () => reject(new ClientError('CANCELLED', 'The export was cancelled; nothing was written.')))),
       cancelExport: async () => ({ cancelled: true }),
     });
     await store.getState().openShare(['a:1']);
@@ -118,6 +118,27 @@ describe('importing a bundle', () => {
     expect(refreshed()).toBe(1);
     await store.getState().importAsCopies();
     expect(calls('importBundle').at(-1)).toEqual({ uploadId: 'u'.repeat(32), asCopy: true });
+  });
+
+  it('a bundle opened with the app is read from the main process and imported like a dropped one, each once', async () => {
+    const bytes = Buffer.from('PK-opened-bundle');
+    let handedOut = false;
+    const received: string[] = [];
+    const { store, calls } = setup({
+      takeOpenedBundles: async () => (handedOut ? [] : ((handedOut = true), [{ openId: 'o'.repeat(32), fileName: 'team.zip', size: bytes.length }])),
+      readOpenedBundle: async ({ offset, length }: { offset: number; length: number }) => ({ data: bytes.subarray(offset, offset + length).toString('base64') }),
+      beginUpload: async () => ({ uploadId: 'u'.repeat(32) }),
+      uploadChunk: async ({ offset, data }: { offset: number; data: string }) => {
+        received.push(Buffer.from(data, 'base64').toString());
+        return { received: offset + Buffer.from(data, 'base64').length };
+      },
+      importBundle: async () => report,
+    });
+    await store.getState().importOpened();
+    await store.getState().importOpened();
+    expect(received.join('')).toBe('PK-opened-bundle');
+    expect(calls('importBundle')).toHaveLength(1);
+    expect(store.getState().importing).toMatchObject({ fileName: 'team.zip', phase: 'done', report });
   });
 
   it('a refused bundle shows the entry and the rule', async () => {

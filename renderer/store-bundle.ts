@@ -1,5 +1,5 @@
 // Store slice for sharing: scan a selection, review findings (untick false positives), export and save, import a dropped bundle.
-import { UPLOAD_CHUNK, type BundleExport, type BundleFinding, type BundleFormat, type BundleImport } from '../shared/bundle-api.ts';
+import { UPLOAD_CHUNK, type BundleExport, type BundleFinding, type BundleFormat, type BundleImport, type OpenedBundle } from '../shared/bundle-api.ts';
 import { describeError, type AppClient } from './client.ts';
 
 export interface ShareState {
@@ -54,6 +54,8 @@ export interface BundleSlice {
   /** Imports the last file again, the sessions the vault already had under new keys. */
   importAsCopies(): Promise<void>;
   closeImport(): void;
+  /** Imports the bundles the OS asked the app to open (open-with, double-click), one after another. */
+  importOpened(): Promise<void>;
 }
 
 type Host = BundleSlice & { refresh(): Promise<void> };
@@ -237,6 +239,28 @@ export function createBundleSlice(
     closeImport() {
       lastFile = null;
       set({ importing: null });
+    },
+
+    async importOpened() {
+      let opened: OpenedBundle[];
+      try {
+        opened = await client.takeOpenedBundles();
+      } catch {
+        return; // nothing can have been opened through a transport that cannot even say so
+      }
+      for (const { openId, fileName, size } of opened) {
+        const file: PickedFile = {
+          name: fileName,
+          size,
+          slice: (start, end) => ({
+            arrayBuffer: async () => {
+              const piece = fromBase64((await client.readOpenedBundle({ openId, offset: start, length: end - start })).data);
+              return piece.buffer.slice(piece.byteOffset, piece.byteOffset + piece.byteLength) as ArrayBuffer;
+            },
+          }),
+        };
+        await get().importFile(file);
+      }
     },
   };
 }

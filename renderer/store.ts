@@ -4,12 +4,13 @@ import type { AppInfo, OpenedSession, Root } from '../shared/api.ts';
 import type { ErrorCode } from '../shared/result.ts';
 import type { SessionSummary, Unreadable } from '../shared/session.ts';
 import { ClientError, describeError, type AppClient, type ConnectionStatus } from './client.ts';
-import { visibleSessions } from './session-filter.ts';
+import { shownSessions } from './shown-sessions.ts';
 import { createRawSlice, type RawSlice } from './store-raw.ts';
 import { createRelatedSlice, type RelatedSlice } from './store-related.ts';
 import { createVaultSlice, listQuery, type VaultSlice } from './store-vault.ts';
 import { createCompareSlice, type CompareSlice } from './store-compare.ts';
 import { createBundleSlice, type BundleSlice } from './store-bundle.ts';
+import { createSearchSlice, type SearchFocus, type SearchSlice } from './store-search.ts';
 
 export type { RawView } from './store-raw.ts';
 export type { RawRecordView } from './store-related.ts';
@@ -27,9 +28,11 @@ export interface OpenSession {
   unreadable: Unreadable | null;
   /** The file went away while open; the last loaded copy stays visible. */
   removed: boolean;
+  /** Opened from a search result: the message to show and mark, and the words to highlight in it. */
+  focus?: SearchFocus | null;
 }
 
-export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSlice, BundleSlice {
+export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSlice, BundleSlice, SearchSlice {
   sessions: SessionSummary[];
   total: number;
   /** False until the first list arrives, so the empty state is not flashed while loading. */
@@ -48,6 +51,8 @@ export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSli
   demoBusy: boolean;
   demoError: string | null;
 
+  /** Where a row dragged out of the window downloads its session from (a redacted bundle); null when rows cannot be dragged out. */
+  dragOutUrl(key: string): string | null;
   load(): Promise<void>;
   refresh(): Promise<void>;
   refreshRoots(): Promise<void>;
@@ -55,9 +60,9 @@ export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSli
   select(key: string | null): void;
   moveSelection(delta: number): void;
   openSelected(): Promise<void>;
-  openSession(key: string): Promise<void>;
-  /** Fetches the next window of the open session's messages (huge sessions arrive in windows as you scroll). */
-  loadMoreMessages(): Promise<void>;
+  openSession(key: string, focus?: SearchFocus | null): Promise<void>;
+  /** Fetches the next window of the open session's messages (huge sessions arrive in windows as you scroll), or up to `through`. */
+  loadMoreMessages(through?: number): Promise<void>;
   addRoot(path: string): Promise<boolean>;
   removeRoot(id: string): Promise<void>;
   openDemo(): Promise<boolean>;
@@ -95,7 +100,8 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       try {
         const session = await client.getSession({ key });
         if (seq !== openSeq) return;
-        set({ open: { key, session, loading: false, error: null, errorCode: null, unreadable: null, removed: false } });
+        const focus = get().open?.key === key ? get().open?.focus : null;
+        set({ open: { key, session, loading: false, error: null, errorCode: null, unreadable: null, removed: false, focus } });
       } catch (err) {
         if (seq !== openSeq) return;
         const prev = get().open;
@@ -150,6 +156,7 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       ...createVaultSlice(client, set, get),
       ...createCompareSlice(client, set, get),
       ...createBundleSlice(client, set, get),
+      ...createSearchSlice(client, set, get),
       sessions: [],
       total: 0,
       loaded: false,
@@ -167,12 +174,14 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       demoBusy: false,
       demoError: null,
 
+      dragOutUrl: (key) => client.bundleDownloadUrl(key),
+
       async load() {
         const info = client.getAppInfo().then(
           (appInfo) => set({ appInfo }),
           () => {},
         );
-        await Promise.all([get().refresh(), get().refreshRoots(), info]);
+        await Promise.all([get().refresh(), get().refreshRoots(), info, get().loadIndexProgress()]);
       },
 
       async refresh() {
@@ -201,8 +210,8 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       select: (selectedKey) => set({ selectedKey }),
 
       moveSelection(delta) {
-        const { sessions, filter, selectedKey } = get();
-        const list = visibleSessions(sessions, filter);
+        const { selectedKey } = get();
+        const list = shownSessions(get());
         if (list.length === 0) return;
         const at = list.findIndex((s) => s.key === selectedKey);
         const next = at < 0 ? (delta > 0 ? 0 : list.length - 1) : Math.min(list.length - 1, Math.max(0, at + delta));
@@ -211,41 +220,49 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
 
       async openSelected() {
         const key = get().selectedKey;
-        if (key) await get().openSession(key);
+        if (key) await get().openListed(key);
       },
 
-      async loadMoreMessages() {
+      async loadMoreMessages(through) {
         const open = get().open;
         const session = open?.session;
         if (!open || !session || open.loadingMore || session.messages.length >= session.messagesTotal) return;
+        if (through !== undefined && through < session.messages.length) return;
         const seq = openSeq;
         set({ open: { ...open, loadingMore: true } });
+        // A search result deep in a huge session: one window reaching past its message (the service caps a window at 10,000).
+        const limit = through === undefined ? MESSAGE_WINDOW : Math.min(10_000, Math.max(MESSAGE_WINDOW, through - session.messages.length + 200));
         try {
-          const page = await client.getMessages({ key: open.key, offset: session.messages.length, limit: MESSAGE_WINDOW });
+          const page = await client.getMessages({ key: open.key, offset: session.messages.length, limit });
           const now = get().open;
           // A session opened (or reloaded) meanwhile owns the view now.
           if (seq !== openSeq || !now?.session || now.key !== open.key || now.session.messages.length !== page.offset) return;
           set({ open: { ...now, loadingMore: false, session: { ...now.session, messages: [...now.session.messages, ...page.messages], messagesTotal: page.total } } });
+          if (through !== undefined && page.messages.length > 0) await get().loadMoreMessages(through);
         } catch (err) {
           const now = get().open;
           if (seq === openSeq && now?.key === open.key) set({ open: { ...now, loadingMore: false, error: describeError(err) } });
         }
       },
 
-      async openSession(key) {
-        const summary = get().sessions.find((s) => s.key === key);
+      async openSession(key, focus = null) {
+        const summary = get().sessions.find((s) => s.key === key) ?? get().resultFor(key)?.summary;
         const unreadable = summary?.unreadable ?? null;
         set({
           selectedKey: key,
           raw: null,
           rawRecords: {},
-          open: { key, session: null, loading: !unreadable, error: null, errorCode: null, unreadable, removed: false },
+          open: { key, session: null, loading: !unreadable, error: null, errorCode: null, unreadable, removed: false, focus },
         });
         if (unreadable) {
           openSeq++;
           return;
         }
         await fetchSession(key, false);
+        const opened = get().open;
+        if (focus && opened?.key === key && opened.session && focus.messageIndex >= opened.session.messages.length) {
+          await get().loadMoreMessages(focus.messageIndex);
+        }
       },
 
       async addRoot(path) {
@@ -291,6 +308,8 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
 
       dispose() {
         get().disposeCompare();
+        get().disposeSearch();
+        unsubscribeSearch();
         unsubscribeEvents();
         unsubscribeConnection();
         if (timer) clearTimeout(timer);
@@ -304,6 +323,14 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       store.setState({ roots: event.payload.roots, rootsError: null });
       return;
     }
+    if (event.name === 'indexProgress') {
+      store.setState({ indexProgress: event.payload });
+      return;
+    }
+    if (event.name === 'bundleOpened') {
+      void store.getState().importOpened();
+      return;
+    }
     if (event.name !== 'sessionsChanged') return; // e.g. bundleProgress, which its own panel follows
     const { changed, removed } = event.payload;
     if (changed.length === 0 && removed.length === 0) resync = true;
@@ -313,6 +340,10 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
     timer = setTimeout(() => void flush(), debounceMs);
   });
   const unsubscribeConnection = client.onConnectionChange((connection) => store.setState({ connection }));
+  // The box, the vault chips and the sessions themselves all change what search (or the facets) answer.
+  const unsubscribeSearch = store.subscribe((now, before) => {
+    if (now.filter !== before.filter || now.listFilters !== before.listFilters || now.sessions !== before.sessions) now.scheduleSearch();
+  });
 
   return store;
 }

@@ -71,6 +71,7 @@ export function fakeClient(impl: Impl): FakeClient {
           return () => handlers.delete(h);
         };
       }
+      if (prop === 'bundleDownloadUrl') return () => null;
       if (prop === 'onConnectionChange') {
         return (h: (s: ConnectionStatus) => void) => {
           statusHandlers.add(h);

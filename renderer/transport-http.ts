@@ -14,6 +14,8 @@ export interface HttpTransportOptions {
   baseUrl?: string;
   fetch?: typeof fetch;
   createEventSource?: (url: string) => EventSourceLike;
+  /** What a relative baseUrl is resolved against for download links; the page's address by default. */
+  origin?: string;
 }
 
 /** The token comes from ?token= on first load and from sessionStorage after a reload without it. */
@@ -101,6 +103,12 @@ export function createHttpTransport(options: HttpTransportOptions): RendererTran
   };
 
   return {
+    bundleDownloadUrl(key) {
+      const url = new URL(`${base}/download/bundle`, options.origin ?? globalThis.location?.href ?? 'http://127.0.0.1/');
+      url.searchParams.set('key', key);
+      if (options.token) url.searchParams.set('token', options.token);
+      return url.href;
+    },
     async invoke(method, input) {
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
       if (options.token) headers.Authorization = `Bearer ${options.token}`;

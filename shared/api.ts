@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Message, Session, SessionSummary, SourceFormat } from './session.ts';
 import { vaultApi } from './vault-api.ts';
-import { searchApi } from './search-api.ts';
+import { searchApi, searchEvents } from './search-api.ts';
 import { bundleApi, bundleEvents } from './bundle-api.ts';
 import { Comparison } from './compare/comparison.ts';
 
@@ -148,6 +148,7 @@ export const events = {
   }),
   rootsChanged: z.object({ roots: z.array(Root) }),
   ...bundleEvents,
+  ...searchEvents,
 } as const;
 
 export type Events = typeof events;

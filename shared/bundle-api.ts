@@ -68,6 +68,10 @@ export const BundleProgressEvent = z.object({
 });
 export type BundleProgressEvent = z.infer<typeof BundleProgressEvent>;
 
+/** A bundle the operating system asked the app to open (open-with, a double-click, the command line). */
+export const OpenedBundle = z.object({ openId: UploadId, fileName: z.string(), size: z.number().int().nonnegative() });
+export type OpenedBundle = z.infer<typeof OpenedBundle>;
+
 export const bundleApi = {
   /** Every secret an export of these sessions would redact (the review step); writes nothing. */
   scanBundle: {
@@ -107,6 +111,13 @@ export const bundleApi = {
     input: z.object({ uploadId: UploadId, offset: z.number().int().nonnegative(), data: z.string().max(Math.ceil(UPLOAD_CHUNK / 3) * 4) }).strict(),
     output: z.object({ received: z.number().int().nonnegative() }),
   },
+  /** Bundles opened with the app that no window has taken yet; each is handed out once. */
+  takeOpenedBundles: { input: z.object({}).strict(), output: z.array(OpenedBundle) },
+  /** A piece of an opened bundle (base64), read like a picked file so the usual import flow runs. */
+  readOpenedBundle: {
+    input: z.object({ openId: UploadId, offset: z.number().int().nonnegative(), length: z.number().int().positive().max(UPLOAD_CHUNK) }).strict(),
+    output: z.object({ data: z.string() }),
+  },
   /** Imports a completely uploaded bundle; it is checked whole before anything is written, and removed after. */
   importBundle: {
     input: z.object({ uploadId: UploadId, asCopy: z.boolean().default(false) }).strict(),
@@ -117,4 +128,6 @@ export const bundleApi = {
 export const bundleEvents = {
   /** How far an export has got (sent at most a few times a second). */
   bundleProgress: BundleProgressEvent,
+  /** A bundle was opened with the app: the window takes it with takeOpenedBundles and imports it. */
+  bundleOpened: z.object({}),
 } as const;

@@ -9,6 +9,8 @@ export const ErrorCode = z.enum([
   'UNREADABLE',
   'IO_ERROR',
   'CONFLICT',
+  /** The user stopped the operation (an export); nothing was written. */
+  'CANCELLED',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -16,10 +16,43 @@ export const SearchResult = z.object({
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 
+/** Orders for search results and the list: relevance (bm25), or newest/largest first by one field. `date` is `updated`. */
+export const SearchSort = z.enum(['relevance', 'date', 'updated', 'created', 'size', 'tokens', 'cost']);
+export type SearchSort = z.infer<typeof SearchSort>;
+
+/** A filter a facet value stands for, with how many matching sessions have it. `filter` is query syntax (`source:codex`). */
+export const FacetValue = z.object({ value: z.string(), count: z.number().int().nonnegative(), filter: z.string() });
+export type FacetValue = z.infer<typeof FacetValue>;
+
+export const FacetName = z.enum(['source', 'project', 'branch', 'status', 'outcome', 'model', 'tag']);
+export type FacetName = z.infer<typeof FacetName>;
+
+/** Counts per facet over everything the query matches (most common values first, at most 20 per facet). */
+export const Facets = z.record(FacetName, z.array(FacetValue));
+export type Facets = z.infer<typeof Facets>;
+
+/** Indexing progress: files and bytes read so far of those found, sent a few times a second while a scan runs. */
+export const IndexProgress = z.object({
+  /** `scanning` while files are being read and indexed; `idle` once (the last event of a scan). */
+  phase: z.enum(['scanning', 'idle']),
+  filesDone: z.number().int().nonnegative(),
+  filesTotal: z.number().int().nonnegative(),
+  bytesDone: z.number().nonnegative(),
+  bytesTotal: z.number().nonnegative(),
+  /** Milliseconds left at the current rate; null until there is a rate to go by. */
+  etaMs: z.number().nonnegative().nullable(),
+});
+export type IndexProgress = z.infer<typeof IndexProgress>;
+
+export const searchEvents = {
+  indexProgress: IndexProgress,
+} as const;
+
 export const searchApi = {
   /**
    * Words, "exact phrases", prefix*, -excluded, substrings of identifiers and paths, and filters:
-   * source: project: branch: status: outcome: model: tag: is:starred is:kept has:summary after: before: tokens>N cost>N sort:date.
+   * source: project: branch: status: outcome: model: tag: is:starred is:kept has:summary after: before: tokens>N cost>N sort:<relevance|date|updated|created|size|tokens|cost>.
+   * An empty query lists everything (with the filters), so the list can page and sort through the index.
    */
   searchSessions: {
     input: z
@@ -27,7 +60,9 @@ export const searchApi = {
         query: z.string().max(2000),
         limit: z.number().int().positive().max(1000).default(50),
         offset: z.number().int().nonnegative().default(0),
-        sort: z.enum(['relevance', 'date']).optional(),
+        sort: SearchSort.optional(),
+        /** Also count the matches per facet (source, project, branch, …). */
+        facets: z.boolean().optional(),
       })
       .strict(),
     output: z.object({
@@ -36,6 +71,10 @@ export const searchApi = {
       /** Filters that could not be used, said plainly. */
       problems: z.array(z.string()),
       tookMs: z.number().nonnegative(),
+      /** Present when asked for with `facets: true`. */
+      facets: Facets.optional(),
     }),
   },
+  /** The latest indexing progress (for a window that opens while a scan runs). */
+  getIndexProgress: { input: z.object({}).strict(), output: IndexProgress },
 } as const;

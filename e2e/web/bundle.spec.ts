@@ -99,3 +99,25 @@ test('a damaged bundle is refused with the rule it broke, and the vault stays em
   await dialog.getByTestId('bundle-import-close').click();
   await expect(page.getByTestId('session-row')).toHaveCount(0);
 });
+
+test('a row dragged out of the window carries a download of its session as a redacted bundle', async ({ page, vault }) => {
+  const leaky = JSON.parse(jidoSession('j-drag', 'drag-me')) as { conversation: Array<{ content: string }> };
+  leaky.conversation[0]!.content = `Deploy with GITHUB_TOKEN=${TOKEN} please`;
+  await writeFile(join(vault.jidoDir, 'j-drag.json'), JSON.stringify(leaky));
+  await page.goto(vault.url);
+  const dragged = row(page, 'jido-code:j-drag');
+  await expect(dragged).toHaveAttribute('draggable', 'true');
+
+  const transfer = await page.evaluateHandle(() => new DataTransfer());
+  await dragged.dispatchEvent('dragstart', { dataTransfer: transfer });
+  const downloadUrl = await transfer.evaluate((t) => t.getData('DownloadURL'));
+  const match = /^application\/zip:drag-me\.zip:(http:\/\/127\.0\.0\.1:\d+\/download\/bundle\?.+)$/.exec(downloadUrl);
+  expect(match, downloadUrl).not.toBeNull();
+
+  // What Chromium fetches when the row is dropped on a folder.
+  const response = await page.request.get(match![1]!);
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-disposition']).toContain('.zip');
+  const bytes = await response.body();
+  expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+});

@@ -46,11 +46,18 @@ function waitForUrl(child: ChildProcess): Promise<string> {
   });
 }
 
-async function startVault(withSessions: boolean, use: (v: Vault) => Promise<void>, fixedRoot?: string) {
+/** `prepare` writes more files into the seeded root before the server starts. */
+export async function startVault(
+  withSessions: boolean,
+  use: (v: Vault) => Promise<void>,
+  fixedRoot?: string,
+  prepare?: (v: { root: string; jidoDir: string }) => Promise<void>,
+) {
   const base = await mkdtemp(join(tmpdir(), 'sv-e2e-'));
   const root = fixedRoot ?? join(base, 'root');
   const dataDir = join(base, 'data');
   const jidoDir = fixedRoot ? '' : await seed(root, withSessions);
+  await prepare?.({ root, jidoDir });
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--root', root], {
     env: { ...process.env, SESSION_VAULT_HOME: dataDir, HOME: join(base, 'home') },
     stdio: ['ignore', 'pipe', 'pipe'],

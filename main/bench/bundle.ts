@@ -1,4 +1,4 @@
-// Benchmark: exporting a generated corpus (1 GB by default) as a bundle, against `zip -r -6` on the same files in the same run.
+// Benchmark: exporting a generated corpus (1 GB by default) as a bundle, against `zip -r -6` on the same files, run before and after it.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,8 @@ import { writeClaudeTranscript } from './generate-large.ts';
 export interface BundleRun {
   label: string;
   ms: number;
+  /** CPU time of the whole process (every thread), or of zip; steadier than wall time on a shared machine. */
+  cpuMs: number | null;
   zipBytes: number;
   /** Resident memory when the run started, and the most it reached. */
   startRssMb: number;
@@ -20,7 +22,9 @@ export interface BundleFigures {
   corpusMb: number;
   files: number;
   runs: BundleRun[];
+  /** zip -r -6, run before and after the exports: each export is compared with their mean, so drift in the machine's load cancels out. */
   zip: BundleRun | null;
+  zipMs: number[];
 }
 
 /** Peak resident memory while `work` runs (the process, worker threads included), sampled every 20 ms. */
@@ -73,12 +77,33 @@ function cliExport(dataDir: string, root: string, keys: string[], out: string): 
   });
 }
 
-function zipBaseline(root: string, out: string): Promise<number | null> {
+/**
+ * Waits until this process is quiet (under a tenth of a core for a second, at most two minutes): the
+ * catalogue's index is still being written in the background after a scan, and would slow whatever runs first.
+ */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 120; i++) {
+    const before = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const used = process.cpuUsage(before);
+    if (used.user + used.system < 100_000) return;
+  }
+}
+
+/** Info-ZIP's wall time and CPU time (bash's `times` reports its children's user and system seconds). */
+function zipBaseline(root: string, out: string): Promise<{ ms: number; cpuMs: number | null } | null> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn('zip', ['-r', '-6', '-q', out, '.'], { cwd: root, stdio: 'ignore' });
+    const child = spawn('bash', ['-c', 'zip -r -6 -q "$0" . && times', out], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
     child.on('error', () => resolve(null));
-    child.on('exit', (code) => resolve(code === 0 ? performance.now() - t0 : null));
+    child.on('exit', (code) => {
+      const ms = performance.now() - t0;
+      // Second line: children's user and system time, e.g. "0m41.2s 0m0.6s".
+      const times = [...(text.trim().split('\n')[1] ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60_000 + Number(m[2]) * 1000);
+      resolve(code === 0 ? { ms, cpuMs: times.length === 2 ? (times[0] as number) + (times[1] as number) : null } : null);
+    });
   });
 }
 
@@ -96,40 +121,60 @@ export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<Bund
   const services = createServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [root], discoverDefaults: false, watch: false, env: {} });
   const runs: BundleRun[] = [];
   let zip: BundleRun | null = null;
+  let zipMs: number[] = [];
   try {
     await services.start();
     await services.whenScanned();
     const keys = (await services.methods.listSessions({ includeChildren: true })).sessions.map((s) => s.key);
     const load = services.bundles.load;
+    const zipped: Array<{ ms: number; cpuMs: number | null; bytes: number }> = [];
+    const runZip = async () => {
+      await settle();
+      const out = join(base, 'baseline.zip');
+      const z = await zipBaseline(root, out);
+      if (z) zipped.push({ ...z, bytes: (await stat(out)).size });
+      await rm(out, { force: true });
+    };
+    await runZip();
     for (const [label, redact] of [['export, no redaction', false], ['export, redacted (default)', true]] as const) {
       const out = join(base, `${redact ? 'redacted' : 'plain'}.zip`);
+      await settle();
       const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
       const { startRssMb, peakRssMb } = await withPeakRss(() => exportBundle(keys, load, out, { redact, env: {} }));
-      runs.push({ label, ms: performance.now() - t0, zipBytes: (await stat(out)).size, startRssMb, peakRssMb });
+      const cpu = process.cpuUsage(cpu0);
+      runs.push({ label, ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, zipBytes: (await stat(out)).size, startRssMb, peakRssMb });
       await rm(out);
     }
     // The CLI in a process of its own: the memory figure that matters, free of this process's corpus and scans.
     const cliOut = join(base, 'cli.zip');
+    await settle();
     const cli = await cliExport(join(base, 'data'), root, keys, cliOut);
-    runs.push({ label: 'session-vault export (CLI)', ms: cli.ms, zipBytes: (await stat(cliOut)).size, startRssMb: 0, peakRssMb: cli.peakRssMb ?? 0 });
+    runs.push({ label: 'session-vault export (CLI)', ms: cli.ms, cpuMs: null, zipBytes: (await stat(cliOut)).size, startRssMb: 0, peakRssMb: cli.peakRssMb ?? 0 });
     await rm(cliOut);
-    const out = join(base, 'baseline.zip');
-    const zipMs = await zipBaseline(root, out);
-    if (zipMs !== null) zip = { label: 'zip -r -6 (Info-ZIP)', ms: zipMs, zipBytes: (await stat(out)).size, startRssMb: 0, peakRssMb: 0 };
+    await runZip();
+    if (zipped.length) {
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const cpus = zipped.map((z) => z.cpuMs).filter((c): c is number => c !== null);
+      zip = { label: 'zip -r -6 (Info-ZIP)', ms: mean(zipped.map((z) => z.ms)), cpuMs: cpus.length ? mean(cpus) : null, zipBytes: zipped[0]?.bytes ?? 0, startRssMb: 0, peakRssMb: 0 };
+      zipMs = zipped.map((z) => z.ms);
+    }
   } finally {
     await services.close();
     await rm(base, { recursive: true, force: true });
   }
-  return { corpusMb: Math.round(bytes / 1024 / 1024), files: count, runs, zip };
+  return { corpusMb: Math.round(bytes / 1024 / 1024), files: count, runs, zip, zipMs };
 }
 
 export function printBundle(f: BundleFigures): void {
   console.log(`\nBundle export — ${f.corpusMb} MB in ${f.files} Claude Code sessions (each with its session.json, so the bundle holds more than zip's input)`);
   const rate = (ms: number) => `${Math.round(f.corpusMb / (ms / 1000))} MB/s`;
   for (const r of [...f.runs, ...(f.zip ? [f.zip] : [])]) {
-    const vsZip = f.zip && r !== f.zip ? `  ${(r.ms / f.zip.ms).toFixed(2)}× zip's time` : '';
+    const vsZip = f.zip && r !== f.zip ? `  ${(r.ms / f.zip.ms).toFixed(2)}× zip's time${r.cpuMs !== null && f.zip.cpuMs ? `, ${(r.cpuMs / f.zip.cpuMs).toFixed(2)}× its CPU` : ''}` : '';
     const rss = r.startRssMb ? `  RSS ${r.startRssMb} → peak ${r.peakRssMb} MB` : r.peakRssMb ? `  peak RSS ${r.peakRssMb} MB (whole process)` : '';
-    console.log(`  ${r.label.padEnd(28)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${rate(r.ms).padStart(9)}  ${Math.round(r.zipBytes / 1024 / 1024)} MB out${rss}${vsZip}`);
+    const cpu = r.cpuMs !== null ? `  CPU ${(r.cpuMs / 1000).toFixed(1)} s` : '';
+    const runsNote = r === f.zip && f.zipMs.length > 1 ? `  (mean of ${f.zipMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' before, ')} after)` : '';
+    console.log(`  ${r.label.padEnd(28)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${rate(r.ms).padStart(9)}  ${Math.round(r.zipBytes / 1024 / 1024)} MB out${cpu}${rss}${vsZip}${runsNote}`);
   }
   if (!f.zip) console.log('  zip -r -6: not run (no `zip` on PATH)');
 }

@@ -8,7 +8,7 @@ import type { Session, SourceFile } from '../../shared/session.ts';
 import { safeName } from '../vault/vault-store.ts';
 import { entryNameProblem, foldedName, sessionJsonPath, sourceEntryPath } from './bundle-paths.ts';
 import { SecretScanStream, type ScanContext } from './secret-scan.ts';
-import { sessionJsonPieces } from './session-json.ts';
+import { sessionJsonChunks } from './session-json.ts';
 
 export interface PlannedEntry {
   path: string;
@@ -75,7 +75,7 @@ export async function planSession(session: Session): Promise<SessionPlan> {
     clip: 'json',
     open: () => {
       if (!plan.session) throw new Error(`${sessionJsonPath(folder)} was already written`);
-      return Readable.from(sessionJsonPieces(plan.session), { objectMode: false });
+      return Readable.from(sessionJsonChunks(plan.session), { objectMode: false });
     },
   });
   const files = new Map<string, SourceFile['role']>();

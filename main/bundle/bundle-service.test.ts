@@ -55,7 +55,7 @@ describe('sharing through the contract', () => {
     expect(again.fileName).toMatch(/^2026-01-02_j-1\.md$/);
   });
 
-  it('cancelling a running export stops it and leaves nothing in the exports folder', async () => {
+  it('cancelling a running export answers CANCELLED and leaves no file and no temp file behind', async () => {
     const big = join(base, 'root', '.claude', 'projects', '-home-dev-big');
     await writeClaudeTranscript(join(big, 'cccccccc-0000-4000-8000-000000000001.jsonl'), 12 * 1024 * 1024, 'cccccccc-0000-4000-8000-000000000001');
     const fresh = createServices({ dataDir: join(base, 'data2'), shell: 'web', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false, env: {} });
@@ -65,10 +65,12 @@ describe('sharing through the contract', () => {
       fresh.subscribe((e) => {
         if (e.name === 'bundleProgress' && e.payload.bytesDone > 0) void fresh.dispatch('cancelExport', { exportId: 'exp-cancel01' });
       });
-      await expect(call(fresh, 'exportBundle', { exportId: 'exp-cancel01', keys: ['claude-code:cccccccc-0000-4000-8000-000000000001'], redact: false })).rejects.toThrow(
-        'The export was cancelled; nothing was written.',
-      );
-      expect(await readdir(join(base, 'data2', 'exports'))).toEqual([]);
+      await expect(call(fresh, 'exportBundle', { exportId: 'exp-cancel01', keys: ['claude-code:cccccccc-0000-4000-8000-000000000001'], redact: false })).rejects.toMatchObject({
+        code: 'CANCELLED',
+        message: 'The export was cancelled; nothing was written.',
+      });
+      // Not the bundle, not its hidden .partial temp file, not the export's folder.
+      expect(await readdir(join(base, 'data2', 'exports'), { recursive: true })).toEqual([]);
     } finally {
       await fresh.close();
     }

@@ -140,7 +140,7 @@ export class BundleService {
       };
     } catch (err) {
       await rm(dir, { recursive: true, force: true });
-      if ((err as Error).name === 'AbortError') throw new AppError('CONFLICT', 'The export was cancelled; nothing was written.');
+      if ((err as Error).name === 'AbortError') throw new AppError('CANCELLED', 'The export was cancelled; nothing was written.');
       throw err;
     } finally {
       this.running.delete(exportId);

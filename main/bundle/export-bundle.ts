@@ -1,30 +1,22 @@
-// Writes a bundle: sessions streamed into a zip one file at a time (scanned, redacted), manifest last, temp file then rename.
+// Writes a bundle: sessions streamed into a zip (yazl) one file at a time, scanned and redacted on the way, manifest last, temp file then rename.
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Readable, Writable, type Duplex } from 'node:stream';
-import yazl from 'yazl';
 import type { Session } from '../../shared/session.ts';
 import { fsyncDirectory } from '../fs/atomic-write.ts';
 import { appVersion } from '../version.ts';
 import { MANIFEST_PATH } from './bundle-paths.ts';
-import { Meter, openRaw, regzip, scanner, type PlannedEntry, type SessionPlan } from './bundle-entries.ts';
+import { openRaw, regzip, scanner, type PlannedEntry } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest, type ManifestFile, type RedactionReport } from './manifest.ts';
 import { abortError, contextFactory, plans, REDACTION_RULES, sessionEntry, sink, type BundleOptions, type ExportResult, type LoadSession, type ScanResult } from './scan-bundle.ts';
 import type { ScanContext, SecretScanStream } from './secret-scan.ts';
+import { ZipWriter } from './zip-writer.ts';
 
 export { scanBundle, type BundleOptions, type BundleProgress, type ExportResult, type LoadSession, type ScanResult } from './scan-bundle.ts';
-
-/** A session with more source bytes than this streams its session.json; a smaller one's is built in memory, ahead. */
-const BUFFERED_JSON_SOURCE_BYTES = 64 * 1024 * 1024;
-
-interface Written {
-  file: ManifestFile;
-  findings: Finding[];
-}
 
 function manifestFile(entry: PlannedEntry, format: Session['format'], size: number, sha256: string, findings: Finding[]): ManifestFile {
   const applied = findings.filter((f) => f.redacted);
@@ -43,165 +35,132 @@ function manifestFile(entry: PlannedEntry, format: Session['format'], size: numb
   };
 }
 
+/** stream/promises' pipeline over a list of stages ending in a consumer; its overloads cannot type a list of any length. */
+const pipeAll = pipeline as unknown as (streams: ReadonlyArray<Readable | Duplex | ((source: AsyncIterable<Buffer>) => Promise<void>)>, options: { signal: AbortSignal }) => Promise<void>;
+
 /**
  * Exports sessions as a bundle at `outPath`. The zip is written to a hidden temp file beside it and renamed
  * over `outPath` only when whole and synced; a failure or cancel removes the temp file and leaves `outPath` as it was.
  *
- * Each session's session.json is built (and scanned) in memory while the previous session's files stream;
- * the session's source files then stream in, read, scanned, redacted, hashed and deflated chunk by chunk.
+ * Memory stays flat however large the selection: one session is parsed at a time (the next one parses in
+ * its worker while this one's sources stream), session.json is serialized message by message, every file
+ * streams through the scanner chunk by chunk into yazl, which deflates it (on libuv's thread pool) and waits
+ * for the file to take each piece.
  */
 export async function exportBundle(keys: string[], load: LoadSession, outPath: string, options: BundleOptions = {}): Promise<ExportResult> {
   const context = contextFactory(options);
   const level = options.compressionLevel ?? 6;
-  // A gzip source is already compressed: stored. session.json is derived data: deflated fast (level 1).
-  const compression = (entry: PlannedEntry) =>
-    entry.gzip || level === 0 ? { compress: false } : { compress: true, compressionLevel: entry.kind === 'session' ? Math.min(level, 1) : level };
   const tmp = join(dirname(outPath), `.${basename(outPath)}.${process.pid}.${randomBytes(4).toString('hex')}.partial`);
-  const zip = new yazl.ZipFile();
-  const out = createWriteStream(tmp, { flags: 'wx' });
-  const live = new Set<Readable | Duplex | Writable>();
-  let failure: Error | null = null;
-  let rejectRun: (err: Error) => void = () => undefined;
-  const failed = new Promise<never>((_, reject) => (rejectRun = reject));
-  failed.catch(() => undefined);
-  const fail = (err: Error) => {
-    if (failure) return;
-    failure = err;
-    for (const s of live) s.destroy();
-    zip.outputStream.unpipe(out);
-    out.destroy();
-    rejectRun(err);
-  };
-  const onAbort = () => fail(abortError());
+  // One signal for everything in flight: the caller's cancel, or the first failure.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(abortError());
+  if (options.signal?.aborted) throw abortError();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  zip.on('error', (err: Error) => fail(err));
-  const written = pipeline(zip.outputStream, out);
-  written.catch((err: Error) => fail(err));
-  const guard = <T>(p: Promise<T>): Promise<T> => Promise.race([p, failed]);
+  const out = createWriteStream(tmp, { flags: 'wx', highWaterMark: 1024 * 1024 });
+  const outError = new Promise<never>((_, reject) => out.once('error', reject));
+  outError.catch(() => undefined);
+  const zip = new ZipWriter(out, stop.signal);
 
   const result: ScanResult = { sessions: [], files: 0, bytes: 0, findings: [] };
   const files: ManifestFile[] = [];
   let sessionsTotal = keys.length;
   let bytesTotal = 0;
   let bytesDone = 0;
-  const progress = (file: string) => options.onProgress?.({ sessionsDone: result.sessions.length, sessionsTotal, bytesDone, bytesTotal, file });
-  const record = (w: Written) => {
+  const progress = (file: string) => options.onProgress?.({ phase: 'write', sessionsDone: result.sessions.length, sessionsTotal, bytesDone, bytesTotal, file });
+  const signalled = [{ signal: stop.signal }] as const;
+
+  /** Streams one entry into the zip: `stages` give its bundle bytes, hashed here; level 0 stores them. Resolves with its size and SHA-256. */
+  const writeEntry = async (entry: PlannedEntry, stages: Array<Readable | Duplex>, entryLevel: number) => {
+    const mtime = entry.mtimeMs === null ? new Date() : new Date(entry.mtimeMs);
+    zip.begin(entry.path, { mtime, mode: 0o100644, level: entryLevel });
+    const hash = createHash('sha256');
+    let size = 0;
+    const counts = entry.kind === 'source' && !entry.gzip;
+    await pipeAll(
+      [
+        ...stages,
+        async (source: AsyncIterable<Buffer>) => {
+          for await (const chunk of source) {
+            hash.update(chunk);
+            size += chunk.length;
+            await zip.data(chunk);
+            if (counts) {
+              bytesDone += chunk.length;
+              progress(entry.path);
+            }
+          }
+        },
+      ],
+      { signal: stop.signal },
+    );
+    await zip.end();
+    if (entry.gzip) bytesDone += entry.size;
+    return { size, sha256: hash.digest('hex') };
+  };
+
+  /** session.json, serialized message by message from the parsed session (scanned, redacted). */
+  const writeSessionJson = async (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null) => {
+    progress(entry.path);
+    const scan = ctx ? scanner(ctx, entry, true) : null;
+    const stages: Array<Readable | Duplex> = [entry.open(), ...(scan ? [scan] : [])];
+    const { size, sha256 } = await writeEntry(entry, stages, Math.min(level, 1));
+    const findings = scan?.findings ?? [];
+    return { file: manifestFile(entry, format, size, sha256, findings), findings };
+  };
+
+  /** A source file; a gzip source is scanned first and stored byte-for-byte when clean, recompressed only when redacted. */
+  const writeSource = async (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null) => {
+    progress(entry.path);
+    let stages: Array<Readable | Duplex>;
+    let scan: SecretScanStream | null = null;
+    if (!ctx) stages = [entry.gzip ? openRaw(entry) : entry.open()];
+    else if (!entry.gzip) {
+      scan = scanner(ctx, entry, true);
+      stages = [entry.open(), scan];
+    } else {
+      const before = new Map(ctx.literals);
+      const probe = scanner(ctx, entry, false);
+      await pipeline(entry.open(), probe, sink(), ...signalled);
+      if (probe.redactedCount === 0) {
+        scan = probe;
+        stages = [openRaw(entry)];
+      } else {
+        // The second pass must find exactly what the first did, so it starts from the secrets known before it.
+        const found = ctx.literals;
+        ctx.literals = before;
+        scan = scanner(ctx, entry, true);
+        stages = [entry.open(), scan, regzip()];
+        scan.on('end', () => {
+          for (const [k, v] of found) ctx.literals.set(k, v);
+        });
+      }
+    }
+    const stored = entry.gzip || level === 0;
+    const { size, sha256 } = await writeEntry(entry, stages, stored ? 0 : level);
+    const findings = scan?.findings ?? [];
+    return { file: manifestFile(entry, format, size, sha256, findings), findings };
+  };
+
+  const record = (w: { file: ManifestFile; findings: Finding[] }) => {
     files.push(w.file);
     result.findings.push(...w.findings);
     result.files++;
     result.bytes += w.file.size;
   };
 
-  /** The streams that give an entry's bundle bytes; a gzip source is scanned first and kept byte-for-byte when clean. */
-  const stagesFor = async (entry: PlannedEntry, ctx: ScanContext | null): Promise<{ stages: Array<Readable | Duplex>; scan: SecretScanStream | null }> => {
-    if (!ctx) return { stages: [entry.gzip ? openRaw(entry) : entry.open()], scan: null };
-    if (!entry.gzip) {
-      const scan = scanner(ctx, entry, true);
-      return { stages: [entry.open(), scan], scan };
-    }
-    const before = new Map(ctx.literals);
-    const probe = scanner(ctx, entry, false);
-    await pipeline(entry.open(), probe, sink(), ...(options.signal ? [{ signal: options.signal }] : []));
-    if (probe.redactedCount === 0) return { stages: [openRaw(entry)], scan: probe };
-    // The second pass must find exactly what the first did, so it starts from the secrets known before it.
-    const found = ctx.literals;
-    ctx.literals = before;
-    const scan = scanner(ctx, entry, true);
-    scan.on('end', () => {
-      for (const [k, v] of found) ctx.literals.set(k, v);
-    });
-    return { stages: [entry.open(), scan, regzip()], scan };
-  };
-
-  /** Queues one streamed entry; yazl asks for its stream when the previous entry is done. Resolves when yazl has read it all. */
-  const addStreamed = (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null): Promise<Written> =>
-    new Promise<Written>((resolve, reject) => {
-      const stop = (err: Error) => {
-        reject(err);
-        fail(err);
-      };
-      const meter = new Meter(createHash('sha256'), (n) => {
-        if (entry.kind !== 'source' || entry.gzip) return;
-        bytesDone += n;
-        progress(entry.path);
-      });
-      const begin = (cb: (err: unknown, stream: NodeJS.ReadableStream) => void) => {
-        progress(entry.path);
-        stagesFor(entry, ctx).then(({ stages, scan }) => {
-          const chain = [...stages, meter];
-          if (failure) {
-            for (const s of chain) s.destroy();
-            return;
-          }
-          for (const s of chain) live.add(s);
-          meter.on('end', () => {
-            for (const s of chain) live.delete(s);
-            if (entry.gzip) bytesDone += entry.size;
-            const findings = scan?.findings ?? [];
-            resolve({ findings, file: manifestFile(entry, format, meter.size, meter.digest(), findings) });
-          });
-          pipeline(chain).catch(stop);
-          cb(null, meter);
-        }, stop);
-      };
-      const mtime = entry.mtimeMs === null ? new Date() : new Date(entry.mtimeMs);
-      zip.addReadStreamLazy(entry.path, { mtime, mode: 0o100644, ...compression(entry) }, begin);
-    });
-
-  /** Builds session.json (scanned, redacted) in memory; the caller adds it where it can compress alongside other work. */
-  const buildJson = async (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null): Promise<{ data: Buffer; written: Written }> => {
-    const chunks: Buffer[] = [];
-    const scan = ctx ? scanner(ctx, entry, true) : null;
-    const collect = new Writable({ write: (chunk: Buffer, _enc, done) => (chunks.push(chunk), done()) });
-    await guard(pipeline([entry.open(), ...(scan ? [scan] : []), collect]));
-    const data = Buffer.concat(chunks);
-    const findings = scan?.findings ?? [];
-    return { data, written: { findings, file: manifestFile(entry, format, data.length, createHash('sha256').update(data).digest('hex'), findings) } };
-  };
-
-  /**
-   * Runs as soon as a session is loaded, while the previous session's files still stream: its scan context,
-   * and its session.json built and scanned in memory (unless the session is too large to buffer).
-   */
-  const prepare = async (plan: SessionPlan) => {
-    const ctx = context?.() ?? null;
-    const jsonEntry = plan.entries.find((e) => e.kind === 'session') as PlannedEntry;
-    const sourceBytes = plan.entries.reduce((n, e) => n + e.size, 0);
-    if (sourceBytes > BUFFERED_JSON_SOURCE_BYTES) return { ctx, jsonEntry, json: null };
-    const json = await buildJson(jsonEntry, plan.format, ctx);
-    plan.session = null;
-    return { ctx, jsonEntry, json };
-  };
-
   const run = async (): Promise<ExportResult> => {
-    for await (const { plan, prepared, total } of plans(keys, load, options.includeChildren !== false, prepare, options.signal)) {
-      if (failure) throw failure;
+    progress('');
+    for await (const { plan, total, release } of plans(keys, load, options.includeChildren !== false, stop.signal)) {
       sessionsTotal = total;
       bytesTotal += plan.entries.reduce((n, e) => n + e.size, 0);
-      const { ctx, jsonEntry, json } = prepared;
-      const pending: Array<Promise<Written>> = [];
-      if (json) {
-        // yazl keeps every entry's callback until the zip ends (and addBuffer its compressed bytes): the callback
-        // lets go of the buffer as it hands it over, so memory stays flat however many sessions go in.
-        let data: Buffer | null = json.data;
-        json.data = Buffer.alloc(0);
-        zip.addReadStreamLazy(jsonEntry.path, { mtime: new Date(), mode: 0o100644, ...compression(jsonEntry) }, (cb) => {
-          const stream = Readable.from([data ?? Buffer.alloc(0)]);
-          data = null;
-          cb(null, stream);
-        });
-        record(json.written);
-      } else {
-        pending.push(addStreamed(jsonEntry, plan.format, ctx));
-      }
-      for (const e of plan.entries) if (e.kind === 'source') pending.push(addStreamed(e, plan.format, ctx));
-      for (const p of pending) p.catch(() => undefined); // awaited together below
-      for (const w of await guard(Promise.all(pending))) record(w);
-      plan.session = null;
+      const ctx = context?.() ?? null;
+      const jsonEntry = plan.entries.find((e) => e.kind === 'session') as PlannedEntry;
+      record(await writeSessionJson(jsonEntry, plan.format, ctx));
+      release();
+      for (const e of plan.entries) if (e.kind === 'source') record(await writeSource(e, plan.format, ctx));
       result.sessions.push(sessionEntry(plan));
       progress('');
     }
-    if (failure) throw failure;
     const redaction: RedactionReport = {
       enabled: context !== null,
       rules: context ? REDACTION_RULES : [],
@@ -218,10 +177,19 @@ export async function exportBundle(keys: string[], load: LoadSession, outPath: s
       files,
       redaction,
     };
-    zip.addBuffer(Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`), MANIFEST_PATH, { mtime: new Date(), mode: 0o100644 });
-    zip.end();
-    await guard(written);
-    if (failure) throw failure;
+    const manifestEntry: PlannedEntry = {
+      path: MANIFEST_PATH,
+      kind: 'session',
+      role: null,
+      originalPath: null,
+      mtimeMs: Date.now(),
+      size: 0,
+      gzip: false,
+      clip: 'json',
+      open: () => Readable.from([Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)]),
+    };
+    await writeEntry(manifestEntry, [manifestEntry.open()], level);
+    await zip.finish();
     const handle = await open(tmp, 'r+');
     let size: number;
     try {
@@ -236,12 +204,14 @@ export async function exportBundle(keys: string[], load: LoadSession, outPath: s
   };
 
   try {
-    return await run();
+    return await Promise.race([run(), outError]);
   } catch (err) {
-    fail(err as Error);
-    await written.catch(() => undefined);
+    const cancelled = options.signal?.aborted === true;
+    stop.abort(cancelled ? abortError() : err);
+    out.destroy();
+    await new Promise<void>((resolve) => (out.closed ? resolve() : out.once('close', () => resolve())));
     await rm(tmp, { force: true });
-    throw failure ?? err;
+    throw cancelled ? abortError() : err;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
   }

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { Redactor } from '../store/redact.ts';
 import { PEM_KEY, PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../store/fixtures/planted-secrets.ts';
+import { PRESET_RULES, prefilterFor } from './secret-prefilter.ts';
 import { clipToJsonString, SecretScanStream, type ScanContext, type ScanOptions } from './secret-scan.ts';
 
-function context(keep: string[] = []): ScanContext {
-  return { redactor: new Redactor(['secrets', 'env'], PLANTED_ENV), literals: new Map(), keep: new Set(keep) };
+function context(keep: string[] = [], prefilter = true): ScanContext {
+  return { redactor: new Redactor(['secrets', 'env'], PLANTED_ENV), literals: new Map(), keep: new Set(keep), ...(prefilter ? { prefilter: prefilterFor(PLANTED_ENV) } : {}) };
 }
 
 async function run(input: Buffer, options: Partial<ScanOptions> & { file?: string } = {}, ctx = context(), chunk = 997) {
@@ -93,6 +94,37 @@ describe('SecretScanStream', () => {
     await run(Buffer.from(`aws_secret_access_key = ${SECRETS.awsSecretKey}\n`), {}, ctx);
     const later = await run(Buffer.from(`bare: ${SECRETS.awsSecretKey}\n`), { file: 'later.txt' }, ctx);
     expect(later.out.toString()).toBe('bare: [REDACTED:aws]\n');
+  });
+});
+
+describe('the line prefilter', () => {
+  const PEM_FREE = PLANTED_TEXT.split('\n').filter((l) => !/PRIVATE KEY|^[A-Za-z0-9]{64}$|^MII/.test(l)).join('\n');
+
+  it('finds exactly what the full rule set finds, in text and in JSON Lines, with the secrets far apart in big windows', async () => {
+    const text = Array.from({ length: 6 }, (_, i) => `${filler(900 + i * 37)}\n${PEM_FREE}`).join('\n');
+    const jsonl = `${text.split('\n').map((line, i) => JSON.stringify({ type: 'tool', i, output: line })).join('\n')}\n`;
+    for (const [input, clip] of [[text, 'text'], [jsonl, 'json']] as const) {
+      const options = { clip, window: 256 * 1024, overlap: 8 * 1024, context: 1024 };
+      const full = await run(Buffer.from(input), options, context([], false), 65_536);
+      const filtered = await run(Buffer.from(input), options, context(), 65_536);
+      expect(filtered.out.toString()).toBe(full.out.toString());
+      expect(filtered.findings).toEqual(full.findings);
+      for (const secret of Object.values(SECRETS)) if (PEM_FREE.includes(secret)) expect(filtered.out.toString()).not.toContain(secret);
+      expect(new Set(filtered.findings.map((f) => f.rule))).toEqual(new Set(['aws', 'github', 'openai', 'anthropic', 'jwt', 'ENV:DB_PASSWORD_FOR_TESTS']));
+    }
+  });
+
+  it('still sends a private key block (which spans lines) through whole', async () => {
+    const text = `${filler(2000)}\n${PLANTED_TEXT}\n${filler(2000)}`;
+    const { out, findings } = await run(Buffer.from(text), { window: 512 * 1024, overlap: 8 * 1024, context: 1024 });
+    expect(out.toString()).not.toContain(SECRETS.pemBody);
+    expect(findings.some((f) => f.rule === 'private-key')).toBe(true);
+  });
+
+  it("was written against every rule in secretlint's recommended preset (a new rule needs its anchor added)", async () => {
+    const preset = await import('@secretlint/secretlint-rule-preset-recommend');
+    const ids = (preset.rules as unknown as Array<{ meta: { id: string } }>).map((r) => r.meta.id.replace('@secretlint/secretlint-rule-', ''));
+    expect(ids.sort()).toEqual([...PRESET_RULES].sort());
   });
 });
 

@@ -26,3 +26,19 @@ export function* sessionJsonPieces(session: Session): Generator<string> {
   }
   yield entries.length ? '\n}\n' : '}\n';
 }
+
+/** session.json's pieces joined into Buffers of about `chunkChars` characters, so per-chunk costs downstream (hashing, scanning, deflate) stay small. */
+export function* sessionJsonChunks(session: Session, chunkChars = 256 * 1024): Generator<Buffer> {
+  let parts: string[] = [];
+  let length = 0;
+  for (const piece of sessionJsonPieces(session)) {
+    parts.push(piece);
+    length += piece.length;
+    if (length >= chunkChars) {
+      yield Buffer.from(parts.join(''), 'utf8');
+      parts = [];
+      length = 0;
+    }
+  }
+  if (length) yield Buffer.from(parts.join(''), 'utf8');
+}

@@ -83,11 +83,16 @@ export class Catalogue {
   private readonly copyByKey = new Map<string, string>();
   private readonly vaultKind: (path: string) => VaultKind;
   private readonly annotationText: (key: string) => string;
+  private readonly copyKeyOf: (path: string) => string | null;
 
-  /** `annotationText`: the user's own words about a session (its note), searched like its title. */
-  constructor(vaultKind: (path: string) => VaultKind = () => null, annotationText: (key: string) => string = () => '') {
+  /**
+   * `annotationText`: the user's own words about a session (its note), searched like its title.
+   * `copyKeyOf`: the key a vault copy was kept under (an import `--as-copy` gets `<key>~copy-N`, unlike its reader's key).
+   */
+  constructor(vaultKind: (path: string) => VaultKind = () => null, annotationText: (key: string) => string = () => '', copyKeyOf: (path: string) => string | null = () => null) {
     this.vaultKind = vaultKind;
     this.annotationText = annotationText;
+    this.copyKeyOf = copyKeyOf;
   }
   private readonly ownersByCompanion = new Map<string, Set<string>>();
 
@@ -108,9 +113,10 @@ export class Catalogue {
     const companions = result.ok ? result.companions : [];
     if (this.vaultKind(path) === 'copy') {
       // A kept copy shares its session's key with the live file; it never takes a suffixed key of its own.
-      this.byPath.set(path, { path, size, mtimeMs, summary: base, companions: [] });
-      this.copyByKey.set(base.key, path);
-      return base.key;
+      const key = result.ok ? (this.copyKeyOf(path) ?? base.key) : base.key;
+      this.byPath.set(path, { path, size, mtimeMs, summary: { ...base, key }, companions: [] });
+      this.copyByKey.set(key, path);
+      return key;
     }
     let key = base.key;
     const holder = this.pathByKey.get(key);

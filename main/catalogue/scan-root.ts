@@ -11,6 +11,15 @@ export interface ScanHooks {
   /** Called with keys in small batches as they are read, so the list fills while the scan runs. */
   onKeys: (keys: string[]) => void;
   stopped: () => boolean;
+  /** Progress: a file was found (`fresh`: unchanged, not read again), and a read file is done. */
+  found?: (bytes: number, fresh: boolean) => void;
+  done?: (bytes: number) => void;
+  /**
+   * Files above this many bytes are read after all the others, one at a time, once `beforeLarge` has
+   * resolved: parsing one takes several times its size in memory, so it should not overlap anything else.
+   */
+  largeAbove?: number;
+  beforeLarge?: () => Promise<void>;
 }
 
 export interface ScanResult {
@@ -28,18 +37,35 @@ export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number
     return { seen, error: `Folder no longer exists: ${root}` };
   }
   const inFlight = new Set<Promise<void>>();
+  const large: Array<{ path: string; size: number; mtimeMs: number }> = [];
+  const read = (path: string, size: number, mtimeMs: number) =>
+    hooks
+      .read(path, size, mtimeMs)
+      .then((key) => {
+        if (key) hooks.onKeys([key]);
+      })
+      .finally(() => hooks.done?.(size));
   for await (const path of walkFiles(root, hooks.claims, maxDepth)) {
     if (hooks.stopped()) break;
     seen.add(path);
     const info = await statFile(path);
-    if (!info || hooks.isFresh(path, info.size, info.mtimeMs)) continue;
-    const job = hooks.read(path, info.size, info.mtimeMs).then((key) => {
-      if (key) hooks.onKeys([key]);
-    });
-    const tracked = job.finally(() => inFlight.delete(tracked));
+    if (!info) continue;
+    const fresh = hooks.isFresh(path, info.size, info.mtimeMs);
+    hooks.found?.(info.size, fresh);
+    if (fresh) continue;
+    if (hooks.largeAbove !== undefined && info.size > hooks.largeAbove) {
+      large.push({ path, size: info.size, mtimeMs: info.mtimeMs });
+      continue;
+    }
+    const tracked = read(path, info.size, info.mtimeMs).finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);
     if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
   }
   await Promise.all(inFlight);
+  if (large.length && !hooks.stopped()) await hooks.beforeLarge?.();
+  for (const file of large) {
+    if (hooks.stopped()) break;
+    await read(file.path, file.size, file.mtimeMs);
+  }
   return { seen, error: null };
 }

@@ -50,6 +50,23 @@ describe('session-vault search', () => {
     expect(page.results[0]?.snippet).toContainEqual({ text: 'build', hit: true });
   });
 
+  it('sorts by the key asked for and prints facet counts with the filter that selects each value', async () => {
+    const sorted = await run(['search', '', '--facets', '--sort', 'created', '--json', '--root', root, '--no-defaults']);
+    expect(sorted.code).toBe(0);
+    const page = JSON.parse(sorted.stdout) as { total: number; results: Array<{ summary: { key: string } }>; facets: Record<string, Array<{ value: string; count: number; filter: string }>> };
+    expect(page.results.map((r) => r.summary.key)).toEqual(['vizier:v-1', 'jido-code:j-1']);
+    expect(page.facets.source).toEqual([
+      { value: 'jido-code', count: 1, filter: 'source:jido-code' },
+      { value: 'vizier', count: 1, filter: 'source:vizier' },
+    ]);
+    const text = await run(['search', 'build', '--facets', '--root', root, '--no-defaults']);
+    expect(text.stdout).toContain('source:\n  1  jido-code\n');
+    expect(text.stdout).toContain('nightly-etl  (project:"/home/dev/nightly-etl")');
+    const wrong = await run(['search', 'x', '--sort', 'newest', '--no-defaults']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--sort must be one of relevance, date, updated, created, size, tokens, cost');
+  });
+
   it('refuses a missing query with usage help', async () => {
     const { code, stderr } = await run(['search', '--no-defaults']);
     expect(code).toBe(2);

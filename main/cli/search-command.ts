@@ -1,10 +1,10 @@
 // `session-vault search "<query>"`: full-text search with filters over the same index the app uses.
 import { parseArgs } from 'node:util';
-import type { SearchResult } from '../../shared/search-api.ts';
+import { SearchSort, type Facets, type SearchResult } from '../../shared/search-api.ts';
 import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
 
-export const SEARCH_HELP = `Usage: session-vault search "<query>" [--json] [--limit N] [--sort relevance|date] [--root DIR]... [--no-defaults]
+export const SEARCH_HELP = `Usage: session-vault search "<query>" [--json] [--limit N] [--sort KEY] [--facets] [--root DIR]... [--no-defaults]
 
 Searches every session's messages, tool calls and outputs, file paths, summaries and titles.
 
@@ -14,12 +14,18 @@ Query syntax:
   pars*             words starting with pars
   -word             sessions without the word
   source:codex project:NAME branch:NAME status:closed outcome:accepted model:gpt-5 tag:NAME
-  is:starred is:kept has:summary after:2026-01-31 before:2026-02 tokens>10k cost>1.5 sort:date
+  is:starred is:kept has:summary after:2026-01-31 before:2026-02 tokens>10k cost>1.5 sort:size
+  project:"my app"  a quoted project, branch or model is the whole value, not part of it
+  (no words)        lists every session the filters allow
 
 Options:
   --json          print the results (summary, snippet, matching message) as JSON
   --limit N       how many results (default 20)
-  --sort S        relevance (default when there are words) or date
+  --sort KEY      ${SearchSort.options.join(', ')}: relevance (default when there
+                  are words) or the largest/newest first (date is the same as updated)
+  --facets        also print how many matching sessions each source, project, branch, status,
+                  outcome, model and tag has, with the filter that selects them
+                  (the query may then be empty: counts over every session)
   --root DIR      also read sessions below DIR (repeatable; not saved)
   --no-defaults   skip the tools' default folders
   -h, --help      show this help
@@ -40,6 +46,18 @@ export function formatResults(results: SearchResult[], total: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** One block per facet: count, value, and the filter to add to the query to see just those sessions. */
+export function formatFacets(facets: Facets): string {
+  const lines: string[] = [];
+  for (const [name, values] of Object.entries(facets)) {
+    if (!values.length) continue;
+    lines.push(`${name}:`);
+    const width = Math.max(...values.map((v) => String(v.count).length));
+    for (const v of values) lines.push(`  ${String(v.count).padStart(width)}  ${v.value.replace(/\s+/g, ' ')}${v.filter === `${name}:${v.value}` ? '' : `  (${v.filter})`}`);
+  }
+  return lines.length ? `${lines.join('\n')}\n` : 'No facets: nothing matches.\n';
+}
+
 export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   let parsed;
   try {
@@ -50,6 +68,7 @@ export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process
         json: { type: 'boolean' },
         limit: { type: 'string' },
         sort: { type: 'string' },
+        facets: { type: 'boolean' },
         root: { type: 'string', multiple: true },
         'no-defaults': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -65,14 +84,16 @@ export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process
     return;
   }
   const query = positionals.join(' ').trim();
-  if (!query) throw new UsageError(`give a query, e.g. session-vault search "merge conflict"\n\n${SEARCH_HELP}`);
+  if (!query && !values.facets) throw new UsageError(`give a query, e.g. session-vault search "merge conflict"\n\n${SEARCH_HELP}`);
   const limit = values.limit === undefined ? 20 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
-  const sort = values.sort;
-  if (sort !== undefined && sort !== 'relevance' && sort !== 'date') throw new UsageError('--sort must be relevance or date');
+  const sort = values.sort === undefined ? undefined : SearchSort.safeParse(values.sort.toLowerCase()).data;
+  if (values.sort !== undefined && sort === undefined) throw new UsageError(`--sort must be one of ${SearchSort.options.join(', ')}`);
+  const facets = values.facets === true;
   await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
-    const page = await services.methods.searchSessions({ query, limit, offset: 0, sort });
+    const page = await services.methods.searchSessions({ query, limit, offset: 0, sort, ...(facets ? { facets } : {}) });
     for (const problem of page.problems) process.stderr.write(`warning: ${problem}\n`);
-    process.stdout.write(values.json ? `${JSON.stringify(page, null, 2)}\n` : formatResults(page.results, page.total));
+    if (values.json) process.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+    else process.stdout.write(formatResults(page.results, page.total) + (page.facets ? `\n${formatFacets(page.facets)}` : ''));
   });
 }

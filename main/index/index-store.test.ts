@@ -5,6 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionIndex } from './index-store.ts';
+import { searchIndex } from './index-search.ts';
 import { createSchema, MIGRATIONS, SCHEMA_VERSION } from './schema.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 import type { Session } from '../../shared/session.ts';
@@ -34,7 +35,7 @@ function add(index: SessionIndex, session: Session, size = 100, mtimeMs = 1) {
   return path;
 }
 
-const keys = (index: SessionIndex, query: string, sort?: 'relevance' | 'date') => index.search(query, { sort }).hits.map((h) => h.key);
+const keys = (index: SessionIndex, query: string, sort?: 'relevance' | 'date') => searchIndex(index, query, { sort }).hits.map((h) => h.key);
 
 describe('SessionIndex persistence', () => {
   it('gives back every entry after a restart with its size and mtime, so unchanged files are not read again', () => {
@@ -69,6 +70,20 @@ describe('SessionIndex persistence', () => {
     index.close();
     const [entry] = [...openIndex().entries()];
     expect(entry?.result).toMatchObject({ ok: false, unreadable: { code: 'invalid_json' } });
+  });
+});
+
+describe('SessionIndex writer thread', () => {
+  it('writes a scan-sized batch on its own thread, searchable at once and kept after a restart', () => {
+    const index = openIndex();
+    const filler = 'lorem ipsum dolor '.repeat(20_000);
+    for (let i = 0; i < 5; i++) add(index, makeSession(`bulk${i}`, { messages: [textMessage('user', `${filler} needle${i}`)] }), 100 + i, 1);
+    expect(keys(index, 'needle3')).toEqual(['vizier:bulk3']);
+    expect(index.count).toBe(5);
+    index.close();
+    const again = openIndex();
+    expect(keys(again, 'needle4')).toEqual(['vizier:bulk4']);
+    expect(again.problem).toBeNull();
   });
 });
 
@@ -178,7 +193,7 @@ describe('SessionIndex search', () => {
   });
 
   it('returns a highlighted snippet and the matching message', () => {
-    const [hit] = index.search('parseVizierDocument').hits;
+    const [hit] = searchIndex(index, 'parseVizierDocument').hits;
     expect(hit?.messageIndex).toBe(1);
     expect(hit?.snippet).toContainEqual({ text: 'parseVizierDocument', hit: true });
   });
@@ -201,16 +216,16 @@ describe('SessionIndex search', () => {
   });
 
   it('lets the caller drop hits it knows more about (stars, tags) and pages the rest', () => {
-    const page = index.search('sort:date', { accept: (h) => h.key !== 'codex:other', limit: 1 });
+    const page = searchIndex(index, 'sort:date', { accept: (h) => h.key !== 'codex:other', limit: 1 });
     expect(page.total).toBe(2);
     expect(page.hits.map((h) => h.key)).toEqual(['vizier:body-hit']);
-    expect(index.search('sort:date', { offset: 1, limit: 1 }).hits.map((h) => h.key)).toEqual(['codex:other']);
+    expect(searchIndex(index, 'sort:date', { offset: 1, limit: 1 }).hits.map((h) => h.key)).toEqual(['codex:other']);
   });
 
   it('answers a query of only punctuation or a lone quote without an error', () => {
     // A lone quote is an empty query: everything, newest first.
     expect(keys(index, '"')).toEqual(['vizier:body-hit', 'codex:other', 'vizier:title-hit']);
-    expect(index.search('->').total).toBe(0);
-    expect(index.search('a"b*').total).toBe(0);
+    expect(searchIndex(index, '->').total).toBe(0);
+    expect(searchIndex(index, 'a"b*').total).toBe(0);
   });
 });

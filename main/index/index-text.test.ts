@@ -1,6 +1,6 @@
 // Index text: every searchable part of a session lands in a column, one body segment per message.
 import { describe, expect, it } from 'vitest';
-import { extractIndexText, MESSAGE_SEPARATOR, TOOL_OUTPUT_CAP } from './index-text.ts';
+import { extractIndexText, MESSAGE_SEPARATOR, packIndexText, TOOL_OUTPUT_CAP, unpackIndexText } from './index-text.ts';
 import { makeSession, textMessage } from './test-sessions.ts';
 
 describe('extractIndexText', () => {
@@ -38,5 +38,15 @@ describe('extractIndexText', () => {
     const idents = text.idents.split(' ');
     expect(idents).toEqual(expect.arrayContaining(['parseVizierDocument', 'toolu_01ABCdef', '/src/vizier/parse.ts']));
     expect(idents).not.toContain('Please');
+  });
+});
+
+describe('packIndexText', () => {
+  it('gives back the same four parts after crossing threads as one buffer, whatever the characters', () => {
+    const text = { title: 'Übersicht 🚀', body: `naïve${MESSAGE_SEPARATOR}日本語 \ud800 lone`, meta: '/home/dév/app', idents: 'parseVizierDocument toolu_01' };
+    const packed = packIndexText(text);
+    expect(packed.packed).toBeInstanceOf(Uint8Array);
+    // A lone surrogate cannot be UTF-8: it comes back as U+FFFD without shifting the parts after it.
+    expect(unpackIndexText(packed)).toEqual({ ...text, body: text.body.replace('\ud800', '\ufffd') });
   });
 });

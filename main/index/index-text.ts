@@ -12,6 +12,32 @@ export interface IndexText {
   idents: string;
 }
 
+/**
+ * The index text as one UTF-8 buffer and the lengths of its four parts (in UTF-16 units): the scan worker
+ * transfers the buffer, so the text crosses to the writer thread without a copy in the main thread's heap.
+ */
+export interface PackedIndexText {
+  packed: Uint8Array;
+  lengths: [number, number, number, number];
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function packIndexText(text: IndexText): PackedIndexText {
+  const { title, body, meta, idents } = text;
+  return { packed: encoder.encode(title + body + meta + idents), lengths: [title.length, body.length, meta.length, idents.length] };
+}
+
+/** Lone surrogates come back as U+FFFD, one unit each, so the lengths still cut the parts apart. */
+export function unpackIndexText(text: PackedIndexText): IndexText {
+  const all = decoder.decode(text.packed);
+  const [a, b, c] = text.lengths;
+  return { title: all.slice(0, a), body: all.slice(a, a + b), meta: all.slice(a + b, a + b + c), idents: all.slice(a + b + c) };
+}
+
+export const isPacked = (text: IndexText | PackedIndexText): text is PackedIndexText => 'packed' in text;
+
 /** Record separator: the tokenizer skips it, and no message text legitimately holds it. */
 export const MESSAGE_SEPARATOR = '\u001e';
 

@@ -8,8 +8,13 @@ export class IndexedCatalogue extends Catalogue {
   readonly kindOf: (path: string) => VaultKind;
   private restoring = false;
 
-  constructor(index: SessionIndex, vaultKind: (path: string) => VaultKind = () => null, annotationText: (key: string) => string = () => '') {
-    super(vaultKind, annotationText);
+  constructor(
+    index: SessionIndex,
+    vaultKind: (path: string) => VaultKind = () => null,
+    annotationText: (key: string) => string = () => '',
+    copyKeyOf: (path: string) => string | null = () => null,
+  ) {
+    super(vaultKind, annotationText, copyKeyOf);
     this.index = index;
     this.kindOf = vaultKind;
   }

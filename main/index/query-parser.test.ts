@@ -43,6 +43,24 @@ describe('parseQuery', () => {
     expect(q.terms).toEqual([{ kind: 'word', text: 'https://example.com/x', negated: false }]);
   });
 
+  it('reads every sort order, and says so when it does not know one', () => {
+    for (const key of ['relevance', 'date', 'updated', 'created', 'size', 'tokens', 'cost']) expect(parseQuery(`merge sort:${key}`).sort).toBe(key);
+    const q = parseQuery('sort:Size merge');
+    expect(q.sort).toBe('size');
+    const wrong = parseQuery('sort:newest merge');
+    expect(wrong.sort).toBeNull();
+    expect(wrong.terms).toEqual([{ kind: 'word', text: 'merge', negated: false }]);
+    expect(wrong.problems[0]).toContain('sort:updated');
+  });
+
+  it('marks quoted project, branch and model values as whole values', () => {
+    const q = parseQuery('project:"my app" branch:main model:"gpt-5"');
+    expect(q.filters).toMatchObject({ project: 'my app', branch: 'main', model: 'gpt-5', exact: { project: true, model: true } });
+    expect(q.filters.exact?.branch).toBeUndefined();
+    // The last one given wins, with its own quoting.
+    expect(parseQuery('project:"my app" project:orbit').filters.exact?.project).toBe(false);
+  });
+
   it('says what is wrong with a filter it cannot use', () => {
     const q = parseQuery('source:cursor after:yesterdayish is:pinned');
     expect(q.problems).toHaveLength(3);

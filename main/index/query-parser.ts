@@ -1,5 +1,6 @@
 // Parses the search box's syntax: words, "exact phrases", prefix*, and filters such as project: or tokens>N.
 import { SourceFormat } from '../../shared/session.ts';
+import { SearchSort } from '../../shared/search-api.ts';
 
 export type Term =
   | { kind: 'word'; text: string; negated: boolean }
@@ -24,12 +25,14 @@ export interface Filters {
   maxTokens?: number;
   minCost?: number;
   maxCost?: number;
+  /** Filters whose value was quoted: the whole value, case-insensitive (`project:"my app"`), instead of a substring, prefix or pattern. */
+  exact?: { project?: boolean; branch?: boolean; model?: boolean };
 }
 
 export interface ParsedQuery {
   terms: Term[];
   filters: Filters;
-  sort: 'relevance' | 'date' | null;
+  sort: SearchSort | null;
   /** Parts that looked like filters but could not be used, said plainly for the UI. */
   problems: string[];
 }
@@ -55,7 +58,7 @@ function parseDate(value: string, endOfRange: boolean): number | null {
 
 const COMPARISON = /^(tokens|cost)(>=|<=|>|<|=)(\d+(?:\.\d+)?)(k|m)?$/i;
 
-function applyFilter(filters: Filters, name: string, value: string, problems: string[], negated: boolean): boolean {
+function applyFilter(filters: Filters, name: string, value: string, problems: string[], negated: boolean, quoted = false): boolean {
   const lower = name.toLowerCase();
   if (negated) return false;
   switch (lower) {
@@ -68,9 +71,13 @@ function applyFilter(filters: Filters, name: string, value: string, problems: st
     }
     case 'project':
     case 'branch':
+    case 'model':
+      filters[lower] = value;
+      if (quoted) filters.exact = { ...filters.exact, [lower]: true };
+      else if (filters.exact?.[lower]) filters.exact = { ...filters.exact, [lower]: false };
+      return true;
     case 'status':
     case 'outcome':
-    case 'model':
       filters[lower] = value;
       return true;
     case 'tag':
@@ -127,7 +134,7 @@ export function parseQuery(input: string): ParsedQuery {
     const negated = m[1] === '-';
     const [, , filterName, filterQuoted, phrase, bare] = m;
     if (filterName !== undefined && filterQuoted !== undefined) {
-      if (!applyFilter(filters, filterName, filterQuoted, problems, negated)) {
+      if (!applyFilter(filters, filterName, filterQuoted, problems, negated, true)) {
         terms.push({ kind: 'phrase', text: `${filterName}:${filterQuoted}`, negated });
       }
       continue;
@@ -141,8 +148,10 @@ export function parseQuery(input: string): ParsedQuery {
     if (!negated && applyComparison(filters, text)) continue;
     const colon = /^([a-zA-Z]+):(.+)$/.exec(text);
     if (colon?.[1] && colon[2]) {
-      if (colon[1].toLowerCase() === 'sort' && (colon[2] === 'date' || colon[2] === 'relevance')) {
-        sort = colon[2];
+      if (colon[1].toLowerCase() === 'sort' && !negated) {
+        const key = SearchSort.safeParse(colon[2].toLowerCase());
+        if (key.success) sort = key.data;
+        else problems.push(`"sort:${colon[2]}" is not an order (sort:${SearchSort.options.join(', sort:')}).`);
         continue;
       }
       if (applyFilter(filters, colon[1], colon[2], problems, negated)) continue;

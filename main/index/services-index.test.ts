@@ -60,15 +60,31 @@ describe('services with the search index', () => {
 
   it('filters by star, tag and kept copy, which only the vault knows', async () => {
     const s = await startServices(false);
+    expect((await s.methods.searchSessions({ query: '', limit: 10, offset: 0 })).total).toBe(2);
     await s.methods.setAnnotations({ key: 'jido-code:j-2', starred: true, tags: ['ui-work'] });
     await s.methods.keepSession({ key: 'jido-code:j-1' });
     await s.whenScanned();
+    // The kept copy is indexed too, but counted once, with its live file, in every count.
+    expect((await s.methods.searchSessions({ query: '', limit: 10, offset: 0 })).total).toBe(2);
+    expect((await s.methods.searchSessions({ query: 'etlpipeline', limit: 10, offset: 0 })).total).toBe(1);
     expect(await found(s, 'is:starred')).toEqual(['jido-code:j-2']);
     expect(await found(s, 'tag:UI-work build')).toEqual(['jido-code:j-2']);
     expect(await found(s, 'tag:other')).toEqual([]);
     expect(await found(s, 'is:kept')).toEqual(['jido-code:j-1']);
     // The kept copy and the live file are one session, found once.
     expect(await found(s, 'etlpipeline')).toEqual(['jido-code:j-1']);
+  });
+
+  it('lists through the index like the list does, with facets that include the vault\'s tags', async () => {
+    const s = await startServices(false);
+    await s.methods.setAnnotations({ key: 'jido-code:j-2', starred: true, tags: ['ui work'] });
+    const page = await s.methods.searchSessions({ query: '', limit: 1, offset: 0, sort: 'size', facets: true });
+    const listed = await s.methods.listSessions({});
+    expect(page.total).toBe(listed.total);
+    expect(page.results).toHaveLength(1);
+    expect(page.facets?.source).toEqual([{ value: 'jido-code', count: 2, filter: 'source:jido-code' }]);
+    expect(page.facets?.tag).toEqual([{ value: 'ui work', count: 1, filter: 'tag:"ui work"' }]);
+    expect((await s.methods.searchSessions({ query: 'tag:"ui work"', limit: 10, offset: 0 })).results.map((r) => r.summary.starred)).toEqual([true]);
   });
 
   it('restores the list from the index after a restart and re-reads only files whose size or mtime changed', async () => {

@@ -1,6 +1,7 @@
 // The vault's contract methods: keep, annotations, fork, resume, prune, delete/restore, clear, auto-keep.
 import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { Session, SessionSummary } from '../../shared/session.ts';
 import { AppError } from '../../shared/result.ts';
 import { VaultSettings, type TrashEntry, type VaultStatus } from '../../shared/vault-api.ts';
@@ -14,7 +15,7 @@ import { forkSession } from './fork.ts';
 import { ACTIVE_WINDOW_MS, resumeInfo } from './resume-info.ts';
 import { VaultTrash } from './trash.ts';
 import { sweepTempFiles } from './sweep-temp.ts';
-import { VaultStore } from './vault-store.ts';
+import { KeptMeta, VaultStore } from './vault-store.ts';
 
 /** Electron abilities the vault uses when it has them (the OS trash); the CLI and `serve` go without. */
 export interface VaultHost {
@@ -54,6 +55,8 @@ export class Vault {
   private settings: VaultSettings = { autoKeep: false };
   private readonly settingsFile: string;
   private readonly deps: VaultDeps;
+  /** Vault folder name → the key its copy was kept under. */
+  private readonly copyKeys = new Map<string, string>();
 
   constructor(deps: VaultDeps) {
     this.deps = deps;
@@ -78,6 +81,24 @@ export class Vault {
     if (isWithin(this.store.sessionsDir, path)) return 'copy';
     if (this.ownedRoots().some((r) => isWithin(r, path))) return 'owned';
     return null;
+  };
+
+  /** The key a vault copy was kept under, from its meta.json (read once per folder); null when it has none yet. */
+  copyKeyOf = (path: string): string | null => {
+    const rel = relative(this.store.sessionsDir, path);
+    const folder = rel.split(sep)[0];
+    if (!folder || folder === '..' || isAbsolute(rel)) return null;
+    const cached = this.copyKeys.get(folder);
+    if (cached) return cached;
+    try {
+      const meta = KeptMeta.safeParse(JSON.parse(readFileSync(join(this.store.sessionsDir, folder, 'meta.json'), 'utf8')));
+      if (!meta.success) return null;
+      // A folder's name is derived from its key, so what it holds never changes key.
+      this.copyKeys.set(folder, meta.data.key);
+      return meta.data.key;
+    } catch {
+      return null;
+    }
   };
 
   /** Adds the user's star, tags and note to a list row. */

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import type { Session } from '../../shared/session.ts';
 import { toSummary } from '../../shared/summarize.ts';
 import { compareInWorker } from '../compare/compare-in-worker.ts';
-import { extractIndexText } from '../index/index-text.ts';
+import { extractIndexText, packIndexText } from '../index/index-text.ts';
 import { findReader } from '../sources/registry.ts';
 import { UnreadableError } from '../sources/types.ts';
 import type { ReadFailure, ReadRequest, ReadResponse } from './read-protocol.ts';
@@ -82,5 +82,5 @@ export async function readSessionFile(request: ReadRequest): Promise<ReadRespons
   if (!('key' in result)) return result;
   if (mode === 'full') return { id, ok: true, session: result };
   const companions = result.sourceFiles.filter((f) => f.role !== 'primary' && f.path !== path).map((f) => f.path);
-  return { id, ok: true, summary: toSummary(result), companions, text: extractIndexText(result) };
+  return { id, ok: true, summary: toSummary(result), companions, text: packIndexText(extractIndexText(result)) };
 }

@@ -72,4 +72,19 @@ describe('ReadPool', () => {
     await closing.close();
     await expect(closing.read(join(dir, 's-0.json'))).rejects.toThrow('closed');
   });
+
+  it('ends idle workers on release and starts a fresh one for the next read', async () => {
+    pool = new ReadPool(1);
+    expect((await pool.summarize(join(dir, 's-2.json'))).ok).toBe(true);
+    await pool.release();
+    const again = await pool.summarize(join(dir, 's-3.json'));
+    expect(again.ok && again.summary.title).toBe('project-3');
+  });
+
+  it('moves the index text across as a buffer of its own', async () => {
+    pool = new ReadPool(1);
+    const result = await pool.summarize(join(dir, 's-4.json'));
+    expect(result.ok && result.text && 'packed' in result.text && result.text.packed.byteLength).toBeGreaterThan(0);
+  });
 });
+

@@ -1,5 +1,5 @@
 // A small pool of worker threads that parse session files; interactive reads jump ahead of scans.
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -19,7 +19,7 @@ interface Slot {
 }
 
 /** Source runs `read-worker.ts` (tests, type stripping); the bundle runs the sibling `read-worker.js`. */
-function workerFile(): string {
+export function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
   return join(dirname(here), here.endsWith('.ts') ? 'read-worker.ts' : 'read-worker.js');
 }
@@ -33,10 +33,13 @@ export class ReadPool {
   private readonly size: number;
 
   private readonly workerData: { pricingFile?: string };
+  private readonly resourceLimits: ResourceLimits | undefined;
 
-  constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1)), options: { pricingFile?: string } = {}) {
+  /** `resourceLimits`: a heap cap, for pools that only ever see small files (V8 otherwise lets a busy heap grow far past what it holds). */
+  constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1)), options: { pricingFile?: string; resourceLimits?: ResourceLimits } = {}) {
     this.size = size;
-    this.workerData = options;
+    this.workerData = options.pricingFile ? { pricingFile: options.pricingFile } : {};
+    this.resourceLimits = options.resourceLimits;
   }
 
   /** The whole session, every message. */
@@ -73,6 +76,13 @@ export class ReadPool {
     return this.interactive.length + this.background.length + this.slots.filter((s) => s.task).length;
   }
 
+  /** Ends the workers that have nothing to do (they start again on demand), returning their memory. */
+  async release(): Promise<void> {
+    const idle = this.slots.filter((s) => !s.task);
+    for (const slot of idle) this.slots.splice(this.slots.indexOf(slot), 1);
+    await Promise.all(idle.map((s) => s.worker.terminate()));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const error = new Error('read pool is closed');
@@ -81,7 +91,7 @@ export class ReadPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(workerFile(), { workerData: this.workerData }), task: null };
+    const slot: Slot = { worker: new Worker(workerFile(), { workerData: this.workerData, resourceLimits: this.resourceLimits }), task: null };
     slot.worker.unref();
     slot.worker.on('message', (response: ReadResponse) => {
       const task = slot.task;

@@ -1,7 +1,7 @@
 // Messages between the read pool and its worker threads.
 import type { Comparison } from '../../shared/compare/comparison.ts';
 import type { Session, SessionSummary, SourceFormat, Unreadable } from '../../shared/session.ts';
-import type { IndexText } from '../index/index-text.ts';
+import type { IndexText, PackedIndexText } from '../index/index-text.ts';
 
 /**
  * `summary`: the list needs only the light summary, so the worker never posts the whole session back.
@@ -29,8 +29,8 @@ export interface ReadRequest {
 export type ReadFailure = { id: number; ok: false; format: SourceFormat | null; unreadable: Unreadable };
 export type FullResponse = { id: number; ok: true; session: Session } | ReadFailure;
 /** `companions`: the session's other source files (transcripts, indexes, meta), watched for changes too. */
-/** `text`: what the full-text index stores, extracted here so the main thread never walks the transcript. */
-export type SummaryResponse = { id: number; ok: true; summary: SessionSummary; companions: string[]; text?: IndexText } | ReadFailure;
+/** `text`: what the full-text index stores, extracted here so the main thread never walks the transcript (the scan worker sends it packed, a transferred buffer). */
+export type SummaryResponse = { id: number; ok: true; summary: SessionSummary; companions: string[]; text?: IndexText | PackedIndexText } | ReadFailure;
 /** `session.messages` holds only the requested window; `messagesTotal` counts them all. */
 export type WindowResponse = { id: number; ok: true; session: Session; messagesTotal: number } | ReadFailure;
 /** A failure names the file (A's or B's) that could not be read. */

@@ -1,16 +1,27 @@
-// Worker thread entry: parses session files off the main thread and posts the canonical session back.
+// Worker thread entry: parses session files off the main thread, or (role index-writer) writes the search index.
 import { parentPort, workerData } from 'node:worker_threads';
-import { applyUserPricing } from '../pricing/user-pricing.ts';
-import { readSessionFile } from './read-file.ts';
+import type { WriterData } from '../index/index-writer-thread.ts';
 import type { ReadRequest } from './read-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('read-worker must run in a worker thread');
 
-// The user's price list, if any, applies to every estimate this worker makes (the pool reports problems).
-const pricingFile = (workerData as { pricingFile?: string } | null)?.pricingFile;
-if (pricingFile) applyUserPricing(pricingFile);
-
-port.on('message', (request: ReadRequest) => {
-  void readSessionFile(request).then((response) => port.postMessage(response));
-});
+const data = workerData as { pricingFile?: string } | WriterData | null;
+if (data && 'role' in data && data.role === 'index-writer') {
+  // One entry for both kinds of worker, so the bundle ships a single worker file.
+  const { runIndexWriter } = await import('../index/index-writer-thread.ts');
+  runIndexWriter(port, data);
+} else {
+  const { applyUserPricing } = await import('../pricing/user-pricing.ts');
+  const { readSessionFile } = await import('./read-file.ts');
+  // The user's price list, if any, applies to every estimate this worker makes (the pool reports problems).
+  const pricingFile = data && 'pricingFile' in data ? data.pricingFile : undefined;
+  if (pricingFile) applyUserPricing(pricingFile);
+  port.on('message', (request: ReadRequest) => {
+    void readSessionFile(request).then((response) => {
+      // The index text is a buffer of its own: moved, not copied.
+      const text = response.ok && 'text' in response ? response.text : undefined;
+      port.postMessage(response, text && 'packed' in text ? [text.packed.buffer as ArrayBuffer] : []);
+    });
+  });
+}

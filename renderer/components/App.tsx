@@ -1,10 +1,11 @@
 // The app shell (top bar, session list + sources on the left, detail or empty state on the right) and its keyboard.
 /*
  * data-testid attributes for end-to-end tests:
- *   filter, session-list, session-row (data-key, data-unreadable="true"), session-title, child-count,
+ *   filter (the search box), search-help, sort, search-stats, search-problem, facet (data-filter), row-snippet,
+ *   index-progress, session-list, session-row (data-key, data-unreadable="true"), session-title, child-count,
  *   detail (data-key), detail-title, detail-branch, detail-outcome, detail-error, unreadable-reason,
  *   usage-totals, warning-badge, extra-facts, parent-link, subagents, subagent (data-key),
- *   message (data-role, data-agent; one per canonical message), tool-card (data-status ok|error|pending),
+ *   message (data-role, data-agent, data-search-target on the message a search result opened at), tool-card (data-status ok|error|pending),
  *   thinking (data-redacted), compaction, agent-group (data-agent), raw-record,
  *   find-bar, find-count, operation (data-type), op-node (data-depth, data-status ok|failed|running|unknown),
  *   op-totals, todo (data-status), config-row, warning, raw-source,
@@ -25,6 +26,7 @@ import { BundleLayer } from './BundleButtons.tsx';
 import { bindCompareRoute } from '../compare-route.ts';
 import { Compare } from './Compare.tsx';
 import { CompareBar } from './CompareBar.tsx';
+import { IndexProgressBar } from './IndexProgressBar.tsx';
 
 function isTextEntry(el: Element | null): boolean {
   if (!el) return false;
@@ -42,6 +44,8 @@ export function App() {
   const comparing = useAppStore((s) => s.compare !== null);
   // #/compare/<a>/<b> opens a comparison, and an open comparison is kept in the URL.
   useEffect(() => bindCompareRoute(store, window), [store]);
+  // A bundle double-clicked before this window existed is waiting in the main process.
+  useEffect(() => void store.getState().importOpened(), [store]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -100,6 +104,7 @@ export function App() {
   return (
     <div className="app">
       <TopBar filterRef={filterRef} onAddFolder={onAddFolder} />
+      <IndexProgressBar />
       <div className="body">
         <aside className="sidebar">
           <CompareBar />

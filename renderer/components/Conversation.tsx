@@ -1,8 +1,9 @@
 // The conversation tab: a virtualized transcript (only the rows near the viewport render) with find in session.
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { Message, Operation } from '../../shared/session.ts';
 import { expansionFor } from '../expansion.ts';
-import { buildFindIndex, findMatches, stepMatch } from '../find.ts';
+import { anyOf, buildFindIndex, findMatches, stepMatch } from '../find.ts';
+import type { SearchFocus } from '../store-search.ts';
 import { buildTranscript, type Row } from '../transcript.ts';
 import { useVirtualRows } from '../use-virtual-rows.ts';
 import { useAppStore } from '../store-context.ts';
@@ -45,6 +46,15 @@ function childSessions(operations: readonly Operation[]): Map<string, string> {
   return out;
 }
 
+/** Brings the row a search result opened at to the middle of the view, at its first marked word when it has one. */
+function revealTarget(list: HTMLElement | null, row: number): boolean {
+  const el = list?.querySelector(`[data-index="${row}"]`);
+  if (!el) return false;
+  const mark = el.querySelector('mark.find-hit');
+  (mark ?? el).scrollIntoView({ block: mark ? 'center' : 'start' });
+  return true;
+}
+
 /** How close to the end of the loaded messages the viewport may come before the next window is fetched. */
 const PREFETCH_ROWS = 60;
 
@@ -55,8 +65,10 @@ export function Conversation(props: {
   messagesTotal: number;
   operations: Operation[];
   find: FindControl;
+  /** Opened from a search result: the message to scroll to and mark. */
+  focus?: SearchFocus | null;
 }) {
-  const { sessionKey, messages, messagesTotal, operations, find } = props;
+  const { sessionKey, messages, messagesTotal, operations, find, focus = null } = props;
   const loadMore = useAppStore((s) => s.loadMoreMessages);
   const loadingMore = useAppStore((s) => s.open?.loadingMore ?? false);
   const transcript = useMemo(() => buildTranscript(messages), [messages]);
@@ -81,6 +93,26 @@ export function Conversation(props: {
     estimateSize: (i) => estimate(rows[i]),
     getItemKey: (i) => rows[i]?.key ?? i,
   });
+
+  // The search result's message may lie in a window still being fetched: it is found once it arrives.
+  const focusMessage = focus ? messages[focus.messageIndex] : undefined;
+  const targetRow = useMemo(() => (focusMessage ? rows.findIndex((r) => r.kind === 'message' && r.message === focusMessage) : -1), [rows, focusMessage]);
+  const targetCtx: RowContext = useMemo(
+    () => (focus && !ctx.query ? { ...ctx, query: anyOf(focus.terms) } : ctx),
+    [ctx, focus],
+  );
+  const revealed = useRef<SearchFocus | null>(null);
+  useEffect(() => {
+    if (!focus || targetRow < 0 || revealed.current === focus) return;
+    // Once per search result: after that the reader scrolls freely.
+    revealed.current = focus;
+    virtualizer.scrollToIndex(targetRow, { align: 'center' });
+    let tries = 0;
+    const timer = setInterval(() => {
+      if ((revealTarget(listRef.current, targetRow) && tries > 2) || ++tries > 20) clearInterval(timer);
+    }, 40);
+    return () => clearInterval(timer);
+  }, [focus, targetRow, listRef, virtualizer]);
 
   useEffect(() => {
     if (!active) return;
@@ -143,7 +175,12 @@ export function Conversation(props: {
               {row.kind === 'agent' ? (
                 <AgentHeading row={row} />
               ) : (
-                <MessageRow row={row} ctx={ctx} current={active?.row === v.index} />
+                <MessageRow
+                  row={row}
+                  ctx={v.index === targetRow ? targetCtx : ctx}
+                  current={active?.row === v.index || v.index === targetRow}
+                  target={v.index === targetRow}
+                />
               )}
             </div>
           );

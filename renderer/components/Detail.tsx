@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import type { OpenedSession } from '../../shared/api.ts';
 import { formatLabel } from '../format.ts';
+import type { SearchFocus } from '../store-search.ts';
 import { useAppStore } from '../store-context.ts';
 import { Conversation, type FindControl } from './Conversation.tsx';
 import { DetailHeader } from './DetailHeader.tsx';
@@ -24,7 +25,7 @@ function tabsFor(session: OpenedSession | null): Array<{ id: Tab; label: string;
   return tabs;
 }
 
-function TabBody(props: { tab: Tab; session: OpenedSession | null; sessionKey: string; find: FindControl }) {
+function TabBody(props: { tab: Tab; session: OpenedSession | null; sessionKey: string; find: FindControl; focus: SearchFocus | null }) {
   const { tab, session, sessionKey } = props;
   if (tab === 'raw' || !session) return <RawSourceView sessionKey={sessionKey} files={session?.sourceFiles ?? []} />;
   switch (tab) {
@@ -37,6 +38,7 @@ function TabBody(props: { tab: Tab; session: OpenedSession | null; sessionKey: s
           messagesTotal={session.messagesTotal}
           operations={session.operations}
           find={props.find}
+          focus={props.focus}
         />
       );
     case 'operations':
@@ -64,6 +66,13 @@ export function Detail() {
   const [findOpen, setFindOpen] = useState(false);
   const [findSignal, setFindSignal] = useState(0);
   const hasSession = open?.session != null;
+  const focus = open?.focus ?? null;
+  // A search result opens at its message, which lives in the conversation.
+  const [seenFocus, setSeenFocus] = useState(focus);
+  if (focus !== seenFocus) {
+    setSeenFocus(focus);
+    if (focus) setTab('conversation');
+  }
 
   // Ctrl/Cmd+F belongs to the detail view only while a session is shown in it; Esc closes the bar.
   useEffect(() => {
@@ -154,6 +163,7 @@ export function Detail() {
               tab={active}
               session={session}
               sessionKey={open.key}
+              focus={open.focus ?? null}
               find={{ open: findOpen, focusSignal: findSignal, onClose: () => setFindOpen(false) }}
             />
           </div>

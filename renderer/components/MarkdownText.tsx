@@ -3,6 +3,7 @@ import { memo, useState, type ReactElement, type ReactNode } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
+import { hasMatch } from '../find.ts';
 import { formatChars } from '../format.ts';
 import { rehypeMark } from '../markdown-mark.ts';
 import { Marked } from './Marked.tsx';
@@ -65,7 +66,7 @@ export function renderMarkdown(text: string, query: string): ReactElement {
 function PlainText({ text, query }: { text: string; query: string }) {
   const [all, setAll] = useState(false);
   // A find match further down shows the whole text, or its mark could not be reached.
-  const clipped = !all && !(query && text.toLowerCase().includes(query.toLowerCase()));
+  const clipped = !all && !(query && hasMatch(text, query));
   const shown = clipped ? text.slice(0, MARKDOWN_LIMIT) : text;
   return (
     <div className="text plain">

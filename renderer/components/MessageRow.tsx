@@ -2,7 +2,7 @@
 import { memo, type ReactNode } from 'react';
 import type { Expansion } from '../expansion.ts';
 import { summarizeToolInput } from '../tool-summary.ts';
-import { itemText } from '../find.ts';
+import { hasMatch, itemText } from '../find.ts';
 import { formatCost, formatTimestamp, formatUsage } from '../format.ts';
 import type { AgentRow, Item, MessageRow as MessageRowData } from '../transcript.ts';
 import { MarkdownText } from './MarkdownText.tsx';
@@ -47,7 +47,8 @@ function notesOf(annotations: unknown): string[] {
 function ItemView({ item, ctx, current, aside }: { item: Item; ctx: RowContext; current: boolean; aside?: ReactNode }) {
   const q = ctx.query;
   // The current find match may sit in a collapsed block: open the blocks that contain the query.
-  const force = current && q !== '' && (itemText(item)?.toLowerCase().includes(q.toLowerCase()) ?? false);
+  const text = current && q !== '' ? itemText(item) : null;
+  const force = text !== null && hasMatch(text, q);
   switch (item.kind) {
     case 'text':
       return item.text.trim() ? <MarkdownText text={item.text} query={q} /> : null;
@@ -79,15 +80,29 @@ function resultsLabel(items: readonly Item[]): string {
   return `${names.length === 1 ? 'result' : 'results'} of ${names.join(', ')}, shown with ${names.length === 1 ? 'its call' : 'their calls'} above`;
 }
 
-export const MessageRow = memo(function MessageRow({ row, ctx, current }: { row: MessageRowData; ctx: RowContext; current: boolean }) {
+export const MessageRow = memo(function MessageRow(props: {
+  row: MessageRowData;
+  ctx: RowContext;
+  /** Holds the current find match, or is the message a search result opened at: its matching blocks open. */
+  current: boolean;
+  /** The message a search result opened at, marked until another session opens. */
+  target?: boolean;
+}) {
+  const { row, ctx, current, target = false } = props;
   const m = row.message;
   const onlyCompaction = row.items.length > 0 && row.items.every((i) => i.kind === 'compaction');
-  const classes = ['message', `role-${m.role}`, row.secondary && 'secondary', row.resultsOnly && 'compact', onlyCompaction && 'divider', m.agentId && 'nested', current && 'find-row']
+  const classes = ['message', `role-${m.role}`, row.secondary && 'secondary', row.resultsOnly && 'compact', onlyCompaction && 'divider', m.agentId && 'nested', current && 'find-row', target && 'search-target']
     .filter(Boolean)
     .join(' ');
   const notes = notesOf(m.annotations);
   return (
-    <article className={classes} data-testid="message" data-role={m.role} data-agent={m.agentId ?? undefined}>
+    <article
+      className={classes}
+      data-testid="message"
+      data-role={m.role}
+      data-agent={m.agentId ?? undefined}
+      data-search-target={target ? 'true' : undefined}
+    >
       {!onlyCompaction && (
         <header className="message-header">
           <span className="role">{ROLE_LABEL[m.role]}</span>

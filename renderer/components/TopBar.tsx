@@ -1,10 +1,11 @@
-// The top bar: app name, the filter box, connection state, "Add folder…" and the number of sources.
+// The top bar: app name, the search box and its syntax help, connection state, "Add folder…" and the number of sources.
 import type { RefObject } from 'react';
-import { visibleSessions } from '../session-filter.ts';
+import { shownSessions } from '../shown-sessions.ts';
 import { useAppStore } from '../store-context.ts';
 import { VaultPanelButton } from './VaultPanel.tsx';
 import { BundleShareListButton } from './BundleButtons.tsx';
 import { BundleImportButton } from './BundleImport.tsx';
+import { SearchHelp } from './SearchHelp.tsx';
 
 export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLInputElement | null>; onAddFolder(): void }) {
   const filter = useAppStore((s) => s.filter);
@@ -13,7 +14,8 @@ export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLIn
   const rootCount = useAppStore((s) => s.roots.length);
   const connection = useAppStore((s) => s.connection);
   const version = useAppStore((s) => s.appInfo?.version ?? null);
-  const shown = visibleSessions(sessions, filter).length;
+  const shown = useAppStore((s) => shownSessions(s).length);
+  const found = useAppStore((s) => (s.filter.trim() && s.search && !s.search.error ? s.search.total : null));
 
   return (
     <header className="topbar">
@@ -25,13 +27,16 @@ export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLIn
         className="filter"
         data-testid="filter"
         type="search"
-        placeholder="Filter sessions   /"
-        aria-label="Filter sessions"
+        placeholder="Search sessions   /"
+        aria-label="Search sessions"
         spellCheck={false}
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
       />
-      <span className="muted count">{filter ? `${shown} of ${sessions.length}` : `${sessions.length} sessions`}</span>
+      <SearchHelp />
+      <span className="muted count">
+        {filter.trim() ? `${Math.max(shown, found ?? 0).toLocaleString()} of ${sessions.length.toLocaleString()}` : `${sessions.length.toLocaleString()} sessions`}
+      </span>
       <span className="spacer" />
       {connection === 'offline' && (
         <span className="connection offline" data-testid="connection" role="status">

@@ -1,0 +1,114 @@
+// Counts per facet (source, project, branch, …) over everything a query matches, each value with the filter selecting exactly it.
+import type { FacetName, FacetValue, Facets } from '../../shared/search-api.ts';
+import type { SessionIndex } from './index-store.ts';
+import { facetCountsSql, matchedKeysSql, type Match } from './search.ts';
+
+export const MAX_FACET_VALUES = 20;
+
+/**
+ * The query syntax selecting one value. Quoted values match whole (case-insensitive), so a facet's filter selects
+ * exactly the sessions it counted; `always` quotes filters whose bare form is a substring or prefix.
+ * Null for a value the syntax cannot carry (a double quote inside).
+ */
+export function facetFilter(name: string, value: string, always = false): string | null {
+  if (value.includes('"')) return null;
+  return always || !value || /\s/.test(value) ? `${name}:"${value}"` : `${name}:${value}`;
+}
+
+/** SQLite's NOCASE and LIKE fold ASCII letters only; grouping here must fold the same way. */
+const foldAscii = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+const looksLikePath = (text: string) => /[/\\]/.test(text);
+
+interface Tally {
+  value: string;
+  filter: string;
+  count: number;
+}
+
+function add(into: Map<string, Tally>, id: string, value: string, filter: string | null, count: number): void {
+  if (filter === null) return;
+  const seen = into.get(id);
+  if (seen) seen.count += count;
+  else into.set(id, { value, filter, count });
+}
+
+const top = (tallies: Iterable<Tally>): FacetValue[] =>
+  [...tallies]
+    .filter((t) => t.count > 0)
+    .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
+    .slice(0, MAX_FACET_VALUES)
+    .map(({ value, count, filter }) => ({ value, count, filter }));
+
+/**
+ * Projects are stored as "name\npath" (or one of them). Each project is offered by its path (by its name when it
+ * has no path), shown by name, and counted with the filter's own rule (the whole name or the whole path) over the
+ * grouped values, so no count needs another query.
+ */
+function projectFacet(rows: Array<{ value: string; n: number }>): FacetValue[] {
+  const single = new Map<string, number>();
+  const byName = new Map<string, number>();
+  const byPath = new Map<string, number>();
+  const both = new Map<string, number>();
+  const bump = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
+  /** Candidate filter value (folded) → the value to filter by and the names shown for it. */
+  const offered = new Map<string, { filterValue: string; names: Map<string, number> }>();
+  for (const { value, n } of rows) {
+    const [first = '', second] = value.split('\n');
+    const path = second ?? (looksLikePath(first) ? first : null);
+    const name = second !== undefined ? first : path === null ? first : null;
+    if (second === undefined) bump(single, foldAscii(first), n);
+    else {
+      bump(byName, foldAscii(first), n);
+      bump(byPath, foldAscii(second), n);
+      if (foldAscii(first) === foldAscii(second)) bump(both, foldAscii(first), n);
+    }
+    const filterValue = path ?? name ?? '';
+    const entry = offered.get(foldAscii(filterValue)) ?? { filterValue, names: new Map<string, number>() };
+    bump(entry.names, name || filterValue, n);
+    offered.set(foldAscii(filterValue), entry);
+  }
+  const tallies: Tally[] = [];
+  for (const [folded, { filterValue, names }] of offered) {
+    const filter = facetFilter('project', filterValue, true);
+    if (filter === null) continue;
+    const count = (single.get(folded) ?? 0) + (byName.get(folded) ?? 0) + (byPath.get(folded) ?? 0) - (both.get(folded) ?? 0);
+    const shown = [...names].sort((x, y) => y[1] - x[1])[0]?.[0] ?? filterValue;
+    tallies.push({ value: shown, filter, count });
+  }
+  // Two folders with the same name are told apart by their paths.
+  const seen = new Map<string, number>();
+  for (const t of tallies) seen.set(t.value, (seen.get(t.value) ?? 0) + 1);
+  for (const t of tallies) if ((seen.get(t.value) ?? 0) > 1 && looksLikePath(t.filter)) t.value = t.filter.slice('project:"'.length, -1);
+  return top(tallies);
+}
+
+/** Facets over a query's matches; `tagsByKey` holds the vault's tags of every session that has any. */
+export function countFacets(index: SessionIndex, m: Match, tagsByKey: ReadonlyMap<string, readonly string[]>): Facets {
+  const built = facetCountsSql(m);
+  const rows = index.statement(built.sql).all(...built.params) as Array<{ facet: FacetName; value: string; n: number }>;
+  const of = (facet: FacetName) => rows.filter((r) => r.facet === facet);
+  const simple = (facet: FacetName, always: boolean, name: string = facet): FacetValue[] => {
+    const tallies = new Map<string, Tally>();
+    for (const { value, n } of of(facet)) add(tallies, foldAscii(value), value, facetFilter(name, value, always), n);
+    return top(tallies.values());
+  };
+  const tags = new Map<string, Tally>();
+  if (tagsByKey.size) {
+    const keys = matchedKeysSql(m, [...tagsByKey.keys()]);
+    for (const { key } of index.statement(keys.sql).all(...keys.params) as Array<{ key: string }>) {
+      // The tag filter compares case-insensitively, as JavaScript folds case.
+      const distinct = new Map((tagsByKey.get(key) ?? []).map((tag) => [tag.toLowerCase(), tag]));
+      for (const [folded, tag] of distinct) add(tags, folded, tag, facetFilter('tag', tag), 1);
+    }
+  }
+  return {
+    source: simple('source', false),
+    project: projectFacet(of('project')),
+    branch: simple('branch', true),
+    status: simple('status', false),
+    outcome: simple('outcome', false),
+    model: simple('model', true),
+    tag: top(tags.values()),
+  };
+}

@@ -1,0 +1,93 @@
+// Ranking and paging over the index: ranked matches first, the rest newest first, counts that hold on every page.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Session } from '../../shared/session.ts';
+import { SessionIndex } from './index-store.ts';
+import { BIG_BODY_BYTES, searchIndex, type SearchOptions } from './index-search.ts';
+import { locateMatch } from './snippet.ts';
+import { parseQuery } from './query-parser.ts';
+import { makeSession, readResult, textMessage } from './test-sessions.ts';
+
+let index: SessionIndex;
+
+function add(session: Session): void {
+  const { result, text } = readResult(session);
+  index.put(`/roots/${session.id}.json`, 100, 1, session.key, result, text);
+}
+
+const keys = (query: string, options: SearchOptions = {}) => searchIndex(index, query, options).hits.map((h) => h.key.replace('vizier:', ''));
+
+beforeEach(() => {
+  index = new SessionIndex(':memory:');
+  add(makeSession('titled', { title: 'Merge the parser', updatedAt: '2026-01-01T00:00:00Z', messages: [textMessage('user', 'hello')] }));
+  add(makeSession('dense', { title: 'Work', updatedAt: '2026-01-02T00:00:00Z', messages: [textMessage('user', 'merge merge merge, then merge')] }));
+  add(makeSession('recent', {
+    title: 'Other work',
+    updatedAt: '2026-01-05T00:00:00Z',
+    messages: [textMessage('user', `merge once in a long message ${'about something else entirely '.repeat(40)}`)],
+  }));
+  add(makeSession('ident', { title: 'Tools', updatedAt: '2026-01-09T00:00:00Z', messages: [textMessage('assistant', 'called autoMergeResolver here')] }));
+});
+afterEach(() => index.close());
+
+describe('searchIndex ranking', () => {
+  it('ranks word matches by bm25, title first, then substring-only matches newest first', () => {
+    expect(keys('merge')).toEqual(['titled', 'dense', 'recent', 'ident']);
+    const ident = searchIndex(index, 'merge').hits.find((h) => h.key === 'vizier:ident');
+    expect(ident?.score).toBeNull();
+    expect(ident?.snippet).toContainEqual({ text: 'Merge', hit: true });
+  });
+
+  it('ranks only title and metadata matches when the words are in more sessions than the limit, the rest newest first', () => {
+    expect(keys('merge', { fullRankLimit: 2 })).toEqual(['titled', 'ident', 'recent', 'dense']);
+    expect(keys('merge', { fullRankLimit: 4 })).toEqual(['titled', 'dense', 'recent', 'ident']);
+  });
+
+  it('pages across ranked and unranked matches without gaps or repeats, with the total on every page', () => {
+    for (const fullRankLimit of [2, 100]) {
+      const whole = keys('merge', { fullRankLimit });
+      const pages = [0, 1, 2, 3].map((offset) => searchIndex(index, 'merge', { limit: 1, offset, fullRankLimit }));
+      expect(pages.map((p) => p.total)).toEqual([4, 4, 4, 4]);
+      expect(pages.flatMap((p) => p.hits.map((h) => h.key.replace('vizier:', '')))).toEqual(whole);
+    }
+    const past = searchIndex(index, 'merge', { limit: 5, offset: 10 });
+    expect(past.hits).toEqual([]);
+    expect(past.total).toBe(4);
+  });
+
+  it('ranks exact phrases in one pass, with exclusions and filters', () => {
+    expect(keys('"merge merge"')).toEqual(['dense']);
+    expect(keys('"merge the" -hello')).toEqual([]);
+    expect(keys('"merge once" before:2026-01-03')).toEqual([]);
+    expect(searchIndex(index, '"merge once" after:2026-01-03').total).toBe(1);
+  });
+
+  it('points at the message of a hit deep in a long transcript, with the hit marked in its snippet', () => {
+    const messages = Array.from({ length: 60 }, (_, i) => textMessage(i % 2 ? 'assistant' : 'user', `${'filler words to skip over '.repeat(30)} message ${i}${i === 41 ? ' calls the ZebraCorn helper, then zebracorn again' : ''}`));
+    const long = makeSession('long', { title: 'Long one', messages });
+    add(long);
+    for (const query of ['zebracorn', 'zebra*', 'ebraCor', 'long']) {
+      const hit = searchIndex(index, query).hits.find((h) => h.key === 'vizier:long');
+      const { text } = readResult(long);
+      expect(hit && { messageIndex: hit.messageIndex, snippet: hit.snippet }, query).toEqual(locateMatch(text, parseQuery(query).terms));
+    }
+    expect(searchIndex(index, 'zebracorn').hits[0]?.messageIndex).toBe(41);
+  });
+
+  it('shows a very long transcript\'s title hit without reading its body, and its body hit otherwise', () => {
+    const filler = 'nothing to see in this part of the transcript '.repeat(Math.ceil(BIG_BODY_BYTES / 40));
+    add(makeSession('huge', { title: 'Quokka migration', messages: [textMessage('user', filler), textMessage('assistant', 'the quokka and the wombat')] }));
+    const byTitle = searchIndex(index, 'quokka').hits.find((h) => h.key === 'vizier:huge');
+    expect(byTitle?.messageIndex).toBeNull();
+    expect(byTitle?.snippet).toContainEqual({ text: 'Quokka', hit: true });
+    const byBody = searchIndex(index, 'wombat').hits.find((h) => h.key === 'vizier:huge');
+    expect(byBody?.messageIndex).toBe(1);
+    expect(byBody?.snippet).toContainEqual({ text: 'wombat', hit: true });
+  });
+
+  it('sorts by a field instead of relevance when asked, and reads no text for a listing', () => {
+    expect(keys('merge', { sort: 'date' })).toEqual(['ident', 'recent', 'dense', 'titled']);
+    const listing = searchIndex(index, 'sort:created');
+    expect(listing.total).toBe(4);
+    expect(listing.hits.every((h) => h.snippet.length === 0 && h.messageIndex === null)).toBe(true);
+  });
+});

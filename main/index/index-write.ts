@@ -1,0 +1,141 @@
+// The index's write statements, used by the writer thread (and in-thread for an in-memory index).
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { SessionSummary } from '../../shared/session.ts';
+import type { SummaryResponse } from '../workers/read-protocol.ts';
+import { isPacked, unpackIndexText, type IndexText, type PackedIndexText } from './index-text.ts';
+
+/** One change to the index; the writer applies a batch of them in one transaction. */
+export type WriteOp =
+  | { kind: 'put'; path: string; size: number; mtimeMs: number; key: string; result: SummaryResponse; text: IndexText | PackedIndexText | null }
+  | { kind: 'remove'; path: string }
+  | { kind: 'key'; path: string; key: string };
+
+const timeOf = (iso: string | null): number | null => {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : t;
+};
+
+/** Bytes of text an op carries: what batches and backpressure are measured in. */
+export function opBytes(op: WriteOp): number {
+  if (op.kind !== 'put' || !op.text) return 256;
+  if (isPacked(op.text)) return 256 + op.text.packed.byteLength;
+  return 256 + op.text.title.length + op.text.body.length + op.text.meta.length + op.text.idents.length;
+}
+
+/** The buffers a batch can move to the writer thread instead of copying. */
+export function transferables(ops: WriteOp[]): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  for (const op of ops) if (op.kind === 'put' && op.text && isPacked(op.text)) buffers.push(op.text.packed.buffer as ArrayBuffer);
+  return buffers;
+}
+
+export class IndexWrites {
+  private readonly db: DatabaseSync;
+  private readonly upsert: StatementSync;
+  private readonly deleteDoc: StatementSync;
+  private readonly insertDoc: StatementSync;
+  private readonly deleteIdents: StatementSync;
+  private readonly insertIdents: StatementSync;
+  private readonly idOf: StatementSync;
+  private readonly deleteFile: StatementSync;
+  private readonly setKey: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+    this.upsert = db.prepare(`
+      INSERT INTO files (path, size, mtime_ms, key, format, project, branch, status, outcome, model, created_ms, updated_ms, time_ms, tokens, cost, has_summary, result)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, key = excluded.key, format = excluded.format,
+        project = excluded.project, branch = excluded.branch, status = excluded.status, outcome = excluded.outcome, model = excluded.model,
+        created_ms = excluded.created_ms, updated_ms = excluded.updated_ms, time_ms = excluded.time_ms, tokens = excluded.tokens,
+        cost = excluded.cost, has_summary = excluded.has_summary, result = excluded.result
+      RETURNING id`);
+    this.deleteDoc = db.prepare('DELETE FROM docs WHERE rowid = ?');
+    this.insertDoc = db.prepare('INSERT INTO docs (rowid, title, body, meta) VALUES (?, ?, ?, ?)');
+    this.deleteIdents = db.prepare('DELETE FROM idents WHERE rowid = ?');
+    this.insertIdents = db.prepare('INSERT INTO idents (rowid, text) VALUES (?, ?)');
+    this.idOf = db.prepare('SELECT id FROM files WHERE path = ?');
+    this.deleteFile = db.prepare('DELETE FROM files WHERE id = ?');
+    this.setKey = db.prepare('UPDATE files SET key = ? WHERE path = ?');
+  }
+
+  /** Applies a batch in one transaction; a failure leaves the index as it was before the batch. */
+  apply(ops: Iterable<WriteOp>): void {
+    this.db.exec('BEGIN');
+    try {
+      for (const op of ops) this.one(op);
+      this.db.exec('COMMIT');
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  /** Applies a batch; when it fails as a whole, op by op, skipping what fails. Returns the first failure, if any. */
+  applyEach(ops: WriteOp[]): string | null {
+    try {
+      this.apply(ops);
+      return null;
+    } catch {
+      let error: string | null = null;
+      for (const op of ops) {
+        try {
+          this.apply([op]);
+        } catch (err) {
+          error ??= err instanceof Error ? err.message : String(err);
+        }
+      }
+      return error;
+    }
+  }
+
+  private one(op: WriteOp): void {
+    if (op.kind === 'remove') this.remove(op.path);
+    else if (op.kind === 'key') this.setKey.run(op.key, op.path);
+    else this.put(op);
+  }
+
+  private remove(path: string): void {
+    const row = this.idOf.get(path) as { id: number } | undefined;
+    if (!row) return;
+    this.deleteDoc.run(row.id);
+    this.deleteIdents.run(row.id);
+    this.deleteFile.run(row.id);
+  }
+
+  private put(op: Extract<WriteOp, { kind: 'put' }>): void {
+    const s: SessionSummary | null = op.result.ok ? op.result.summary : null;
+    const created = timeOf(s?.createdAt ?? null);
+    const updated = timeOf(s?.updatedAt ?? null);
+    // A path seen for the first time has no text to delete: the common case of a cold build skips two lookups.
+    const known = this.idOf.get(op.path) as { id: number } | undefined;
+    const row = this.upsert.get(
+      op.path,
+      op.size,
+      op.mtimeMs,
+      op.key,
+      s?.format ?? (op.result.ok ? null : op.result.format),
+      s ? [s.projectName, s.projectPath].filter(Boolean).join('\n') : null,
+      s?.branch ?? null,
+      s?.status ?? null,
+      s?.outcomeStatus ?? null,
+      s?.model ?? null,
+      created,
+      updated,
+      updated ?? created ?? Math.round(op.mtimeMs),
+      s?.totalTokens ?? null,
+      s?.costUsd ?? null,
+      s?.outcomeSummary ? 1 : 0,
+      JSON.stringify(op.result),
+    ) as { id: number };
+    if (known) {
+      this.deleteDoc.run(row.id);
+      this.deleteIdents.run(row.id);
+    }
+    const given = op.text && isPacked(op.text) ? unpackIndexText(op.text) : op.text;
+    const text = given ?? { title: s?.title ?? '', body: '', meta: s ? [s.id, s.projectPath, s.branch].filter(Boolean).join('\n') : op.path, idents: '' };
+    this.insertDoc.run(row.id, text.title, text.body, text.meta);
+    if (text.idents) this.insertIdents.run(row.id, text.idents);
+  }
+}

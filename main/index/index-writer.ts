@@ -1,0 +1,211 @@
+// Hands batches of index changes to the writer thread; the main thread can still wait for them when it must.
+import { Worker } from 'node:worker_threads';
+import type { DatabaseSync } from 'node:sqlite';
+import { workerFile } from '../workers/read-pool.ts';
+import { IndexWrites, transferables, type WriteOp } from './index-write.ts';
+import { CLOSED, COMMITTED, FAILED, STATE, type WriterData, type WriterReport, type WriterRequest } from './index-writer-thread.ts';
+
+export interface IndexWriter {
+  write(ops: WriteOp[], bytes: number): void;
+  /** Returns once every batch written so far is in the index file. */
+  sync(): void;
+  /** Bytes of text handed over and not yet in the index. */
+  readonly backlog: number;
+  /** Called after batches land, so scans held back by a full backlog go on. */
+  onCommit: () => void;
+  /** The last write that failed, said plainly. */
+  readonly problem: string | null;
+  /** Gives back what an idle writer holds. */
+  rest(): void;
+  close(): void;
+}
+
+/** Writes here, at once: an in-memory index (no other thread can open it), small batches, and when the thread cannot run. */
+export class InlineWriter implements IndexWriter {
+  private readonly writes: IndexWrites;
+  readonly backlog = 0;
+  onCommit = () => undefined;
+  problem: string | null = null;
+
+  constructor(db: DatabaseSync) {
+    this.writes = new IndexWrites(db);
+  }
+
+  write(ops: WriteOp[]): void {
+    const error = this.writes.applyEach(ops);
+    if (error) this.problem = `Some sessions could not be added to the search index: ${error}`;
+  }
+
+  sync(): void {}
+
+  rest(): void {}
+
+  close(): void {}
+}
+
+/** The main thread never waits longer than this for the writer; past it the writer is taken as stuck. */
+const SYNC_LIMIT_MS = 60_000;
+/** An idle writer thread is closed after this long, so a quiet app does not keep it (and its caches) around. */
+const IDLE_CLOSE_MS = 3000;
+/** Batches are bounded by the index's backlog limit (tens of MB of text), well inside this. */
+const WRITER_HEAP_MB = 160;
+/** A batch this small (a watched file changed) is written here when no writer thread runs: starting one costs more. */
+const INLINE_BYTES = 256 * 1024;
+
+/** Blocks until the slot may have changed. Where a host forbids Atomics.wait on its main thread, it spins instead. */
+let canWait = true;
+function pause(signal: Int32Array, slot: number, seen: number, ms: number): void {
+  if (canWait) {
+    try {
+      Atomics.wait(signal, slot, seen, ms);
+      return;
+    } catch {
+      canWait = false;
+    }
+  }
+  const until = performance.now() + Math.min(ms, 5);
+  while (Atomics.load(signal, slot) === seen && performance.now() < until) {
+    // spin: the writer thread is working on the other core
+  }
+}
+
+interface Thread {
+  worker: Worker;
+  signal: Int32Array;
+}
+
+export class ThreadWriter implements IndexWriter {
+  private readonly file: string;
+  private readonly fallback: () => IndexWriter;
+  private thread: Thread | null = null;
+  /** Batches handed over and not yet reported applied (their text moved to the thread), for a takeover. */
+  private readonly inFlight = new Map<number, { ops: WriteOp[]; bytes: number }>();
+  private seq = 0;
+  private bytes = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private replacement: IndexWriter | null = null;
+  private inline: IndexWriter | null = null;
+  problem: string | null = null;
+  onCommit = () => undefined;
+
+  /** `fallback` makes an in-thread writer, used for small batches while no thread runs and when the thread cannot run. */
+  constructor(file: string, fallback: () => IndexWriter) {
+    this.file = file;
+    this.fallback = fallback;
+  }
+
+  get backlog(): number {
+    return this.replacement ? this.replacement.backlog : this.bytes;
+  }
+
+  /** Started on the first write, so a start that finds nothing changed never spawns it. */
+  private spawn(): Thread {
+    const shared = new SharedArrayBuffer(8);
+    const signal = new Int32Array(shared);
+    Atomics.store(signal, COMMITTED, this.seq);
+    const data: WriterData = { role: 'index-writer', file: this.file, signal: shared };
+    // The writer holds at most one batch of text at a time: a small heap cap keeps V8 from growing past that.
+    const worker = new Worker(workerFile(), { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB } });
+    worker.unref();
+    const thread: Thread = { worker, signal };
+    worker.on('message', (report: WriterReport) => {
+      if (report.error) this.problem = `Some sessions could not be added to the search index: ${report.error}`;
+      this.settle(report.committed);
+      this.onCommit();
+      if (this.thread === thread && !this.inFlight.size) this.idleLater();
+    });
+    worker.on('error', (err) => {
+      if (this.thread === thread) this.takeOver(err.message);
+    });
+    worker.on('exit', () => {
+      if (this.thread === thread && Atomics.load(signal, STATE) !== CLOSED) this.takeOver('the writer thread stopped');
+    });
+    return thread;
+  }
+
+  private idleLater(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.rest(), IDLE_CLOSE_MS);
+    this.idleTimer.unref();
+  }
+
+  rest(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (this.replacement || this.inFlight.size || !this.thread) return;
+    // Retired: it closes its connection and ends; the next write starts a fresh one.
+    this.thread.worker.postMessage({ close: true } satisfies WriterRequest);
+    this.thread = null;
+  }
+
+  private settle(committed: number): void {
+    for (const [seq, batch] of this.inFlight) {
+      if (seq > committed) break;
+      this.bytes -= batch.bytes;
+      this.inFlight.delete(seq);
+    }
+  }
+
+  /** The thread is gone: what it had not applied is written here, and so is everything after. */
+  private takeOver(reason: string): void {
+    if (this.replacement) return;
+    if (this.thread) this.settle(Atomics.load(this.thread.signal, COMMITTED));
+    this.problem ??= `The search index is written on the main thread (${reason}).`;
+    const replacement = this.fallback();
+    // Their text went with the thread: the files stay listed, and an impossible mtime has the next start read them again.
+    for (const { ops, bytes } of this.inFlight.values()) {
+      replacement.write(ops.map((op) => (op.kind === 'put' ? { ...op, mtimeMs: -1, text: null } : op)), bytes);
+    }
+    this.inFlight.clear();
+    this.bytes = 0;
+    this.replacement = replacement;
+    if (this.thread) void this.thread.worker.terminate();
+    this.thread = null;
+    this.onCommit();
+  }
+
+  write(ops: WriteOp[], bytes: number): void {
+    if (this.replacement) return this.replacement.write(ops, bytes);
+    if (!this.thread && bytes < INLINE_BYTES) {
+      this.inline ??= this.fallback();
+      return this.inline.write(ops, bytes);
+    }
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    this.thread ??= this.spawn();
+    const seq = ++this.seq;
+    this.inFlight.set(seq, { ops, bytes });
+    this.bytes += bytes;
+    this.thread.worker.postMessage({ seq, ops } satisfies WriterRequest, transferables(ops));
+  }
+
+  sync(): void {
+    if (this.replacement) return this.replacement.sync();
+    const thread = this.thread;
+    if (!thread) return;
+    const until = performance.now() + SYNC_LIMIT_MS;
+    for (;;) {
+      const committed = Atomics.load(thread.signal, COMMITTED);
+      if (committed >= this.seq) break;
+      if (Atomics.load(thread.signal, STATE) === FAILED) return this.takeOver('the writer thread could not open the index');
+      const left = until - performance.now();
+      if (left <= 0) return this.takeOver('the writer thread stopped answering');
+      pause(thread.signal, COMMITTED, committed, Math.min(left, 1000));
+    }
+    this.settle(Atomics.load(thread.signal, COMMITTED));
+  }
+
+  close(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (this.replacement) return this.replacement.close();
+    this.sync();
+    const thread = this.thread;
+    if (this.replacement || !thread) return;
+    this.thread = null;
+    thread.worker.postMessage({ close: true } satisfies WriterRequest);
+    const until = performance.now() + SYNC_LIMIT_MS;
+    // Wait for the thread to close its connection, so the file is complete when close() returns.
+    while (Atomics.load(thread.signal, STATE) === 0 && performance.now() < until) pause(thread.signal, STATE, 0, 1000);
+  }
+}

@@ -1,0 +1,85 @@
+// Counts per facet under the search box; a chip adds its filter to the query, a second click takes it out.
+import { useState } from 'react';
+import type { FacetName, FacetValue } from '../../shared/search-api.ts';
+import { hasFilter } from '../search-query.ts';
+import { useAppStore } from '../store-context.ts';
+import { formatLabel } from '../format.ts';
+import type { SourceFormat } from '../../shared/session.ts';
+
+const GROUPS: ReadonlyArray<{ name: FacetName; label: string }> = [
+  { name: 'source', label: 'Source' },
+  { name: 'project', label: 'Project' },
+  { name: 'branch', label: 'Branch' },
+  { name: 'status', label: 'Status' },
+  { name: 'outcome', label: 'Outcome' },
+  { name: 'model', label: 'Model' },
+  { name: 'tag', label: 'Tag' },
+];
+
+/** Chips shown per facet before "more". */
+const FIRST = 5;
+
+function chipLabel(name: FacetName, value: string): string {
+  if (name === 'source') return formatLabel(value as SourceFormat);
+  return name === 'tag' ? `#${value}` : value;
+}
+
+function FacetGroup(props: { name: FacetName; label: string; values: FacetValue[]; query: string; onToggle(filter: string): void }) {
+  const [all, setAll] = useState(false);
+  const { name, values, query } = props;
+  // Active filters stay visible even when they fall beyond the first few.
+  const shown = all ? values : values.filter((v, i) => i < FIRST || hasFilter(query, v.filter));
+  return (
+    <div className="facet-group" data-testid="facet-group" data-facet={name}>
+      <span className="facet-name muted">{props.label}</span>
+      <span className="facet-values">
+        {shown.map((v) => {
+          const active = hasFilter(query, v.filter);
+          return (
+            <button
+              key={v.filter}
+              type="button"
+              className="filter-chip facet-chip"
+              data-testid="facet"
+              data-filter={v.filter}
+              aria-pressed={active}
+              title={active ? `Remove ${v.filter} from the search` : `Search ${v.filter}`}
+              onClick={() => props.onToggle(v.filter)}
+            >
+              {chipLabel(name, v.value)} <span className="facet-count">{v.count.toLocaleString()}</span>
+            </button>
+          );
+        })}
+        {values.length > shown.length && (
+          <button type="button" className="link-button facet-more" onClick={() => setAll(true)}>
+            +{values.length - shown.length} more
+          </button>
+        )}
+      </span>
+    </div>
+  );
+}
+
+export function FacetPanel() {
+  const facets = useAppStore((s) => s.facets);
+  const query = useAppStore((s) => s.filter);
+  const toggleFacet = useAppStore((s) => s.toggleFacet);
+  const [open, setOpen] = useState(true);
+  const groups = facets ? GROUPS.filter((g) => (facets[g.name]?.length ?? 0) > 0) : [];
+  // The wrapper always renders, so the list below it can follow its height as facets come and go.
+  return (
+    <div className="facets" data-testid="facets">
+      {groups.length > 0 && (
+        <>
+          <button type="button" className="link-button facets-toggle" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+            {open ? '▾' : '▸'} Refine
+          </button>
+          {open &&
+            groups.map((g) => (
+              <FacetGroup key={g.name} name={g.name} label={g.label} values={facets?.[g.name] ?? []} query={query} onToggle={toggleFacet} />
+            ))}
+        </>
+      )}
+    </div>
+  );
+}

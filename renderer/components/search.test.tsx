@@ -1,0 +1,113 @@
+// Search as the list and transcript show it: snippets with marks (as text), counts and problems, facets, progress, the opened match.
+import { describe, expect, it } from 'vitest';
+import type { SearchResult } from '../../shared/search-api.ts';
+import type { SearchView } from '../shown-sessions.ts';
+import { summary } from '../test-fixtures.ts';
+import { count, render } from '../test-render.tsx';
+import { msg, text } from '../test-sessions.ts';
+import { Conversation } from './Conversation.tsx';
+import { FacetPanel } from './FacetPanel.tsx';
+import { IndexProgressBar } from './IndexProgressBar.tsx';
+import { ListToolbar } from './ListToolbar.tsx';
+import { SessionList } from './SessionList.tsx';
+
+const found = summary({ key: 'codex:1', format: 'codex', title: 'Fix the importer' });
+const other = summary({ key: 'vizier:2', title: 'Unrelated work' });
+const results: SearchResult[] = [
+  {
+    summary: found,
+    snippet: [
+      { text: '… call <b>', hit: false },
+      { text: 'parseConfig', hit: true },
+      { text: '</b> again', hit: false },
+    ],
+    messageIndex: 3,
+    score: -2,
+  },
+];
+const view = (over: Partial<SearchView> = {}): SearchView => ({
+  text: 'parseConfig', results, total: 1, tookMs: 4.2, problems: [], loading: false, loadingMore: false, error: null, ...over,
+});
+
+describe('search in the list', () => {
+  it('shows the results with their snippet, the hit in <mark> and markup kept as text', () => {
+    const html = render(<SessionList />, { loaded: true, sessions: [found, other], filter: 'parseConfig', search: view() });
+    expect(count(html, 'data-testid="session-row"')).toBe(1);
+    expect(html).toContain('<mark>parseConfig</mark>');
+    expect(html).toContain('&lt;b&gt;');
+    expect(html).not.toContain('<b>');
+  });
+
+  it('says how many matched and how fast, and any filter it could not use', () => {
+    const html = render(<ListToolbar />, {
+      filter: 'parseConfig source:nope',
+      search: view({ total: 1234, problems: ['Unknown source "nope" (one of claude-code, codex).'] }),
+    });
+    expect(html).toContain('1,234 results · 4.2 ms');
+    expect(html).toContain('Unknown source &quot;nope&quot;');
+    expect(html).toContain('<option value="relevance" selected="">Relevance</option>');
+  });
+
+  it('offers no relevance order for the plain list, and says so when search fails', () => {
+    expect(render(<ListToolbar />, { filter: '' })).not.toContain('relevance');
+    const failed = render(<ListToolbar />, { filter: 'x', search: view({ error: 'The index is being rebuilt.' }) });
+    expect(failed).toContain('Search did not answer: The index is being rebuilt.');
+  });
+
+  it('shows facet counts, with the filters already in the box pressed', () => {
+    const html = render(<FacetPanel />, {
+      filter: 'quokka source:codex',
+      facets: {
+        project: [],
+        status: [],
+        outcome: [],
+        model: [],
+        tag: [],
+        source: [
+          { value: 'codex', count: 12, filter: 'source:codex' },
+          { value: 'vizier', count: 3, filter: 'source:vizier' },
+        ],
+        branch: [{ value: 'main', count: 1500, filter: 'branch:main' }],
+      },
+    });
+    expect(html).toMatch(/data-filter="source:codex" aria-pressed="true"[^>]*>Codex <span class="facet-count">12</);
+    expect(html).toMatch(/data-filter="source:vizier" aria-pressed="false"/);
+    expect(html).toContain('1,500');
+    expect(html).not.toContain('data-facet="model"');
+  });
+});
+
+describe('indexing progress', () => {
+  it('shows a bar with files, sizes and time left while scanning, and nothing when idle', () => {
+    const scanning = { phase: 'scanning' as const, filesDone: 5, filesTotal: 20, bytesDone: 1024 * 1024, bytesTotal: 4 * 1024 * 1024, etaMs: 3000 };
+    const html = render(<IndexProgressBar />, { indexProgress: scanning });
+    expect(html).toContain('Indexing 5 of 20 files · 1.0 MB of 4.0 MB · about 3 s left');
+    expect(html).toContain('aria-valuenow="25"');
+    expect(render(<IndexProgressBar />, { indexProgress: { ...scanning, phase: 'idle' } })).toBe('');
+  });
+});
+
+describe('opening a search result', () => {
+  it('marks the matching message and highlights the words in it only', () => {
+    const messages = [
+      msg('user', [text('Where is quokka configured?')]),
+      msg('assistant', [text('Looking.')]),
+      msg('assistant', [text('The quokka importer reads **dates** now.')]),
+    ];
+    const html = render(
+      <Conversation
+        sessionKey="codex:1"
+        messages={messages}
+        messagesTotal={3}
+        operations={[]}
+        find={{ open: false, focusSignal: 0, onClose: () => {} }}
+        focus={{ messageIndex: 2, terms: ['quokka', 'dates'] }}
+      />,
+    );
+    expect(count(html, 'data-search-target="true"')).toBe(1);
+    const target = html.slice(html.indexOf('data-search-target'));
+    expect(target).toContain('<mark class="find-hit">quokka</mark>');
+    expect(target).toContain('<strong><mark class="find-hit">dates</mark></strong>');
+    expect(count(html, '<mark')).toBe(2);
+  });
+});
