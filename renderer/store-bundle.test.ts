@@ -16,7 +16,7 @@ function setup(over: Parameters<typeof fakeClient>[0] = {}) {
   const fake = fakeClient({
     scanBundle: async () => ({ findings: [finding('f1', 'github'), finding('f2', 'ENV:HOME_TOKEN')], sessions: 1, files: 2, bytes: 100 }),
     exportBundle: async (input: { exportId: string }) => {
-      fake.emit({ name: 'bundleProgress', payload: { exportId: input.exportId, sessionsDone: 0, sessionsTotal: 1, bytesDone: 40, bytesTotal: 100 } });
+      fake.emit({ name: 'bundleProgress', payload: { exportId: input.exportId, phase: 'write', sessionsDone: 0, sessionsTotal: 1, bytesDone: 40, bytesTotal: 100 } });
       return { ...exported, exportId: input.exportId };
     },
     // The export's bytes "hello", served in two pieces.
@@ -54,6 +54,31 @@ describe('sharing: review, export, save', () => {
     expect(fake.subscribers()).toBe(0);
   });
 
+  it('shows the progress of the review scan, and Cancel while scanning stops that scan', async () => {
+    let finish: () => void = () => undefined;
+    const { store, fake, calls } = setup({
+      scanBundle: (input: { scanId: string }) =>
+        new Promise((resolve) => {
+          fake.emit({ name: 'bundleProgress', payload: { exportId: input.scanId, phase: 'scan', sessionsDone: 0, sessionsTotal: 3, bytesDone: 250, bytesTotal: 1000 } });
+          fake.emit({ name: 'bundleProgress', payload: { exportId: 'someone-else', phase: 'scan', sessionsDone: 0, sessionsTotal: 3, bytesDone: 999, bytesTotal: 1000 } });
+          finish = () => resolve({ findings: [], sessions: 3, files: 3, bytes: 1000 });
+        }),
+      cancelExport: async () => ({ cancelled: true }),
+    });
+    const opening = store.getState().openShare(['a:1', 'b:2', 'c:3']);
+    await Promise.resolve();
+    const scanId = (calls('scanBundle')[0] as { scanId: string }).scanId;
+    expect(scanId).toMatch(/^ui-[0-9a-f]{24}$/);
+    expect(store.getState().share).toMatchObject({ phase: 'scanning', progress: { done: 250, total: 1000 } });
+    await store.getState().cancelShare();
+    expect(calls('cancelExport')).toEqual([{ exportId: scanId }]);
+    expect(store.getState().share).toBeNull();
+    finish();
+    await opening;
+    expect(store.getState().share).toBeNull();
+    expect(fake.subscribers()).toBe(0);
+  });
+
   it('offers Markdown and HTML for one session only, and rescans when the format changes', async () => {
     const { store, calls } = setup();
     await store.getState().openShare(['a:1', 'b:2']);
@@ -61,7 +86,7 @@ describe('sharing: review, export, save', () => {
     expect(store.getState().share?.format).toBe('zip');
     await store.getState().openShare(['a:1']);
     await store.getState().setShareFormat('html');
-    expect(calls('scanBundle').at(-1)).toEqual({ keys: ['a:1'], format: 'html' });
+    expect(calls('scanBundle').at(-1)).toMatchObject({ keys: ['a:1'], format: 'html' });
   });
 
   it('with redaction off there is nothing to review, and the export says so', async () => {

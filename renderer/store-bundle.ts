@@ -114,12 +114,21 @@ export function createBundleSlice(
     if (!share) return;
     const seq = ++scanSeq;
     if (!share.redact) return patchShare({ phase: 'review', findings: [], kept: [], error: null });
-    patchShare({ phase: 'scanning', findings: [], kept: [], error: null });
+    const scanId = newExportId();
+    patchShare({ phase: 'scanning', findings: [], kept: [], error: null, exportId: scanId, progress: null });
+    // A large selection takes a while to scan: follow its progress, and let Cancel stop it.
+    const off = client.subscribe((event) => {
+      if (event.name === 'bundleProgress' && event.payload.exportId === scanId && seq === scanSeq) {
+        patchShare({ progress: { done: event.payload.bytesDone, total: event.payload.bytesTotal } });
+      }
+    });
     try {
-      const result = await client.scanBundle({ keys: share.keys, format: share.format });
-      if (seq === scanSeq) patchShare({ phase: 'review', findings: result.findings });
+      const result = await client.scanBundle({ keys: share.keys, format: share.format, scanId });
+      if (seq === scanSeq) patchShare({ phase: 'review', findings: result.findings, exportId: null, progress: null });
     } catch (err) {
       if (seq === scanSeq) patchShare({ phase: 'error', error: describeError(err) });
+    } finally {
+      off();
     }
   };
 
@@ -192,7 +201,8 @@ export function createBundleSlice(
 
     async cancelShare() {
       const share = get().share;
-      if (share?.phase === 'exporting' && share.exportId) {
+      if ((share?.phase === 'exporting' || share?.phase === 'scanning') && share.exportId) {
+        scanSeq++;
         set({ share: null });
         await client.cancelExport({ exportId: share.exportId }).catch(() => undefined);
         return;

@@ -60,7 +60,10 @@ export const BundleImport = z.object({
 export type BundleImport = z.infer<typeof BundleImport>;
 
 export const BundleProgressEvent = z.object({
+  /** The export's id, or the scan's `scanId` while the review scan runs. */
   exportId: z.string(),
+  /** scan: the review's dry run over every file (nothing written yet); write: the export itself. */
+  phase: z.enum(['scan', 'write']).default('write'),
   sessionsDone: z.number().int().nonnegative(),
   sessionsTotal: z.number().int().nonnegative(),
   bytesDone: z.number().nonnegative(),
@@ -75,7 +78,15 @@ export type OpenedBundle = z.infer<typeof OpenedBundle>;
 export const bundleApi = {
   /** Every secret an export of these sessions would redact (the review step); writes nothing. */
   scanBundle: {
-    input: z.object({ keys: Keys, format: BundleFormat.default('zip'), includeChildren: z.boolean().default(true) }).strict(),
+    input: z
+      .object({
+        keys: Keys,
+        format: BundleFormat.default('zip'),
+        includeChildren: z.boolean().default(true),
+        /** Chosen by the renderer to follow the scan's bundleProgress events and to stop it with cancelExport. */
+        scanId: ExportId.optional(),
+      })
+      .strict(),
     output: BundleScan,
   },
   /** Writes the export into the app's exports folder; findings whose ids are in `keep` are left in place. */

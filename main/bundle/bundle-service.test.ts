@@ -76,6 +76,33 @@ describe('sharing through the contract', () => {
     }
   });
 
+  it('a review scan with a scanId reports its progress under that id, and cancelExport stops it with CANCELLED', async () => {
+    const big = join(base, 'root', '.claude', 'projects', '-home-dev-scan');
+    await writeClaudeTranscript(join(big, 'dddddddd-0000-4000-8000-000000000001.jsonl'), 12 * 1024 * 1024, 'dddddddd-0000-4000-8000-000000000001');
+    const fresh = createServices({ dataDir: join(base, 'data3'), shell: 'web', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false, env: {} });
+    await fresh.start();
+    await fresh.whenScanned();
+    const key = 'claude-code:dddddddd-0000-4000-8000-000000000001';
+    try {
+      const seen: Array<{ phase: string; bytesDone: number; bytesTotal: number }> = [];
+      const off = fresh.subscribe((e) => {
+        if (e.name === 'bundleProgress' && e.payload.exportId === 'scan-00000001') seen.push(e.payload);
+      });
+      const scan = await call<BundleScan>(fresh, 'scanBundle', { keys: [key], scanId: 'scan-00000001' });
+      off();
+      expect(scan.bytes).toBeGreaterThan(12 * 1024 * 1024);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((p) => p.phase === 'scan' && p.bytesDone <= p.bytesTotal)).toBe(true);
+
+      fresh.subscribe((e) => {
+        if (e.name === 'bundleProgress' && e.payload.exportId === 'scan-00000002') void fresh.dispatch('cancelExport', { exportId: 'scan-00000002' });
+      });
+      await expect(call(fresh, 'scanBundle', { keys: [key], scanId: 'scan-00000002' })).rejects.toMatchObject({ code: 'CANCELLED', message: 'The scan was cancelled.' });
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('an export id cannot be reused, and cancelling an unknown export says so', async () => {
     await call(services, 'exportBundle', { exportId: 'exp-00000003', keys: ['jido-code:j-2'] });
     await expect(call(services, 'exportBundle', { exportId: 'exp-00000003', keys: ['jido-code:j-2'] })).rejects.toThrow('already used');

@@ -93,6 +93,32 @@ export class BundleService {
     return { received: upload.received };
   }
 
+  /** The review scan; with a `scanId` it reports progress under that id and cancelExport stops it. */
+  private async runScan(keys: string[], includeChildren: boolean, scanId: string | undefined) {
+    if (scanId && (this.running.has(scanId) || this.finished.has(scanId))) throw new AppError('INVALID_INPUT', `Scan id "${scanId}" is already used.`, 'scanId');
+    const controller = new AbortController();
+    if (scanId) this.running.set(scanId, controller);
+    let last = 0;
+    try {
+      const scan = await scanBundle(keys, this.deps.load, {
+        env: this.deps.env,
+        includeChildren,
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (!scanId || Date.now() - last < 200) return;
+          last = Date.now();
+          this.deps.emit({ name: 'bundleProgress', payload: { exportId: scanId, phase: 'scan', sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal } });
+        },
+      });
+      return { findings: scan.findings, sessions: scan.sessions.length, files: scan.files, bytes: scan.bytes };
+    } catch (err) {
+      if ((err as Error).name === 'AbortError') throw new AppError('CANCELLED', 'The scan was cancelled.');
+      throw err;
+    } finally {
+      if (scanId) this.running.delete(scanId);
+    }
+  }
+
   private async runExport(input: Parameters<ServiceMethods['exportBundle']>[0]): Promise<BundleExport> {
     const { exportId, keys, format, keep, redact, includeChildren } = input;
     if (this.running.has(exportId) || this.finished.has(exportId)) throw new AppError('INVALID_INPUT', `Export id "${exportId}" is already used.`, 'exportId');
@@ -122,11 +148,11 @@ export class BundleService {
         onProgress: (p) => {
           if (Date.now() - last < 200) return;
           last = Date.now();
-          this.deps.emit({ name: 'bundleProgress', payload: { exportId, sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal } });
+          this.deps.emit({ name: 'bundleProgress', payload: { exportId, phase: 'write', sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal } });
         },
       });
       this.finished.set(exportId, { path, fileName });
-      const done = { exportId, sessionsDone: result.sessions.length, sessionsTotal: result.sessions.length, bytesDone: result.bytes, bytesTotal: result.bytes };
+      const done = { exportId, phase: 'write' as const, sessionsDone: result.sessions.length, sessionsTotal: result.sessions.length, bytesDone: result.bytes, bytesTotal: result.bytes };
       this.deps.emit({ name: 'bundleProgress', payload: done });
       return {
         exportId,
@@ -149,11 +175,8 @@ export class BundleService {
 
   methods(): Pick<ServiceMethods, BundleMethodNames> {
     return {
-      scanBundle: async ({ keys, format, includeChildren }) => {
-        if (format === 'zip') {
-          const scan = await scanBundle(keys, this.deps.load, { env: this.deps.env, includeChildren });
-          return { findings: scan.findings, sessions: scan.sessions.length, files: scan.files, bytes: scan.bytes };
-        }
+      scanBundle: async ({ keys, format, includeChildren, scanId }) => {
+        if (format === 'zip') return this.runScan(keys, includeChildren, scanId);
         if (keys.length !== 1) throw new AppError('INVALID_INPUT', `A ${format} export holds one session; ${keys.length} were chosen.`, 'keys');
         const { text, findings } = await renderDocument(await this.deps.load(keys[0] as string), format, { env: this.deps.env });
         return { findings, sessions: 1, files: 1, bytes: Buffer.byteLength(text) };

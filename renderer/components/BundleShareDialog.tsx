@@ -13,7 +13,18 @@ function Findings() {
   const share = useAppStore((s) => s.share);
   const toggle = useAppStore((s) => s.toggleFinding);
   if (!share?.redact) return <p className="muted">Redaction is off: the files go out byte-for-byte, secrets included.</p>;
-  if (share.phase === 'scanning') return <p className="muted" role="status" data-testid="bundle-scanning">Scanning every file for secrets…</p>;
+  if (share.phase === 'scanning') {
+    return (
+      <p className="muted" role="status" data-testid="bundle-scanning">
+        Scanning every file for secrets…{' '}
+        {share.progress && share.progress.total > 0 && (
+          <>
+            <progress max={share.progress.total} value={share.progress.done} /> {formatBytes(share.progress.done)} of {formatBytes(share.progress.total)}
+          </>
+        )}
+      </p>
+    );
+  }
   if (!share.findings.length) return <p className="ok-text" data-testid="bundle-no-findings">No secrets found.</p>;
   const kept = new Set(share.kept);
   const redacted = share.findings.length - share.findings.filter((f) => kept.has(f.id)).length;
