@@ -2,9 +2,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppEvent } from '../shared/api.ts';
-import type { ErrorCode, Result } from '../shared/result.ts';
+import type { ErrorCode } from '../shared/result.ts';
 import type { Dispatch } from './dispatch.ts';
 import { sendBundleDownload } from './http/bundle-download.ts';
+import { sendError, sendJson } from './http/json-response.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { serveStatic } from './http/static-files.ts';
 
@@ -33,16 +34,6 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   CANCELLED: 409,
   INTERNAL: 500,
 };
-
-function sendJson(res: ServerResponse, status: number, body: Result<unknown>): void {
-  res
-    .writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...securityHeaders })
-    .end(JSON.stringify(body));
-}
-
-function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string): void {
-  sendJson(res, status, { ok: false, error: { code, message } });
-}
 
 function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);

@@ -8,7 +8,7 @@ import { AppError } from '../../shared/result.ts';
 import type { Session } from '../../shared/session.ts';
 import type { ServiceMethods } from '../dispatch.ts';
 import { BundleError } from './bundle-error.ts';
-import { exportBundle, scanBundle } from './export-bundle.ts';
+import { exportBundle, scanBundle, type BundleProgress } from './export-bundle.ts';
 import { exportDocument, renderDocument } from './export-document.ts';
 import { importBundle } from './import-bundle.ts';
 import { markdownFileName } from './markdown-export.ts';
@@ -93,22 +93,27 @@ export class BundleService {
     return { received: upload.received };
   }
 
+  /** bundleProgress events for one export or scan, at most five a second. */
+  private progressEvents(id: string): (p: BundleProgress) => void {
+    let last = 0;
+    return (p) => {
+      if (Date.now() - last < 200) return;
+      last = Date.now();
+      this.deps.emit({ name: 'bundleProgress', payload: { exportId: id, phase: p.phase, sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal } });
+    };
+  }
+
   /** The review scan; with a `scanId` it reports progress under that id and cancelExport stops it. */
   private async runScan(keys: string[], includeChildren: boolean, scanId: string | undefined) {
     if (scanId && (this.running.has(scanId) || this.finished.has(scanId))) throw new AppError('INVALID_INPUT', `Scan id "${scanId}" is already used.`, 'scanId');
     const controller = new AbortController();
     if (scanId) this.running.set(scanId, controller);
-    let last = 0;
     try {
       const scan = await scanBundle(keys, this.deps.load, {
         env: this.deps.env,
         includeChildren,
         signal: controller.signal,
-        onProgress: (p) => {
-          if (!scanId || Date.now() - last < 200) return;
-          last = Date.now();
-          this.deps.emit({ name: 'bundleProgress', payload: { exportId: scanId, phase: 'scan', sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal } });
-        },
+        ...(scanId ? { onProgress: this.progressEvents(scanId) } : {}),
       });
       return { findings: scan.findings, sessions: scan.sessions.length, files: scan.files, bytes: scan.bytes };
     } catch (err) {
@@ -142,15 +147,7 @@ export class BundleService {
       }
       const fileName = `session-vault-${new Date().toISOString().slice(0, 10)}-${keys.length === 1 ? basename(keys[0] as string).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) : `${keys.length}-sessions`}.zip`;
       const path = join(dir, fileName);
-      let last = 0;
-      const result = await exportBundle(keys, load, path, {
-        ...options,
-        onProgress: (p) => {
-          if (Date.now() - last < 200) return;
-          last = Date.now();
-          this.deps.emit({ name: 'bundleProgress', payload: { exportId, phase: 'write', sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal } });
-        },
-      });
+      const result = await exportBundle(keys, load, path, { ...options, onProgress: this.progressEvents(exportId) });
       this.finished.set(exportId, { path, fileName });
       const done = { exportId, phase: 'write' as const, sessionsDone: result.sessions.length, sessionsTotal: result.sessions.length, bytesDone: result.bytes, bytesTotal: result.bytes };
       this.deps.emit({ name: 'bundleProgress', payload: done });

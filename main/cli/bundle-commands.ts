@@ -1,5 +1,5 @@
 // `session-vault export|import`: share sessions as a redacted zip bundle (or Markdown / HTML) and bring bundles into the vault.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { extname, resolve } from 'node:path';
 import type { Finding } from '../bundle/finding.ts';
 import { exportBundle, scanBundle, type BundleProgress } from '../bundle/export-bundle.ts';
@@ -9,6 +9,7 @@ import type { Services } from '../services.ts';
 import { withOneShotServices } from './one-shot.ts';
 import { resolveDataDir } from '../data-dir.ts';
 import { UsageError } from './usage-error.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 const COMMON = `  --root DIR       also read sessions below DIR (repeatable; not saved)
   --json           print the result as JSON
@@ -62,11 +63,7 @@ const EXPORT_OPTIONS = {
 const IMPORT_OPTIONS = { ...BASE, 'as-copy': { type: 'boolean' } } as const satisfies ParseArgsConfig['options'];
 
 function parse<O extends ParseArgsConfig['options']>(command: 'export' | 'import', argv: string[], options: O) {
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: true, allowNegative: true, strict: true });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${BUNDLE_HELP[command]}`);
-  }
+  return parseCommandArgs(argv, options, BUNDLE_HELP[command] ?? '', { negative: true });
 }
 
 

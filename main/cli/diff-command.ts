@@ -1,9 +1,9 @@
 // `session-vault diff <a> <b>`: the app's side-by-side comparison of two sessions, as text or JSON.
-import { parseArgs } from 'node:util';
 import { resolveSessionRef } from '../compare/resolve-session.ts';
 import { formatComparisonText } from '../compare/text-report.ts';
 import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 export const DIFF_HELP = `Usage: session-vault diff <a> <b> [--json] [--all] [--root DIR]... [--no-defaults]
 
@@ -23,24 +23,17 @@ Options:
 `;
 
 export async function runDiff(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean' },
-        all: { type: 'boolean' },
-        root: { type: 'string', multiple: true },
-        'no-defaults': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${DIFF_HELP}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      json: { type: 'boolean' },
+      all: { type: 'boolean' },
+      root: { type: 'string', multiple: true },
+      'no-defaults': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    DIFF_HELP,
+  );
   if (values.help) {
     process.stdout.write(DIFF_HELP);
     return;

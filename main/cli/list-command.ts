@@ -1,8 +1,7 @@
 // `session-vault list`: id, created, branch, outcome and a short summary per session (the seeds' `sessions list`).
-import { parseArgs } from 'node:util';
 import type { SessionSummary } from '../../shared/session.ts';
 import { withOneShotServices } from './one-shot.ts';
-import { UsageError } from './usage-error.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 export const LIST_HELP = `Usage: session-vault list [--json] [--root DIR]... [--no-defaults]
 
@@ -40,21 +39,17 @@ export function formatTable(sessions: SessionSummary[], width?: number): string 
 }
 
 export async function runList(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        json: { type: 'boolean' },
-        root: { type: 'string', multiple: true },
-        'no-defaults': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${LIST_HELP}`);
-  }
+  const { values } = parseCommandArgs(
+    argv,
+    {
+      json: { type: 'boolean' },
+      root: { type: 'string', multiple: true },
+      'no-defaults': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    LIST_HELP,
+    { positionals: false },
+  );
   if (values.help) {
     process.stdout.write(LIST_HELP);
     return;

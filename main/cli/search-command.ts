@@ -1,8 +1,8 @@
 // `session-vault search "<query>"`: full-text search with filters over the same index the app uses.
-import { parseArgs } from 'node:util';
 import { SearchSort, type Facets, type SearchResult } from '../../shared/search-api.ts';
 import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 export const SEARCH_HELP = `Usage: session-vault search "<query>" [--json] [--limit N] [--sort KEY] [--facets] [--root DIR]... [--no-defaults]
 
@@ -59,26 +59,19 @@ export function formatFacets(facets: Facets): string {
 }
 
 export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean' },
-        limit: { type: 'string' },
-        sort: { type: 'string' },
-        facets: { type: 'boolean' },
-        root: { type: 'string', multiple: true },
-        'no-defaults': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${SEARCH_HELP}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      json: { type: 'boolean' },
+      limit: { type: 'string' },
+      sort: { type: 'string' },
+      facets: { type: 'boolean' },
+      root: { type: 'string', multiple: true },
+      'no-defaults': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    SEARCH_HELP,
+  );
   if (values.help) {
     process.stdout.write(SEARCH_HELP);
     return;

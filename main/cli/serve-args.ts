@@ -1,7 +1,7 @@
 // Parses `session-vault serve [--port N] [--root DIR]...`.
-import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { UsageError } from './usage-error.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 export const SERVE_HELP = `Usage: session-vault serve [--port N] [--root DIR]...
 
@@ -21,21 +21,16 @@ export interface ServeArgs {
 }
 
 export function parseServeArgs(argv: string[]): ServeArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        root: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${SERVE_HELP}`);
-  }
+  const { values } = parseCommandArgs(
+    argv,
+    {
+      port: { type: 'string' },
+      root: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+    SERVE_HELP,
+    { positionals: false },
+  );
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port must be a whole number from 0 to 65535, not "${values.port}".`);

@@ -1,11 +1,11 @@
 // `session-vault validate <file>...`: checks session.json files against the session schema, naming each problem's path.
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { decodeText, parseJsonText } from '../sources/decode.ts';
 import { UnreadableError } from '../sources/types.ts';
 import { MAX_SESSION_FILE_BYTES, schemaProblems, type SchemaProblem } from '../store/session-schema.ts';
 import { UsageError } from './usage-error.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 export const VALIDATE_HELP = `Usage: session-vault validate [--json] <file>...
 
@@ -52,12 +52,7 @@ export function formatReport(report: FileReport): string {
 }
 
 export async function runValidate(argv: string[], _env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${VALIDATE_HELP}`);
-  }
+  const parsed = parseCommandArgs(argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, VALIDATE_HELP);
   if (parsed.values.help) {
     process.stdout.write(VALIDATE_HELP);
     return;

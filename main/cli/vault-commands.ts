@@ -1,10 +1,11 @@
 // `session-vault keep|tag|note|fork|resume|prune|delete|clear`: the vault from the command line, over the same services.
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import type { Services } from '../services.ts';
 import { resolveSessionRef } from '../compare/resolve-session.ts';
 import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
+import { parseCommandArgs } from './parse-command-args.ts';
 
 const COMMON = `  --root DIR     also read sessions below DIR (repeatable; not saved)
   --json         print the result as JSON
@@ -28,11 +29,7 @@ const BASE_OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 function parse<O extends ParseArgsConfig['options']>(command: string, argv: string[], options: O) {
-  try {
-    return parseArgs({ args: argv, options: { ...BASE_OPTIONS, ...options }, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${VAULT_HELP[command]}`);
-  }
+  return parseCommandArgs(argv, { ...BASE_OPTIONS, ...options }, VAULT_HELP[command] ?? '');
 }
 
 /** A key, an id or a unique id prefix, as `diff` accepts them. */

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { BundleExport } from '../../shared/bundle-api.ts';
 import type { Result } from '../../shared/result.ts';
 import type { Dispatch } from '../dispatch.ts';
+import { sendError, sendJson } from './json-response.ts';
 import { securityHeaders } from './security-headers.ts';
 
 /** A file name every browser and OS accepts in Content-Disposition, with the exact name in filename*. */
@@ -24,16 +25,14 @@ export async function sendBundleDownload(
   res: ServerResponse,
   statusOf: (result: Result<unknown> & { ok: false }) => number,
 ): Promise<void> {
-  const fail = (status: number, result: Result<unknown> & { ok: false }) =>
-    res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...securityHeaders }).end(JSON.stringify(result));
   if (!key) {
-    fail(400, { ok: false, error: { code: 'INVALID_INPUT', message: 'Name the session to download with ?key=.', field: 'key' } });
+    sendError(res, 400, 'INVALID_INPUT', 'Name the session to download with ?key=.', 'key');
     return;
   }
   const exportId = `drag-${randomUUID().replaceAll('-', '')}`;
   const result = await dispatch('exportBundle', { exportId, keys: [key], redact: true });
   if (!result.ok) {
-    fail(statusOf(result), result);
+    sendJson(res, statusOf(result), result);
     return;
   }
   const done = BundleExport.parse(result.value);
