@@ -63,7 +63,6 @@ export function createHttpTransport(options: HttpTransportOptions): RendererTran
   const statusHandlers = new Set<(status: ConnectionStatus) => void>();
   let status: ConnectionStatus = 'connecting';
   let source: EventSourceLike | null = null;
-  let hadError = false;
 
   const setStatus = (next: ConnectionStatus) => {
     if (next === status) return;
@@ -80,12 +79,11 @@ export function createHttpTransport(options: HttpTransportOptions): RendererTran
     source = es;
     es.addEventListener('open', () => {
       setStatus('online');
-      // Events sent while we were away are lost; an empty change tells the UI to refetch everything.
-      if (hadError) emit({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
-      hadError = false;
+      // Events sent before the stream opened (the first scan right after start) or while it was down are lost:
+      // an empty change tells the UI to refetch everything, so a list fetched before them is not left stale.
+      emit({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
     });
     es.addEventListener('error', () => {
-      hadError = true;
       setStatus('offline');
     });
     for (const name of EVENT_NAMES) {
@@ -133,7 +131,6 @@ export function createHttpTransport(options: HttpTransportOptions): RendererTran
         if (handlers.size === 0 && source) {
           source.close();
           source = null;
-          hadError = false;
         }
       };
     },
