@@ -161,6 +161,7 @@ export function createServices(options: ServicesOptions): Services {
 
   const scan = async (root: Pick<RootRecord, 'id' | 'path'>, maxDepth?: number) => {
     progress.begin();
+    const writesBefore = catalogue.writes;
     const result = await scanRoot(root.path, {
       claims: isClaimed,
       isFresh: (p, size, mtime) => catalogue.isFresh(p, size, mtime),
@@ -184,13 +185,7 @@ export function createServices(options: ServicesOptions): Services {
     }
     rootErrors.delete(root.id);
     // Files deleted while the app was not watching (or before a rescan) leave the list now.
-    const gone: string[] = [];
-    for (const e of [...catalogue.entries()]) {
-      if (isWithin(root.path, e.path) && !result.seen.has(e.path)) {
-        const key = catalogue.remove(e.path);
-        if (key) gone.push(key);
-      }
-    }
+    const gone = catalogue.removeUnseen(root.path, result.seen, writesBefore);
     if (gone.length) noteChange([], gone);
   };
 

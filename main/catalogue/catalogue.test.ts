@@ -48,6 +48,18 @@ describe('Catalogue', () => {
     expect(c.byKey(b)?.path).toBe('/b/s.json');
   });
 
+  it('after a scan, forgets the files it did not see, but not one a watch event added while it ran', () => {
+    const c = new Catalogue();
+    c.put('/r/kept.json', 1, 1, summary('jido-code:kept'));
+    c.put('/r/deleted.json', 1, 1, summary('jido-code:deleted'));
+    c.put('/other/elsewhere.json', 1, 1, summary('jido-code:elsewhere'));
+    const since = c.writes;
+    // The scan's walk has passed the folder; then a new file appears and the watcher reads it in.
+    c.put('/r/appeared.json', 1, 1, summary('jido-code:appeared'));
+    expect(c.removeUnseen('/r', new Set(['/r/kept.json']), since)).toEqual(['jido-code:deleted']);
+    expect(c.list({}).sessions.map((s) => s.key).sort()).toEqual(['jido-code:appeared', 'jido-code:elsewhere', 'jido-code:kept']);
+  });
+
   it('knows when a file is unchanged, and lists an unreadable file under its name with the reason', () => {
     const c = new Catalogue();
     c.put('/r/.jido_code/sessions/bad.json', 10, 5, { id: 0, ok: false, format: 'jido-code', unreadable: { code: 'empty_file', message: 'File is empty (0 bytes).' } });

@@ -12,6 +12,8 @@ export interface CatalogueEntry {
   summary: SessionSummary;
   /** Other files the session was read from; a change to one of them re-reads this entry. */
   companions: string[];
+  /** When it was written, in the catalogue's own count of writes (see `writes`). */
+  written: number;
 }
 
 export interface ListQuery {
@@ -95,9 +97,15 @@ export class Catalogue {
     this.copyKeyOf = copyKeyOf;
   }
   private readonly ownersByCompanion = new Map<string, Set<string>>();
+  private writeCount = 0;
 
   get size(): number {
     return this.byPath.size;
+  }
+
+  /** How many entries have been written so far: a scan notes it at its start to know what came in meanwhile. */
+  get writes(): number {
+    return this.writeCount;
   }
 
   /** Records a read result; returns the entry's key (suffixed with a path hash if the id is taken). */
@@ -111,10 +119,11 @@ export class Catalogue {
       this.forgetCompanions(previous);
     }
     const companions = result.ok ? result.companions : [];
+    const written = ++this.writeCount;
     if (this.vaultKind(path) === 'copy') {
       // A kept copy shares its session's key with the live file; it never takes a suffixed key of its own.
       const key = result.ok ? (this.copyKeyOf(path) ?? base.key) : base.key;
-      this.byPath.set(path, { path, size, mtimeMs, summary: { ...base, key }, companions: [] });
+      this.byPath.set(path, { path, size, mtimeMs, summary: { ...base, key }, companions: [], written });
       this.copyByKey.set(key, path);
       return key;
     }
@@ -122,7 +131,7 @@ export class Catalogue {
     const holder = this.pathByKey.get(key);
     if (holder !== undefined && holder !== path) key = `${base.key}~${pathHash(path)}`;
     const summary = { ...base, key };
-    this.byPath.set(path, { path, size, mtimeMs, summary, companions });
+    this.byPath.set(path, { path, size, mtimeMs, summary, companions, written });
     this.pathByKey.set(key, path);
     for (const c of companions) {
       const owners = this.ownersByCompanion.get(c) ?? new Set<string>();
@@ -179,6 +188,21 @@ export class Catalogue {
         const key = this.remove(path);
         if (key) removed.push(key);
       }
+    }
+    return removed;
+  }
+
+  /**
+   * After a scan of `dir`: removes the entries it did not see, and returns their keys. An entry written
+   * after the scan began (write number above `since`) stays: a watch event put it there, for a file
+   * that appeared after the scan's walk had passed its folder.
+   */
+  removeUnseen(dir: string, seen: ReadonlySet<string>, since: number): string[] {
+    const removed: string[] = [];
+    for (const entry of [...this.byPath.values()]) {
+      if (entry.written > since || seen.has(entry.path) || !isWithin(dir, entry.path)) continue;
+      const key = this.remove(entry.path);
+      if (key) removed.push(key);
     }
     return removed;
   }
