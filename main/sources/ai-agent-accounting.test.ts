@@ -1,12 +1,12 @@
 // Tests for ai-agent's billing file: per-run and per-transaction totals that agree with the snapshots' own totals.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accountingLedgerPath, readAccountingLedger, summarizeAccounting } from './ai-agent-accounting.ts';
 import { aiAgentReader } from './ai-agent.ts';
 import { UnreadableError } from './types.ts';
 import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { testTempDir } from '../test-support/temp-dir.ts';
 
 const ROOT = '7a1e2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const CHILD = 'b2c3d4e5-f607-4182-9a3b-4c5d6e7f8091';
@@ -54,7 +54,7 @@ const BILLING = [
 
 describe('a billing file written here', () => {
   it('estimates unpriced calls, keeps entries without a txnId in the overall total, and skips unknown entry types', async () => {
-    const home = join(mkdtempSync(join(tmpdir(), 'ai-agent-acct-')), '.ai-agent');
+    const home = join(testTempDir('ai-agent-acct-'), '.ai-agent');
     mkdirSync(join(home, 'sessions'), { recursive: true });
     const path = accountingLedgerPath(join(home, 'sessions'));
     expect(path).toBe(join(home, 'accounting.jsonl'));
@@ -88,7 +88,7 @@ describe('hostile billing data', () => {
   });
 
   it('an empty billing file is unreadable', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ai-agent-acct-'));
+    const dir = testTempDir('ai-agent-acct-');
     writeFileSync(join(dir, 'accounting.jsonl'), '');
     await expect(readAccountingLedger(join(dir, 'accounting.jsonl'))).rejects.toBeInstanceOf(UnreadableError);
   });

@@ -1,6 +1,5 @@
 // Tests for ai-agent v3 ledgers: every sample against ai-viewer's expected stream, our fixtures, versions and hostile records.
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import type { JsonLine } from './jsonl.ts';
 import { UnreadableError } from './types.ts';
 import { hasSamples, samplesDir } from '../test-support/samples.ts';
 import { valid } from '../test-support/reader-checks.ts';
+import { testTempDir } from '../test-support/temp-dir.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const fixtureLedgers = join(here, 'fixtures/ai-agent/.ai-agent/sessions/session');
@@ -171,7 +171,7 @@ describe.skipIf(!hasSamples('ai-agent-v3'))('v3 samples', () => {
 /** The fixture ledger's records, changed by `edit`, written into a fresh `sessions/session/` folder (payloads can go beside it). */
 function variant(id: string, edit: (records: Array<Record<string, unknown>>) => string): { sessions: string; path: string } {
   const records = readFileSync(join(fixtureLedgers, `${id}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-  const sessions = join(mkdtempSync(join(tmpdir(), 'ai-agent-ledger-')), '.ai-agent/sessions');
+  const sessions = join(testTempDir('ai-agent-ledger-'), '.ai-agent/sessions');
   mkdirSync(join(sessions, 'session'), { recursive: true });
   const path = join(sessions, 'session', `${id}.jsonl`);
   writeFileSync(path, edit(records));

@@ -1,10 +1,10 @@
 // Tests for payload references: paths that leave the sessions root are refused, captured ones are looked up by stat only.
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WarningList } from './coerce.ts';
 import { PayloadRefs, resolveInside } from './ai-agent-payloads.ts';
+import { testTempDir } from '../test-support/temp-dir.ts';
 
 describe('resolveInside', () => {
   it('keeps producer-relative paths inside the root', () => {
@@ -20,7 +20,7 @@ describe('resolveInside', () => {
 
 describe('PayloadRefs', () => {
   it('marks a present file with its size, a missing one with one merged warning, and never probes a refused path', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'ai-agent-payloads-'));
+    const root = testTempDir('ai-agent-payloads-');
     mkdirSync(join(root, 'payloads/s1/turn-0001'), { recursive: true });
     writeFileSync(join(root, 'payloads/s1/turn-0001/llm-0001-request.http.gz'), Buffer.alloc(77));
     const warnings = new WarningList();

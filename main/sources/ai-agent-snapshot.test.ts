@@ -1,6 +1,5 @@
 // Tests for ai-agent v1/v2 snapshots: every sample, ai-viewer's expected streams, the hostile gzip files and our own fixtures.
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -12,6 +11,7 @@ import { parseGzipJson } from './ai-agent-gzip.ts';
 import { parseAiAgentSnapshot, readAiAgentSnapshot } from './ai-agent-snapshot.ts';
 import { hasSamples, samplesDir } from '../test-support/samples.ts';
 import { failure, valid } from '../test-support/reader-checks.ts';
+import { testTempDir } from '../test-support/temp-dir.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const fixtures = join(here, 'fixtures/ai-agent/.ai-agent/sessions');
@@ -305,7 +305,7 @@ async function variant(source: string, edit: (doc: unknown) => void): Promise<{ 
   const { value } = await parseGzipJson(readFileSync(source));
   const doc = value;
   edit(doc);
-  const sessions = join(mkdtempSync(join(tmpdir(), 'ai-agent-snap-')), '.ai-agent/sessions');
+  const sessions = join(testTempDir('ai-agent-snap-'), '.ai-agent/sessions');
   mkdirSync(sessions, { recursive: true });
   const path = join(sessions, source.slice(source.lastIndexOf('/') + 1));
   writeFileSync(path, gzipSync(Buffer.from(JSON.stringify(doc))));
