@@ -122,7 +122,7 @@ export function createServices(options: ServicesOptions): Services {
     let unreadableCount = 0;
     for (const e of catalogue.entries()) {
       if (!isWithin(r.path, e.path)) continue;
-      if (e.summary.unreadable) unreadableCount++;
+      if (e.unreadable) unreadableCount++;
       else sessionCount++;
     }
     const error = rootErrors.get(r.id) ?? null;
@@ -192,8 +192,9 @@ export function createServices(options: ServicesOptions): Services {
   const scanAll = (list: RootRecord[]) => {
     scanning = scanning.then(async () => {
       await Promise.all(list.map((root) => scan(root)));
-      // Scanned means searchable: the writer thread has every file's text in the index.
-      await index.settled();
+      // Scanned means searchable: the writer thread has every file's text in the index; then the
+      // catalogue lets go of the summaries the index now holds.
+      await catalogue.release();
       // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
       await scanPool.release();
       if (!closed) emitRoots();
@@ -231,6 +232,7 @@ export function createServices(options: ServicesOptions): Services {
     if (closed || (!changed.length && !removed.length)) return;
     noteChange(changed, removed);
     emitRoots();
+    await catalogue.release();
   };
 
   const rewatch = async () => {
@@ -248,6 +250,7 @@ export function createServices(options: ServicesOptions): Services {
   });
   const scanVault = async () => {
     await Promise.all(vault.roots().map((path) => scan({ id: `vault:${path}`, path }, VAULT_DEPTH)));
+    await catalogue.release();
   };
   const vault: Vault = new Vault({
     dataDir: options.dataDir,
@@ -339,8 +342,8 @@ export function createServices(options: ServicesOptions): Services {
       shell: options.shell,
       demoRootPath: roots.list().find((r) => r.kind === 'demo')?.path ?? null,
     }),
-    listSessions: async (input) => listWithIndex(catalogue, input, vault.decorate),
-    searchSessions: async (input) => searchSessions(catalogue, input, vault.decorate),
+    listSessions: async (input) => listWithIndex(catalogue, input, vault.decorate, vault.annotated),
+    searchSessions: async (input) => searchSessions(catalogue, input, vault.decorate, vault.annotated),
     getSession: async ({ key, messageLimit }) => {
       const { session, messagesTotal } = await openWindow(key, 0, messageLimit);
       return { ...session, messagesTotal };
@@ -422,12 +425,12 @@ export function createServices(options: ServicesOptions): Services {
       // The vault's and every root's first scan make one run of progress, so the window sees one idle at the end.
       progress.begin();
       scanning = scanning.then(scanVault);
-      try {
-        await rewatch();
-      } catch (err) {
-        progress.end();
-        throw err;
-      }
+      // The watcher's first walk of a large library takes seconds (100,000 files: about 3 s): the list is served
+      // from the index meanwhile, and the roots are scanned once the watcher is in place, so no change is missed.
+      const watching = rewatch().catch((err: unknown) => {
+        problems.push(`Watcher: ${err instanceof Error ? err.message : String(err)}`);
+      });
+      scanning = scanning.then(() => watching);
       void scanAll(roots.list())
         .finally(() => progress.end())
         .then(() => vault.autoKeepSweep());

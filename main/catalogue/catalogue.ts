@@ -5,11 +5,24 @@ import type { SessionSummary, SourceFormat, Unreadable } from '../../shared/sess
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import { isWithin } from '../roots/paths.ts';
 
-export interface CatalogueEntry {
+/** What every entry keeps in memory: enough to key, group, count and sweep sessions without their summaries. */
+export interface EntryFacts {
+  key: string;
+  parentKey: string | null;
+  unreadable: boolean;
+  /** The session says it is over (status closed): the vault may keep it at once. */
+  closed: boolean;
+}
+
+/** What a list row needs from a stored entry to be rebuilt without reading the file: see `summaryOf`. */
+export interface CatalogueEntry extends EntryFacts {
   path: string;
   size: number;
   mtimeMs: number;
-  summary: SessionSummary;
+  /** The full list row; an indexed catalogue may load it from the index on demand rather than hold it. */
+  readonly summary: SessionSummary;
+  /** The summary while it is held in memory (null once the index has it and the entry let go of it). */
+  readonly held: SessionSummary | null;
   /** Other files the session was read from; a change to one of them re-reads this entry. */
   companions: string[];
   /** When it was written, in the catalogue's own count of writes (see `writes`). */
@@ -78,8 +91,56 @@ function unreadableSummary(path: string, format: SourceFormat, reason: Unreadabl
   };
 }
 
+/** The list row for a read result, under the key the catalogue gave it. */
+export function summaryOf(path: string, size: number, mtimeMs: number, result: SummaryResponse, key?: string): SessionSummary {
+  const base = result.ok
+    ? { ...result.summary, primaryPath: path }
+    : unreadableSummary(path, result.format ?? 'vault', result.unreadable, size, mtimeMs);
+  return key === undefined ? base : { ...base, key };
+}
+
+/** An entry holds its summary until `held` is dropped; then `load` brings it back (from the index). */
+class Entry implements CatalogueEntry {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  companions: string[];
+  written: number;
+  key: string;
+  parentKey: string | null;
+  unreadable: boolean;
+  closed: boolean;
+  held: SessionSummary | null;
+  private readonly load: (entry: Entry) => SessionSummary;
+
+  constructor(path: string, size: number, mtimeMs: number, facts: EntryFacts, companions: string[], written: number, held: SessionSummary | null, load: (entry: Entry) => SessionSummary) {
+    this.path = path;
+    this.size = size;
+    this.mtimeMs = mtimeMs;
+    this.companions = companions;
+    this.written = written;
+    this.key = facts.key;
+    this.parentKey = facts.parentKey;
+    this.unreadable = facts.unreadable;
+    this.closed = facts.closed;
+    this.held = held;
+    this.load = load;
+  }
+
+  get summary(): SessionSummary {
+    return this.held ?? this.load(this);
+  }
+}
+
+const factsOf = (summary: SessionSummary): EntryFacts => ({
+  key: summary.key,
+  parentKey: summary.parentKey,
+  unreadable: summary.unreadable !== null,
+  closed: summary.status === 'closed',
+});
+
 export class Catalogue {
-  private readonly byPath = new Map<string, CatalogueEntry>();
+  private readonly byPath = new Map<string, Entry>();
   private readonly pathByKey = new Map<string, string>();
   /** Kept copies by their session's key: listed only while no live file holds that key. */
   private readonly copyByKey = new Map<string, string>();
@@ -110,40 +171,75 @@ export class Catalogue {
 
   /** Records a read result; returns the entry's key (suffixed with a path hash if the id is taken). */
   put(path: string, size: number, mtimeMs: number, result: SummaryResponse): string {
-    const base = result.ok
-      ? { ...result.summary, primaryPath: path }
-      : unreadableSummary(path, result.format ?? 'vault', result.unreadable, size, mtimeMs);
+    const kind = this.vaultKind(path);
+    const companions = result.ok && kind !== 'copy' ? result.companions : [];
+    const base = summaryOf(path, size, mtimeMs, result);
+    const key = this.assignKey(path, base.key, result.ok && kind === 'copy' ? this.copyKeyOf(path) : null, kind);
+    const summary = { ...base, key };
+    this.add(new Entry(path, size, mtimeMs, factsOf(summary), companions, ++this.writeCount, summary, this.loader), kind);
+    return key;
+  }
+
+  /**
+   * Records an entry from what was stored about it earlier, without its summary (the loader brings that when asked).
+   * The stored key is kept: it was unique when it was given.
+   */
+  protected putStored(path: string, size: number, mtimeMs: number, facts: EntryFacts, companions: string[]): string {
+    const kind = this.vaultKind(path);
+    const key = this.assignKey(path, facts.key, null, kind);
+    this.add(new Entry(path, size, mtimeMs, { key, parentKey: facts.parentKey, unreadable: facts.unreadable, closed: facts.closed }, kind === 'copy' ? [] : companions, ++this.writeCount, null, this.loader), kind);
+    return key;
+  }
+
+  /** How an entry whose summary is not held gets it back; only an indexed catalogue lets go of summaries. */
+  protected loadSummary(entry: CatalogueEntry): SessionSummary {
+    throw new Error(`The summary of ${entry.path} is not held in memory.`);
+  }
+
+  private readonly loader = (entry: Entry): SessionSummary => this.loadSummary(entry);
+
+  /** Lets go of the summaries of entries written up to `upTo` (they can be loaded again); returns how many. */
+  protected dropHeld(upTo: number): number {
+    let dropped = 0;
+    for (const entry of this.byPath.values()) {
+      if (entry.held && entry.written <= upTo) {
+        entry.held = null;
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  private assignKey(path: string, wanted: string, copyKey: string | null, kind: VaultKind): string {
     const previous = this.byPath.get(path);
     if (previous) {
       this.forgetKey(previous);
       this.forgetCompanions(previous);
     }
-    const companions = result.ok ? result.companions : [];
-    const written = ++this.writeCount;
-    if (this.vaultKind(path) === 'copy') {
-      // A kept copy shares its session's key with the live file; it never takes a suffixed key of its own.
-      const key = result.ok ? (this.copyKeyOf(path) ?? base.key) : base.key;
-      this.byPath.set(path, { path, size, mtimeMs, summary: { ...base, key }, companions: [], written });
-      this.copyByKey.set(key, path);
-      return key;
+    // A kept copy shares its session's key with the live file; it never takes a suffixed key of its own.
+    if (kind === 'copy') return copyKey ?? wanted;
+    const holder = this.pathByKey.get(wanted);
+    if (holder !== undefined && holder !== path) return `${wanted.replace(/~[0-9a-f]{8}$/, '')}~${pathHash(path)}`;
+    return wanted;
+  }
+
+  private add(entry: Entry, kind: VaultKind): void {
+    this.byPath.set(entry.path, entry);
+    if (kind === 'copy') {
+      this.copyByKey.set(entry.key, entry.path);
+      return;
     }
-    let key = base.key;
-    const holder = this.pathByKey.get(key);
-    if (holder !== undefined && holder !== path) key = `${base.key}~${pathHash(path)}`;
-    const summary = { ...base, key };
-    this.byPath.set(path, { path, size, mtimeMs, summary, companions, written });
-    this.pathByKey.set(key, path);
-    for (const c of companions) {
+    this.pathByKey.set(entry.key, entry.path);
+    for (const c of entry.companions) {
       const owners = this.ownersByCompanion.get(c) ?? new Set<string>();
-      owners.add(path);
+      owners.add(entry.path);
       this.ownersByCompanion.set(c, owners);
     }
-    return key;
   }
 
   private forgetKey(entry: CatalogueEntry): void {
-    if (this.copyByKey.get(entry.summary.key) === entry.path) this.copyByKey.delete(entry.summary.key);
-    if (this.pathByKey.get(entry.summary.key) === entry.path) this.pathByKey.delete(entry.summary.key);
+    if (this.copyByKey.get(entry.key) === entry.path) this.copyByKey.delete(entry.key);
+    if (this.pathByKey.get(entry.key) === entry.path) this.pathByKey.delete(entry.key);
   }
 
   /** Forces the next freshness check to fail, so the file is read again although it did not change. */
@@ -177,7 +273,7 @@ export class Catalogue {
     this.forgetCompanions(entry);
     this.byPath.delete(path);
     this.forgetKey(entry);
-    return entry.summary.key;
+    return entry.key;
   }
 
   /** Removes every entry below a folder (a root was removed, or a session folder was deleted). */
@@ -226,15 +322,15 @@ export class Catalogue {
   /** Keys of the sessions that name `key` as their parent (sub-agents), whatever their own file. */
   childrenOf(key: string): string[] {
     const keys: string[] = [];
-    for (const { summary } of this.byPath.values()) if (summary.parentKey === key) keys.push(summary.key);
+    for (const entry of this.byPath.values()) if (entry.parentKey === key) keys.push(entry.key);
     return keys.sort();
   }
 
   list(query: ListQuery, decorate: Decorate = (s) => s): { sessions: SessionSummary[]; total: number } {
     const needle = query.text?.trim().toLowerCase() ?? '';
     const childCounts = new Map<string, number>();
-    for (const { summary } of this.byPath.values()) {
-      if (summary.parentKey) childCounts.set(summary.parentKey, (childCounts.get(summary.parentKey) ?? 0) + 1);
+    for (const { parentKey } of this.byPath.values()) {
+      if (parentKey) childCounts.set(parentKey, (childCounts.get(parentKey) ?? 0) + 1);
     }
     const matches: SessionSummary[] = [];
     for (const { path, summary } of this.byPath.values()) {

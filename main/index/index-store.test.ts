@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionIndex } from './index-store.ts';
 import { searchIndex } from './index-search.ts';
-import { createSchema, MIGRATIONS, SCHEMA_VERSION } from './schema.ts';
+import { SCHEMA_VERSION } from './schema.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 import type { Session } from '../../shared/session.ts';
 
@@ -115,19 +115,30 @@ describe('SessionIndex recovery', () => {
     expect(index.count).toBe(0);
   });
 
-  it('upgrades an older index in place when a migration step exists, keeping its entries', () => {
+  it('upgrades a version 1 index in place: its entries keep their summaries and gain parent, readable and companions columns', () => {
     const db = new DatabaseSync(file);
-    createSchema(db);
-    db.exec(`INSERT INTO files (path, size, mtime_ms, key, time_ms, result) VALUES ('/roots/old.json', 1, 1, 'vizier:old', 0, '{"id":0,"ok":false,"format":"vizier","unreadable":{"code":"empty_file","message":"empty"}}'); PRAGMA user_version = ${SCHEMA_VERSION - 1}`);
+    // The version 1 files table, as the first release wrote it.
+    db.exec(`CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, key TEXT,
+      format TEXT, project TEXT, branch TEXT, status TEXT, outcome TEXT, model TEXT, created_ms INTEGER, updated_ms INTEGER,
+      time_ms INTEGER NOT NULL, tokens REAL, cost REAL, has_summary INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL);
+      CREATE INDEX files_time ON files(time_ms); CREATE INDEX files_key ON files(key);
+      CREATE VIRTUAL TABLE docs USING fts5(title, body, meta, tokenize = 'unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE idents USING fts5(text, tokenize = 'trigram');`);
+    const child = readResult(makeSession('kid', { parentKey: 'vizier:mom', status: 'closed' })).result;
+    if (!child.ok) throw new Error('fixture');
+    const withCompanions = JSON.stringify({ ...child, companions: ['/roots/kid.meta.json'] });
+    const insert = db.prepare('INSERT INTO files (path, size, mtime_ms, key, status, time_ms, result) VALUES (?, 1, 1, ?, ?, 0, ?)');
+    insert.run('/roots/kid.json', 'vizier:kid', 'closed', withCompanions);
+    insert.run('/roots/old.json', 'vizier:old', null, '{"id":0,"ok":false,"format":"vizier","unreadable":{"code":"empty_file","message":"empty"}}');
+    db.exec('PRAGMA user_version = 1');
     db.close();
-    MIGRATIONS[SCHEMA_VERSION - 1] = (d) => d.exec('CREATE INDEX IF NOT EXISTS files_format ON files(format)');
-    try {
-      const index = openIndex();
-      expect(index.note).toContain(`upgraded from version ${SCHEMA_VERSION - 1}`);
-      expect([...index.entries()].map((e) => e.path)).toEqual(['/roots/old.json']);
-    } finally {
-      delete MIGRATIONS[SCHEMA_VERSION - 1];
-    }
+    const index = openIndex();
+    expect(index.note).toBe(`The search index was upgraded from version 1 to ${SCHEMA_VERSION}.`);
+    expect([...index.storedFacts()]).toEqual([
+      { path: '/roots/kid.json', size: 1, mtimeMs: 1, key: 'vizier:kid', parentKey: 'vizier:mom', unreadable: false, closed: true, companions: ['/roots/kid.meta.json'] },
+      { path: '/roots/old.json', size: 1, mtimeMs: 1, key: 'vizier:old', parentKey: null, unreadable: true, closed: false, companions: [] },
+    ]);
+    expect(index.storedResult('/roots/kid.json')).toMatchObject({ ok: true, summary: { title: 'Session kid' } });
   });
 
   it('starts fresh after the file was deleted', async () => {

@@ -19,6 +19,18 @@ export interface StoredEntry {
   result: SummaryResponse;
 }
 
+/** What a start needs to list a file without reading it or parsing its stored summary. */
+export interface StoredFacts {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  key: string;
+  parentKey: string | null;
+  unreadable: boolean;
+  closed: boolean;
+  companions: string[];
+}
+
 /** Changes wait this long so a scan's many files go over in one batch. */
 const SEND_DELAY_MS = 20;
 /** Bytes of text per batch handed to the writer. */
@@ -37,6 +49,8 @@ export class SessionIndex {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly docOf: StatementSync;
+  private readonly resultOf: StatementSync;
+  private readonly resultsOf: StatementSync;
   private readonly statements = new Map<string, StatementSync>();
   private waiting: Array<() => void> = [];
 
@@ -47,6 +61,8 @@ export class SessionIndex {
     this.db = opened.db;
     this.note = note ?? opened.note;
     this.docOf = this.db.prepare('SELECT title, body, meta FROM docs WHERE rowid = ?');
+    this.resultOf = this.db.prepare('SELECT r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path = ?');
+    this.resultsOf = this.db.prepare('SELECT f.path AS path, r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path IN (SELECT value FROM json_each(?))');
     const inline = () => new InlineWriter(this.db);
     this.writer = file === ':memory:' ? inline() : new ThreadWriter(file, inline);
     this.writer.onCommit = () => this.wake();
@@ -69,7 +85,7 @@ export class SessionIndex {
   }
 
   /** Corrects the key of a restored file when it came out differently (keys are assigned again at start). */
-  setKeyIfChanged(entry: StoredEntry, key: string): void {
+  setKeyIfChanged(entry: { path: string; key: string }, key: string): void {
     if (entry.key === key) return;
     const queued = this.pending.get(entry.path);
     if (queued?.kind === 'put') queued.key = key;
@@ -79,7 +95,7 @@ export class SessionIndex {
   /** Every stored file, for filling the in-memory catalogue at start without reading the files. */
   *entries(): Generator<StoredEntry> {
     this.flush();
-    for (const row of this.db.prepare('SELECT path, key, size, mtime_ms, result FROM files ORDER BY id').iterate() as Iterable<{ path: string; key: string; size: number; mtime_ms: number; result: string }>) {
+    for (const row of this.db.prepare('SELECT f.path AS path, f.key AS key, f.size AS size, f.mtime_ms AS mtime_ms, r.result AS result FROM files f JOIN results r ON r.id = f.id ORDER BY f.id').iterate() as Iterable<{ path: string; key: string; size: number; mtime_ms: number; result: string }>) {
       let result: SummaryResponse;
       try {
         result = JSON.parse(row.result) as SummaryResponse;
@@ -88,6 +104,68 @@ export class SessionIndex {
       }
       yield { path: row.path, key: row.key, size: row.size, mtimeMs: row.mtime_ms, result };
     }
+  }
+
+  /** Every stored file's facts (no summaries parsed): a start lists 100,000 files from these in well under a second. */
+  *storedFacts(): Generator<StoredFacts> {
+    this.flush();
+    // Rows as arrays, a few thousand at a time by id: a third of the time of row objects, and little garbage at once.
+    const page = this.db.prepare('SELECT id, path, key, size, mtime_ms, parent_key, readable, status, companions FROM files WHERE id > ? ORDER BY id LIMIT 4096');
+    page.setReturnArrays(true);
+    let after = 0;
+    for (;;) {
+      const rows = page.all(after) as unknown as Array<[number, string, string, number, number, string | null, number, string | null, string | null]>;
+      for (const [, path, key, size, mtimeMs, parentKey, readable, status, companionsJson] of rows) {
+        let companions: string[] = [];
+        if (companionsJson) {
+          try {
+            companions = JSON.parse(companionsJson) as string[];
+          } catch {
+            // without them a change to a companion is not noticed until the file itself changes
+          }
+        }
+        yield { path, size, mtimeMs, key, parentKey, unreadable: readable === 0, closed: status === 'closed', companions };
+      }
+      if (rows.length < 4096) return;
+      after = rows[rows.length - 1]?.[0] ?? after;
+    }
+  }
+
+  /**
+   * The stored read result of one file: from a queued write if there is one, else from the index file as last
+   * committed (no flush: the catalogue asks only for files whose writes it knows are committed).
+   */
+  storedResult(path: string): SummaryResponse | null {
+    const queued = this.pending.get(path);
+    if (queued?.kind === 'put') return queued.result;
+    if (queued?.kind === 'remove') return null;
+    const row = this.resultOf.get(path) as { result: string } | undefined;
+    if (!row) return null;
+    try {
+      return JSON.parse(row.result) as SummaryResponse;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The stored read results of many files in one read (queued writes first), by path; a missing file is left out. */
+  storedResults(paths: readonly string[]): Map<string, SummaryResponse> {
+    const out = new Map<string, SummaryResponse>();
+    const ask: string[] = [];
+    for (const path of paths) {
+      const queued = this.pending.get(path);
+      if (queued?.kind === 'put') out.set(path, queued.result);
+      else if (queued?.kind !== 'remove') ask.push(path);
+    }
+    if (!ask.length) return out;
+    for (const row of this.resultsOf.iterate(JSON.stringify(ask)) as Iterable<{ path: string; result: string }>) {
+      try {
+        out.set(row.path, JSON.parse(row.result) as SummaryResponse);
+      } catch {
+        // a damaged row: the file is read again by the next scan
+      }
+    }
+    return out;
   }
 
   get count(): number {

@@ -39,17 +39,20 @@ export class IndexWrites {
   private readonly insertIdents: StatementSync;
   private readonly idOf: StatementSync;
   private readonly deleteFile: StatementSync;
+  private readonly putResult: StatementSync;
+  private readonly deleteResult: StatementSync;
   private readonly setKey: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.db = db;
     this.upsert = db.prepare(`
-      INSERT INTO files (path, size, mtime_ms, key, format, project, branch, status, outcome, model, created_ms, updated_ms, time_ms, tokens, cost, has_summary, result)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO files (path, size, mtime_ms, key, format, project, branch, status, outcome, model, created_ms, updated_ms, time_ms, tokens, cost, has_summary, parent_key, readable, companions)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, key = excluded.key, format = excluded.format,
         project = excluded.project, branch = excluded.branch, status = excluded.status, outcome = excluded.outcome, model = excluded.model,
         created_ms = excluded.created_ms, updated_ms = excluded.updated_ms, time_ms = excluded.time_ms, tokens = excluded.tokens,
-        cost = excluded.cost, has_summary = excluded.has_summary, result = excluded.result
+        cost = excluded.cost, has_summary = excluded.has_summary,
+        parent_key = excluded.parent_key, readable = excluded.readable, companions = excluded.companions
       RETURNING id`);
     this.deleteDoc = db.prepare('DELETE FROM docs WHERE rowid = ?');
     this.insertDoc = db.prepare('INSERT INTO docs (rowid, title, body, meta) VALUES (?, ?, ?, ?)');
@@ -57,6 +60,8 @@ export class IndexWrites {
     this.insertIdents = db.prepare('INSERT INTO idents (rowid, text) VALUES (?, ?)');
     this.idOf = db.prepare('SELECT id FROM files WHERE path = ?');
     this.deleteFile = db.prepare('DELETE FROM files WHERE id = ?');
+    this.putResult = db.prepare('INSERT OR REPLACE INTO results (id, result) VALUES (?, ?)');
+    this.deleteResult = db.prepare('DELETE FROM results WHERE id = ?');
     this.setKey = db.prepare('UPDATE files SET key = ? WHERE path = ?');
   }
 
@@ -101,6 +106,7 @@ export class IndexWrites {
     if (!row) return;
     this.deleteDoc.run(row.id);
     this.deleteIdents.run(row.id);
+    this.deleteResult.run(row.id);
     this.deleteFile.run(row.id);
   }
 
@@ -127,8 +133,11 @@ export class IndexWrites {
       s?.totalTokens ?? null,
       s?.costUsd ?? null,
       s?.outcomeSummary ? 1 : 0,
-      JSON.stringify(op.result),
+      s?.parentKey ?? null,
+      op.result.ok ? 1 : 0,
+      op.result.ok && op.result.companions.length ? JSON.stringify(op.result.companions) : null,
     ) as { id: number };
+    this.putResult.run(row.id, JSON.stringify(op.result));
     if (known) {
       this.deleteDoc.run(row.id);
       this.deleteIdents.run(row.id);

@@ -1,12 +1,12 @@
-// The catalogue backed by the persistent index: every put and remove is mirrored, and a start restores it all.
-import { Catalogue, type VaultKind } from '../catalogue/catalogue.ts';
+// The catalogue backed by the persistent index: every put and remove is mirrored, a start restores it all, and summaries live in the index.
+import { Catalogue, summaryOf, type CatalogueEntry, type VaultKind } from '../catalogue/catalogue.ts';
+import type { SessionSummary } from '../../shared/session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import type { SessionIndex } from './index-store.ts';
 
 export class IndexedCatalogue extends Catalogue {
   readonly index: SessionIndex;
   readonly kindOf: (path: string) => VaultKind;
-  private restoring = false;
 
   constructor(
     index: SessionIndex,
@@ -20,11 +20,11 @@ export class IndexedCatalogue extends Catalogue {
   }
 
   override put(path: string, size: number, mtimeMs: number, result: SummaryResponse): string {
-    // The index text goes to the index only; the in-memory list keeps summaries.
+    // The index text goes to the index only; the entry holds its summary until the index has it (see `release`).
     const text = result.ok ? (result.text ?? null) : null;
     const stored: SummaryResponse = result.ok ? { id: 0, ok: true, summary: result.summary, companions: result.companions } : result;
     const key = super.put(path, size, mtimeMs, stored);
-    if (!this.restoring) this.index.put(path, size, mtimeMs, key, stored, text);
+    this.index.put(path, size, mtimeMs, key, stored, text);
     return key;
   }
 
@@ -33,27 +33,48 @@ export class IndexedCatalogue extends Catalogue {
     return super.remove(path);
   }
 
+  protected override loadSummary(entry: CatalogueEntry): SessionSummary {
+    const result = this.index.storedResult(entry.path);
+    if (!result) throw new Error(`The index holds no summary for ${entry.path}.`);
+    return summaryOf(entry.path, entry.size, entry.mtimeMs, result, entry.key);
+  }
+
+  /** Summaries of many entries at once: held ones as they are, the others in one read of the index. */
+  summariesOf(entries: readonly CatalogueEntry[]): SessionSummary[] {
+    const results = this.index.storedResults(entries.filter((e) => !e.held).map((e) => e.path));
+    return entries.map((e) => {
+      if (e.held) return e.held;
+      const result = results.get(e.path);
+      return result ? summaryOf(e.path, e.size, e.mtimeMs, result, e.key) : e.summary;
+    });
+  }
+
   /**
-   * Lists every indexed file at once, without reading it; the scan that follows re-reads only files whose
-   * size or mtime changed. Files outside the current folders (a --root of an earlier run) leave the index.
+   * Once everything written so far is in the index file, entries let go of their summaries (loaded again from
+   * the index when a row is shown): at rest the catalogue holds keys and paths, not 100,000 summaries.
+   */
+  async release(): Promise<number> {
+    const upTo = this.writes;
+    await this.index.settled();
+    return this.dropHeld(upTo);
+  }
+
+  /**
+   * Lists every indexed file at once, without reading it or parsing its summary; the scan that follows re-reads
+   * only files whose size or mtime changed. Files outside the current folders (a --root of an earlier run) leave the index.
    */
   restore(isCovered: (path: string) => boolean): { restored: number; dropped: number } {
     let restored = 0;
     let dropped = 0;
-    this.restoring = true;
-    try {
-      for (const entry of this.index.entries()) {
-        if (!isCovered(entry.path)) {
-          this.index.remove(entry.path);
-          dropped++;
-          continue;
-        }
-        const key = super.put(entry.path, entry.size, entry.mtimeMs, entry.result);
-        this.index.setKeyIfChanged(entry, key);
-        restored++;
+    for (const stored of this.index.storedFacts()) {
+      if (!isCovered(stored.path)) {
+        this.index.remove(stored.path);
+        dropped++;
+        continue;
       }
-    } finally {
-      this.restoring = false;
+      const key = this.putStored(stored.path, stored.size, stored.mtimeMs, stored, stored.companions);
+      if (key !== stored.key) this.index.setKeyIfChanged(stored, key);
+      restored++;
     }
     return { restored, dropped };
   }

@@ -23,6 +23,7 @@ function attempt(file: string): OpenedIndex {
     const note = migrate(db);
     // Touch every table so a damaged page shows up now, not in the middle of a search.
     db.prepare('SELECT count(*) FROM files').get();
+    db.prepare('SELECT id FROM results LIMIT 1').get();
     db.prepare("SELECT rowid FROM docs WHERE docs MATCH 'x' LIMIT 1").all();
     db.prepare("SELECT rowid FROM idents WHERE idents MATCH 'xyz' LIMIT 1").all();
     return { db, note };

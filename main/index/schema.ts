@@ -2,7 +2,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const CREATE = `
 CREATE TABLE files (
@@ -23,6 +23,14 @@ CREATE TABLE files (
   tokens REAL,
   cost REAL,
   has_summary INTEGER NOT NULL DEFAULT 0,
+  parent_key TEXT,
+  readable INTEGER NOT NULL DEFAULT 1,
+  companions TEXT
+);
+-- Each file's read result (its list row), apart from the files rows so that scanning those (a start, a
+-- listing, facet counts) reads a few small pages per hundred files instead of every summary.
+CREATE TABLE results (
+  id INTEGER PRIMARY KEY,
   result TEXT NOT NULL
 );
 CREATE INDEX files_time ON files(time_ms);
@@ -32,7 +40,22 @@ CREATE VIRTUAL TABLE idents USING fts5(text, tokenize = 'trigram');
 `;
 
 /** Each entry upgrades from version N to N+1 in place; a missing step means the index is rebuilt instead. */
-export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {};
+export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
+  // 1 → 2: the read results move to their own table, and what a start needs to list a file (parent, readable,
+  // companions) gets columns: a start reads small rows and parses no summaries.
+  1: (db) => {
+    db.exec('CREATE TABLE results (id INTEGER PRIMARY KEY, result TEXT NOT NULL)');
+    db.exec('INSERT INTO results (id, result) SELECT id, result FROM files');
+    db.exec('ALTER TABLE files ADD COLUMN parent_key TEXT');
+    db.exec('ALTER TABLE files ADD COLUMN readable INTEGER NOT NULL DEFAULT 1');
+    db.exec('ALTER TABLE files ADD COLUMN companions TEXT');
+    db.exec(`UPDATE files SET
+      parent_key = json_extract(result, '$.summary.parentKey'),
+      readable = coalesce(json_extract(result, '$.ok'), 0),
+      companions = CASE WHEN json_array_length(result, '$.companions') > 0 THEN json_extract(result, '$.companions') END`);
+    db.exec('ALTER TABLE files DROP COLUMN result');
+  },
+};
 
 export function createSchema(db: DatabaseSync): void {
   db.exec(CREATE);

@@ -22,7 +22,7 @@ function add(session: Session, size = 100): void {
 
 const usage = (total: number) => ({ input: total, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 });
 const search = (query: string, more: { sort?: SearchSort; limit?: number; offset?: number; facets?: boolean } = {}) =>
-  searchSessions(catalogue, { query, limit: more.limit ?? 50, offset: more.offset ?? 0, sort: more.sort, facets: more.facets }, decorate);
+  searchSessions(catalogue, { query, limit: more.limit ?? 50, offset: more.offset ?? 0, sort: more.sort, facets: more.facets }, decorate, (key) => annotations.get(key) ?? null);
 const keys = (query: string, sort?: SearchSort) => search(query, { sort }).results.map((r) => r.summary.id);
 
 beforeEach(() => {

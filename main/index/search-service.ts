@@ -1,11 +1,11 @@
 // Implements searchSessions and the list's text box over the index, with what only the vault knows (stars, tags, kept).
 import type { SessionSummary } from '../../shared/session.ts';
 import type { Facets, SearchResult, SearchSort } from '../../shared/search-api.ts';
-import type { Decorate, ListQuery } from '../catalogue/catalogue.ts';
+import type { CatalogueEntry, Decorate, ListQuery } from '../catalogue/catalogue.ts';
 import type { IndexedCatalogue } from './indexed-catalogue.ts';
 import { countFacets } from './facets.ts';
 import { hasWords, matchingKeys, searchIndex } from './index-search.ts';
-import { parseQuery, type Filters } from './query-parser.ts';
+import { parseQuery, type Filters, type ParsedQuery } from './query-parser.ts';
 import { buildMatch, type MatchLimits } from './search.ts';
 
 export interface SearchInput {
@@ -45,10 +45,10 @@ function listingView(catalogue: IndexedCatalogue): ListingView {
   const shadowedPaths: string[] = [];
   const childPaths: string[] = [];
   const childCounts = new Map<string, number>();
-  for (const { path, summary } of catalogue.entries()) {
-    if (summary.parentKey) childCounts.set(summary.parentKey, (childCounts.get(summary.parentKey) ?? 0) + 1);
-    if (catalogue.byKey(summary.key)?.path !== path) shadowedPaths.push(path);
-    else if (summary.parentKey && catalogue.byKey(summary.parentKey)) childPaths.push(path);
+  for (const { path, key, parentKey } of catalogue.entries()) {
+    if (parentKey) childCounts.set(parentKey, (childCounts.get(parentKey) ?? 0) + 1);
+    if (catalogue.byKey(key)?.path !== path) shadowedPaths.push(path);
+    else if (parentKey && catalogue.byKey(parentKey)) childPaths.push(path);
   }
   const idOf = catalogue.index.statement('SELECT id FROM files WHERE path = ?');
   const ids = (paths: string[]) => paths.map((p) => (idOf.get(p) as { id: number } | undefined)?.id).filter((id): id is number => id !== undefined);
@@ -58,38 +58,49 @@ function listingView(catalogue: IndexedCatalogue): ListingView {
   return view;
 }
 
-/** The summary as the list shows it: vault copies and annotations applied. */
-function listed(catalogue: IndexedCatalogue, key: string, path: string, decorate: Decorate, childCounts: Map<string, number>): SessionSummary | null {
-  const entry = catalogue.byKey(key);
-  // A kept copy whose live file exists is listed once, as the live file; stale keys drop out.
-  if (!entry || entry.path !== path) return null;
-  const kind = catalogue.kindOf(path);
-  const s = entry.summary;
-  return decorate({
-    ...s,
-    childCount: Math.max(s.childCount, childCounts.get(key) ?? 0),
-    kept: kind !== null || catalogue.keptCopy(key) !== undefined,
-    sourceGone: kind === 'copy',
+/** The rows as the list shows them, in the hits' order: vault copies and annotations applied, summaries read in one go. */
+function listedRows<H extends { key: string; path: string }>(catalogue: IndexedCatalogue, hits: readonly H[], decorate: Decorate, childCounts: Map<string, number>): Array<{ hit: H; summary: SessionSummary }> {
+  const shown: Array<{ hit: H; entry: CatalogueEntry }> = [];
+  for (const hit of hits) {
+    const entry = catalogue.byKey(hit.key);
+    // A kept copy whose live file exists is listed once, as the live file; stale keys drop out.
+    if (entry && entry.path === hit.path) shown.push({ hit, entry });
+  }
+  const summaries = catalogue.summariesOf(shown.map((s) => s.entry));
+  return shown.map(({ hit, entry }, i) => {
+    const s = summaries[i] as SessionSummary;
+    const kind = catalogue.kindOf(entry.path);
+    const summary = decorate({
+      ...s,
+      childCount: Math.max(s.childCount, childCounts.get(hit.key) ?? 0),
+      kept: kind !== null || catalogue.keptCopy(hit.key) !== undefined,
+      sourceGone: kind === 'copy',
+    });
+    return { hit, summary };
   });
 }
 
 const hasVaultFilter = (f: Filters) => f.starred !== undefined || f.kept !== undefined || f.tags.length > 0;
 
+/** The user's own marks on a session (null when it has none): what the vault filters and the tag facet read. */
+export type Annotated = (key: string) => { starred: boolean; tags: readonly string[] } | null;
+
 /** What only the vault knows, read from every listed session: the keys the vault filters allow, and every session's tags. */
-function vaultFacts(catalogue: IndexedCatalogue, f: Filters, decorate: Decorate, wantTags: boolean): { onlyKeys: string[] | undefined; tagsByKey: Map<string, string[]> } {
+function vaultFacts(catalogue: IndexedCatalogue, f: Filters, annotated: Annotated, wantTags: boolean): { onlyKeys: string[] | undefined; tagsByKey: Map<string, string[]> } {
   const filtering = hasVaultFilter(f);
   const onlyKeys: string[] = [];
   const tagsByKey = new Map<string, string[]>();
   const wanted = f.tags.map((t) => t.toLowerCase());
-  for (const { path, summary } of catalogue.entries()) {
-    if (catalogue.byKey(summary.key)?.path !== path) continue;
-    const s = decorate(summary);
-    if (wantTags && s.tags.length) tagsByKey.set(s.key, s.tags);
+  for (const { path, key } of catalogue.entries()) {
+    if (catalogue.byKey(key)?.path !== path) continue;
+    const marks = annotated(key);
+    const tags = marks?.tags ?? [];
+    if (wantTags && tags.length) tagsByKey.set(key, [...tags]);
     if (!filtering) continue;
-    if (f.starred !== undefined && s.starred !== f.starred) continue;
-    if (f.kept !== undefined && (catalogue.kindOf(path) !== null || catalogue.keptCopy(s.key) !== undefined) !== f.kept) continue;
-    if (wanted.some((tag) => !s.tags.some((t) => t.toLowerCase() === tag))) continue;
-    onlyKeys.push(s.key);
+    if (f.starred !== undefined && (marks?.starred ?? false) !== f.starred) continue;
+    if (f.kept !== undefined && (catalogue.kindOf(path) !== null || catalogue.keptCopy(key) !== undefined) !== f.kept) continue;
+    if (wanted.some((tag) => !tags.some((t) => t.toLowerCase() === tag))) continue;
+    onlyKeys.push(key);
   }
   return { onlyKeys: filtering ? onlyKeys : undefined, tagsByKey };
 }
@@ -98,18 +109,19 @@ function vaultFacts(catalogue: IndexedCatalogue, f: Filters, decorate: Decorate,
  * Searches, or with no words lists every session the filters allow (as the list does: sub-agents under their
  * parent), sorted and paged in SQL; with `facets`, counts per facet over every match.
  */
-export function searchSessions(catalogue: IndexedCatalogue, input: SearchInput, decorate: Decorate): SearchOutput {
+export function searchSessions(catalogue: IndexedCatalogue, input: SearchInput, decorate: Decorate, annotated: Annotated): SearchOutput {
   const t0 = performance.now();
   const parsed = parseQuery(input.query);
   const view = listingView(catalogue);
-  const facts = hasVaultFilter(parsed.filters) || input.facets ? vaultFacts(catalogue, parsed.filters, decorate, input.facets === true) : null;
+  const facts = hasVaultFilter(parsed.filters) || input.facets ? vaultFacts(catalogue, parsed.filters, annotated, input.facets === true) : null;
   const limits: MatchLimits = { excludeIds: hasWords(parsed) ? view.shadowed : view.shadowedAndChildren, onlyKeys: facts?.onlyKeys };
   const page = searchIndex(catalogue.index, parsed, { limit: input.limit ?? 50, offset: input.offset ?? 0, sort: input.sort, limits });
-  const results: SearchResult[] = [];
-  for (const hit of page.hits) {
-    const summary = listed(catalogue, hit.key, hit.path, decorate, view.childCounts);
-    if (summary) results.push({ summary, snippet: hit.snippet, messageIndex: hit.messageIndex, score: hit.score });
-  }
+  const results: SearchResult[] = listedRows(catalogue, page.hits, decorate, view.childCounts).map(({ hit, summary }) => ({
+    summary,
+    snippet: hit.snippet,
+    messageIndex: hit.messageIndex,
+    score: hit.score,
+  }));
   let facets: Facets | undefined;
   if (input.facets) {
     const m = buildMatch(parsed, limits);
@@ -118,10 +130,26 @@ export function searchSessions(catalogue: IndexedCatalogue, input: SearchInput, 
   return { results, total: page.total, problems: page.problems, tookMs: Math.round((performance.now() - t0) * 10) / 10, ...(facets ? { facets } : {}) };
 }
 
+/** The list without text: its filters as SQL over the index, newest first, and only the rows asked for read. */
+function listFromIndex(catalogue: IndexedCatalogue, query: ListQuery, decorate: Decorate, annotated: Annotated): { sessions: SessionSummary[]; total: number } {
+  const filters: Filters = {
+    tags: query.tag ? [query.tag] : [],
+    ...(query.format ? { source: query.format } : {}),
+    ...(query.starred !== undefined ? { starred: query.starred } : {}),
+    ...(query.kept !== undefined ? { kept: query.kept } : {}),
+  };
+  const view = listingView(catalogue);
+  const facts = hasVaultFilter(filters) ? vaultFacts(catalogue, filters, annotated, false) : null;
+  const limits: MatchLimits = { excludeIds: query.includeChildren ? view.shadowed : view.shadowedAndChildren, onlyKeys: facts?.onlyKeys };
+  const parsed: ParsedQuery = { terms: [], filters, sort: null, problems: [] };
+  const page = searchIndex(catalogue.index, parsed, { limit: query.limit ?? Number.MAX_SAFE_INTEGER, offset: 0, sort: 'updated', limits });
+  return { sessions: listedRows(catalogue, page.hits, decorate, view.childCounts).map((r) => r.summary), total: page.total };
+}
+
 /** The list's text box: the old substring match over titles and ids, plus everything the index finds. */
-export function listWithIndex(catalogue: IndexedCatalogue, query: ListQuery, decorate: Decorate): { sessions: SessionSummary[]; total: number } {
+export function listWithIndex(catalogue: IndexedCatalogue, query: ListQuery, decorate: Decorate, annotated: Annotated): { sessions: SessionSummary[]; total: number } {
   const text = query.text?.trim();
-  if (!text) return catalogue.list(query, decorate);
+  if (!text) return listFromIndex(catalogue, query, decorate, annotated);
   const byIndex = matchingKeys(catalogue.index, text);
   const bySubstring = new Set(catalogue.list({ ...query, limit: undefined }, decorate).sessions.map((s) => s.key));
   const all = catalogue.list({ ...query, text: undefined, limit: undefined }, decorate).sessions;

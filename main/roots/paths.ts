@@ -1,12 +1,17 @@
 // Path checks that keep every read inside the folders the user (or discovery) made known.
 import { realpath } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { homedir } from 'node:os';
 
 /** True when `child` is `parent` or lies below it (both already absolute and normalised). */
 export function isWithin(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..');
+  // A prefix test, not path.relative: a start checks 100,000 restored paths against every root.
+  if (process.platform === 'win32') {
+    parent = parent.toLowerCase();
+    child = child.toLowerCase();
+  }
+  if (child === parent) return true;
+  return child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 }
 
 /** Resolves symlinks where the path exists, so a link cannot smuggle a file in from outside. */

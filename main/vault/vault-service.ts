@@ -74,8 +74,11 @@ export class Vault {
 
   /** Sessions only the vault has: forks, and `session-vault record` runs made outside a git repository. */
   private ownedRoots(): string[] {
-    return [join(this.store.root, 'forks'), join(this.store.root, 'recorded')];
+    this.owned ??= [join(this.store.root, 'forks'), join(this.store.root, 'recorded')];
+    return this.owned;
   }
+
+  private owned: string[] | null = null;
 
   kindOf = (path: string): VaultKind => {
     if (isWithin(this.store.sessionsDir, path)) return 'copy';
@@ -106,6 +109,13 @@ export class Vault {
     if (!this.annotations.has(s.key)) return s;
     const a = this.annotations.get(s.key);
     return { ...s, starred: a.starred, tags: a.tags, hasNote: a.note.length > 0 };
+  };
+
+  /** The user's star and tags on a session, or null when it has none. */
+  annotated = (key: string): { starred: boolean; tags: readonly string[] } | null => {
+    if (!this.annotations.has(key)) return null;
+    const a = this.annotations.get(key);
+    return { starred: a.starred, tags: a.tags };
   };
 
   async load(): Promise<string[]> {
@@ -157,16 +167,16 @@ export class Vault {
   async autoKeepSweep(now = Date.now(), budget = 50): Promise<number> {
     if (!this.settings.autoKeep) return 0;
     let kept = 0;
-    for (const { path, summary, mtimeMs } of [...this.deps.catalogue.entries()]) {
+    for (const { path, key, unreadable, closed, mtimeMs } of [...this.deps.catalogue.entries()]) {
       if (kept >= budget) break;
-      if (summary.unreadable || this.kindOf(path) !== null) continue;
-      const idle = summary.status === 'closed' || now - mtimeMs > ACTIVE_WINDOW_MS;
+      if (unreadable || this.kindOf(path) !== null) continue;
+      const idle = closed || now - mtimeMs > ACTIVE_WINDOW_MS;
       if (!idle) continue;
-      const copy = this.deps.catalogue.keptCopy(summary.key);
-      const existing = copy ? await this.store.get(summary.key) : null;
+      const copy = this.deps.catalogue.keptCopy(key);
+      const existing = copy ? await this.store.get(key) : null;
       if (existing && Date.parse(existing.meta.keptAt) >= mtimeMs && copy) continue;
       try {
-        await this.store.keep(await this.deps.readFull(summary.key));
+        await this.store.keep(await this.deps.readFull(key));
         kept++;
       } catch {
         // A file that vanishes or breaks is kept on a later sweep, or never: nothing else to do here.
@@ -235,7 +245,7 @@ export class Vault {
     let forks = 0;
     for (const e of [...this.deps.catalogue.entries()]) {
       if (this.kindOf(e.path) === 'owned') {
-        await this.trashFolder(join(e.path, '..'), e.summary.key, e.summary.title);
+        await this.trashFolder(join(e.path, '..'), e.key, e.summary.title);
         forks++;
       }
     }
