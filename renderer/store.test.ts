@@ -24,9 +24,11 @@ function setup(sessions = [older, newer, broken]) {
   let listFailure: Error | null = null;
   const sessionsByKey = new Map([[older.key, session({ key: older.key, title: 'Older' })]]);
   const fake = fakeClient({
-    listSessions: async () => {
+    listSessions: async ({ keys }: { keys?: string[] }) => {
       if (listFailure) throw listFailure;
-      return { sessions: list, total: list.length };
+      // Like the service: with keys, only those rows.
+      const rows = keys ? list.filter((s) => keys.includes(s.key)) : list;
+      return { sessions: rows, total: rows.length };
     },
     listRoots: async () => [root],
     getAppInfo: async () => ({ version: '0.1.0', dataDir: '/d', shell: 'web', demoRootPath: null }),
@@ -126,19 +128,33 @@ describe('createAppStore', () => {
     expect(store.getState().open?.session?.title).toBe('Newer');
   });
 
-  it('refreshes the list once per burst of sessionsChanged events', async () => {
+  it('once per burst of sessionsChanged events, fetches only the rows it touched and merges them', async () => {
     const { store, fake, setList } = setup();
     await store.getState().load();
-    const listCalls = () => fake.calls.filter((c) => c.method === 'listSessions').length;
-    const before = listCalls();
-    setList([older]);
-    fake.emit({ name: 'sessionsChanged', payload: { changed: ['x'], removed: [] } });
-    fake.emit({ name: 'sessionsChanged', payload: { changed: ['y'], removed: [] } });
+    const lists = () => fake.calls.filter((c) => c.method === 'listSessions').map((c) => c.input);
+    const before = lists().length;
+    const renamed = { ...older, title: 'Older, renamed' };
+    setList([renamed, broken]);
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [older.key], removed: [] } });
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [], removed: [newer.key] } });
     await vi.advanceTimersByTimeAsync(50);
-    expect(listCalls()).toBe(before);
+    expect(lists()).toHaveLength(before);
     await vi.advanceTimersByTimeAsync(100);
-    expect(listCalls()).toBe(before + 1);
-    expect(store.getState().sessions).toEqual([older]);
+    expect(lists().slice(before)).toEqual([{ keys: [older.key, newer.key] }]);
+    expect(store.getState().sessions.map((s) => s.title).sort()).toEqual([broken.title, 'Older, renamed'].sort());
+    expect(store.getState().total).toBe(2);
+  });
+
+  it('fetches the whole list again on a resync, or when a burst touches more rows than it is worth merging', async () => {
+    const { store, fake } = setup();
+    await store.getState().load();
+    const lists = () => fake.calls.filter((c) => c.method === 'listSessions').map((c) => c.input);
+    const before = lists().length;
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    fake.emit({ name: 'sessionsChanged', payload: { changed: Array.from({ length: 501 }, (_, i) => `vizier:n${i}`), removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    expect(lists().slice(before)).toEqual([{}, {}]);
   });
 
   it('reloads the open session when it changed and marks it when removed', async () => {

@@ -55,6 +55,8 @@ export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSli
   dragOutUrl(key: string): string | null;
   load(): Promise<void>;
   refresh(): Promise<void>;
+  /** Fetches only the rows a change touched (and the parents they are listed under) and merges them into the list. */
+  refreshRows(keys: string[]): Promise<void>;
   refreshRoots(): Promise<void>;
   setFilter(text: string): void;
   select(key: string | null): void;
@@ -71,6 +73,9 @@ export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSli
 }
 
 export type AppStore = StoreApi<AppState>;
+
+/** Changed sessions updated row by row; more than this at once and the whole list is fetched again. */
+const ROWS_AT_ONCE = 500;
 
 /** Messages fetched per window after the first screen. */
 const MESSAGE_WINDOW = 2000;
@@ -126,7 +131,10 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       const all = resync;
       pending.clear();
       resync = false;
-      await Promise.all([get().refresh(), get().refreshRoots()]);
+      // A few changed sessions (a live transcript, a scan's batch) update their rows; a resync or a flood refetches all.
+      const { loaded, listError, listLoading } = get();
+      const rowsOnly = !all && changes.size > 0 && changes.size <= ROWS_AT_ONCE && loaded && !listError && !listLoading;
+      await Promise.all([rowsOnly ? get().refreshRows([...changes.keys()]) : get().refresh(), get().refreshRoots()]);
       if (changes.size > 0 || all) get().resetRelated();
       const open = get().open;
       if (!open) return;
@@ -194,6 +202,21 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
         } catch (err) {
           if (seq !== listSeq) return;
           set({ listLoading: false, listError: describeError(err) });
+        }
+      },
+
+      async refreshRows(keys) {
+        const seq = ++listSeq;
+        try {
+          const { sessions: rows } = await client.listSessions({ ...listQuery(get()), keys });
+          if (seq !== listSeq) return;
+          // A key that comes back absent was removed, or no longer passes the filters.
+          const replaced = new Set([...keys, ...rows.map((r) => r.key)]);
+          const sessions = [...get().sessions.filter((s) => !replaced.has(s.key)), ...rows];
+          set({ sessions, total: sessions.length });
+        } catch (err) {
+          if (seq !== listSeq) return;
+          set({ listError: describeError(err) });
         }
       },
 

@@ -77,6 +77,11 @@ export const api = {
         /** Only sessions with (true) or without (false) a copy in the vault. */
         kept: z.boolean().optional(),
         tag: z.string().min(1).max(80).optional(),
+        /**
+         * Only these sessions (those that pass the other filters), plus the parents they are listed under: what a
+         * `sessionsChanged` event touched, so a window updates those rows instead of fetching the whole list again.
+         */
+        keys: z.array(SessionKey).min(1).max(1000).optional(),
       })
       .strict(),
     output: z.object({ sessions: z.array(SessionSummary), total: z.number().int().nonnegative() }),

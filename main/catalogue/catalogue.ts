@@ -37,6 +37,7 @@ export interface ListQuery {
   starred?: boolean | undefined;
   kept?: boolean | undefined;
   tag?: string | undefined;
+  keys?: string[] | undefined;
 }
 
 /** copy: a kept copy of a session that may also exist live; owned: a session only the vault has (a fork). */

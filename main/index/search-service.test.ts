@@ -4,7 +4,7 @@ import type { Session, SessionSummary } from '../../shared/session.ts';
 import type { SearchSort } from '../../shared/search-api.ts';
 import { SessionIndex } from './index-store.ts';
 import { IndexedCatalogue } from './indexed-catalogue.ts';
-import { searchSessions } from './search-service.ts';
+import { listWithIndex, searchSessions } from './search-service.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 
 let index: SessionIndex;
@@ -152,5 +152,25 @@ describe('searchSessions facets', () => {
     expect(facets?.tag.map((v) => [v.value.toLowerCase(), v.count, v.filter.toLowerCase()])).toEqual([['bug', 2, 'tag:bug'], ['ui work', 1, 'tag:"ui work"']]);
     expect(facets?.model.map((v) => [v.value, v.count])).toEqual([['claude-sonnet-4-5', 3], ['claude-sonnet-4-5-20250929', 1], ['gpt-5', 1]]);
     expect(search('').facets).toBeUndefined();
+  });
+});
+
+describe('listSessions', () => {
+  const list = (query: Parameters<typeof listWithIndex>[1]) => listWithIndex(catalogue, query, decorate, (key) => annotations.get(key) ?? null);
+
+  it('lists newest first with sub-agents under their parent, and every row when asked for children', () => {
+    expect(list({}).sessions.map((s) => s.id)).toEqual(['c', 'a', 'b', 'e', 'f']);
+    expect(list({ includeChildren: true }).sessions.map((s) => s.id)).toEqual(['d', 'c', 'a', 'b', 'e', 'f']);
+    expect(list({ limit: 2 })).toMatchObject({ total: 5, sessions: [{ id: 'c' }, { id: 'a', childCount: 1, tags: ['UI work', 'bug'] }] });
+    expect(list({ starred: true }).sessions.map((s) => s.id)).toEqual(['b']);
+  });
+
+  it('with keys, gives back only those rows and the parent a changed sub-agent is listed under', () => {
+    expect(list({ keys: ['vizier:d'] }).sessions.map((s) => s.id)).toEqual(['a']);
+    expect(list({ keys: ['vizier:d'], includeChildren: true }).sessions.map((s) => s.id)).toEqual(['d', 'a']);
+    expect(list({ keys: ['vizier:c', 'codex:b'] }).sessions.map((s) => s.id)).toEqual(['c', 'b']);
+    // The other filters still apply: a changed session that no longer passes them comes back absent.
+    expect(list({ keys: ['vizier:c', 'codex:b'], starred: true }).sessions.map((s) => s.id)).toEqual(['b']);
+    expect(list({ keys: ['vizier:gone'] }).sessions).toEqual([]);
   });
 });

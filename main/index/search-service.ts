@@ -140,10 +140,22 @@ function listFromIndex(catalogue: IndexedCatalogue, query: ListQuery, decorate: 
   };
   const view = listingView(catalogue);
   const facts = hasVaultFilter(filters) ? vaultFacts(catalogue, filters, annotated, false) : null;
-  const limits: MatchLimits = { excludeIds: query.includeChildren ? view.shadowed : view.shadowedAndChildren, onlyKeys: facts?.onlyKeys };
+  const touched = query.keys ? touchedKeys(catalogue, query.keys) : null;
+  const onlyKeys = touched && facts?.onlyKeys ? facts.onlyKeys.filter((k) => touched.has(k)) : (facts?.onlyKeys ?? (touched ? [...touched] : undefined));
+  const limits: MatchLimits = { excludeIds: query.includeChildren ? view.shadowed : view.shadowedAndChildren, onlyKeys };
   const parsed: ParsedQuery = { terms: [], filters, sort: null, problems: [] };
   const page = searchIndex(catalogue.index, parsed, { limit: query.limit ?? Number.MAX_SAFE_INTEGER, offset: 0, sort: 'updated', limits });
   return { sessions: listedRows(catalogue, page.hits, decorate, view.childCounts).map((r) => r.summary), total: page.total };
+}
+
+/** Changed keys and the parents they are listed under (a new sub-agent changes its parent's count). */
+function touchedKeys(catalogue: IndexedCatalogue, keys: readonly string[]): Set<string> {
+  const out = new Set(keys);
+  for (const key of keys) {
+    const parent = catalogue.byKey(key)?.parentKey;
+    if (parent) out.add(parent);
+  }
+  return out;
 }
 
 /** The list's text box: the old substring match over titles and ids, plus everything the index finds. */
@@ -153,6 +165,7 @@ export function listWithIndex(catalogue: IndexedCatalogue, query: ListQuery, dec
   const byIndex = matchingKeys(catalogue.index, text);
   const bySubstring = new Set(catalogue.list({ ...query, limit: undefined }, decorate).sessions.map((s) => s.key));
   const all = catalogue.list({ ...query, text: undefined, limit: undefined }, decorate).sessions;
-  const matches = all.filter((s) => bySubstring.has(s.key) || byIndex.has(s.key));
+  const touched = query.keys ? touchedKeys(catalogue, query.keys) : null;
+  const matches = all.filter((s) => (bySubstring.has(s.key) || byIndex.has(s.key)) && (!touched || touched.has(s.key)));
   return { sessions: matches.slice(0, query.limit ?? matches.length), total: matches.length };
 }
