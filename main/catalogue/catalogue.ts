@@ -199,16 +199,12 @@ export class Catalogue {
 
   private readonly loader = (entry: Entry): SessionSummary => this.loadSummary(entry);
 
-  /** Lets go of the summaries of entries written up to `upTo` (they can be loaded again); returns how many. */
-  protected dropHeld(upTo: number): number {
-    let dropped = 0;
-    for (const entry of this.byPath.values()) {
-      if (entry.held && entry.written <= upTo) {
-        entry.held = null;
-        dropped++;
-      }
-    }
-    return dropped;
+  /** Lets go of the summary an entry holds (it can be loaded again); false when it held none. */
+  protected dropHeld(path: string): boolean {
+    const entry = this.byPath.get(path);
+    if (!entry?.held) return false;
+    entry.held = null;
+    return true;
   }
 
   private assignKey(path: string, wanted: string, copyKey: string | null, kind: VaultKind): string {

@@ -198,7 +198,18 @@ export class SessionIndex {
     return this.pendingBytes + this.writer.backlog;
   }
 
+  /** Paths whose latest change is not in the index file yet (queued here, or handed to the writer and not committed). */
+  uncommittedPaths(): Set<string> {
+    const paths = new Set(this.pending.keys());
+    this.writer.uncommittedPaths(paths);
+    return paths;
+  }
+
+  /** Called after each batch the writer commits. */
+  onCommitted: () => void = () => undefined;
+
   private wake(): void {
+    this.onCommitted();
     const waiting = this.waiting;
     this.waiting = [];
     for (const resolve of waiting) resolve();

@@ -17,6 +17,8 @@ export interface IndexWriter {
   readonly problem: string | null;
   /** Gives back what an idle writer holds. */
   rest(): void;
+  /** Paths of the batches handed over and not yet committed. */
+  uncommittedPaths(into: Set<string>): void;
   close(): void;
 }
 
@@ -34,11 +36,14 @@ export class InlineWriter implements IndexWriter {
   write(ops: WriteOp[]): void {
     const error = this.writes.applyEach(ops);
     if (error) this.problem = `Some sessions could not be added to the search index: ${error}`;
+    this.onCommit();
   }
 
   sync(): void {}
 
   rest(): void {}
+
+  uncommittedPaths(): void {}
 
   close(): void {}
 }
@@ -168,7 +173,9 @@ export class ThreadWriter implements IndexWriter {
     if (this.replacement) return this.replacement.write(ops, bytes);
     if (!this.thread && bytes < INLINE_BYTES) {
       this.inline ??= this.fallback();
-      return this.inline.write(ops, bytes);
+      this.inline.write(ops, bytes);
+      this.onCommit();
+      return;
     }
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
@@ -177,6 +184,11 @@ export class ThreadWriter implements IndexWriter {
     this.inFlight.set(seq, { ops, bytes });
     this.bytes += bytes;
     this.thread.worker.postMessage({ seq, ops } satisfies WriterRequest, transferables(ops));
+  }
+
+  uncommittedPaths(into: Set<string>): void {
+    if (this.replacement) return this.replacement.uncommittedPaths(into);
+    for (const { ops } of this.inFlight.values()) for (const op of ops) into.add(op.path);
   }
 
   sync(): void {

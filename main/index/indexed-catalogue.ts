@@ -17,7 +17,12 @@ export class IndexedCatalogue extends Catalogue {
     super(vaultKind, annotationText, copyKeyOf);
     this.index = index;
     this.kindOf = vaultKind;
+    // A cold scan of 100,000 files would otherwise hold every summary until it ends.
+    index.onCommitted = () => this.releaseCommitted();
   }
+
+  /** Paths whose entries still hold their summary. */
+  private readonly holding = new Set<string>();
 
   override put(path: string, size: number, mtimeMs: number, result: SummaryResponse): string {
     // The index text goes to the index only; the entry holds its summary until the index has it (see `release`).
@@ -25,11 +30,13 @@ export class IndexedCatalogue extends Catalogue {
     const stored: SummaryResponse = result.ok ? { id: 0, ok: true, summary: result.summary, companions: result.companions } : result;
     const key = super.put(path, size, mtimeMs, stored);
     this.index.put(path, size, mtimeMs, key, stored, text);
+    this.holding.add(path);
     return key;
   }
 
   override remove(path: string): string | null {
     this.index.remove(path);
+    this.holding.delete(path);
     return super.remove(path);
   }
 
@@ -49,14 +56,26 @@ export class IndexedCatalogue extends Catalogue {
     });
   }
 
+  /** Entries whose summaries the index has committed let go of them; returns how many did. */
+  releaseCommitted(): number {
+    if (!this.holding.size) return 0;
+    const uncommitted = this.index.uncommittedPaths();
+    let dropped = 0;
+    for (const path of this.holding) {
+      if (uncommitted.has(path)) continue;
+      this.holding.delete(path);
+      if (this.dropHeld(path)) dropped++;
+    }
+    return dropped;
+  }
+
   /**
    * Once everything written so far is in the index file, entries let go of their summaries (loaded again from
    * the index when a row is shown): at rest the catalogue holds keys and paths, not 100,000 summaries.
    */
-  async release(): Promise<number> {
-    const upTo = this.writes;
+  async release(): Promise<void> {
     await this.index.settled();
-    return this.dropHeld(upTo);
+    this.releaseCommitted();
   }
 
   /**
