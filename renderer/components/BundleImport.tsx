@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAppStore } from '../store-context.ts';
 import { formatBytes } from '../format.ts';
+import { ModalDialog } from './ModalDialog.tsx';
 
 /** A drag that carries files (not text or a link dragged within the page). */
 function carriesFiles(e: DragEvent): boolean {
@@ -94,88 +95,74 @@ export function BundleImportDialog() {
   const report = importing.report;
   const busy = importing.phase === 'uploading' || importing.phase === 'checking';
   return (
-    <div className="vault-backdrop">
-      <div
-        className="vault-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="bundle-import-title"
-        data-testid="bundle-import-dialog"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape' && !busy) {
-            e.preventDefault();
-            close();
-          }
-        }}
-      >
-        <h2 id="bundle-import-title">Import {importing.fileName}</h2>
-        {importing.phase === 'uploading' && (
-          <p role="status">
-            Reading… <progress max={importing.size} value={importing.sent} /> {formatBytes(importing.sent)} of {formatBytes(importing.size)}
+    <ModalDialog labelledBy="bundle-import-title" testId="bundle-import-dialog" onEscape={busy ? null : close}>
+      <h2 id="bundle-import-title">Import {importing.fileName}</h2>
+      {importing.phase === 'uploading' && (
+        <p role="status">
+          Reading… <progress max={importing.size} value={importing.sent} /> {formatBytes(importing.sent)} of {formatBytes(importing.size)}
+        </p>
+      )}
+      {importing.phase === 'checking' && <p role="status">Checking every file (paths, sizes, checksums) before anything is written…</p>}
+      {report && (
+        <div role="status" data-testid="bundle-import-report">
+          <p className={report.imported.length ? 'ok-text' : 'muted'} data-testid="bundle-imported-count">
+            {report.imported.length ? `Imported ${report.imported.length} session${report.imported.length === 1 ? '' : 's'} into the vault.` : 'Nothing new was imported.'}
           </p>
-        )}
-        {importing.phase === 'checking' && <p role="status">Checking every file (paths, sizes, checksums) before anything is written…</p>}
-        {report && (
-          <div role="status" data-testid="bundle-import-report">
-            <p className={report.imported.length ? 'ok-text' : 'muted'} data-testid="bundle-imported-count">
-              {report.imported.length ? `Imported ${report.imported.length} session${report.imported.length === 1 ? '' : 's'} into the vault.` : 'Nothing new was imported.'}
-            </p>
-            {report.imported.length > 0 && (
+          {report.imported.length > 0 && (
+            <ul className="vault-list">
+              {report.imported.map((s) => (
+                <li key={s.key} className="trash-row" data-testid="bundle-imported" data-key={s.key}>
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => {
+                      close();
+                      void openSession(s.key);
+                    }}
+                  >
+                    {s.title}
+                  </button>
+                  <span className="muted mono small">{s.key}</span>
+                  {s.copyOf && <span className="muted small">a copy of {s.copyOf}</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+          {report.skipped.length > 0 && (
+            <>
+              <p data-testid="bundle-skipped-count">
+                Skipped {report.skipped.length} session{report.skipped.length === 1 ? '' : 's'} the vault already has (nothing was overwritten):
+              </p>
               <ul className="vault-list">
-                {report.imported.map((s) => (
-                  <li key={s.key} className="trash-row" data-testid="bundle-imported" data-key={s.key}>
-                    <button
-                      type="button"
-                      className="link-button"
-                      onClick={() => {
-                        close();
-                        void openSession(s.key);
-                      }}
-                    >
-                      {s.title}
-                    </button>
+                {report.skipped.map((s) => (
+                  <li key={s.key} className="trash-row" data-testid="bundle-skipped" data-key={s.key}>
+                    <span className="trash-title">{s.title}</span>
                     <span className="muted mono small">{s.key}</span>
-                    {s.copyOf && <span className="muted small">a copy of {s.copyOf}</span>}
                   </li>
                 ))}
               </ul>
-            )}
-            {report.skipped.length > 0 && (
-              <>
-                <p data-testid="bundle-skipped-count">
-                  Skipped {report.skipped.length} session{report.skipped.length === 1 ? '' : 's'} the vault already has (nothing was overwritten):
-                </p>
-                <ul className="vault-list">
-                  {report.skipped.map((s) => (
-                    <li key={s.key} className="trash-row" data-testid="bundle-skipped" data-key={s.key}>
-                      <span className="trash-title">{s.title}</span>
-                      <span className="muted mono small">{s.key}</span>
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-            <p className="muted small">
-              {report.redactionEnabled ? `The sender redacted ${report.redacted} secret${report.redacted === 1 ? '' : 's'} before sharing.` : 'The sender shared these files unredacted.'}
-            </p>
-          </div>
-        )}
-        {importing.error && (
-          <p className="error-text" role="alert" data-testid="bundle-import-error">
-            {importing.error}
-          </p>
-        )}
-        <div className="dialog-buttons">
-          {report && report.skipped.length > 0 && !importing.asCopy && (
-            <button type="button" data-testid="bundle-import-copies" onClick={() => void asCopies()}>
-              Import those as copies
-            </button>
+            </>
           )}
-          <button type="button" data-testid="bundle-import-close" disabled={busy} onClick={close}>
-            {busy ? 'Importing…' : 'Close'}
-          </button>
+          <p className="muted small">
+            {report.redactionEnabled ? `The sender redacted ${report.redacted} secret${report.redacted === 1 ? '' : 's'} before sharing.` : 'The sender shared these files unredacted.'}
+          </p>
         </div>
+      )}
+      {importing.error && (
+        <p className="error-text" role="alert" data-testid="bundle-import-error">
+          {importing.error}
+        </p>
+      )}
+      <div className="dialog-buttons">
+        {report && report.skipped.length > 0 && !importing.asCopy && (
+          <button type="button" data-testid="bundle-import-copies" onClick={() => void asCopies()}>
+            Import those as copies
+          </button>
+        )}
+        <button type="button" data-testid="bundle-import-close" disabled={busy} onClick={close}>
+          {busy ? 'Importing…' : 'Close'}
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   );
 }

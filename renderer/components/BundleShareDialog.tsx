@@ -2,6 +2,7 @@
 import { useAppStore } from '../store-context.ts';
 import { formatBytes } from '../format.ts';
 import type { BundleFormat } from '../../shared/bundle-api.ts';
+import { ModalDialog } from './ModalDialog.tsx';
 
 const FORMATS: Array<{ value: BundleFormat; label: string }> = [
   { value: 'zip', label: 'Bundle (.zip) — sources, session.json, checksums; imports into any Session Vault' },
@@ -64,89 +65,75 @@ export function BundleShareDialog() {
   const busy = share.phase === 'exporting' || share.phase === 'saving';
   const count = share.keys.length;
   return (
-    <div className="vault-backdrop">
-      <div
-        className="vault-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="bundle-share-title"
-        data-testid="bundle-share-dialog"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            void cancel();
-          }
-        }}
-      >
-        <h2 id="bundle-share-title">
-          Share {count} session{count === 1 ? '' : 's'}
-        </h2>
-        <fieldset className="delete-files" disabled={busy || share.phase === 'done'}>
-          <legend>Format</legend>
-          {FORMATS.map((f) => (
-            <label key={f.value} className="delete-file">
-              <input
-                type="radio"
-                name="bundle-format"
-                data-testid={`bundle-format-${f.value}`}
-                checked={share.format === f.value}
-                disabled={f.value !== 'zip' && count > 1}
-                onChange={() => void setFormat(f.value)}
-              />
-              {f.label}
-            </label>
-          ))}
-          <label className="delete-file">
-            <input type="checkbox" data-testid="bundle-redact" checked={share.redact} onChange={(e) => setRedact(e.target.checked)} />
-            Redact secrets (API keys, tokens, private keys, and your environment’s secret values) — recommended
+    <ModalDialog labelledBy="bundle-share-title" testId="bundle-share-dialog" onEscape={() => void cancel()}>
+      <h2 id="bundle-share-title">
+        Share {count} session{count === 1 ? '' : 's'}
+      </h2>
+      <fieldset className="delete-files" disabled={busy || share.phase === 'done'}>
+        <legend>Format</legend>
+        {FORMATS.map((f) => (
+          <label key={f.value} className="delete-file">
+            <input
+              type="radio"
+              name="bundle-format"
+              data-testid={`bundle-format-${f.value}`}
+              checked={share.format === f.value}
+              disabled={f.value !== 'zip' && count > 1}
+              onChange={() => void setFormat(f.value)}
+            />
+            {f.label}
           </label>
-        </fieldset>
-        {share.phase !== 'done' && <Findings />}
-        {busy && (
-          <p role="status" data-testid="bundle-progress">
-            {share.phase === 'exporting' ? 'Exporting…' : 'Saving…'}{' '}
-            <progress max={share.progress?.total || 1} value={share.progress?.done ?? 0} />{' '}
-            {share.progress ? `${formatBytes(share.progress.done)} of ${formatBytes(share.progress.total)}` : ''}
+        ))}
+        <label className="delete-file">
+          <input type="checkbox" data-testid="bundle-redact" checked={share.redact} onChange={(e) => setRedact(e.target.checked)} />
+          Redact secrets (API keys, tokens, private keys, and your environment’s secret values) — recommended
+        </label>
+      </fieldset>
+      {share.phase !== 'done' && <Findings />}
+      {busy && (
+        <p role="status" data-testid="bundle-progress">
+          {share.phase === 'exporting' ? 'Exporting…' : 'Saving…'}{' '}
+          <progress max={share.progress?.total || 1} value={share.progress?.done ?? 0} />{' '}
+          {share.progress ? `${formatBytes(share.progress.done)} of ${formatBytes(share.progress.total)}` : ''}
+        </p>
+      )}
+      {share.phase === 'done' && share.result && (
+        <div role="status" data-testid="bundle-done">
+          <p className="ok-text">
+            Saved {share.result.fileName} ({formatBytes(share.result.size)}): {share.result.sessions} session{share.result.sessions === 1 ? '' : 's'},{' '}
+            {share.result.redacted} secret{share.result.redacted === 1 ? '' : 's'} redacted{share.result.kept ? `, ${share.result.kept} left as you chose` : ''}.
           </p>
-        )}
-        {share.phase === 'done' && share.result && (
-          <div role="status" data-testid="bundle-done">
-            <p className="ok-text">
-              Saved {share.result.fileName} ({formatBytes(share.result.size)}): {share.result.sessions} session{share.result.sessions === 1 ? '' : 's'},{' '}
-              {share.result.redacted} secret{share.result.redacted === 1 ? '' : 's'} redacted{share.result.kept ? `, ${share.result.kept} left as you chose` : ''}.
-            </p>
-            <p className="muted small">
-              A copy is kept at <span className="mono">{share.result.path}</span> for a day.
-            </p>
-          </div>
-        )}
-        {share.error && (
-          <p className="error-text" role="alert" data-testid="bundle-error">
-            {share.error}
+          <p className="muted small">
+            A copy is kept at <span className="mono">{share.result.path}</span> for a day.
           </p>
-        )}
-        <div className="dialog-buttons">
-          {share.phase === 'done' ? (
-            <>
-              <button type="button" onClick={() => void saveAgain()}>
-                Save again
-              </button>
-              <button type="button" data-testid="bundle-close" onClick={() => void cancel()}>
-                Close
-              </button>
-            </>
-          ) : (
-            <>
-              <button type="button" data-testid="bundle-cancel" onClick={() => void cancel()}>
-                {busy ? 'Cancel export' : 'Cancel'}
-              </button>
-              <button type="button" className="primary" data-testid="bundle-export" disabled={share.phase !== 'review'} onClick={() => void startExport()}>
-                Export
-              </button>
-            </>
-          )}
         </div>
+      )}
+      {share.error && (
+        <p className="error-text" role="alert" data-testid="bundle-error">
+          {share.error}
+        </p>
+      )}
+      <div className="dialog-buttons">
+        {share.phase === 'done' ? (
+          <>
+            <button type="button" onClick={() => void saveAgain()}>
+              Save again
+            </button>
+            <button type="button" data-testid="bundle-close" onClick={() => void cancel()}>
+              Close
+            </button>
+          </>
+        ) : (
+          <>
+            <button type="button" data-testid="bundle-cancel" onClick={() => void cancel()}>
+              {busy ? 'Cancel export' : 'Cancel'}
+            </button>
+            <button type="button" className="primary" data-testid="bundle-export" disabled={share.phase !== 'review'} onClick={() => void startExport()}>
+              Export
+            </button>
+          </>
+        )}
       </div>
-    </div>
+    </ModalDialog>
   );
 }

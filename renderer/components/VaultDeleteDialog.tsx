@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { SourceFile } from '../../shared/session.ts';
 import { formatBytes } from '../format.ts';
+import { ModalDialog } from './ModalDialog.tsx';
 
 export interface DeleteTarget {
   title: string;
@@ -31,65 +32,51 @@ export function VaultDeleteDialog(props: {
   };
 
   return (
-    <div className="vault-backdrop">
-      <div
-        className="vault-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="delete-title"
-        data-testid="delete-dialog"
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.preventDefault();
-            onCancel();
-          }
-        }}
-      >
-        <h2 id="delete-title">Delete “{target.title}”?</h2>
-        {target.inVault ? (
-          <p>The vault’s copy moves to the trash; you can restore it from the Vault panel.</p>
-        ) : (
-          <p>
-            This session is not kept in the vault. Only the source files you tick below are deleted; nothing else is
-            touched.
-          </p>
-        )}
-        {files.length > 0 && (
-          <fieldset className="delete-files">
-            <legend>{target.inVault ? 'Also delete these source files of the tool (optional):' : 'Source files to delete:'}</legend>
-            {files.map((f) => (
-              <label key={f.path} className="delete-file">
-                <input
-                  type="checkbox"
-                  data-testid="delete-source-file"
-                  checked={ticked.has(f.path)}
-                  onChange={() => toggle(f.path)}
-                />
-                <span className="mono">{f.path}</span>
-                <span className="muted">
-                  {f.role} · {formatBytes(f.size)}
-                </span>
-              </label>
-            ))}
-          </fieldset>
-        )}
-        {!target.inVault && files.length === 0 && <p className="muted">This session lists no source files to delete.</p>}
-        {error && (
-          <p className="error-text" role="alert" data-testid="delete-error">
-            Could not delete: {error}
-          </p>
-        )}
-        <div className="dialog-buttons">
-          {/* Cancel is the safe default for Enter. */}
-          <button type="button" autoFocus onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="button" className="danger" data-testid="delete-confirm" disabled={!canConfirm} onClick={() => onConfirm(chosen)}>
-            {busy ? 'Deleting…' : deleteLabel(target.inVault, chosen.length)}
-          </button>
-        </div>
+    <ModalDialog labelledBy="delete-title" testId="delete-dialog" onEscape={onCancel}>
+      <h2 id="delete-title">Delete “{target.title}”?</h2>
+      {target.inVault ? (
+        <p>The vault’s copy moves to the trash; you can restore it from the Vault panel.</p>
+      ) : (
+        <p>
+          This session is not kept in the vault. Only the source files you tick below are deleted; nothing else is
+          touched.
+        </p>
+      )}
+      {files.length > 0 && (
+        <fieldset className="delete-files">
+          <legend>{target.inVault ? 'Also delete these source files of the tool (optional):' : 'Source files to delete:'}</legend>
+          {files.map((f) => (
+            <label key={f.path} className="delete-file">
+              <input
+                type="checkbox"
+                data-testid="delete-source-file"
+                checked={ticked.has(f.path)}
+                onChange={() => toggle(f.path)}
+              />
+              <span className="mono">{f.path}</span>
+              <span className="muted">
+                {f.role} · {formatBytes(f.size)}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      {!target.inVault && files.length === 0 && <p className="muted">This session lists no source files to delete.</p>}
+      {error && (
+        <p className="error-text" role="alert" data-testid="delete-error">
+          Could not delete: {error}
+        </p>
+      )}
+      <div className="dialog-buttons">
+        {/* Cancel is the safe default for Enter. */}
+        <button type="button" autoFocus onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="danger" data-testid="delete-confirm" disabled={!canConfirm} onClick={() => onConfirm(chosen)}>
+          {busy ? 'Deleting…' : deleteLabel(target.inVault, chosen.length)}
+        </button>
       </div>
-    </div>
+    </ModalDialog>
   );
 }
 
