@@ -313,10 +313,13 @@ export function createServices(options: ServicesOptions): Services {
     return file.path;
   };
 
-  // Sharing: export/import bundles. Exports parse in the scan pool, uncached, so opened sessions stay cached.
+  // Sharing: export/import bundles. Bundles parse, serialize and scan each session in a worker of their own
+  // (ended with the export), so this thread never holds a parsed session; Markdown/HTML go through `load`.
   const bundles = new BundleService({
     dataDir: options.dataDir,
     env,
+    locate: (key) => ({ path: entryFor(key).path, childKeys: catalogue.childrenOf(key) }),
+    pricingFile,
     load: async (key) => {
       const entry = entryFor(key);
       const result = await pool.read(entry.path, 'background');

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportBundle } from '../bundle/export-bundle.ts';
+import { workerLoader } from '../bundle/worker-loader.ts';
 import { createServices } from '../services.ts';
 import { writeClaudeTranscript } from './generate-large.ts';
 
@@ -125,8 +126,11 @@ export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<Bund
   try {
     await services.start();
     await services.whenScanned();
-    const keys = (await services.methods.listSessions({ includeChildren: true })).sessions.map((s) => s.key);
-    const load = services.bundles.load;
+    const summaries = (await services.methods.listSessions({ includeChildren: true })).sessions;
+    const keys = summaries.map((s) => s.key);
+    // The loader the app gives exports (a worker of the export's own), located through the list; these sessions have no sub-agents.
+    const paths = new Map(summaries.map((s) => [s.key, s.primaryPath]));
+    const openLoader = () => workerLoader((key) => ({ path: paths.get(key) as string, childKeys: [] }));
     const zipped: Array<{ ms: number; cpuMs: number | null; bytes: number }> = [];
     const runZip = async () => {
       await settle();
@@ -141,7 +145,8 @@ export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<Bund
       await settle();
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
-      const { startRssMb, peakRssMb } = await withPeakRss(() => exportBundle(keys, load, out, { redact, env: {} }));
+      const loader = openLoader();
+      const { startRssMb, peakRssMb } = await withPeakRss(() => exportBundle(keys, loader, out, { redact, env: {} }).finally(() => loader.close()));
       const cpu = process.cpuUsage(cpu0);
       runs.push({ label, ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, zipBytes: (await stat(out)).size, startRssMb, peakRssMb });
       await rm(out);

@@ -7,8 +7,8 @@ import { createGunzip, createGzip } from 'node:zlib';
 import type { Session, SourceFile } from '../../shared/session.ts';
 import { safeName } from '../vault/vault-store.ts';
 import { entryNameProblem, foldedName, sessionJsonPath, sourceEntryPath } from './bundle-paths.ts';
+import type { PreparedSession, SessionHead } from './prepare-session.ts';
 import { SecretScanStream, type ScanContext } from './secret-scan.ts';
-import { sessionJsonChunks } from './session-json.ts';
 
 export interface PlannedEntry {
   path: string;
@@ -16,7 +16,7 @@ export interface PlannedEntry {
   role: SourceFile['role'] | null;
   originalPath: string | null;
   mtimeMs: number | null;
-  /** Bytes on disk, for progress (session.json: unknown until written). */
+  /** Bytes on disk, for progress (session.json: 0, progress counts source bytes). */
   size: number;
   gzip: boolean;
   clip: 'json' | 'text';
@@ -26,8 +26,8 @@ export interface PlannedEntry {
 
 export interface SessionPlan {
   folder: string;
-  /** Dropped (set to null) once session.json is written, so a finished session does not stay in memory. */
-  session: Session | null;
+  /** session.json as prepared (its bytes, findings, the secrets it held); the parsed session itself stays where it was parsed. */
+  prepared: PreparedSession;
   format: Session['format'];
   childKeys: string[];
   manifest: { key: string; id: string; title: string; sessionTime: string | null };
@@ -54,11 +54,12 @@ async function isGzip(path: string): Promise<boolean> {
  * the session that is not already a source file. Refuses names a reader would reject, so a bundle this app
  * writes always imports (two files differing only in case cannot both land on macOS or Windows).
  */
-export async function planSession(session: Session): Promise<SessionPlan> {
+export async function planSession(prepared: PreparedSession): Promise<SessionPlan> {
+  const session: SessionHead = prepared.head;
   const folder = safeName(session.key);
   const plan: SessionPlan = {
     folder,
-    session,
+    prepared,
     format: session.format,
     childKeys: session.childKeys,
     manifest: { key: session.key, id: session.id, title: session.title, sessionTime: session.closedAt ?? session.updatedAt ?? session.createdAt },
@@ -74,8 +75,8 @@ export async function planSession(session: Session): Promise<SessionPlan> {
     gzip: false,
     clip: 'json',
     open: () => {
-      if (!plan.session) throw new Error(`${sessionJsonPath(folder)} was already written`);
-      return Readable.from(sessionJsonChunks(plan.session), { objectMode: false });
+      if (!prepared.json) throw new Error(`${sessionJsonPath(folder)} was prepared for a scan only`);
+      return Readable.from([prepared.json], { objectMode: false });
     },
   });
   const files = new Map<string, SourceFile['role']>();

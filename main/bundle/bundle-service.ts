@@ -12,12 +12,22 @@ import { exportBundle, scanBundle, type BundleProgress } from './export-bundle.t
 import { exportDocument, renderDocument } from './export-document.ts';
 import { importBundle } from './import-bundle.ts';
 import { markdownFileName } from './markdown-export.ts';
+import { inThreadLoader } from './prepare-session.ts';
+import { workerLoader, type ClosableLoader, type LocateSession } from './worker-loader.ts';
 
 export interface BundleDeps {
   dataDir: string;
   env: NodeJS.ProcessEnv;
   /** The whole session behind a key, every message (a read that does not evict what the user has open). */
   load(key: string): Promise<Session>;
+  /**
+   * Where a session's file is and which children the catalogue knows of it. Given, bundles parse in a
+   * worker of their own that also writes and scans session.json, so this thread never holds a parsed
+   * session; without it they go through `load`.
+   */
+  locate?: LocateSession;
+  /** The user's price list, for that worker. */
+  pricingFile?: string;
   /** Whether a key is already listed (a live session), so an import skips it. */
   known(key: string): boolean;
   rescanVault(): Promise<void>;
@@ -51,8 +61,14 @@ export class BundleService {
     this.uploadsDir = join(deps.dataDir, 'uploads');
   }
 
-  /** The whole session behind a key, as exports read it. */
+  /** The whole session behind a key, as Markdown and HTML exports read it. */
   readonly load = (key: string): Promise<Session> => this.deps.load(key);
+
+  /** What a bundle export or scan reads sessions through; close it when done (it ends the export's worker). */
+  openLoader(): ClosableLoader {
+    if (this.deps.locate) return workerLoader(this.deps.locate, this.deps.pricingFile);
+    return { ...inThreadLoader(this.deps.load), close: async () => undefined };
+  }
 
   private async readExport(exportId: string, offset: number, length: number) {
     const file = this.finished.get(exportId);
@@ -94,12 +110,34 @@ export class BundleService {
   }
 
   /** bundleProgress events for one export or scan, at most five a second. */
-  private progressEvents(id: string): (p: BundleProgress) => void {
+  /**
+   * bundleProgress events for one run, at most one per 200 ms; the latest state is never dropped (a throttled
+   * update goes out when its 200 ms are up), and `end()` stops a late one from following the final event.
+   */
+  private progressEvents(id: string): { update: (p: BundleProgress) => void; end: () => void } {
     let last = 0;
-    return (p) => {
-      if (Date.now() - last < 200) return;
+    let latest: BundleProgress | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    const send = () => {
+      timer = null;
+      if (!latest) return;
+      const p = latest;
+      latest = null;
       last = Date.now();
       this.deps.emit({ name: 'bundleProgress', payload: { exportId: id, phase: p.phase, sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal } });
+    };
+    return {
+      update: (p) => {
+        latest = p;
+        const wait = last + 200 - Date.now();
+        if (wait <= 0) send();
+        else timer ??= setTimeout(send, wait);
+      },
+      end: () => {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        latest = null;
+      },
     };
   }
 
@@ -108,18 +146,22 @@ export class BundleService {
     if (scanId && (this.running.has(scanId) || this.finished.has(scanId))) throw new AppError('INVALID_INPUT', `Scan id "${scanId}" is already used.`, 'scanId');
     const controller = new AbortController();
     if (scanId) this.running.set(scanId, controller);
+    const loader = this.openLoader();
+    const events = scanId ? this.progressEvents(scanId) : null;
     try {
-      const scan = await scanBundle(keys, this.deps.load, {
+      const scan = await scanBundle(keys, loader, {
         env: this.deps.env,
         includeChildren,
         signal: controller.signal,
-        ...(scanId ? { onProgress: this.progressEvents(scanId) } : {}),
+        ...(events ? { onProgress: events.update } : {}),
       });
       return { findings: scan.findings, sessions: scan.sessions.length, files: scan.files, bytes: scan.bytes };
     } catch (err) {
       if ((err as Error).name === 'AbortError') throw new AppError('CANCELLED', 'The scan was cancelled.');
       throw err;
     } finally {
+      events?.end();
+      await loader.close();
       if (scanId) this.running.delete(scanId);
     }
   }
@@ -147,7 +189,12 @@ export class BundleService {
       }
       const fileName = `session-vault-${new Date().toISOString().slice(0, 10)}-${keys.length === 1 ? basename(keys[0] as string).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) : `${keys.length}-sessions`}.zip`;
       const path = join(dir, fileName);
-      const result = await exportBundle(keys, load, path, { ...options, onProgress: this.progressEvents(exportId) });
+      const loader = this.openLoader();
+      const events = this.progressEvents(exportId);
+      const result = await exportBundle(keys, loader, path, { ...options, onProgress: events.update }).finally(() => {
+        events.end();
+        return loader.close();
+      });
       this.finished.set(exportId, { path, fileName });
       const done = { exportId, phase: 'write' as const, sessionsDone: result.sessions.length, sessionsTotal: result.sessions.length, bytesDone: result.bytes, bytesTotal: result.bytes };
       this.deps.emit({ name: 'bundleProgress', payload: done });

@@ -160,6 +160,27 @@ describe('a failed or cancelled export', () => {
   });
 });
 
+describe('large sources', () => {
+  it('a source too large to read whole streams through the scanner: its secrets are redacted, the rest is byte-for-byte', async () => {
+    const big = join(base, 'src', 'big.jsonl');
+    const filler = '{"type":"tool","text":"ordinary output line"}\n'.repeat(120_000);
+    const planted = `${JSON.stringify({ type: 'user', text: PLANTED_TEXT })}\n`;
+    await writeFile(big, `${filler}${planted}${filler}`);
+    const bigLoad = async (key: string) => ({ ...testSession(key, big), sourceFiles: [{ path: big, size: 0, mtimeMs: 0, role: 'primary' as const }] });
+    const out = join(base, 'big.zip');
+    await exportBundle(['jido-code:b-2'], bigLoad, out, { env: PLANTED_ENV, wholeFileMax: 8 * 1024 * 1024 });
+    const entries = await unzipAll(out);
+    const name = [...entries.keys()].find((n) => n.endsWith('/big.jsonl')) as string;
+    const data = entries.get(name) as Buffer;
+    expect(data.length).toBeGreaterThan(8 * 1024 * 1024);
+    for (const [which, secret] of Object.entries(SECRETS)) expect(data.includes(secret), which).toBe(false);
+    expect(data.subarray(0, filler.length).toString()).toBe(filler);
+    expect(data.subarray(data.length - filler.length).toString()).toBe(filler);
+    const manifest = Manifest.parse(JSON.parse(entries.get('manifest.json')!.toString()));
+    expect(manifest.files.find((f) => f.path === name)).toMatchObject({ redacted: true, size: data.length });
+  });
+});
+
 describe('import', () => {
   it('never overwrites: an id the vault has is skipped and reported, or imported as a copy on request', async () => {
     const out = join(base, 'share.zip');

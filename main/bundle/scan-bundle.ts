@@ -6,10 +6,18 @@ import { Redactor } from '../store/redact.ts';
 import { planSession, scanner, type PlannedEntry, type SessionPlan } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
 import type { ManifestSession, RedactionReport } from './manifest.ts';
+import { inThreadLoader, type JsonScan, type SessionLoader } from './prepare-session.ts';
 import { prefilterFor } from './secret-prefilter.ts';
 import type { ScanContext } from './secret-scan.ts';
 
+/** A parsed session by key (prepared for the bundle on this thread). */
 export type LoadSession = (key: string) => Promise<Session>;
+/** Where a bundle's sessions come from: parsed sessions, or a loader that prepares each where it is parsed (a worker). */
+export type SessionSource = LoadSession | SessionLoader;
+
+export function loaderOf(source: SessionSource): SessionLoader {
+  return typeof source === 'function' ? inThreadLoader(source) : source;
+}
 
 export interface BundleOptions {
   /** Scan and redact (default true); false copies every source byte-for-byte, secrets included. */
@@ -24,6 +32,8 @@ export interface BundleOptions {
   onProgress?: (progress: BundleProgress) => void;
   /** zlib level for the sources (default 6, as `zip -6`); session.json is deflated at level 1 (0 stores everything). */
   compressionLevel?: number;
+  /** Sources up to this many bytes are read whole and deflated beside each other (default 32 MB); larger ones stream. */
+  wholeFileMax?: number;
 }
 
 export interface BundleProgress {
@@ -69,19 +79,18 @@ export interface LoadedPlan {
   /** Sessions known so far (sub-agents join as their parents are read). */
   total: number;
   /**
-   * Drops this session's parsed copy and starts loading the next one. Called once session.json is out, so
-   * the next session parses (in its worker) while this one's sources stream, and at most one parsed session
-   * is held here at a time; called by the loop itself if the consumer did not.
+   * Starts preparing the next session. Called once this one's session.json is in hand, so the next session
+   * parses (in its worker) while this one's sources go out; called by the loop itself if the consumer did not.
    */
   release(): void;
 }
 
-/** Loads sessions in order, the next one as soon as the current one's parsed copy is released; sub-agents join the queue. */
-export async function* plans(keys: string[], load: LoadSession, includeChildren: boolean, signal?: AbortSignal): AsyncGenerator<LoadedPlan> {
+/** Prepares sessions in order, the next one as soon as the current one is released; sub-agents join the queue. */
+export async function* plans(keys: string[], loader: SessionLoader, scan: JsonScan | null, includeChildren: boolean, signal?: AbortSignal): AsyncGenerator<LoadedPlan> {
   const queue = [...new Set(keys)];
   const seen = new Set(queue);
   const fetch = (key: string) => {
-    const p = load(key).then(planSession);
+    const p = loader.prepare(key, scan).then(planSession);
     p.catch(() => undefined); // awaited below; a prefetch abandoned by a failure must not go unhandled
     return p;
   };
@@ -92,7 +101,7 @@ export async function* plans(keys: string[], load: LoadSession, includeChildren:
     const plan = await (signal ? untilAborted(next, signal) : next);
     next = null;
     if (includeChildren) {
-      for (const child of plan.childKeys) {
+      for (const child of plan.prepared.head.childKeys) {
         if (seen.has(child)) continue;
         seen.add(child);
         queue.push(child);
@@ -102,7 +111,6 @@ export async function* plans(keys: string[], load: LoadSession, includeChildren:
     const release = () => {
       if (released) return;
       released = true;
-      plan.session = null;
       next = i + 1 < queue.length ? fetch(queue[i + 1] as string) : null;
     };
     yield { plan, total: queue.length, release };
@@ -135,33 +143,43 @@ export function contextFactory(options: BundleOptions): (() => ScanContext) | nu
   return () => ({ redactor, literals: new Map(), keep, prefilter });
 }
 
-/** session.json first, then the sources: the order findings are made in, in a review and in the export alike. */
-function scanOrder(plan: SessionPlan): PlannedEntry[] {
-  return [...plan.entries.filter((e) => e.kind === 'session'), ...plan.entries.filter((e) => e.kind === 'source')];
+/** How session.json is scanned where it is prepared: the same rules, environment and kept findings as the sources. */
+export function jsonScanOf(options: BundleOptions, emit: boolean): JsonScan | null {
+  if (options.redact === false) return null;
+  return { env: { ...(options.env ?? process.env) }, keep: [...(options.keep ?? [])], emit };
 }
 
 /** Finds every secret the export would redact, writing nothing (the review step); progress says how far the scan is. */
-export async function scanBundle(keys: string[], load: LoadSession, options: BundleOptions = {}): Promise<ScanResult> {
-  const context = contextFactory({ ...options, redact: true, keep: [] }) as () => ScanContext;
+export async function scanBundle(keys: string[], source: SessionSource, options: BundleOptions = {}): Promise<ScanResult> {
+  const review = { ...options, redact: true, keep: [] };
+  const context = contextFactory(review) as () => ScanContext;
   const result: ScanResult = { sessions: [], files: 0, bytes: 0, findings: [] };
   let bytesTotal = 0;
   let bytesDone = 0;
-  for await (const { plan, total, release } of plans(keys, load, options.includeChildren !== false, options.signal)) {
+  for await (const { plan, total, release } of plans(keys, loaderOf(source), jsonScanOf(review, false), options.includeChildren !== false, options.signal)) {
+    // session.json was scanned where it was prepared; its secrets are looked for in the sources.
     const ctx = context();
+    for (const [literal, rule] of plan.prepared.literals) ctx.literals.set(literal, rule);
+    release();
     bytesTotal += plan.entries.reduce((n, e) => n + e.size, 0);
     const progress = (file: string) => options.onProgress?.({ phase: 'scan', sessionsDone: result.sessions.length, sessionsTotal: total, bytesDone, bytesTotal, file });
-    for (const entry of scanOrder(plan)) {
+    const jsonEntry = plan.entries.find((e) => e.kind === 'session') as PlannedEntry;
+    progress(jsonEntry.path);
+    result.findings.push(...plan.prepared.findings);
+    result.files++;
+    result.bytes += jsonEntry.size;
+    for (const entry of plan.entries) {
+      if (entry.kind !== 'source') continue;
       progress(entry.path);
       const scan = scanner(ctx, entry, false);
       const counted = new Transform({
         transform: (chunk: Buffer, _enc, done) => {
-          if (entry.kind === 'source') bytesDone += chunk.length;
+          bytesDone += chunk.length;
           progress(entry.path);
           done(null, chunk);
         },
       });
       await pipeline(entry.open(), counted, scan, sink(), ...(options.signal ? [{ signal: options.signal }] : []));
-      if (entry.kind === 'session') release();
       result.findings.push(...scan.findings);
       result.files++;
       result.bytes += entry.size;

@@ -42,3 +42,14 @@ export function* sessionJsonChunks(session: Session, chunkChars = 256 * 1024): G
   }
   if (length) yield Buffer.from(parts.join(''), 'utf8');
 }
+
+/** Joins chunks into a Buffer that owns its whole ArrayBuffer (Buffer.concat may hand out a slice of the shared pool, which must never be transferred). */
+export function ownedConcat(chunks: readonly Buffer[]): Buffer {
+  const out = Buffer.allocUnsafeSlow(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    c.copy(out, at);
+    at += c.length;
+  }
+  return out;
+}

@@ -143,7 +143,8 @@ async function runExport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
       return void process.stdout.write(v.json ? `${JSON.stringify({ path: dryRun ? null : output, findings: result.findings }, null, 2)}\n` : `${text}\n`);
     }
     if (dryRun) {
-      const scan = await scanBundle(keys, load, options);
+      const loader = services.bundles.openLoader();
+      const scan = await scanBundle(keys, loader, options).finally(() => loader.close());
       const text = `${formatFindings(scan.findings)}\nDry run: ${scan.sessions.length} session(s), ${scan.files} file(s) scanned; nothing was written.`;
       return void process.stdout.write(v.json ? `${JSON.stringify(scan, null, 2)}\n` : `${text}\n`);
     }
@@ -151,8 +152,9 @@ async function runExport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
     const bar = progressBar();
+    const loader = services.bundles.openLoader();
     try {
-      const result = await exportBundle(keys, load, output, { ...options, signal: controller.signal, onProgress: bar.update });
+      const result = await exportBundle(keys, loader, output, { ...options, signal: controller.signal, onProgress: bar.update });
       bar.done();
       const redaction = result.redaction.enabled
         ? `Redacted ${result.redaction.redacted} secret(s)${result.redaction.kept.length ? `, left ${result.redaction.kept.length} in place` : ''}.`
@@ -167,6 +169,7 @@ async function runExport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
       bar.done();
       throw err;
     } finally {
+      await loader.close();
       process.off('SIGINT', onSigint);
     }
   });

@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises';
 import type { Session } from '../../shared/session.ts';
 import { toSummary } from '../../shared/summarize.ts';
+import { prepareSession, scanContext } from '../bundle/prepare-session.ts';
 import { compareInWorker } from '../compare/compare-in-worker.ts';
 import { extractIndexText, packIndexText } from '../index/index-text.ts';
 import { findReader } from '../sources/registry.ts';
@@ -77,6 +78,15 @@ export async function readSessionFile(request: ReadRequest): Promise<ReadRespons
     const offset = request.offset ?? 0;
     const messages = result.messages.slice(offset, offset + (request.limit ?? result.messages.length));
     return { id, ok: true, session: { ...result, messages }, messagesTotal: result.messages.length };
+  }
+  if (mode === 'bundle') {
+    const parsed = await parse(id, path);
+    if (!('key' in parsed)) return parsed;
+    // The same session the main thread's full read gives once the catalogue's key and children are applied.
+    const key = request.key ?? parsed.key;
+    const session = { ...parsed, key, childKeys: [...new Set([...parsed.childKeys, ...(request.childKeys ?? [])])] };
+    const scan = request.scan ?? null;
+    return { id, ok: true, prepared: await prepareSession(session, scan ? scanContext(scan.env, scan.keep) : null, scan?.emit ?? true) };
   }
   const result = request.keep ? await openCached(id, path) : await parse(id, path);
   if (!('key' in result)) return result;

@@ -3,7 +3,8 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import type { CompareResponse, FullResponse, ReadRequest, ReadResponse, SummaryResponse, WindowResponse } from './read-protocol.ts';
+import type { JsonScan } from '../bundle/prepare-session.ts';
+import type { CompareResponse, FullResponse, PrepareResponse, ReadRequest, ReadResponse, SummaryResponse, WindowResponse } from './read-protocol.ts';
 
 export type Priority = 'interactive' | 'background';
 
@@ -60,6 +61,20 @@ export class ReadPool {
   /** Two sessions compared where they are kept parsed; only the Comparison crosses threads. */
   compare(pathA: string, pathB: string, keys: { a: string; b: string }, priority: Priority = 'interactive'): Promise<CompareResponse> {
     return this.enqueue({ path: pathA, otherPath: pathB, keyA: keys.a, keyB: keys.b, mode: 'compare' }, priority) as Promise<CompareResponse>;
+  }
+
+  /**
+   * A session for a bundle: parsed (uncached), given the catalogue's key and children, its session.json
+   * serialized and, with `scan`, scanned in the worker; the bytes come back as a moved buffer.
+   */
+  async prepare(path: string, session: { key: string; childKeys: string[] }, scan: JsonScan | null, priority: Priority = 'background'): Promise<PrepareResponse> {
+    const response = (await this.enqueue({ path, mode: 'bundle', key: session.key, childKeys: session.childKeys, scan }, priority)) as PrepareResponse;
+    if (response.ok && response.prepared.json) {
+      // A moved buffer arrives as a plain Uint8Array; the bundle wants a Buffer over the same memory.
+      const bytes = response.prepared.json as Uint8Array;
+      response.prepared.json = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
+    return response;
   }
 
   private enqueue(request: Omit<ReadRequest, 'id'>, priority: Priority): Promise<ReadResponse> {

@@ -2,14 +2,17 @@
 import type { Comparison } from '../../shared/compare/comparison.ts';
 import type { Session, SessionSummary, SourceFormat, Unreadable } from '../../shared/session.ts';
 import type { IndexText, PackedIndexText } from '../index/index-text.ts';
+import type { JsonScan, PreparedSession } from '../bundle/prepare-session.ts';
 
 /**
  * `summary`: the list needs only the light summary, so the worker never posts the whole session back.
  * `window`: an opened session; the worker keeps it parsed and answers one window of messages at a time.
  * `full`: the whole session (for work that needs every message at once).
  * `compare`: two sessions (`path` and `otherPath`) opened through the cache; only their Comparison comes back.
+ * `bundle`: a session for a bundle: parsed uncached, its session.json serialized (and scanned) here; only
+ * its head, findings and the bytes (a transferred buffer) come back.
  */
-export type ReadMode = 'full' | 'summary' | 'window' | 'compare';
+export type ReadMode = 'full' | 'summary' | 'window' | 'compare' | 'bundle';
 
 export interface ReadRequest {
   id: number;
@@ -24,6 +27,10 @@ export interface ReadRequest {
   otherPath?: string;
   keyA?: string;
   keyB?: string;
+  /** For `bundle`: the catalogue's key and the children it knows of (session.json carries both), and how to scan it. */
+  key?: string;
+  childKeys?: string[];
+  scan?: JsonScan | null;
 }
 
 export type ReadFailure = { id: number; ok: false; format: SourceFormat | null; unreadable: Unreadable };
@@ -35,4 +42,5 @@ export type SummaryResponse = { id: number; ok: true; summary: SessionSummary; c
 export type WindowResponse = { id: number; ok: true; session: Session; messagesTotal: number } | ReadFailure;
 /** A failure names the file (A's or B's) that could not be read. */
 export type CompareResponse = { id: number; ok: true; comparison: Comparison } | (ReadFailure & { path: string });
-export type ReadResponse = FullResponse | SummaryResponse | WindowResponse | CompareResponse;
+export type PrepareResponse = { id: number; ok: true; prepared: PreparedSession } | ReadFailure;
+export type ReadResponse = FullResponse | SummaryResponse | WindowResponse | CompareResponse | PrepareResponse;

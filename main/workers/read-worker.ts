@@ -19,9 +19,11 @@ if (data && 'role' in data && data.role === 'index-writer') {
   if (pricingFile) applyUserPricing(pricingFile);
   port.on('message', (request: ReadRequest) => {
     void readSessionFile(request).then((response) => {
-      // The index text is a buffer of its own: moved, not copied.
+      // The index text and a bundle's session.json are buffers of their own: moved, not copied.
       const text = response.ok && 'text' in response ? response.text : undefined;
-      port.postMessage(response, text && 'packed' in text ? [text.packed.buffer as ArrayBuffer] : []);
+      const json = response.ok && 'prepared' in response ? response.prepared.json : null;
+      const moved = [...(text && 'packed' in text ? [text.packed.buffer as ArrayBuffer] : []), ...(json ? [json.buffer as ArrayBuffer] : [])];
+      port.postMessage(response, moved);
     });
   });
 }

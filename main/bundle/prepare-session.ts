@@ -1,0 +1,85 @@
+// What a bundle needs of a parsed session (its head and session.json's bytes, scanned and redacted), made where it was parsed so the main thread never holds it.
+import { createHash } from 'node:crypto';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Session } from '../../shared/session.ts';
+import { Redactor } from '../store/redact.ts';
+import { safeName } from '../vault/vault-store.ts';
+import { sessionJsonPath } from './bundle-paths.ts';
+import type { Finding } from './finding.ts';
+import { prefilterFor } from './secret-prefilter.ts';
+import { SecretScanStream, type ScanContext } from './secret-scan.ts';
+import { ownedConcat, sessionJsonChunks } from './session-json.ts';
+
+/** The fields a bundle plan reads: everything but the transcript. */
+export type SessionHead = Pick<Session, 'key' | 'id' | 'format' | 'title' | 'createdAt' | 'updatedAt' | 'closedAt' | 'childKeys' | 'sourceFiles' | 'artifacts'>;
+
+/** How session.json is scanned: with whose environment, which findings stay, and whether the (redacted) bytes are wanted or only the findings. */
+export interface JsonScan {
+  env: Record<string, string | undefined>;
+  keep: string[];
+  emit: boolean;
+}
+
+export interface PreparedSession {
+  head: SessionHead;
+  /** session.json as it goes into the bundle (redacted when scanned); null when only findings were asked for. */
+  json: Buffer | null;
+  size: number;
+  sha256: string;
+  /** session.json's findings, in the order the scan made them. */
+  findings: Finding[];
+  /** Secrets found in session.json, which the session's sources are searched for next. */
+  literals: Array<[string, string]>;
+}
+
+/** Gives the bundle a session, prepared for it: in a worker (the app) or on this thread from a parsed session (tests, simple callers). */
+export interface SessionLoader {
+  prepare(key: string, scan: JsonScan | null): Promise<PreparedSession>;
+}
+
+export function headOf(session: Session): SessionHead {
+  const { key, id, format, title, createdAt, updatedAt, closedAt, childKeys, sourceFiles, artifacts } = session;
+  return { key, id, format, title, createdAt, updatedAt, closedAt, childKeys, sourceFiles, artifacts };
+}
+
+/** A scan context for one session: the rule set with `env`'s values, and the findings the user kept. */
+export function scanContext(env: NodeJS.ProcessEnv, keep: Iterable<string>): ScanContext {
+  return { redactor: new Redactor(['secrets', 'env'], env), literals: new Map(), keep: new Set(keep), prefilter: prefilterFor(env) };
+}
+
+/**
+ * Serializes session.json (byte-for-byte `${JSON.stringify(session, null, 2)}\n`) into one buffer and,
+ * with a scan context, scans it as it goes (redacting what is not kept), hashing the result. The text
+ * is built a megabyte at a time, so the only whole copy is the bytes that go into the bundle.
+ */
+export async function prepareSession(session: Session, ctx: ScanContext | null, emit = true): Promise<PreparedSession> {
+  const head = headOf(session);
+  const out: Buffer[] = [];
+  let findings: Finding[] = [];
+  if (ctx) {
+    const scan = new SecretScanStream(ctx, { file: sessionJsonPath(safeName(session.key)), clip: 'json', emit });
+    const collect = new Writable({
+      write: (chunk: Buffer, _enc, done) => {
+        out.push(chunk);
+        done();
+      },
+    });
+    await pipeline(Readable.from(sessionJsonChunks(session, 1024 * 1024), { objectMode: false }), scan, collect);
+    findings = scan.findings;
+  } else {
+    for (const chunk of sessionJsonChunks(session, 1024 * 1024)) out.push(chunk);
+  }
+  const literals = ctx ? [...ctx.literals] : [];
+  if (!emit) return { head, json: null, size: 0, sha256: '', findings, literals };
+  const json = ownedConcat(out);
+  out.length = 0;
+  return { head, json, size: json.length, sha256: createHash('sha256').update(json).digest('hex'), findings, literals };
+}
+
+/** A loader over parsed sessions: each is prepared on this thread (what the worker does, without the worker). */
+export function inThreadLoader(load: (key: string) => Promise<Session>): SessionLoader {
+  return {
+    prepare: async (key, scan) => prepareSession(await load(key), scan ? scanContext(scan.env, scan.keep) : null, scan?.emit ?? true),
+  };
+}

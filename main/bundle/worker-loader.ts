@@ -1,0 +1,72 @@
+// The app's bundle loader: each session is parsed, serialized and scanned in a read worker of the export's own, which ends with it.
+import { stat } from 'node:fs/promises';
+import { AppError } from '../../shared/result.ts';
+import { ReadPool } from '../workers/read-pool.ts';
+import type { JsonScan, PreparedSession, SessionLoader } from './prepare-session.ts';
+
+/** Where a session's file is, and the children the catalogue knows of it (its session.json lists them). */
+export type LocateSession = (key: string) => { path: string; childKeys: string[] };
+
+export interface ClosableLoader extends SessionLoader {
+  /** Ends the workers, returning all the memory the export's parsing took. */
+  close(): Promise<void>;
+}
+
+/**
+ * Files up to `cappedFileMax` parse in a worker whose heap is capped: without a cap V8 lets a parsing worker's
+ * heap grow to several times what it holds before it collects (16 transcripts of 16 MB: +325 MB of RSS
+ * uncapped, +190 MB capped). A reader needs two to three times a file's size while it parses (a 16 MB
+ * transcript fails under 32 MB of old generation and fits in 48). A small young generation is what keeps
+ * the peak down; a tighter old generation saves little more and costs CPU in collections (64 MB: +20% CPU
+ * for the parse, for 15 MB less). Larger files, and any that still run out, parse in a worker without a cap.
+ */
+export interface WorkerLimits {
+  cappedFileMax: number;
+  cappedHeapMb: number;
+  cappedYoungMb: number;
+}
+const LIMITS: WorkerLimits = { cappedFileMax: 32 * 1024 * 1024, cappedHeapMb: 128, cappedYoungMb: 16 };
+
+function outOfMemory(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+}
+
+/**
+ * Workers for one export (or review scan): sessions are taken in order, one ahead, so one worker of each kind
+ * is enough, and ending them afterwards hands back their heaps instead of leaving a grown worker in a shared
+ * pool. The user's price list applies as in every other read worker.
+ */
+export function workerLoader(locate: LocateSession, pricingFile?: string, limits: WorkerLimits = LIMITS): ClosableLoader {
+  const base = pricingFile ? { pricingFile } : {};
+  let capped: ReadPool | null = null;
+  let uncapped: ReadPool | null = null;
+  const resourceLimits = { maxOldGenerationSizeMb: limits.cappedHeapMb, maxYoungGenerationSizeMb: limits.cappedYoungMb };
+  const cappedPool = () => (capped ??= new ReadPool(1, { ...base, resourceLimits }));
+  const uncappedPool = () => (uncapped ??= new ReadPool(1, base));
+
+  const prepareIn = async (pool: ReadPool, key: string, path: string, childKeys: string[], scan: JsonScan | null): Promise<PreparedSession> => {
+    const result = await pool.prepare(path, { key, childKeys }, scan);
+    if (!result.ok) throw new AppError('UNREADABLE', `${path} cannot be read: ${result.unreadable.message}`);
+    return result.prepared;
+  };
+
+  return {
+    prepare: async (key, scan) => {
+      const { path, childKeys } = locate(key);
+      const size = (await stat(path).catch(() => null))?.size ?? 0;
+      if (size > limits.cappedFileMax) return prepareIn(uncappedPool(), key, path, childKeys, scan);
+      try {
+        return await prepareIn(cappedPool(), key, path, childKeys, scan);
+      } catch (err) {
+        if (!outOfMemory(err)) throw err;
+        return prepareIn(uncappedPool(), key, path, childKeys, scan);
+      }
+    },
+    close: async () => {
+      const ending = [capped, uncapped];
+      capped = null;
+      uncapped = null;
+      await Promise.all(ending.map((pool) => pool?.close()));
+    },
+  };
+}

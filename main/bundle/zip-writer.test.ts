@@ -1,0 +1,99 @@
+// The zip writer mixes whole entries (deflated in parallel) and streamed ones, keeps their order, and never lets whole entries pile up past its budget.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { eachEntry, entryName, openEntry, openZip, type ZipEntry } from './read-zip.ts';
+import { ZipWriter } from './zip-writer.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sv-zip-writer-'));
+});
+afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+async function readBack(path: string): Promise<Array<[string, Buffer, number]>> {
+  const zip = await openZip(path);
+  const entries: Array<[string, ZipEntry]> = [];
+  await eachEntry(zip, (e) => void entries.push([entryName(e), e]));
+  const out: Array<[string, Buffer, number]> = [];
+  for (const [name, e] of entries) {
+    const chunks: Buffer[] = [];
+    for await (const c of await openEntry(zip, e)) chunks.push(c as Buffer);
+    out.push([name, Buffer.concat(chunks), e.crc32]);
+  }
+  zip.close();
+  return out;
+}
+
+/** Half random (incompressible, so deflating takes a while), half text. */
+function content(kb: number): Buffer {
+  return Buffer.concat([randomBytes(kb * 512), Buffer.from('session text '.repeat(Math.ceil((kb * 512) / 13))).subarray(0, kb * 512)]);
+}
+
+describe('ZipWriter', () => {
+  it('writes whole and streamed entries in the order they were added, each byte-for-byte with its right CRC-32, stored or deflated', async () => {
+    const path = join(dir, 'mixed.zip');
+    const zip = new ZipWriter(createWriteStream(path));
+    const expected: Array<[string, Buffer]> = [];
+    const opts = { mtime: new Date('2026-01-01T00:00:00Z'), mode: 0o100644 };
+    for (let i = 0; i < 6; i++) {
+      const data = content(64 + i * 32);
+      if (i % 2) {
+        await zip.room(data.length);
+        zip.add(`whole-${i}.txt`, data, { ...opts, level: i === 3 ? 0 : 6 });
+      } else {
+        zip.begin(`streamed-${i}.txt`, { ...opts, level: 1 });
+        for (let at = 0; at < data.length; at += 10_000) await zip.data(data.subarray(at, at + 10_000));
+        await zip.end();
+      }
+      expected.push([i % 2 ? `whole-${i}.txt` : `streamed-${i}.txt`, data]);
+    }
+    zip.add('empty.txt', Buffer.alloc(0), { ...opts, level: 6 });
+    expected.push(['empty.txt', Buffer.alloc(0)]);
+    await zip.finish();
+    const back = await readBack(path);
+    expect(back.map(([name]) => name)).toEqual(expected.map(([name]) => name));
+    for (const [i, [name, data, crc]] of back.entries()) {
+      expect(data.equals((expected[i] as [string, Buffer])[1]), name).toBe(true);
+      // Any zip tool checks it: the central directory's CRC-32 is that of the bytes.
+      expect(crc, name).toBe(crc32(data));
+    }
+  });
+
+  it('waits before a whole entry while those not yet written hold its budget, and lets one through when none wait', async () => {
+    const path = join(dir, 'budget.zip');
+    const budget = 1024 * 1024;
+    const zip = new ZipWriter(createWriteStream(path), undefined, budget);
+    const opts = { mtime: new Date(), mode: 0o100644, level: 6 };
+    let most = 0;
+    for (let i = 0; i < 12; i++) {
+      const data = content(400);
+      await zip.room(data.length);
+      expect(zip.pendingBytes === 0 || zip.pendingBytes + data.length <= budget).toBe(true);
+      zip.add(`part-${i}.bin`, data, opts);
+      most = Math.max(most, zip.pendingBytes);
+    }
+    // Larger than the whole budget: it goes alone.
+    const big = content(1500);
+    await zip.room(big.length);
+    expect(zip.pendingBytes).toBe(0);
+    zip.add('big.bin', big, opts);
+    await zip.finish();
+    expect(most).toBeLessThanOrEqual(budget);
+    expect((await readBack(path)).length).toBe(13);
+  });
+
+  it('a cancel while waiting for room rejects instead of hanging', async () => {
+    const controller = new AbortController();
+    const zip = new ZipWriter(createWriteStream(join(dir, 'cancel.zip')), controller.signal, 256 * 1024);
+    const opts = { mtime: new Date(), mode: 0o100644, level: 9 };
+    zip.add('a.bin', content(2048), opts);
+    const waiting = zip.room(200 * 1024);
+    controller.abort();
+    await expect(waiting).rejects.toThrow();
+  });
+});
