@@ -3,6 +3,7 @@ import type { SearchSort } from '../../shared/search-api.ts';
 import type { SessionIndex } from './index-store.ts';
 import { parseQuery, type ParsedQuery, type Term } from './query-parser.ts';
 import { buildMatch, countSql, rankedPageSql, rowsSql, type Match, type MatchLimits } from './search.ts';
+import { storedString } from './index-text.ts';
 import { locateMatch, type MatchLocation, type SnippetPart } from './snippet.ts';
 
 export interface SearchOptions {
@@ -63,7 +64,7 @@ export const BIG_BODY_BYTES = 256 * 1024;
  */
 function locate(index: SessionIndex, id: number, terms: Term[]): MatchLocation {
   const none: MatchLocation = { messageIndex: null, snippet: [] };
-  let head: { title: string; meta: string; bytes: number } | undefined;
+  let head: { title: string | Uint8Array | null; meta: string | Uint8Array | null; bytes: number } | undefined;
   try {
     head = index.statement('SELECT c0 AS title, c2 AS meta, octet_length(c1) AS bytes FROM docs_content WHERE id = ?').get(id) as typeof head;
   } catch {
@@ -72,12 +73,12 @@ function locate(index: SessionIndex, id: number, terms: Term[]): MatchLocation {
     return doc ? locateMatch(doc, terms) : none;
   }
   if (!head) return none;
-  const fields = { title: head.title ?? '', meta: head.meta ?? '' };
+  const fields = { title: storedString(head.title), meta: storedString(head.meta) };
   if (head.bytes > BIG_BODY_BYTES) {
     const outside = locateMatch({ ...fields, body: '' }, terms);
     if (outside.snippet.some((p) => p.hit)) return outside;
   }
-  const body = (index.statement('SELECT c1 AS body FROM docs_content WHERE id = ?').get(id) as { body: string | null } | undefined)?.body ?? '';
+  const body = storedString((index.statement('SELECT c1 AS body FROM docs_content WHERE id = ?').get(id) as { body: string | Uint8Array | null } | undefined)?.body);
   return locateMatch({ ...fields, body }, terms);
 }
 

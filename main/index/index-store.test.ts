@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { SessionIndex } from './index-store.ts';
 import { searchIndex } from './index-search.ts';
 import { SCHEMA_VERSION } from './schema.ts';
+import { packIndexText } from './index-text.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 import type { Session } from '../../shared/session.ts';
 
@@ -139,6 +140,13 @@ describe('SessionIndex recovery', () => {
       { path: '/roots/old.json', size: 1, mtimeMs: 1, key: 'vizier:old', parentKey: null, unreadable: true, closed: false, companions: [] },
     ]);
     expect(index.storedResult('/roots/kid.json')).toMatchObject({ ok: true, summary: { title: 'Session kid' } });
+    index.close();
+    expect(ftsHashSizes()).toEqual({ docs: 16777216, idents: 16777216 });
+  });
+
+  it('a new index writes its FTS5 tables with 16 MB write buffers (one segment per batch, not one per megabyte)', () => {
+    openIndex().close();
+    expect(ftsHashSizes()).toEqual({ docs: 16777216, idents: 16777216 });
   });
 
   it('starts fresh after the file was deleted', async () => {
@@ -151,6 +159,15 @@ describe('SessionIndex recovery', () => {
     expect(index.note).toBeNull();
   });
 });
+
+/** The 'hashsize' each FTS5 table of the index file was configured with (null: FTS5's 1 MB default). */
+function ftsHashSizes(): { docs: number | null; idents: number | null } {
+  const db = new DatabaseSync(file);
+  const of = (table: string) => (db.prepare(`SELECT v FROM ${table}_config WHERE k = 'hashsize'`).get() as { v: number } | undefined)?.v ?? null;
+  const sizes = { docs: of('docs'), idents: of('idents') };
+  db.close();
+  return sizes;
+}
 
 describe('SessionIndex search', () => {
   let index: SessionIndex;
@@ -207,6 +224,20 @@ describe('SessionIndex search', () => {
     const [hit] = searchIndex(index, 'parseVizierDocument').hits;
     expect(hit?.messageIndex).toBe(1);
     expect(hit?.snippet).toContainEqual({ text: 'parseVizierDocument', hit: true });
+  });
+
+  it('text packed by the scan worker (UTF-8 bytes, stored as such) is found by words, phrases, prefixes and substrings, with a decoded snippet', () => {
+    const session = makeSession('packed', {
+      title: 'Résumé of the Übersicht',
+      messages: [textMessage('user', 'first message'), textMessage('assistant', 'Le café naïve: loadLedgerSnapshot7 broke 日本語 tests')],
+    });
+    const { result, text } = readResult(session);
+    index.put('/roots/packed.json', 100, 1, session.key, result, packIndexText(text));
+    for (const q of ['cafe', '"café naïve"', 'resume', 'Über*', 'LedgerSnap', '日本語']) expect(keys(index, q), q).toContain('vizier:packed');
+    const [hit] = searchIndex(index, 'LedgerSnap').hits;
+    expect(hit?.messageIndex).toBe(1);
+    expect(hit?.snippet.map((p) => p.text).join('')).toContain('Le café naïve: loadLedgerSnapshot7');
+    expect(index.storedText(hit!.id)).toMatchObject({ title: 'Résumé of the Übersicht', body: expect.stringContaining('日本語') });
   });
 
   it('applies every indexed filter', () => {

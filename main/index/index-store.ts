@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
-import type { IndexText, PackedIndexText } from './index-text.ts';
+import { storedString, type IndexText, type PackedIndexText } from './index-text.ts';
 import { opBytes, type WriteOp } from './index-write.ts';
 import { InlineWriter, ThreadWriter, type IndexWriter } from './index-writer.ts';
 import { openIndexDatabase } from './open-database.ts';
@@ -272,7 +272,8 @@ export class SessionIndex {
 
   /** The text stored for one file (by its row id), for snippets; undefined when the file has none. */
   storedText(id: number): { title: string; body: string; meta: string } | undefined {
-    return this.docOf.get(id) as { title: string; body: string; meta: string } | undefined;
+    const row = this.docOf.get(id) as { title: string | Uint8Array | null; body: string | Uint8Array | null; meta: string | Uint8Array | null } | undefined;
+    return row && { title: storedString(row.title), body: storedString(row.body), meta: storedString(row.meta) };
   }
 
   close(): void {

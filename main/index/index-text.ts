@@ -13,27 +13,48 @@ export interface IndexText {
 }
 
 /**
- * The index text as one UTF-8 buffer and the lengths of its four parts (in UTF-16 units): the scan worker
- * transfers the buffer, so the text crosses to the writer thread without a copy in the main thread's heap.
+ * The index text as one UTF-8 buffer and the byte length of each of its four parts: the scan worker transfers
+ * the buffer, and the writer binds the parts' bytes to SQLite as they are (FTS5 tokenizes a blob's bytes as
+ * UTF-8 text), so the text is never decoded into a string and encoded again on the writer thread.
  */
 export interface PackedIndexText {
   packed: Uint8Array;
-  lengths: [number, number, number, number];
+  bytes: [number, number, number, number];
 }
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** Lone surrogates are written as U+FFFD, as TextEncoder does anywhere. */
 export function packIndexText(text: IndexText): PackedIndexText {
-  const { title, body, meta, idents } = text;
-  return { packed: encoder.encode(title + body + meta + idents), lengths: [title.length, body.length, meta.length, idents.length] };
+  const parts = [text.title, text.body, text.meta, text.idents];
+  const packed = new Uint8Array(parts.reduce((n, part) => n + Buffer.byteLength(part, 'utf8'), 0));
+  const bytes: PackedIndexText['bytes'] = [0, 0, 0, 0];
+  let at = 0;
+  parts.forEach((part, i) => {
+    const { written } = encoder.encodeInto(part, packed.subarray(at));
+    bytes[i] = written;
+    at += written;
+  });
+  return { packed, bytes };
 }
 
-/** Lone surrogates come back as U+FFFD, one unit each, so the lengths still cut the parts apart. */
+/** The four parts as views of the packed bytes (no copy). */
+export function packedParts(text: PackedIndexText): { title: Uint8Array; body: Uint8Array; meta: Uint8Array; idents: Uint8Array } {
+  const [a, b, c, d] = text.bytes;
+  const p = text.packed;
+  return { title: p.subarray(0, a), body: p.subarray(a, a + b), meta: p.subarray(a + b, a + b + c), idents: p.subarray(a + b + c, a + b + c + d) };
+}
+
 export function unpackIndexText(text: PackedIndexText): IndexText {
-  const all = decoder.decode(text.packed);
-  const [a, b, c] = text.lengths;
-  return { title: all.slice(0, a), body: all.slice(a, a + b), meta: all.slice(a + b, a + b + c), idents: all.slice(a + b + c) };
+  const parts = packedParts(text);
+  return { title: decoder.decode(parts.title), body: decoder.decode(parts.body), meta: decoder.decode(parts.meta), idents: decoder.decode(parts.idents) };
+}
+
+/** A stored text column: a string, or the UTF-8 bytes the writer bound (a blob). */
+export function storedString(value: string | Uint8Array | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : decoder.decode(value);
 }
 
 export const isPacked = (text: IndexText | PackedIndexText): text is PackedIndexText => 'packed' in text;

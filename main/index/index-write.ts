@@ -2,7 +2,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SessionSummary } from '../../shared/session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
-import { isPacked, unpackIndexText, type IndexText, type PackedIndexText } from './index-text.ts';
+import { isPacked, packedParts, type IndexText, type PackedIndexText } from './index-text.ts';
 
 /** One change to the index; the writer applies a batch of them in one transaction. */
 export type WriteOp =
@@ -142,9 +142,10 @@ export class IndexWrites {
       this.deleteDoc.run(row.id);
       this.deleteIdents.run(row.id);
     }
-    const given = op.text && isPacked(op.text) ? unpackIndexText(op.text) : op.text;
+    // Packed text goes in as its UTF-8 bytes (stored as blobs; readers decode them with storedString).
+    const given = op.text && isPacked(op.text) ? packedParts(op.text) : op.text;
     const text = given ?? { title: s?.title ?? '', body: '', meta: s ? [s.id, s.projectPath, s.branch].filter(Boolean).join('\n') : op.path, idents: '' };
     this.insertDoc.run(row.id, text.title, text.body, text.meta);
-    if (text.idents) this.insertIdents.run(row.id, text.idents);
+    if (text.idents.length) this.insertIdents.run(row.id, text.idents);
   }
 }

