@@ -84,6 +84,23 @@ describe('searchIndex ranking', () => {
     expect(byBody?.snippet).toContainEqual({ text: 'wombat', hit: true });
   });
 
+  it('finds one term near the start of a very long transcript from its first part only, with the snippet the whole body gives', () => {
+    const filler = 'nothing to see in this part of the transcript '.repeat(Math.ceil(BIG_BODY_BYTES / 40));
+    const session = makeSession('early', { title: 'Long', messages: [textMessage('user', 'start'), textMessage('assistant', 'the okapi appears early'), textMessage('user', filler), textMessage('assistant', 'okapi again, and the narwhal')] });
+    add(session);
+    const sql: string[] = [];
+    const statement = index.statement.bind(index);
+    index.statement = (text: string) => (sql.push(text), statement(text));
+    const hit = searchIndex(index, 'okapi').hits.find((h) => h.key === 'vizier:early');
+    expect(hit && { messageIndex: hit.messageIndex, snippet: hit.snippet }).toEqual(locateMatch(readResult(session).text, parseQuery('okapi').terms));
+    expect(hit?.messageIndex).toBe(1);
+    expect(sql.some((s) => s.startsWith('SELECT c1 AS body'))).toBe(false);
+    // Two terms: the message holding both is past the first part, so the whole body is read for it.
+    const both = searchIndex(index, 'okapi narwhal').hits.find((h) => h.key === 'vizier:early');
+    expect(both?.messageIndex).toBe(3);
+    expect(sql.some((s) => s.startsWith('SELECT c1 AS body'))).toBe(true);
+  });
+
   it('sorts by a field instead of relevance when asked, and reads no text for a listing', () => {
     expect(keys('merge', { sort: 'date' })).toEqual(['ident', 'recent', 'dense', 'titled']);
     const listing = searchIndex(index, 'sort:created');

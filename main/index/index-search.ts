@@ -78,6 +78,13 @@ function locate(index: SessionIndex, id: number, terms: Term[]): MatchLocation {
     const outside = locateMatch({ ...fields, body: '' }, terms);
     if (outside.snippet.some((p) => p.hit)) return outside;
   }
+  if (head.bytes > BIG_BODY_BYTES && terms.filter((t) => !t.negated).length === 1) {
+    // One term: its first match in the body is the snippet, and it is usually near the start. A cut through a
+    // character or a match only finds nothing here, and the whole body is read below.
+    const start = storedString((index.statement('SELECT substr(c1, 1, ?) AS body FROM docs_content WHERE id = ?').get(BIG_BODY_BYTES, id) as { body: string | Uint8Array | null } | undefined)?.body);
+    const early = locateMatch({ ...fields, body: start }, terms);
+    if (early.messageIndex !== null) return early;
+  }
   const body = storedString((index.statement('SELECT c1 AS body FROM docs_content WHERE id = ?').get(id) as { body: string | Uint8Array | null } | undefined)?.body);
   return locateMatch({ ...fields, body }, terms);
 }
