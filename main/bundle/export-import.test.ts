@@ -12,25 +12,10 @@ import { copyPathFor, VaultStore } from '../vault/vault-store.ts';
 import { exportBundle, scanBundle } from './export-bundle.ts';
 import { importBundle } from './import-bundle.ts';
 import { Manifest } from './manifest.ts';
-import { eachEntry, entryName, openEntry, openZip, type ZipEntry } from './read-zip.ts';
-import { testSession } from './test-zip.ts';
+import { testSession, unzipAll } from './test-zip.ts';
 
 let base: string;
 let files: Record<string, string>;
-
-async function unzipAll(path: string): Promise<Map<string, Buffer>> {
-  const zip = await openZip(path);
-  const entries: Array<[string, ZipEntry]> = [];
-  await eachEntry(zip, (e) => void entries.push([entryName(e), e]));
-  const out = new Map<string, Buffer>();
-  for (const [name, e] of entries) {
-    const chunks: Buffer[] = [];
-    for await (const c of await openEntry(zip, e)) chunks.push(c as Buffer);
-    out.set(name, Buffer.concat(chunks));
-  }
-  zip.close();
-  return out;
-}
 
 /** A session whose source files hold every plant: JSON Lines, a gzip document, Markdown, a clean file. */
 function plantedSession(key: string): Session {

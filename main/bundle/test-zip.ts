@@ -5,6 +5,7 @@ import type { Session } from '../../shared/session.ts';
 import { safeName } from '../vault/vault-store.ts';
 import { sessionJsonPath, sourceEntryPath } from './bundle-paths.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest } from './manifest.ts';
+import { eachEntry, entryName, openEntry, openZip, type ZipEntry } from './read-zip.ts';
 
 export interface RawEntry {
   name: string;
@@ -122,4 +123,19 @@ export function validEntries(key = 'jido-code:s-1', sourcePath = '/home/dev/.jid
 
 export function withManifest(entries: RawEntry[], manifest: unknown): RawEntry[] {
   return [...entries, { name: 'manifest.json', data: Buffer.from(JSON.stringify(manifest)) }];
+}
+
+/** Every entry of a zip, by name, read whole (for checking what an export wrote). */
+export async function unzipAll(path: string): Promise<Map<string, Buffer>> {
+  const zip = await openZip(path);
+  const entries: Array<[string, ZipEntry]> = [];
+  await eachEntry(zip, (e) => void entries.push([entryName(e), e]));
+  const out = new Map<string, Buffer>();
+  for (const [name, e] of entries) {
+    const chunks: Buffer[] = [];
+    for await (const c of await openEntry(zip, e)) chunks.push(c as Buffer);
+    out.set(name, Buffer.concat(chunks));
+  }
+  zip.close();
+  return out;
 }

@@ -12,7 +12,7 @@ import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../store/fixtures/planted-se
 import { jidoSession } from '../test-support/session-files.ts';
 import { exportBundle, scanBundle } from './export-bundle.ts';
 import { inThreadLoader, type JsonScan } from './prepare-session.ts';
-import { eachEntry, entryName, openEntry, openZip, type ZipEntry } from './read-zip.ts';
+import { unzipAll } from './test-zip.ts';
 import { workerLoader, type ClosableLoader } from './worker-loader.ts';
 
 let base: string;
@@ -47,20 +47,6 @@ async function parsedHere(key: string): Promise<Session> {
   const path = paths.get(key) as string;
   const session = await findReader(path)!.read(path);
   return { ...session, key, childKeys: [...new Set([...session.childKeys, ...(CHILDREN[key] ?? [])])] };
-}
-
-async function unzipAll(path: string): Promise<Map<string, Buffer>> {
-  const zip = await openZip(path);
-  const entries: Array<[string, ZipEntry]> = [];
-  await eachEntry(zip, (e) => void entries.push([entryName(e), e]));
-  const out = new Map<string, Buffer>();
-  for (const [name, e] of entries) {
-    const chunks: Buffer[] = [];
-    for await (const c of await openEntry(zip, e)) chunks.push(c as Buffer);
-    out.set(name, Buffer.concat(chunks));
-  }
-  zip.close();
-  return out;
 }
 
 describe('a session prepared in a read worker', () => {
