@@ -1,5 +1,5 @@
 // The vault slice against a fake client: keep, annotations, delete with and without source files, fork, list filters, the panel.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Annotations, PruneResult, TrashEntry, VaultStatus } from '../shared/vault-api.ts';
 import { ClientError } from './client.ts';
 import { createAppStore } from './store.ts';
@@ -157,11 +157,23 @@ describe('vault slice: list filters', () => {
   it('sends starred, kept and tag to listSessions and leaves out filters that are off', async () => {
     const { store, calls } = setup();
     await store.getState().load();
+    const listed = async (n: number) => vi.waitFor(() => expect(calls('listSessions')).toHaveLength(n));
+    store.getState().setListFilters({ starred: true });
+    await listed(2);
+    store.getState().setListFilters({ kept: true, tag: 'release' });
+    await listed(3);
+    store.getState().setListFilters({ starred: false, kept: false, tag: null });
+    await listed(4);
+    expect(calls('listSessions')).toEqual([{}, { starred: true }, { starred: true, kept: true, tag: 'release' }, {}]);
+  });
+
+  it('filters changed faster than the list answers ask only for the last ones', async () => {
+    const { store, calls } = setup();
+    await store.getState().load();
     store.getState().setListFilters({ starred: true });
     store.getState().setListFilters({ kept: true, tag: 'release' });
-    store.getState().setListFilters({ starred: false, kept: false, tag: null });
-    await Promise.resolve();
-    expect(calls('listSessions')).toEqual([{}, { starred: true }, { starred: true, kept: true, tag: 'release' }, {}]);
+    await vi.waitFor(() => expect(store.getState().listLoading).toBe(false));
+    expect(calls('listSessions')).toEqual([{}, { starred: true, kept: true, tag: 'release' }]);
   });
 });
 

@@ -145,6 +145,31 @@ describe('createAppStore', () => {
     expect(store.getState().total).toBe(2);
   });
 
+  it('keeps the rows of every burst when a slow answer for one burst comes after the next burst was asked for', async () => {
+    const c = summary({ key: 'vizier:c', title: 'Third', updatedAt: '2025-03-01T00:00:00Z' });
+    const d = summary({ key: 'vizier:d', title: 'Fourth', updatedAt: '2025-04-01T00:00:00Z' });
+    let list = [older, newer];
+    const fake = fakeClient({
+      listSessions: async ({ keys }: { keys?: string[] }) => {
+        const rows = keys ? list.filter((s) => keys.includes(s.key)) : list;
+        // The first burst's answer is slow (a busy server); the second's is quick.
+        if (keys?.includes(c.key)) await new Promise((resolve) => setTimeout(resolve, 300));
+        return { sessions: rows, total: rows.length };
+      },
+      listRoots: async () => [root],
+      getAppInfo: async () => ({ version: '0.1.0', dataDir: '/d', shell: 'web', demoRootPath: null }),
+    });
+    const store = createAppStore(fake.client, { debounceMs: 100 });
+    await store.getState().load();
+    list = [older, newer, c];
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [c.key], removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    list = [older, newer, c, d];
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [d.key], removed: [] } });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(store.getState().sessions.map((s) => s.key).sort()).toEqual([older.key, newer.key, c.key, d.key].sort());
+  });
+
   it('fetches the whole list again on a resync, or when a burst touches more rows than it is worth merging', async () => {
     const { store, fake } = setup();
     await store.getState().load();

@@ -90,6 +90,16 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
   const debounceMs = options.debounceMs ?? 100;
   const rawChunk = options.rawChunkBytes ?? 256 * 1024;
   let listSeq = 0;
+  /**
+   * List requests run one after another, so answers apply in the order they were asked: an older full list
+   * can never land on top of rows merged since, and one burst's rows never cancel another's.
+   */
+  let listChain: Promise<void> = Promise.resolve();
+  const inOrder = (task: () => Promise<void>): Promise<void> => {
+    const run = listChain.then(task);
+    listChain = run.catch(() => undefined);
+    return run;
+  };
   let openSeq = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   // Last word per key within one debounce window: a file removed then recreated counts as changed.
@@ -192,32 +202,34 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
         await Promise.all([get().refresh(), get().refreshRoots(), info, get().loadIndexProgress()]);
       },
 
-      async refresh() {
+      refresh() {
         const seq = ++listSeq;
         set({ listLoading: true });
-        try {
-          const { sessions, total } = await client.listSessions(listQuery(get()));
+        return inOrder(async () => {
+          // A later refresh is queued behind this one and will answer for both.
           if (seq !== listSeq) return;
-          set({ sessions, total, loaded: true, listLoading: false, listError: null });
-        } catch (err) {
-          if (seq !== listSeq) return;
-          set({ listLoading: false, listError: describeError(err) });
-        }
+          try {
+            const { sessions, total } = await client.listSessions(listQuery(get()));
+            set({ sessions, total, loaded: true, listLoading: false, listError: null });
+          } catch (err) {
+            set({ listLoading: false, listError: describeError(err) });
+          }
+        });
       },
 
-      async refreshRows(keys) {
-        const seq = ++listSeq;
-        try {
-          const { sessions: rows } = await client.listSessions({ ...listQuery(get()), keys });
-          if (seq !== listSeq) return;
-          // A key that comes back absent was removed, or no longer passes the filters.
-          const replaced = new Set([...keys, ...rows.map((r) => r.key)]);
-          const sessions = [...get().sessions.filter((s) => !replaced.has(s.key)), ...rows];
-          set({ sessions, total: sessions.length });
-        } catch (err) {
-          if (seq !== listSeq) return;
-          set({ listError: describeError(err) });
-        }
+      refreshRows(keys) {
+        // Never dropped for a newer request: the rows of one burst are not in the next burst's answer.
+        return inOrder(async () => {
+          try {
+            const { sessions: rows } = await client.listSessions({ ...listQuery(get()), keys });
+            // A key that comes back absent was removed, or no longer passes the filters.
+            const replaced = new Set([...keys, ...rows.map((r) => r.key)]);
+            const sessions = [...get().sessions.filter((s) => !replaced.has(s.key)), ...rows];
+            set({ sessions, total: sessions.length });
+          } catch (err) {
+            set({ listError: describeError(err) });
+          }
+        });
       },
 
       async refreshRoots() {
