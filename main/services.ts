@@ -318,7 +318,10 @@ export function createServices(options: ServicesOptions): Services {
   const bundles = new BundleService({
     dataDir: options.dataDir,
     env,
-    locate: (key) => ({ path: entryFor(key).path, childKeys: catalogue.childrenOf(key) }),
+    locate: (key) => {
+      const entry = entryFor(key);
+      return { path: entry.path, size: entry.size, childKeys: catalogue.childrenOf(key) };
+    },
     pricingFile,
     load: async (key) => {
       const entry = entryFor(key);

@@ -4,7 +4,6 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportBundle } from '../bundle/export-bundle.ts';
-import { workerLoader } from '../bundle/worker-loader.ts';
 import { createServices } from '../services.ts';
 import { writeClaudeTranscript } from './generate-large.ts';
 
@@ -126,11 +125,9 @@ export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<Bund
   try {
     await services.start();
     await services.whenScanned();
-    const summaries = (await services.methods.listSessions({ includeChildren: true })).sessions;
-    const keys = summaries.map((s) => s.key);
-    // The loader the app gives exports (a worker of the export's own), located through the list; these sessions have no sub-agents.
-    const paths = new Map(summaries.map((s) => [s.key, s.primaryPath]));
-    const openLoader = () => workerLoader((key) => ({ path: paths.get(key) as string, childKeys: [] }));
+    const keys = (await services.methods.listSessions({ includeChildren: true })).sessions.map((s) => s.key);
+    // The loader the app gives exports: a worker of the export's own.
+    const openLoader = () => services.bundles.openLoader();
     const zipped: Array<{ ms: number; cpuMs: number | null; bytes: number }> = [];
     const runZip = async () => {
       await settle();

@@ -12,7 +12,6 @@ import { exportBundle, scanBundle, type BundleProgress } from './export-bundle.t
 import { exportDocument, renderDocument } from './export-document.ts';
 import { importBundle } from './import-bundle.ts';
 import { markdownFileName } from './markdown-export.ts';
-import { inThreadLoader } from './prepare-session.ts';
 import { workerLoader, type ClosableLoader, type LocateSession } from './worker-loader.ts';
 
 export interface BundleDeps {
@@ -21,11 +20,10 @@ export interface BundleDeps {
   /** The whole session behind a key, every message (a read that does not evict what the user has open). */
   load(key: string): Promise<Session>;
   /**
-   * Where a session's file is and which children the catalogue knows of it. Given, bundles parse in a
-   * worker of their own that also writes and scans session.json, so this thread never holds a parsed
-   * session; without it they go through `load`.
+   * Where a session's file is and which children the catalogue knows of it: bundles parse in a worker of
+   * their own that also writes and scans session.json, so this thread never holds a parsed session.
    */
-  locate?: LocateSession;
+  locate: LocateSession;
   /** The user's price list, for that worker. */
   pricingFile?: string;
   /** Whether a key is already listed (a live session), so an import skips it. */
@@ -66,8 +64,7 @@ export class BundleService {
 
   /** What a bundle export or scan reads sessions through; close it when done (it ends the export's worker). */
   openLoader(): ClosableLoader {
-    if (this.deps.locate) return workerLoader(this.deps.locate, this.deps.pricingFile);
-    return { ...inThreadLoader(this.deps.load), close: async () => undefined };
+    return workerLoader(this.deps.locate, this.deps.pricingFile);
   }
 
   private async readExport(exportId: string, offset: number, length: number) {

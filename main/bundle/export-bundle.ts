@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Readable, Writable, type Duplex } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Session } from '../../shared/session.ts';
 import { fsyncDirectory } from '../fs/atomic-write.ts';
@@ -13,7 +13,7 @@ import { openRaw, regzip, scanner, type PlannedEntry } from './bundle-entries.ts
 import type { Finding } from './finding.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest, type ManifestFile, type RedactionReport } from './manifest.ts';
 import { abortError, contextFactory, jsonScanOf, loaderOf, plans, REDACTION_RULES, sessionEntry, sink, type BundleOptions, type ExportResult, type ScanResult, type SessionSource } from './scan-bundle.ts';
-import type { ScanContext, SecretScanStream } from './secret-scan.ts';
+import { scanChunks, type ScanContext, type SecretScanStream } from './secret-scan.ts';
 import { ZipWriter } from './zip-writer.ts';
 
 export { scanBundle, type BundleOptions, type BundleProgress, type ExportResult, type LoadSession, type ScanResult, type SessionSource } from './scan-bundle.ts';
@@ -29,14 +29,7 @@ const WAITING_BUDGET = 64 * 1024 * 1024;
 
 /** Runs a whole file through the scanner; the same bytes when nothing was redacted. */
 async function scanWhole(bytes: Buffer, scan: SecretScanStream, signal: AbortSignal): Promise<Buffer> {
-  const out: Buffer[] = [];
-  const collect = new Writable({
-    write: (chunk: Buffer, _enc, done) => {
-      out.push(chunk);
-      done();
-    },
-  });
-  await pipeline(Readable.from([bytes], { objectMode: false }), scan, collect, { signal });
+  const out = await scanChunks([bytes], scan, signal);
   return scan.redactedCount === 0 ? bytes : Buffer.concat(out);
 }
 

@@ -1,14 +1,12 @@
 // What a bundle needs of a parsed session (its head and session.json's bytes, scanned and redacted), made where it was parsed so the main thread never holds it.
 import { createHash } from 'node:crypto';
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Session } from '../../shared/session.ts';
 import { Redactor } from '../store/redact.ts';
 import { safeName } from '../vault/vault-store.ts';
 import { sessionJsonPath } from './bundle-paths.ts';
 import type { Finding } from './finding.ts';
 import { prefilterFor } from './secret-prefilter.ts';
-import { SecretScanStream, type ScanContext } from './secret-scan.ts';
+import { scanChunks, SecretScanStream, type ScanContext } from './secret-scan.ts';
 import { ownedConcat, sessionJsonChunks } from './session-json.ts';
 
 /** The fields a bundle plan reads: everything but the transcript. */
@@ -55,20 +53,14 @@ export function scanContext(env: NodeJS.ProcessEnv, keep: Iterable<string>): Sca
  */
 export async function prepareSession(session: Session, ctx: ScanContext | null, emit = true): Promise<PreparedSession> {
   const head = headOf(session);
-  const out: Buffer[] = [];
+  let out: Buffer[];
   let findings: Finding[] = [];
   if (ctx) {
     const scan = new SecretScanStream(ctx, { file: sessionJsonPath(safeName(session.key)), clip: 'json', emit });
-    const collect = new Writable({
-      write: (chunk: Buffer, _enc, done) => {
-        out.push(chunk);
-        done();
-      },
-    });
-    await pipeline(Readable.from(sessionJsonChunks(session, 1024 * 1024), { objectMode: false }), scan, collect);
+    out = await scanChunks(sessionJsonChunks(session, 1024 * 1024), scan);
     findings = scan.findings;
   } else {
-    for (const chunk of sessionJsonChunks(session, 1024 * 1024)) out.push(chunk);
+    out = [...sessionJsonChunks(session, 1024 * 1024)];
   }
   const literals = ctx ? [...ctx.literals] : [];
   if (!emit) return { head, json: null, size: 0, sha256: '', findings, literals };

@@ -2,12 +2,10 @@
 import { pipeline } from 'node:stream/promises';
 import { Transform, Writable } from 'node:stream';
 import type { Session } from '../../shared/session.ts';
-import { Redactor } from '../store/redact.ts';
 import { planSession, scanner, type PlannedEntry, type SessionPlan } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
 import type { ManifestSession, RedactionReport } from './manifest.ts';
-import { inThreadLoader, type JsonScan, type SessionLoader } from './prepare-session.ts';
-import { prefilterFor } from './secret-prefilter.ts';
+import { inThreadLoader, scanContext, type JsonScan, type SessionLoader } from './prepare-session.ts';
 import type { ScanContext } from './secret-scan.ts';
 
 /** A parsed session by key (prepared for the bundle on this thread). */
@@ -101,7 +99,7 @@ export async function* plans(keys: string[], loader: SessionLoader, scan: JsonSc
     const plan = await (signal ? untilAborted(next, signal) : next);
     next = null;
     if (includeChildren) {
-      for (const child of plan.prepared.head.childKeys) {
+      for (const child of plan.childKeys) {
         if (seen.has(child)) continue;
         seen.add(child);
         queue.push(child);
@@ -137,10 +135,9 @@ export function sink(): Writable {
  */
 export function contextFactory(options: BundleOptions): (() => ScanContext) | null {
   if (options.redact === false) return null;
-  const redactor = new Redactor(['secrets', 'env'], options.env ?? process.env);
-  const prefilter = prefilterFor(options.env ?? process.env);
-  const keep = new Set(options.keep ?? []);
-  return () => ({ redactor, literals: new Map(), keep, prefilter });
+  // The rule set and prefilter are built once and shared; the secrets found are each session's own.
+  const shared = scanContext(options.env ?? process.env, options.keep ?? []);
+  return () => ({ ...shared, literals: new Map() });
 }
 
 /** How session.json is scanned where it is prepared: the same rules, environment and kept findings as the sources. */

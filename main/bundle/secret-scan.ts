@@ -1,6 +1,7 @@
 // Finds secrets in a file as it streams past, window by window, and writes it on with the chosen ones redacted.
 import { isUtf8 } from 'node:buffer';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Redactor, SecretSpan } from '../store/redact.ts';
 import { findingId, markerLabel, previewOf, type Finding } from './finding.ts';
 import { findSpansFiltered, type Prefilter } from './secret-prefilter.ts';
@@ -246,4 +247,17 @@ function count(buf: Buffer, byte: number, from: number, to: number): number {
   let n = 0;
   for (let i = buf.indexOf(byte, from); i !== -1 && i < to; i = buf.indexOf(byte, i + 1)) n++;
   return n;
+}
+
+/** Runs `chunks` through `scan` and gives back what came out (redacted where the scan redacted). */
+export async function scanChunks(chunks: Iterable<Buffer>, scan: SecretScanStream, signal?: AbortSignal): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  const collect = new Writable({
+    write: (chunk: Buffer, _enc, done) => {
+      out.push(chunk);
+      done();
+    },
+  });
+  await pipeline(Readable.from(chunks, { objectMode: false }), scan, collect, ...(signal ? [{ signal }] : []));
+  return out;
 }

@@ -1,6 +1,7 @@
 // Sessions prepared in a read worker give the same bundle as sessions parsed here: same session.json bytes, same findings, same zip.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +41,9 @@ afterEach(async () => {
 });
 afterAll(async () => rm(base, { recursive: true, force: true }));
 
-const locate = (key: string) => ({ path: paths.get(key) as string, childKeys: CHILDREN[key] ?? [] });
+/** As the catalogue locates a file: its path, its size and the children it knows of. */
+const located = (path: string, childKeys: string[] = []) => ({ path, size: statSync(path).size, childKeys });
+const locate = (key: string) => located(paths.get(key) as string, CHILDREN[key] ?? []);
 
 /** What the app's main-thread read gives: the parsed file with the catalogue's key and children. */
 async function parsedHere(key: string): Promise<Session> {
@@ -89,7 +92,7 @@ describe('a session prepared in a read worker', () => {
   it('a file that cannot be read is an UNREADABLE error naming it', async () => {
     const bad = join(base, '.jido_code', 'sessions', 'bad.json');
     await writeFile(bad, '<html>502 Bad Gateway</html>');
-    loader = workerLoader(() => ({ path: bad, childKeys: [] }));
+    loader = workerLoader(() => located(bad));
     await expect(loader.prepare('jido-code:bad', null)).rejects.toMatchObject({ code: 'UNREADABLE', message: expect.stringContaining(bad) });
   });
 
@@ -102,7 +105,7 @@ describe('a session prepared in a read worker', () => {
     const capped = new ReadPool(1, { resourceLimits: { maxOldGenerationSizeMb: limits.cappedHeapMb, maxYoungGenerationSizeMb: limits.cappedYoungMb } });
     await expect(capped.prepare(path, { key: `claude-code:${id}`, childKeys: [] }, null)).rejects.toMatchObject({ code: 'ERR_WORKER_OUT_OF_MEMORY' });
     await capped.close();
-    loader = workerLoader(() => ({ path, childKeys: [] }), undefined, limits);
+    loader = workerLoader(() => located(path), undefined, limits);
     const prepared = await loader.prepare(`claude-code:${id}`, null);
     const session = await findReader(path)!.read(path);
     expect(prepared.json?.equals(Buffer.from(`${JSON.stringify({ ...session, key: `claude-code:${id}` }, null, 2)}\n`))).toBe(true);

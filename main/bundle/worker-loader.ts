@@ -1,11 +1,10 @@
 // The app's bundle loader: each session is parsed, serialized and scanned in a read worker of the export's own, which ends with it.
-import { stat } from 'node:fs/promises';
 import { AppError } from '../../shared/result.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 import type { JsonScan, PreparedSession, SessionLoader } from './prepare-session.ts';
 
-/** Where a session's file is, and the children the catalogue knows of it (its session.json lists them). */
-export type LocateSession = (key: string) => { path: string; childKeys: string[] };
+/** Where a session's file is, its size as the catalogue last saw it, and the children the catalogue knows of it (its session.json lists them). */
+export type LocateSession = (key: string) => { path: string; size: number; childKeys: string[] };
 
 export interface ClosableLoader extends SessionLoader {
   /** Ends the workers, returning all the memory the export's parsing took. */
@@ -52,8 +51,7 @@ export function workerLoader(locate: LocateSession, pricingFile?: string, limits
 
   return {
     prepare: async (key, scan) => {
-      const { path, childKeys } = locate(key);
-      const size = (await stat(path).catch(() => null))?.size ?? 0;
+      const { path, size, childKeys } = locate(key);
       if (size > limits.cappedFileMax) return prepareIn(uncappedPool(), key, path, childKeys, scan);
       try {
         return await prepareIn(cappedPool(), key, path, childKeys, scan);
