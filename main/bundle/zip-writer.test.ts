@@ -5,6 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { crc32 } from 'node:zlib';
 import { eachEntry, entryName, openEntry, openZip, type ZipEntry } from './read-zip.ts';
 import { ZipWriter } from './zip-writer.ts';
@@ -85,6 +87,39 @@ describe('ZipWriter', () => {
     await zip.finish();
     expect(most).toBeLessThanOrEqual(budget);
     expect((await readBack(path)).length).toBe(13);
+  });
+
+  it('lets go of a whole entry\'s bytes once they are written, before the zip ends (a 1 GB export must not hold them all)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const zip = new ZipWriter(createWriteStream(join(dir, 'release.zip')));
+    const opts = { mtime: new Date(), mode: 0o100644, level: 0 };
+    // Stored entries: the bytes yazl writes are the very buffers given, so a WeakRef can watch them go.
+    // Added from a function of their own, so no variable of this test's frame still holds the last one.
+    const addStored = (i: number) => {
+      const data = content(256);
+      zip.add(`stored-${i}.bin`, data, opts);
+      return new WeakRef(data);
+    };
+    const refs: Array<WeakRef<Buffer>> = [];
+    for (let i = 0; i < 4; i++) {
+      await zip.room(256 * 1024);
+      refs.push(addStored(i));
+    }
+    // A streamed entry after them: once it is taken, the ones before are in the output.
+    zip.begin('last.txt', { ...opts, level: 6 });
+    await zip.data(Buffer.from('the end'));
+    await zip.end();
+    // The output stream may still be writing them to disk for a moment; after that nothing should hold them.
+    let held = refs.length;
+    for (let tries = 0; tries < 100 && held > 0; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      gc();
+      held = refs.filter((r) => r.deref() !== undefined).length;
+    }
+    expect(held).toBe(0);
+    await zip.finish();
+    expect((await readBack(join(dir, 'release.zip'))).length).toBe(5);
   });
 
   it('a cancel while waiting for room rejects instead of hanging', async () => {

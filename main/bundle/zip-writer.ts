@@ -38,9 +38,14 @@ export interface ZipEntryOptions {
   level: number;
 }
 
-/** yazl's Entry as far as this file looks at it: its state reaches FILE_DATA_DONE (3) once its bytes are in the output. */
+/**
+ * yazl's Entry as far as this file looks at it: its state reaches FILE_DATA_DONE (3) once its bytes are in the
+ * output. yazl keeps every entry until the zip ends (the central directory needs them), and a whole entry's
+ * pump function closes over its compressed bytes, so without help every deflated entry stays in memory to the end.
+ */
 interface YazlEntry {
   state: number;
+  doFileDataPump?: (() => void) | null;
 }
 const FILE_DATA_DONE = 3;
 
@@ -135,10 +140,13 @@ export class ZipWriter {
   private settle(): void {
     let freed = false;
     while (this.waiting.length && (this.waiting[0]?.entry.state ?? 0) >= FILE_DATA_DONE) {
-      this.waitingBytes -= (this.waiting.shift() as { bytes: number }).bytes;
+      const done = this.waiting.shift() as { entry: YazlEntry; bytes: number };
+      // Written: let go of its bytes (yazl never pumps an entry twice).
+      done.entry.doFileDataPump = null;
+      this.waitingBytes -= done.bytes;
       freed = true;
     }
-    if (!freed) return;
+    if (!freed || !this.wakers.length) return;
     const wakers = this.wakers;
     this.wakers = [];
     for (const wake of wakers) wake();
