@@ -58,7 +58,8 @@ async function peakRssOf(pid: number): Promise<number | null> {
 function cliExport(dataDir: string, root: string, keys: string[], out: string): Promise<{ ms: number; peakRssMb: number | null }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'cli.ts'), 'export', ...keys, '-o', out, '--root', root, '--json'], {
+    // The built CLI, as installed (`npm run bench` builds it first); the TypeScript sources would add the type stripper's memory.
+    const child = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'out', 'main', 'cli.js'), 'export', ...keys, '-o', out, '--root', root, '--json'], {
       env: { ...process.env, SESSION_VAULT_HOME: dataDir, HOME: join(dataDir, 'home') },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

@@ -1,7 +1,7 @@
 // Writes a bundle: sessions into a zip (yazl) file by file, scanned and redacted on the way, manifest last, temp file then rename.
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -9,6 +9,7 @@ import type { Session } from '../../shared/session.ts';
 import { fsyncDirectory } from '../fs/atomic-write.ts';
 import { appVersion } from '../version.ts';
 import { MANIFEST_PATH } from './bundle-paths.ts';
+import { BufferPool, readWhole } from './read-whole.ts';
 import { openRaw, regzip, scanner, type PlannedEntry } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest, type ManifestFile, type RedactionReport } from './manifest.ts';
@@ -76,6 +77,8 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   const outError = new Promise<never>((_, reject) => out.once('error', reject));
   outError.catch(() => undefined);
   const zip = new ZipWriter(out, stop.signal, WAITING_BUDGET);
+  // Whole sources are read into buffers reused once yazl has written them.
+  const buffers = new BufferPool(WAITING_BUDGET);
 
   const result: ScanResult = { sessions: [], files: 0, bytes: 0, findings: [] };
   const files: ManifestFile[] = [];
@@ -118,11 +121,12 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   /** A source read whole: scanned (and redacted), hashed, then deflated by yazl in the background while the next one is read. */
   const writeWhole = async (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null, onBegun: () => void) => {
     await zip.room(entry.size);
-    const original = await readFile(entry.originalPath as string, { signal: stop.signal });
+    const original = await readWhole(entry.originalPath as string, buffers, stop.signal);
     const scan = ctx ? scanner(ctx, entry, true) : null;
     const bytes = scan ? await scanWhole(original, scan, stop.signal) : original;
+    if (bytes !== original) buffers.give(original);
     const mtime = entry.mtimeMs === null ? new Date() : new Date(entry.mtimeMs);
-    zip.add(entry.path, bytes, { mtime, mode: 0o100644, level });
+    zip.add(entry.path, bytes, { mtime, mode: 0o100644, level }, true, bytes === original ? () => buffers.give(original) : undefined);
     onBegun();
     bytesDone += original.length;
     progress(entry.path);

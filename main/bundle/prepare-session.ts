@@ -7,7 +7,7 @@ import { sessionJsonPath } from './bundle-paths.ts';
 import type { Finding } from './finding.ts';
 import { prefilterFor } from './secret-prefilter.ts';
 import { scanChunks, SecretScanStream, type ScanContext } from './secret-scan.ts';
-import { ownedConcat, sessionJsonChunks } from './session-json.ts';
+import { GrowingBuffer, sessionJsonChunks } from './session-json.ts';
 
 /** The fields a bundle plan reads: everything but the transcript. */
 export type SessionHead = Pick<Session, 'key' | 'id' | 'format' | 'title' | 'createdAt' | 'updatedAt' | 'closedAt' | 'childKeys' | 'sourceFiles' | 'artifacts'>;
@@ -49,23 +49,22 @@ export function scanContext(env: NodeJS.ProcessEnv, keep: Iterable<string>): Sca
 /**
  * Serializes session.json (byte-for-byte `${JSON.stringify(session, null, 2)}\n`) into one buffer and,
  * with a scan context, scans it as it goes (redacting what is not kept), hashing the result. The text
- * is built a megabyte at a time, so the only whole copy is the bytes that go into the bundle.
+ * is built a megabyte at a time into one growing buffer, so the only whole copy is the bytes that go into the bundle.
  */
 export async function prepareSession(session: Session, ctx: ScanContext | null, emit = true): Promise<PreparedSession> {
   const head = headOf(session);
-  let out: Buffer[];
+  const out = emit ? new GrowingBuffer() : null;
   let findings: Finding[] = [];
   if (ctx) {
     const scan = new SecretScanStream(ctx, { file: sessionJsonPath(safeName(session.key)), clip: 'json', emit });
-    out = await scanChunks(sessionJsonChunks(session, 1024 * 1024), scan);
+    await scanChunks(sessionJsonChunks(session, 1024 * 1024), scan, undefined, (chunk) => out?.append(chunk));
     findings = scan.findings;
-  } else {
-    out = [...sessionJsonChunks(session, 1024 * 1024)];
+  } else if (out) {
+    for (const chunk of sessionJsonChunks(session, 1024 * 1024)) out.append(chunk);
   }
   const literals = ctx ? [...ctx.literals] : [];
-  if (!emit) return { head, json: null, size: 0, sha256: '', findings, literals };
-  const json = ownedConcat(out);
-  out.length = 0;
+  if (!out) return { head, json: null, size: 0, sha256: '', findings, literals };
+  const json = out.finish();
   return { head, json, size: json.length, sha256: createHash('sha256').update(json).digest('hex'), findings, literals };
 }
 

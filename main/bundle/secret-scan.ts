@@ -249,12 +249,13 @@ function count(buf: Buffer, byte: number, from: number, to: number): number {
   return n;
 }
 
-/** Runs `chunks` through `scan` and gives back what came out (redacted where the scan redacted). */
-export async function scanChunks(chunks: Iterable<Buffer>, scan: SecretScanStream, signal?: AbortSignal): Promise<Buffer[]> {
+/** Runs `chunks` through `scan` and gives back what came out (redacted where the scan redacted), or hands each piece to `take` as it comes (then none are given back). */
+export async function scanChunks(chunks: Iterable<Buffer>, scan: SecretScanStream, signal?: AbortSignal, take?: (chunk: Buffer) => void): Promise<Buffer[]> {
   const out: Buffer[] = [];
   const collect = new Writable({
     write: (chunk: Buffer, _enc, done) => {
-      out.push(chunk);
+      if (take) take(chunk);
+      else out.push(chunk);
       done();
     },
   });

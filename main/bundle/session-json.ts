@@ -43,13 +43,31 @@ export function* sessionJsonChunks(session: Session, chunkChars = 256 * 1024): G
   if (length) yield Buffer.from(parts.join(''), 'utf8');
 }
 
-/** Joins chunks into a Buffer that owns its whole ArrayBuffer (Buffer.concat may hand out a slice of the shared pool, which must never be transferred). */
-export function ownedConcat(chunks: readonly Buffer[]): Buffer {
-  const out = Buffer.allocUnsafeSlow(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    c.copy(out, at);
-    at += c.length;
+/** yazl takes a whole entry of at most this many bytes; session.json cannot be larger. */
+const MAX_BYTES = 0x3fffffff;
+
+/**
+ * Bytes appended into one buffer that grows in place (a resizable ArrayBuffer: address space reserved
+ * once, memory committed as it fills), so neither a list of chunks nor a final copy is ever held beside it.
+ */
+export class GrowingBuffer {
+  private readonly store = new ArrayBuffer(0, { maxByteLength: MAX_BYTES });
+  private length = 0;
+
+  append(chunk: Uint8Array): void {
+    const need = this.length + chunk.length;
+    if (need > MAX_BYTES) throw new RangeError(`session.json would exceed ${MAX_BYTES} bytes, the most a bundle entry can hold`);
+    if (need > this.store.byteLength) this.store.resize(Math.min(MAX_BYTES, Math.max(need, Math.ceil((this.store.byteLength * 1.25) / 65536) * 65536)));
+    new Uint8Array(this.store, this.length, chunk.length).set(chunk);
+    this.length = need;
   }
-  return out;
+
+  /**
+   * The bytes: a Buffer over the whole of its own ArrayBuffer (still resizable; transferable as it is), safe
+   * to transfer. Not transferToFixedLength, which copies. The GrowingBuffer is spent.
+   */
+  finish(): Buffer {
+    this.store.resize(this.length);
+    return Buffer.from(this.store, 0, this.length);
+  }
 }

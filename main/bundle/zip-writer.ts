@@ -62,7 +62,7 @@ export class ZipWriter {
   private current: PassThrough | null = null;
   private readonly budget: number;
   /** Whole entries not yet in the output, oldest first, and the bytes they were given as. */
-  private readonly waiting: Array<{ entry: YazlEntry; bytes: number }> = [];
+  private readonly waiting: Array<{ entry: YazlEntry; bytes: number; onWritten?: () => void }> = [];
   private waitingBytes = 0;
   private wakers: Array<() => void> = [];
 
@@ -96,14 +96,15 @@ export class ZipWriter {
   /**
    * Adds a whole entry; yazl deflates it now, in the background, and writes it in its turn. `counted`: false
    * for bytes the caller holds anyway (a session.json already in memory), which wait without taking budget.
+   * `onWritten` runs once the entry is in the output: `data` is not read after that and may be reused.
    */
-  add(name: string, data: Buffer, options: ZipEntryOptions, counted = true): void {
+  add(name: string, data: Buffer, options: ZipEntryOptions, counted = true, onWritten?: () => void): void {
     this.zip.addBuffer(data, name, this.entryOptions(options));
     const entries = (this.zip as unknown as { entries: YazlEntry[] }).entries;
     const entry = entries[entries.length - 1];
     if (!entry || typeof entry.state !== 'number') throw new Error('yazl no longer exposes its entries; the zip writer needs updating');
     const bytes = counted ? data.length : 0;
-    this.waiting.push({ entry, bytes });
+    this.waiting.push({ entry, bytes, ...(onWritten ? { onWritten } : {}) });
     this.waitingBytes += bytes;
   }
 
@@ -140,10 +141,11 @@ export class ZipWriter {
   private settle(): void {
     let freed = false;
     while (this.waiting.length && (this.waiting[0]?.entry.state ?? 0) >= FILE_DATA_DONE) {
-      const done = this.waiting.shift() as { entry: YazlEntry; bytes: number };
+      const done = this.waiting.shift() as { entry: YazlEntry; bytes: number; onWritten?: () => void };
       // Written: let go of its bytes (yazl never pumps an entry twice).
       done.entry.doFileDataPump = null;
       this.waitingBytes -= done.bytes;
+      done.onWritten?.();
       freed = true;
     }
     if (!freed || !this.wakers.length) return;
