@@ -89,10 +89,9 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   const signalled = [{ signal: stop.signal }] as const;
 
   /** Streams one entry into the zip: `stages` give its bundle bytes, hashed here; level 0 stores them. Resolves with its size and SHA-256. */
-  const writeEntry = async (entry: PlannedEntry, stages: Array<Readable | Duplex>, entryLevel: number, onBegun?: () => void) => {
+  const writeEntry = async (entry: PlannedEntry, stages: Array<Readable | Duplex>, entryLevel: number) => {
     const mtime = entry.mtimeMs === null ? new Date() : new Date(entry.mtimeMs);
     zip.begin(entry.path, { mtime, mode: 0o100644, level: entryLevel });
-    onBegun?.();
     const hash = createHash('sha256');
     let size = 0;
     const counts = entry.kind === 'source' && !entry.gzip;
@@ -119,7 +118,7 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   };
 
   /** A source read whole: scanned (and redacted), hashed, then deflated by yazl in the background while the next one is read. */
-  const writeWhole = async (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null, onBegun: () => void) => {
+  const writeWhole = async (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null) => {
     await zip.room(entry.size);
     const original = await readWhole(entry.originalPath as string, buffers, stop.signal);
     const scan = ctx ? scanner(ctx, entry, true) : null;
@@ -127,7 +126,6 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
     if (bytes !== original) buffers.give(original);
     const mtime = entry.mtimeMs === null ? new Date() : new Date(entry.mtimeMs);
     zip.add(entry.path, bytes, { mtime, mode: 0o100644, level }, true, bytes === original ? () => buffers.give(original) : undefined);
-    onBegun();
     bytesDone += original.length;
     progress(entry.path);
     const findings = scan?.findings ?? [];
@@ -135,9 +133,9 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   };
 
   /** A source file; a gzip source is scanned first and stored byte-for-byte when clean, recompressed only when redacted. */
-  const writeSource = async (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null, onBegun: () => void) => {
+  const writeSource = async (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null) => {
     progress(entry.path);
-    if (!entry.gzip && entry.originalPath && entry.size <= (options.wholeFileMax ?? WHOLE_MAX)) return writeWhole(entry, format, ctx, onBegun);
+    if (!entry.gzip && entry.originalPath && entry.size <= (options.wholeFileMax ?? WHOLE_MAX)) return writeWhole(entry, format, ctx);
     let stages: Array<Readable | Duplex>;
     let scan: SecretScanStream | null = null;
     if (!ctx) stages = [entry.gzip ? openRaw(entry) : entry.open()];
@@ -163,7 +161,7 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
       }
     }
     const stored = entry.gzip || level === 0;
-    const { size, sha256 } = await writeEntry(entry, stages, stored ? 0 : level, onBegun);
+    const { size, sha256 } = await writeEntry(entry, stages, stored ? 0 : level);
     const findings = scan?.findings ?? [];
     return { file: manifestFile(entry, format, size, sha256, findings), findings };
   };
@@ -188,19 +186,14 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
       const jsonEntry = plan.entries.find((e) => e.kind === 'session') as PlannedEntry;
       progress(jsonEntry.path);
       record({ file: manifestFile(jsonEntry, plan.format, prepared.size, prepared.sha256, prepared.findings), findings: prepared.findings });
-      // session.json goes in right after the first source begins, so yazl deflates it while that source goes out;
-      // then the next session is loaded (parsed in its worker) while this one's sources go out. Not sooner: a
-      // loader that parses on this thread would hold two parsed sessions.
-      let jsonAdded = false;
-      const addJson = () => {
-        if (jsonAdded) return;
-        jsonAdded = true;
-        // Already in memory (one session ahead at most), so it takes none of the budget sources wait for.
-        zip.add(jsonEntry.path, json, { mtime: new Date(), mode: 0o100644, level: Math.min(level, 1) }, false);
-        release();
-      };
-      for (const e of plan.entries) if (e.kind === 'source') record(await writeSource(e, plan.format, ctx, addJson));
-      addJson();
+      // session.json goes in first: yazl deflates it (level 1, quick) while the first source is read and scanned,
+      // and writes it soon. The next session is loaded (parsed in its worker) from now on, while this one's sources
+      // go out; not sooner, or a loader that parses on this thread would hold two parsed sessions. Measured, 1 GB
+      // CLI export: 65 -> 60 s, for a peak 27 MB higher; releasing after the first source is read: 67 s, -4 MB.
+      // Already in memory, session.json takes none of the budget sources wait for.
+      zip.add(jsonEntry.path, json, { mtime: new Date(), mode: 0o100644, level: Math.min(level, 1) }, false);
+      release();
+      for (const e of plan.entries) if (e.kind === 'source') record(await writeSource(e, plan.format, ctx));
       result.sessions.push(sessionEntry(plan));
       progress('');
     }
