@@ -19,8 +19,13 @@ interface Slot {
   task: Task | null;
 }
 
-/** Source runs `read-worker.ts` (tests, type stripping); the bundle runs the sibling `read-worker.js`. */
+/**
+ * The bundle runs the sibling `read-worker.js`. Sources run `read-worker.ts` (type stripping), unless the
+ * unit tests' setup has bundled it to JavaScript for their run (build/test-workers.ts says why).
+ */
 export function workerFile(): string {
+  const bundled = process.env.SESSION_VAULT_TEST_WORKER_FILE;
+  if (bundled) return bundled;
   const here = fileURLToPath(import.meta.url);
   return join(dirname(here), here.endsWith('.ts') ? 'read-worker.ts' : 'read-worker.js');
 }
