@@ -10,7 +10,7 @@ const STEP = 1024 * 1024;
  * once one such block has been freed glibc serves the next ones from its heap, which it keeps: an export
  * reading a 16 MB transcript after another grew the process by tens of megabytes that way.
  */
-export function mappedBuffer(size: number): Buffer {
+function mappedBuffer(size: number): Buffer {
   const store = new ArrayBuffer(size, { maxByteLength: Math.max(size, 1) });
   return Buffer.from(store, 0, size);
 }
