@@ -2,7 +2,7 @@
 import { writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect, jidoSession } from './vault-fixture.ts';
+import { test, expect, jidoSession, callApi } from './vault-fixture.ts';
 
 const row = (page: Page, key: string) => page.locator(`[data-testid="session-row"][data-key="${key}"]`);
 
@@ -52,6 +52,29 @@ test('a corrupt file is listed as unreadable with its reason', async ({ page, va
   await broken.click();
   await expect(page.getByTestId('unreadable-reason')).toContainText(/Invalid JSON/);
   await expect(page.getByTestId('unreadable-reason')).toContainText(/cut off/);
+});
+
+test('nothing jumps while the window loads and the index is built: rows stay under the pointer', async ({ page, vault }) => {
+  // Chromium reports every layout shift (an element moving on its own) to a PerformanceObserver.
+  await page.addInitScript(() => {
+    const shifts: string[] = [];
+    Object.assign(window, { layoutShifts: shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as Array<{ hadRecentInput: boolean; sources: Array<{ node?: Node }> }>) {
+        // A shift right after the user's own input (opening "Refine") is the user's doing, not a jump.
+        if (entry.hadRecentInput) continue;
+        shifts.push(entry.sources.map((s) => (s.node instanceof Element ? s.node.className || s.node.tagName : s.node?.textContent)).join(', '));
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(vault.url);
+  await expect(page.getByTestId('session-row')).toHaveCount(3);
+  // The index finishes behind the list: its facet counts exist once "Refine" opens them.
+  await expect.poll(() => callApi<{ phase: string }>(vault, 'getIndexProgress', {}).then((p) => p.phase)).toBe('idle');
+  await page.getByTestId('facets-toggle').click();
+  await expect(page.getByTestId('facet').first()).toBeVisible();
+  const shifts = await page.evaluate(() => (window as unknown as { layoutShifts: string[] }).layoutShifts);
+  expect(shifts).toEqual([]);
 });
 
 test('keyboard: arrows move the selection and Enter opens it', async ({ page, vault }) => {

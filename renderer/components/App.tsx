@@ -2,7 +2,7 @@
 /*
  * data-testid attributes for end-to-end tests:
  *   filter (the search box), search-help, sort, search-stats, search-problem, facet (data-filter), row-snippet,
- *   index-progress, session-list, session-row (data-key, data-unreadable="true"), session-title, child-count,
+ *   facets-toggle, status-bar, index-progress, session-list, session-row (data-key, data-unreadable="true"), session-title, child-count,
  *   detail (data-key), detail-title, detail-branch, detail-outcome, detail-error, unreadable-reason,
  *   usage-totals, warning-badge, extra-facts, parent-link, subagents, subagent (data-key),
  *   message (data-role, data-agent, data-search-target on the message a search result opened at), tool-card (data-status ok|error|pending),
@@ -104,7 +104,6 @@ export function App() {
   return (
     <div className="app">
       <TopBar filterRef={filterRef} onAddFolder={onAddFolder} />
-      <IndexProgressBar />
       <div className="body">
         <aside className="sidebar">
           <CompareBar />
@@ -113,6 +112,7 @@ export function App() {
         </aside>
         <main className="main">{isEmpty ? <EmptyState /> : comparing ? <Compare /> : <Detail />}</main>
       </div>
+      <IndexProgressBar />
       <VaultPanel />
       <BundleLayer />
     </div>

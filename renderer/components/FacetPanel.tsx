@@ -1,4 +1,4 @@
-// Counts per facet under the search box; a chip adds its filter to the query, a second click takes it out.
+// Counts per facet under the search box (behind "Refine"); a chip adds its filter to the query, a second click takes it out.
 import { useState } from 'react';
 import type { FacetName, FacetValue } from '../../shared/search-api.ts';
 import { hasFilter } from '../search-query.ts';
@@ -60,26 +60,47 @@ function FacetGroup(props: { name: FacetName; label: string; values: FacetValue[
   );
 }
 
+/** Where the panel's open/closed state is remembered between runs. */
+const OPEN_KEY = 'session-vault.facets-open';
+
+function rememberedOpen(): boolean {
+  try {
+    return globalThis.localStorage?.getItem(OPEN_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function rememberOpen(open: boolean): void {
+  try {
+    globalThis.localStorage?.setItem(OPEN_KEY, open ? '1' : '0');
+  } catch {
+    // Storage refused (private window, quota): the choice lasts for this run only.
+  }
+}
+
 export function FacetPanel() {
   const facets = useAppStore((s) => s.facets);
   const query = useAppStore((s) => s.filter);
   const toggleFacet = useAppStore((s) => s.toggleFacet);
-  const [open, setOpen] = useState(true);
+  // Closed until asked for: counts arriving after the list must not push its rows from under the pointer.
+  const [open, setOpen] = useState(rememberedOpen);
   const groups = facets ? GROUPS.filter((g) => (facets[g.name]?.length ?? 0) > 0) : [];
-  // The wrapper always renders, so the list below it can follow its height as facets come and go.
+  const toggle = () =>
+    setOpen((v) => {
+      rememberOpen(!v);
+      return !v;
+    });
   return (
     <div className="facets" data-testid="facets">
-      {groups.length > 0 && (
-        <>
-          <button type="button" className="link-button facets-toggle" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
-            {open ? '▾' : '▸'} Refine
-          </button>
-          {open &&
-            groups.map((g) => (
-              <FacetGroup key={g.name} name={g.name} label={g.label} values={facets?.[g.name] ?? []} query={query} onToggle={toggleFacet} />
-            ))}
-        </>
-      )}
+      <button type="button" className="link-button facets-toggle" data-testid="facets-toggle" aria-expanded={open} onClick={toggle}>
+        {open ? '▾' : '▸'} Refine
+      </button>
+      {open && facets === null && <span className="muted facets-note"> counting…</span>}
+      {open &&
+        groups.map((g) => (
+          <FacetGroup key={g.name} name={g.name} label={g.label} values={facets?.[g.name] ?? []} query={query} onToggle={toggleFacet} />
+        ))}
     </div>
   );
 }

@@ -1,12 +1,19 @@
-// A thin bar under the top bar while the index is being built; the list stays usable meanwhile, and the bar goes when idle.
+// The status line at the foot of the window: indexing progress while the index is built (the list stays usable), quiet when idle.
 import { progressFraction, progressText } from '../index-progress.ts';
 import { useAppStore } from '../store-context.ts';
 
+/** Always rendered at one fixed height, so progress coming and going never moves the list under the pointer. */
 export function IndexProgressBar() {
   const progress = useAppStore((s) => s.indexProgress);
-  if (!progress || progress.phase !== 'scanning') return null;
-  const fraction = progressFraction(progress);
-  const text = progressText(progress);
+  const scanning = progress?.phase === 'scanning';
+  return (
+    <footer className="status-bar" data-testid="status-bar">
+      {scanning && progress && <IndexProgressLine fraction={progressFraction(progress)} text={progressText(progress)} />}
+    </footer>
+  );
+}
+
+function IndexProgressLine({ fraction, text }: { fraction: number; text: string }) {
   return (
     <div className="index-progress" data-testid="index-progress" role="status">
       <div

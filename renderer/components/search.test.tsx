@@ -1,5 +1,5 @@
 // Search as the list and transcript show it: snippets with marks (as text), counts and problems, facets, progress, the opened match.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SearchResult } from '../../shared/search-api.ts';
 import type { SearchView } from '../shown-sessions.ts';
 import { summary } from '../test-fixtures.ts';
@@ -54,7 +54,8 @@ describe('search in the list', () => {
     expect(failed).toContain('Search did not answer: The index is being rebuilt.');
   });
 
-  it('shows facet counts, with the filters already in the box pressed', () => {
+  it('shows facet counts when opened, with the filters already in the box pressed', () => {
+    vi.stubGlobal('localStorage', storage({ 'session-vault.facets-open': '1' }));
     const html = render(<FacetPanel />, {
       filter: 'quokka source:codex',
       facets: {
@@ -75,15 +76,33 @@ describe('search in the list', () => {
     expect(html).toContain('1,500');
     expect(html).not.toContain('data-facet="model"');
   });
+
+  it('starts closed, one "Refine" line, so counts arriving later never move the list', () => {
+    vi.stubGlobal('localStorage', storage({}));
+    const html = render(<FacetPanel />, { facets: { project: [], status: [], outcome: [], model: [], tag: [], branch: [], source: [{ value: 'codex', count: 12, filter: 'source:codex' }] } });
+    expect(html).toMatch(/aria-expanded="false"[^>]*>▸ Refine/);
+    expect(html).not.toContain('data-testid="facet"');
+    // The same line stands before any counts exist.
+    expect(render(<FacetPanel />, { facets: null })).toMatch(/aria-expanded="false"[^>]*>▸ Refine/);
+  });
 });
 
+function storage(values: Record<string, string>): Pick<Storage, 'getItem' | 'setItem'> {
+  return { getItem: (k) => values[k] ?? null, setItem: (k, v) => void (values[k] = v) };
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+
 describe('indexing progress', () => {
-  it('shows a bar with files, sizes and time left while scanning, and nothing when idle', () => {
+  it('shows a bar with files, sizes and time left while scanning, and an empty status line when idle', () => {
     const scanning = { phase: 'scanning' as const, filesDone: 5, filesTotal: 20, bytesDone: 1024 * 1024, bytesTotal: 4 * 1024 * 1024, etaMs: 3000 };
     const html = render(<IndexProgressBar />, { indexProgress: scanning });
     expect(html).toContain('Indexing 5 of 20 files · 1.0 MB of 4.0 MB · about 3 s left');
     expect(html).toContain('aria-valuenow="25"');
-    expect(render(<IndexProgressBar />, { indexProgress: { ...scanning, phase: 'idle' } })).toBe('');
+    const idle = render(<IndexProgressBar />, { indexProgress: { ...scanning, phase: 'idle' } });
+    expect(idle).toContain('data-testid="status-bar"');
+    expect(idle).not.toContain('progressbar');
   });
 });
 
