@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { SessionIndex } from './index-store.ts';
+import { CHUNK_BYTES } from './body-chunks.ts';
 import { BIG_BODY_BYTES, searchIndex, type SearchOptions } from './index-search.ts';
 import { locateMatch } from './snippet.ts';
 import { parseQuery } from './query-parser.ts';
@@ -84,21 +85,47 @@ describe('searchIndex ranking', () => {
     expect(byBody?.snippet).toContainEqual({ text: 'wombat', hit: true });
   });
 
-  it('finds one term near the start of a very long transcript from its first part only, with the snippet the whole body gives', () => {
+  it('reads only the pieces of a long transcript around its match, with the snippet the whole body would give', () => {
     const filler = 'nothing to see in this part of the transcript '.repeat(Math.ceil(BIG_BODY_BYTES / 40));
-    const session = makeSession('early', { title: 'Long', messages: [textMessage('user', 'start'), textMessage('assistant', 'the okapi appears early'), textMessage('user', filler), textMessage('assistant', 'okapi again, and the narwhal')] });
+    const session = makeSession('early', {
+      title: 'Quagga notes',
+      messages: [
+        textMessage('user', 'start'),
+        textMessage('assistant', 'the okapi appears early'),
+        textMessage('user', filler),
+        textMessage('assistant', 'okapi again, and the narwhal'),
+        textMessage('user', filler),
+        textMessage('assistant', 'a late TapirHelper call'),
+        textMessage('user', filler),
+      ],
+    });
     add(session);
-    const sql: string[] = [];
+    const total = Math.ceil(new TextEncoder().encode(readResult(session).text.body).length / CHUNK_BYTES);
+    let piecesRead = 0;
     const statement = index.statement.bind(index);
-    index.statement = (text: string) => (sql.push(text), statement(text));
-    const hit = searchIndex(index, 'okapi').hits.find((h) => h.key === 'vizier:early');
-    expect(hit && { messageIndex: hit.messageIndex, snippet: hit.snippet }).toEqual(locateMatch(readResult(session).text, parseQuery('okapi').terms));
-    expect(hit?.messageIndex).toBe(1);
-    expect(sql.some((s) => s.startsWith('SELECT c1 AS body'))).toBe(false);
-    // Two terms: the message holding both is past the first part, so the whole body is read for it.
-    const both = searchIndex(index, 'okapi narwhal').hits.find((h) => h.key === 'vizier:early');
-    expect(both?.messageIndex).toBe(3);
-    expect(sql.some((s) => s.startsWith('SELECT c1 AS body'))).toBe(true);
+    index.statement = (text: string) => {
+      const st = statement(text);
+      if (!text.includes('first_message AS firstMessage')) return st;
+      return { all: (...args: Parameters<typeof st.all>) => { const rows = st.all(...args); piecesRead += rows.length; return rows; } } as typeof st;
+    };
+    const cases: Array<[string, number, number]> = [
+      // query, the message it opens at, at most this many pieces read
+      ['okapi', 1, 2],
+      ['tapirhelp', 5, 3],
+      ['okapi narwhal', 3, 3],
+    ];
+    for (const [query, message, most] of cases) {
+      piecesRead = 0;
+      const hit = searchIndex(index, query).hits.find((h) => h.key === 'vizier:early');
+      expect(hit && { messageIndex: hit.messageIndex, snippet: hit.snippet }, query).toEqual(locateMatch(readResult(session).text, parseQuery(query).terms));
+      expect(hit?.messageIndex, query).toBe(message);
+      expect(piecesRead, query).toBeLessThanOrEqual(most);
+    }
+    expect(total).toBeGreaterThan(20);
+    // A word that is only in the title reads no piece at all.
+    piecesRead = 0;
+    expect(searchIndex(index, 'quagga').hits.map((h) => [h.key, h.messageIndex])).toEqual([['vizier:early', null]]);
+    expect(piecesRead).toBe(0);
   });
 
   it('sorts by a field instead of relevance when asked, and reads no text for a listing', () => {

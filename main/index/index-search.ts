@@ -1,10 +1,10 @@
 // Queries the index: the matching files of a parsed query, paged and counted, with a snippet for each file on the page.
 import type { SearchSort } from '../../shared/search-api.ts';
 import type { SessionIndex } from './index-store.ts';
-import { parseQuery, type ParsedQuery, type Term } from './query-parser.ts';
+import { parseQuery, type ParsedQuery } from './query-parser.ts';
 import { buildMatch, countSql, rankedPageSql, rowsSql, type Match, type MatchLimits } from './search.ts';
-import { storedString } from './index-text.ts';
-import { locateMatch, type MatchLocation, type SnippetPart } from './snippet.ts';
+import type { MatchLocation, SnippetPart } from './snippet.ts';
+import { locateStored } from './stored-snippet.ts';
 
 export interface SearchOptions {
   limit?: number;
@@ -52,42 +52,7 @@ export function matchingKeys(index: SessionIndex, query: string): Set<string> {
   return keys;
 }
 
-/**
- * A body larger than this is read for a snippet only when the title and metadata do not match: reading megabytes
- * of transcript (often from disk) costs more than the rest of a search, and a title hit is a fine snippet.
- */
-export const BIG_BODY_BYTES = 256 * 1024;
-
-/**
- * The best match of a file for its snippet, read from the FTS5 table's own content table (`docs_content`, columns
- * in declaration order), which is several times faster than through the virtual table.
- */
-function locate(index: SessionIndex, id: number, terms: Term[]): MatchLocation {
-  const none: MatchLocation = { messageIndex: null, snippet: [] };
-  let head: { title: string | Uint8Array | null; meta: string | Uint8Array | null; bytes: number } | undefined;
-  try {
-    head = index.statement('SELECT c0 AS title, c2 AS meta, octet_length(c1) AS bytes FROM docs_content WHERE id = ?').get(id) as typeof head;
-  } catch {
-    // Not an FTS5 content table after all: read through the virtual table.
-    const doc = index.storedText(id);
-    return doc ? locateMatch(doc, terms) : none;
-  }
-  if (!head) return none;
-  const fields = { title: storedString(head.title), meta: storedString(head.meta) };
-  if (head.bytes > BIG_BODY_BYTES) {
-    const outside = locateMatch({ ...fields, body: '' }, terms);
-    if (outside.snippet.some((p) => p.hit)) return outside;
-  }
-  if (head.bytes > BIG_BODY_BYTES && terms.filter((t) => !t.negated).length === 1) {
-    // One term: its first match in the body is the snippet, and it is usually near the start. A cut through a
-    // character or a match only finds nothing here, and the whole body is read below.
-    const start = storedString((index.statement('SELECT substr(c1, 1, ?) AS body FROM docs_content WHERE id = ?').get(BIG_BODY_BYTES, id) as { body: string | Uint8Array | null } | undefined)?.body);
-    const early = locateMatch({ ...fields, body: start }, terms);
-    if (early.messageIndex !== null) return early;
-  }
-  const body = storedString((index.statement('SELECT c1 AS body FROM docs_content WHERE id = ?').get(id) as { body: string | Uint8Array | null } | undefined)?.body);
-  return locateMatch({ ...fields, body }, terms);
-}
+export { BIG_BODY_BYTES } from './stored-snippet.ts';
 
 export const hasWords = (parsed: ParsedQuery) => parsed.terms.some((t) => !t.negated);
 
@@ -140,7 +105,7 @@ export function searchIndex(index: SessionIndex, query: string | ParsedQuery, op
   const words = hasWords(parsed);
   const hits = page.map((row): SearchHit => {
     // A listing (no words) has nothing to show in a snippet: the stored text is not read at all.
-    const where: MatchLocation = words ? locate(index, row.id, parsed.terms) : { messageIndex: null, snippet: [] };
+    const where: MatchLocation = words ? locateStored(index, row.id, parsed.terms) : { messageIndex: null, snippet: [] };
     return { id: row.id, path: row.path, key: row.key, score: row.score, ...where };
   });
   return { hits, total, problems: parsed.problems };

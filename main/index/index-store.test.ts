@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionIndex } from './index-store.ts';
 import { searchIndex } from './index-search.ts';
-import { SCHEMA_VERSION } from './schema.ts';
+import { migrate, SCHEMA_VERSION } from './schema.ts';
 import { packIndexText } from './index-text.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 import type { Session } from '../../shared/session.ts';
@@ -116,32 +116,44 @@ describe('SessionIndex recovery', () => {
     expect(index.count).toBe(0);
   });
 
-  it('upgrades a version 1 index in place: its entries keep their summaries and gain parent, readable and companions columns', () => {
+  it('rebuilds a version 3 index (its text inside the FTS5 tables) and finds words again once files are re-read', () => {
     const db = new DatabaseSync(file);
-    // The version 1 files table, as the first release wrote it.
-    db.exec(`CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, key TEXT,
-      format TEXT, project TEXT, branch TEXT, status TEXT, outcome TEXT, model TEXT, created_ms INTEGER, updated_ms INTEGER,
-      time_ms INTEGER NOT NULL, tokens REAL, cost REAL, has_summary INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL);
-      CREATE INDEX files_time ON files(time_ms); CREATE INDEX files_key ON files(key);
+    db.exec(`CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime_ms REAL NOT NULL);
       CREATE VIRTUAL TABLE docs USING fts5(title, body, meta, tokenize = 'unicode61 remove_diacritics 2');
-      CREATE VIRTUAL TABLE idents USING fts5(text, tokenize = 'trigram');`);
-    const child = readResult(makeSession('kid', { parentKey: 'vizier:mom', status: 'closed' })).result;
-    if (!child.ok) throw new Error('fixture');
-    const withCompanions = JSON.stringify({ ...child, companions: ['/roots/kid.meta.json'] });
-    const insert = db.prepare('INSERT INTO files (path, size, mtime_ms, key, status, time_ms, result) VALUES (?, 1, 1, ?, ?, 0, ?)');
-    insert.run('/roots/kid.json', 'vizier:kid', 'closed', withCompanions);
-    insert.run('/roots/old.json', 'vizier:old', null, '{"id":0,"ok":false,"format":"vizier","unreadable":{"code":"empty_file","message":"empty"}}');
-    db.exec('PRAGMA user_version = 1');
+      CREATE VIRTUAL TABLE idents USING fts5(text, tokenize = 'trigram');
+      INSERT INTO files (path, size, mtime_ms) VALUES ('/roots/old.json', 1, 1);
+      PRAGMA user_version = 3`);
     db.close();
     const index = openIndex();
-    expect(index.note).toBe(`The search index was upgraded from version 1 to ${SCHEMA_VERSION}.`);
-    expect([...index.storedFacts()]).toEqual([
-      { path: '/roots/kid.json', size: 1, mtimeMs: 1, key: 'vizier:kid', parentKey: 'vizier:mom', unreadable: false, closed: true, companions: ['/roots/kid.meta.json'] },
-      { path: '/roots/old.json', size: 1, mtimeMs: 1, key: 'vizier:old', parentKey: null, unreadable: true, closed: false, companions: [] },
-    ]);
-    expect(index.storedResult('/roots/kid.json')).toMatchObject({ ok: true, summary: { title: 'Session kid' } });
+    expect(index.note).toContain('schema version 3');
+    // Nothing of the old file is trusted: the next scan reads it again.
+    expect(index.count).toBe(0);
+    add(index, makeSession('a', { messages: [textMessage('user', 'an okapi in the text')] }));
+    expect(keys(index, 'okapi')).toEqual(['vizier:a']);
     index.close();
-    expect(ftsHashSizes()).toEqual({ docs: 16777216, idents: 16777216 });
+  });
+
+  it('upgrades in place when every step from the file version has a migration, keeping its entries', () => {
+    const db = new DatabaseSync(file);
+    db.exec(`CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT); INSERT INTO files (path) VALUES ('/roots/kept.json'); PRAGMA user_version = ${SCHEMA_VERSION - 1}`);
+    const note = migrate(db, { [SCHEMA_VERSION - 1]: (d) => d.exec('ALTER TABLE files ADD COLUMN added TEXT') });
+    expect(note).toBe(`The search index was upgraded from version ${SCHEMA_VERSION - 1} to ${SCHEMA_VERSION}.`);
+    expect(db.prepare('SELECT path, added FROM files').all()).toEqual([{ path: '/roots/kept.json', added: null }]);
+    expect((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
+  it('a failed migration step leaves the file as it was', () => {
+    const db = new DatabaseSync(file);
+    db.exec(`CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT); PRAGMA user_version = ${SCHEMA_VERSION - 1}`);
+    const failing = (d: DatabaseSync) => {
+      d.exec('ALTER TABLE files ADD COLUMN added TEXT');
+      throw new Error('disk full');
+    };
+    expect(() => migrate(db, { [SCHEMA_VERSION - 1]: failing })).toThrow('disk full');
+    expect(db.prepare("SELECT count(*) AS n FROM pragma_table_info('files') WHERE name = 'added'").get()).toEqual({ n: 0 });
+    expect((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(SCHEMA_VERSION - 1);
+    db.close();
   });
 
   it('a new index writes its FTS5 tables with 16 MB write buffers (one segment per batch, not one per megabyte)', () => {

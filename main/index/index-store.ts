@@ -3,10 +3,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
-import { storedString, type IndexText, type PackedIndexText } from './index-text.ts';
+import type { IndexText, PackedIndexText } from './index-text.ts';
 import { opBytes, type WriteOp } from './index-write.ts';
 import { InlineWriter, ThreadWriter, type IndexWriter } from './index-writer.ts';
 import { openIndexDatabase } from './open-database.ts';
+import { storedText as readStoredText } from './stored-snippet.ts';
 
 export const INDEX_FILE_NAME = 'index.sqlite';
 
@@ -48,7 +49,6 @@ export class SessionIndex {
   private pendingBytes = 0;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
-  private readonly docOf: StatementSync;
   private readonly resultOf: StatementSync;
   private readonly resultsOf: StatementSync;
   private readonly statements = new Map<string, StatementSync>();
@@ -60,7 +60,6 @@ export class SessionIndex {
     const opened = openIndexDatabase(file);
     this.db = opened.db;
     this.note = note ?? opened.note;
-    this.docOf = this.db.prepare('SELECT title, body, meta FROM docs WHERE rowid = ?');
     this.resultOf = this.db.prepare('SELECT r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path = ?');
     this.resultsOf = this.db.prepare('SELECT f.path AS path, r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path IN (SELECT value FROM json_each(?))');
     const inline = () => new InlineWriter(this.db);
@@ -270,10 +269,9 @@ export class SessionIndex {
     return cached;
   }
 
-  /** The text stored for one file (by its row id), for snippets; undefined when the file has none. */
+  /** The text stored for one file (by its row id); undefined when the file has none. */
   storedText(id: number): { title: string; body: string; meta: string } | undefined {
-    const row = this.docOf.get(id) as { title: string | Uint8Array | null; body: string | Uint8Array | null; meta: string | Uint8Array | null } | undefined;
-    return row && { title: storedString(row.title), body: storedString(row.body), meta: storedString(row.meta) };
+    return readStoredText(this, id);
   }
 
   close(): void {

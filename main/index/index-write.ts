@@ -3,6 +3,7 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SessionSummary } from '../../shared/session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import { isPacked, packedParts, type IndexText, type PackedIndexText } from './index-text.ts';
+import { bodyChunks, CHUNK_SLOTS, firstChunkRowid } from './body-chunks.ts';
 
 /** One change to the index; the writer applies a batch of them in one transaction. */
 export type WriteOp =
@@ -37,6 +38,10 @@ export class IndexWrites {
   private readonly insertDoc: StatementSync;
   private readonly deleteIdents: StatementSync;
   private readonly insertIdents: StatementSync;
+  private readonly putText: StatementSync;
+  private readonly deleteText: StatementSync;
+  private readonly insertChunk: StatementSync;
+  private readonly deleteChunks: StatementSync;
   private readonly idOf: StatementSync;
   private readonly deleteFile: StatementSync;
   private readonly putResult: StatementSync;
@@ -58,6 +63,10 @@ export class IndexWrites {
     this.insertDoc = db.prepare('INSERT INTO docs (rowid, title, body, meta) VALUES (?, ?, ?, ?)');
     this.deleteIdents = db.prepare('DELETE FROM idents WHERE rowid = ?');
     this.insertIdents = db.prepare('INSERT INTO idents (rowid, text) VALUES (?, ?)');
+    this.putText = db.prepare('INSERT OR REPLACE INTO texts (id, title, meta, body_bytes, body_chunks) VALUES (?, ?, ?, ?, ?)');
+    this.deleteText = db.prepare('DELETE FROM texts WHERE id = ?');
+    this.insertChunk = db.prepare('INSERT INTO body_chunks (rowid, first_message, text) VALUES (?, ?, ?)');
+    this.deleteChunks = db.prepare('DELETE FROM body_chunks WHERE rowid >= ? AND rowid < ?');
     this.idOf = db.prepare('SELECT id FROM files WHERE path = ?');
     this.deleteFile = db.prepare('DELETE FROM files WHERE id = ?');
     this.putResult = db.prepare('INSERT OR REPLACE INTO results (id, result) VALUES (?, ?)');
@@ -104,10 +113,16 @@ export class IndexWrites {
   private remove(path: string): void {
     const row = this.idOf.get(path) as { id: number } | undefined;
     if (!row) return;
-    this.deleteDoc.run(row.id);
-    this.deleteIdents.run(row.id);
+    this.deleteTexts(row.id);
     this.deleteResult.run(row.id);
     this.deleteFile.run(row.id);
+  }
+
+  private deleteTexts(id: number): void {
+    this.deleteDoc.run(id);
+    this.deleteIdents.run(id);
+    this.deleteText.run(id);
+    this.deleteChunks.run(firstChunkRowid(id), firstChunkRowid(id) + CHUNK_SLOTS);
   }
 
   private put(op: Extract<WriteOp, { kind: 'put' }>): void {
@@ -138,14 +153,15 @@ export class IndexWrites {
       op.result.ok && op.result.companions.length ? JSON.stringify(op.result.companions) : null,
     ) as { id: number };
     this.putResult.run(row.id, JSON.stringify(op.result));
-    if (known) {
-      this.deleteDoc.run(row.id);
-      this.deleteIdents.run(row.id);
-    }
+    if (known) this.deleteTexts(row.id);
     // Packed text goes in as its UTF-8 bytes (stored as blobs; readers decode them with storedString).
     const given = op.text && isPacked(op.text) ? packedParts(op.text) : op.text;
     const text = given ?? { title: s?.title ?? '', body: '', meta: s ? [s.id, s.projectPath, s.branch].filter(Boolean).join('\n') : op.path, idents: '' };
     this.insertDoc.run(row.id, text.title, text.body, text.meta);
     if (text.idents.length) this.insertIdents.run(row.id, text.idents);
+    const chunks = bodyChunks(text.body);
+    const bodyBytes = chunks.reduce((n, c) => n + c.bytes.byteLength, 0);
+    this.putText.run(row.id, text.title, text.meta, bodyBytes, chunks.length);
+    for (const c of chunks) this.insertChunk.run(firstChunkRowid(row.id) + c.n, c.firstMessage, c.bytes);
   }
 }

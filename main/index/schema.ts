@@ -2,7 +2,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * FTS5 gathers a transaction's tokens in memory and writes them out as a new segment whenever that buffer
@@ -45,29 +45,32 @@ CREATE TABLE results (
 );
 CREATE INDEX files_time ON files(time_ms);
 CREATE INDEX files_key ON files(key);
-CREATE VIRTUAL TABLE docs USING fts5(title, body, meta, tokenize = 'unicode61 remove_diacritics 2');
-CREATE VIRTUAL TABLE idents USING fts5(text, tokenize = 'trigram');
+-- The words and identifiers are indexed without a copy of their text (contentless FTS5, rows still deletable);
+-- the text a snippet needs is kept here, the transcript in 32 KB pieces (body-chunks.ts) so that a snippet reads
+-- the piece holding its match instead of the whole body.
+CREATE TABLE texts (
+  id INTEGER PRIMARY KEY,
+  title TEXT,
+  meta TEXT,
+  body_bytes INTEGER NOT NULL,
+  body_chunks INTEGER NOT NULL
+);
+CREATE TABLE body_chunks (
+  rowid INTEGER PRIMARY KEY,
+  first_message INTEGER NOT NULL,
+  text BLOB
+);
+CREATE VIRTUAL TABLE docs USING fts5(title, body, meta, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE idents USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram');
 ${FTS_TUNING}`;
 
-/** Each entry upgrades from version N to N+1 in place; a missing step means the index is rebuilt instead. */
-export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
-  // 1 → 2: the read results move to their own table, and what a start needs to list a file (parent, readable,
-  // companions) gets columns: a start reads small rows and parses no summaries.
-  1: (db) => {
-    db.exec('CREATE TABLE results (id INTEGER PRIMARY KEY, result TEXT NOT NULL)');
-    db.exec('INSERT INTO results (id, result) SELECT id, result FROM files');
-    db.exec('ALTER TABLE files ADD COLUMN parent_key TEXT');
-    db.exec('ALTER TABLE files ADD COLUMN readable INTEGER NOT NULL DEFAULT 1');
-    db.exec('ALTER TABLE files ADD COLUMN companions TEXT');
-    db.exec(`UPDATE files SET
-      parent_key = json_extract(result, '$.summary.parentKey'),
-      readable = coalesce(json_extract(result, '$.ok'), 0),
-      companions = CASE WHEN json_array_length(result, '$.companions') > 0 THEN json_extract(result, '$.companions') END`);
-    db.exec('ALTER TABLE files DROP COLUMN result');
-  },
-  // 2 → 3: larger FTS5 write buffers (FTS_TUNING); the index's contents are unchanged.
-  2: (db) => db.exec(FTS_TUNING),
-};
+/**
+ * Each entry upgrades from version N to N+1 in place; a missing step means the index is rebuilt instead (it is a
+ * cache of the session files, so a rebuild loses nothing but time). Versions 1-3 kept the text inside FTS5 tables
+ * that version 4 replaces with contentless ones, which cannot be converted without re-reading every file: an
+ * index older than 4 is rebuilt. (The steps 1 -> 2 -> 3 that once upgraded in place are in the history.)
+ */
+export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {};
 
 export function createSchema(db: DatabaseSync): void {
   db.exec(CREATE);
@@ -84,7 +87,7 @@ export function dropAll(db: DatabaseSync): void {
 }
 
 /** Brings the file to SCHEMA_VERSION; returns a note when it had to rebuild, null when nothing was lost. */
-export function migrate(db: DatabaseSync): string | null {
+export function migrate(db: DatabaseSync, migrations: Record<number, (db: DatabaseSync) => void> = MIGRATIONS): string | null {
   const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
   if (version === SCHEMA_VERSION) return null;
   const hasTables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
@@ -96,8 +99,8 @@ export function migrate(db: DatabaseSync): string | null {
   if (v < SCHEMA_VERSION) {
     db.exec('BEGIN');
     try {
-      while (v < SCHEMA_VERSION && MIGRATIONS[v]) {
-        MIGRATIONS[v]?.(db);
+      while (v < SCHEMA_VERSION && migrations[v]) {
+        migrations[v]?.(db);
         v++;
       }
       if (v === SCHEMA_VERSION) db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);

@@ -57,19 +57,22 @@ function window(text: string, start: number, end: number, pattern: RegExp, radiu
   return parts.map((p) => (p.hit ? p : { ...p, text: p.text.replace(/\s+/g, ' ') }));
 }
 
-/** Looks in the body first (to name a message), then the title and metadata. */
-export function locateMatch(fields: { title: string; body: string; meta: string }, terms: Term[], radius = 60): MatchLocation {
-  const pattern = termPattern(terms);
-  if (!pattern) return { messageIndex: null, snippet: [{ text: fields.title, hit: false }] };
-  // Score each message by distinct terms matched, then by hits.
+interface BodyScan {
+  best: { index: number; start: number; end: number } | null;
+  /** The scan stopped at a message holding every term (or at MAX_HITS): text past that point cannot change the answer. */
+  stopped: boolean;
+}
+
+/** Scores each message by distinct terms matched, then by hits; message 0 is the one the text starts in. */
+function scanBody(body: string, pattern: RegExp, wanted: number): BodyScan {
   const perMessage = new Map<number, { distinct: Set<string>; hits: number; first: { start: number; end: number } }>();
-  const wanted = terms.filter((t) => !t.negated).length;
   let message = 0;
   let scanned = 0;
   let count = 0;
-  for (const m of fields.body.matchAll(pattern)) {
+  let stopped = false;
+  for (const m of body.matchAll(pattern)) {
     if (!m[0]) continue;
-    for (let i = fields.body.indexOf(MESSAGE_SEPARATOR, scanned); i !== -1 && i < m.index; i = fields.body.indexOf(MESSAGE_SEPARATOR, i + 1)) {
+    for (let i = body.indexOf(MESSAGE_SEPARATOR, scanned); i !== -1 && i < m.index; i = body.indexOf(MESSAGE_SEPARATOR, i + 1)) {
       message++;
       scanned = i + 1;
     }
@@ -79,7 +82,10 @@ export function locateMatch(fields: { title: string; body: string; meta: string 
     entry.hits++;
     perMessage.set(message, entry);
     // A message holding every term cannot be beaten on distinct terms: stop there instead of scanning megabytes.
-    if (entry.distinct.size >= wanted || ++count >= MAX_HITS) break;
+    if (entry.distinct.size >= wanted || ++count >= MAX_HITS) {
+      stopped = true;
+      break;
+    }
   }
   let best: { index: number; distinct: number; hits: number; start: number; end: number } | null = null;
   for (const [index, e] of perMessage) {
@@ -87,6 +93,16 @@ export function locateMatch(fields: { title: string; body: string; meta: string 
       best = { index, distinct: e.distinct.size, hits: e.hits, ...e.first };
     }
   }
+  return { best, stopped };
+}
+
+const positiveCount = (terms: Term[]) => terms.filter((t) => !t.negated).length;
+
+/** Looks in the body first (to name a message), then the title and metadata. */
+export function locateMatch(fields: { title: string; body: string; meta: string }, terms: Term[], radius = 60): MatchLocation {
+  const pattern = termPattern(terms);
+  if (!pattern) return { messageIndex: null, snippet: [{ text: fields.title, hit: false }] };
+  const { best } = scanBody(fields.body, pattern, positiveCount(terms));
   if (best) return { messageIndex: best.index, snippet: window(fields.body, best.start, best.end, pattern, radius) };
   for (const text of [fields.title, fields.meta]) {
     pattern.lastIndex = 0;
@@ -94,4 +110,32 @@ export function locateMatch(fields: { title: string; body: string; meta: string 
     if (m) return { messageIndex: null, snippet: window(text, m.index, m.index + m[0].length, pattern, radius) };
   }
   return { messageIndex: null, snippet: [{ text: fields.title, hit: false }] };
+}
+
+/** A stretch of a body: its text, the index of the message it starts in, and whether it starts and ends the body. */
+export interface BodyPart {
+  text: string;
+  firstMessage: number;
+  atStart: boolean;
+  atEnd: boolean;
+}
+
+/**
+ * The match locateMatch would find in the whole body, when this part alone settles it: the scan stopped at a
+ * message holding every term, with the snippet's room on both sides inside the part. Null when more of the body
+ * is needed (or the part has no match at all).
+ */
+export function settledInPart(part: BodyPart, terms: Term[], radius = 60): MatchLocation | null {
+  const pattern = termPattern(terms);
+  if (!pattern) return null;
+  const { best, stopped } = scanBody(part.text, pattern, positiveCount(terms));
+  if (!best || !stopped) return null;
+  // window() stays inside the message and looks up to radius + 20 characters back and 2 * radius + 20 ahead
+  // (whole words at the edges): the part must hold the message's edge or all of that room, each side.
+  const text = part.text;
+  const roomBefore = part.atStart || text.lastIndexOf(MESSAGE_SEPARATOR, best.start - 1) !== -1 || best.start - radius - 21 > 0;
+  const roomAfter = part.atEnd || text.indexOf(MESSAGE_SEPARATOR, best.end) !== -1 || best.end + radius * 2 + 21 < text.length;
+  if (!roomBefore || !roomAfter) return null;
+  // A part starting inside a message: its text before the first separator is that message's tail.
+  return { messageIndex: part.firstMessage + best.index, snippet: window(text, best.start, best.end, pattern, radius) };
 }
