@@ -1,7 +1,7 @@
 // Hands batches of index changes to the writer thread; the main thread can still wait for them when it must.
 import { Worker } from 'node:worker_threads';
 import type { DatabaseSync } from 'node:sqlite';
-import { workerFile } from '../workers/read-pool.ts';
+import { WORKER_YOUNG_MB, workerFile } from '../workers/read-pool.ts';
 import { IndexWrites, transferables, type WriteOp } from './index-write.ts';
 import { CLOSED, COMMITTED, FAILED, STATE, type WriterData, type WriterReport, type WriterRequest } from './index-writer-thread.ts';
 
@@ -110,7 +110,7 @@ export class ThreadWriter implements IndexWriter {
     Atomics.store(signal, COMMITTED, this.seq);
     const data: WriterData = { role: 'index-writer', file: this.file, signal: shared };
     // The writer holds at most one batch of text at a time: a small heap cap keeps V8 from growing past that.
-    const worker = new Worker(workerFile(), { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB } });
+    const worker = new Worker(workerFile(), { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
     worker.unref();
     const thread: Thread = { worker, signal };
     worker.on('message', (report: WriterReport) => {

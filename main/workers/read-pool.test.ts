@@ -3,7 +3,8 @@ import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ReadPool } from './read-pool.ts';
+import type { Worker } from 'node:worker_threads';
+import { ReadPool, WORKER_YOUNG_MB } from './read-pool.ts';
 import { jidoSession } from '../test-support/session-files.ts';
 
 let dir: string;
@@ -71,6 +72,13 @@ describe('ReadPool', () => {
     const closing = new ReadPool(1);
     await closing.close();
     await expect(closing.read(join(dir, 's-0.json'))).rejects.toThrow('closed');
+  });
+
+  it('runs its workers with a small young generation, beside any old-generation cap the caller sets', async () => {
+    pool = new ReadPool(1, { resourceLimits: { maxOldGenerationSizeMb: 96 } });
+    expect((await pool.summarize(join(dir, 's-4.json'))).ok).toBe(true);
+    const workers = (pool as unknown as { slots: Array<{ worker: Worker }> }).slots.map((s) => s.worker.resourceLimits);
+    expect(workers).toEqual([expect.objectContaining({ maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: 96 })]);
   });
 
   it('ends idle workers on release and starts a fresh one for the next read', async () => {
