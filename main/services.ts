@@ -22,6 +22,7 @@ import { appVersion } from './version.ts';
 import { RootWatcher, type WatchBatch } from './watch/root-watcher.ts';
 import { OpenedBundles } from './open/opened-bundles.ts';
 import { ReadPool } from './workers/read-pool.ts';
+import { releaseIdleMemory } from './idle-memory.ts';
 import { compareKeys } from './compare/compare-keys.ts';
 import { statFile } from './fs/stat-file.ts';
 import { Vault, type VaultHost } from './vault/vault-service.ts';
@@ -197,6 +198,8 @@ export function createServices(options: ServicesOptions): Services {
       await catalogue.release();
       // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
       await scanPool.release();
+      // And the main thread's: the scan and the watcher's walk grew its young generation, which V8 keeps otherwise.
+      if (!closed) await releaseIdleMemory();
       if (!closed) emitRoots();
     });
     return scanning;
