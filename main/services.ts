@@ -1,4 +1,4 @@
-// Wires roots, catalogue, read pool and watcher into the services that implement the contract.
+// Wires roots, catalogue, index, vault, bundles and the library's scanning and watching into the services that implement the contract.
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
@@ -9,7 +9,6 @@ import { IndexedCatalogue } from './index/indexed-catalogue.ts';
 import { SessionIndex } from './index/index-store.ts';
 import { IndexProgressTracker } from './index/index-progress.ts';
 import { listWithIndex, searchSessions } from './index/search-service.ts';
-import { scanRoot } from './catalogue/scan-root.ts';
 import { createDispatch, type Dispatch, type ServiceMethods } from './dispatch.ts';
 import { writeDemoSessions } from './demo/demo-sessions.ts';
 import { readRawWindow } from './raw-source.ts';
@@ -17,14 +16,11 @@ import { readRawRecord } from './raw-record.ts';
 import { defaultRootCandidates } from './roots/default-roots.ts';
 import { canonical, isWithin } from './roots/paths.ts';
 import { RootStore, type RootRecord } from './roots/root-store.ts';
-import { findReader } from './sources/registry.ts';
 import { appVersion } from './version.ts';
-import { RootWatcher, type WatchBatch } from './watch/root-watcher.ts';
 import { OpenedBundles } from './open/opened-bundles.ts';
 import { ReadPool } from './workers/read-pool.ts';
-import { releaseIdleMemory } from './idle-memory.ts';
+import { LibrarySync } from './library-sync.ts';
 import { compareKeys } from './compare/compare-keys.ts';
-import { statFile } from './fs/stat-file.ts';
 import { Vault, type VaultHost } from './vault/vault-service.ts';
 import { BundleService } from './bundle/bundle-service.ts';
 import { applyUserPricing, PRICING_FILE_NAME } from './pricing/user-pricing.ts';
@@ -59,15 +55,6 @@ export interface Services {
   openBundleFile(path: string): Promise<string | null>;
 }
 
-const isClaimed = (path: string): boolean => findReader(path) !== undefined;
-
-/** Files above this are listed by the session worker, which keeps them parsed for opening. */
-const LARGE_FILE_BYTES = 32 * 1024 * 1024;
-/** A scan reads files above this after the others, one at a time, in a worker without a heap cap. */
-const SCAN_LARGE_BYTES = 8 * 1024 * 1024;
-/** The scan workers' heap cap: parsing a file of SCAN_LARGE_BYTES takes a fraction of it. */
-const SCAN_HEAP_MB = 96;
-
 export function createServices(options: ServicesOptions): Services {
   const env = options.env ?? process.env;
   const roots = new RootStore(options.dataDir);
@@ -83,15 +70,10 @@ export function createServices(options: ServicesOptions): Services {
   const pricingFile = join(options.dataDir, PRICING_FILE_NAME);
   /** Scans: parse many files, keep nothing. */
   const pool = new ReadPool(undefined, { pricingFile });
-  /** Scans' small files: a capped heap keeps a busy scan worker from holding hundreds of MB it no longer uses. */
-  const scanPool = new ReadPool(undefined, { pricingFile, resourceLimits: { maxOldGenerationSizeMb: SCAN_HEAP_MB } });
   /** Opened sessions: one worker that keeps the last few parsed, for the first screen and every later page. */
   const sessionPool = new ReadPool(1, { pricingFile });
   const emitter = new EventEmitter();
-  const rootErrors = new Map<string, string>();
   let problems: string[] = [];
-  let scanning: Promise<void> = Promise.resolve();
-  let closed = false;
   let autoKeepTimer: NodeJS.Timeout | null = null;
 
   const emit = (event: AppEvent) => emitter.emit('event', event);
@@ -126,135 +108,31 @@ export function createServices(options: ServicesOptions): Services {
       if (e.unreadable) unreadableCount++;
       else sessionCount++;
     }
-    const error = rootErrors.get(r.id) ?? null;
+    const error = sync.rootErrors.get(r.id) ?? null;
     return { ...r, exists: error === null, sessionCount, unreadableCount, error };
   };
   const listRoots = (): Root[] => roots.list().map(describeRoot);
   const emitRoots = () => emit({ name: 'rootsChanged', payload: { roots: listRoots() } });
 
-  /** `live`: the file changed while the app runs (a watch event), rather than being found by a scan. */
-  const readInto = async (path: string, size: number, mtimeMs: number, live = false): Promise<string | null> => {
-    try {
-      // A large file that just appeared is likely the one the user opens next: the session worker
-      // lists it and keeps the parse, so opening it costs a window instead of a second parse.
-      // A scan's large files are not kept: a cold start would hold hundreds of MB nobody asked to open.
-      const result = live
-        ? size > LARGE_FILE_BYTES
-          ? await sessionPool.summarize(path, 'background', true)
-          : await pool.summarize(path)
-        : size > SCAN_LARGE_BYTES
-          ? await pool.summarize(path)
-          : // A file that needs more than the capped heap (or crashes its worker) is read again without the cap.
-            await scanPool.summarize(path).catch(() => pool.summarize(path));
-      if (closed) return null;
-      return catalogue.put(path, size, mtimeMs, result);
-    } catch (err) {
-      if (closed) return null;
-      const message = err instanceof Error ? err.message : String(err);
-      return catalogue.put(path, size, mtimeMs, {
-        id: 0,
-        ok: false,
-        format: findReader(path)?.format ?? null,
-        unreadable: { code: 'io_error', message: `Reading stopped unexpectedly: ${message}` },
-      });
-    }
-  };
-
-  const scan = async (root: Pick<RootRecord, 'id' | 'path'>, maxDepth?: number) => {
-    progress.begin();
-    const writesBefore = catalogue.writes;
-    const result = await scanRoot(root.path, {
-      claims: isClaimed,
-      isFresh: (p, size, mtime) => catalogue.isFresh(p, size, mtime),
-      // Backpressure: the next file is read only while the index writer keeps up.
-      read: (path, size, mtimeMs) => index.room().then(() => readInto(path, size, mtimeMs)),
-      onKeys: (keys) => noteChange(keys, []),
-      stopped: () => closed,
-      found: (bytes, fresh) => progress.found(bytes, fresh),
-      done: (bytes) => progress.done(bytes),
-      largeAbove: SCAN_LARGE_BYTES,
-      // Memory: a large file is parsed alone, after the small ones are indexed and their workers have ended.
-      beforeLarge: async () => {
-        await index.settled();
-        await scanPool.release();
-        index.rest();
-      },
-    }, maxDepth).finally(() => progress.end());
-    if (result.error) {
-      rootErrors.set(root.id, result.error);
-      return;
-    }
-    rootErrors.delete(root.id);
-    // Files deleted while the app was not watching (or before a rescan) leave the list now.
-    const gone = catalogue.removeUnseen(root.path, result.seen, writesBefore);
-    if (gone.length) noteChange([], gone);
-  };
-
-  const scanAll = (list: RootRecord[]) => {
-    scanning = scanning.then(async () => {
-      await Promise.all(list.map((root) => scan(root)));
-      // Scanned means searchable: the writer thread has every file's text in the index; then the
-      // catalogue lets go of the summaries the index now holds.
-      await catalogue.release();
-      // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
-      await scanPool.release();
-      // And the main thread's: the scan and the watcher's walk grew its young generation, which V8 keeps otherwise.
-      if (!closed) await releaseIdleMemory();
-      if (!closed) emitRoots();
-    });
-    return scanning;
-  };
-
-  const watcher = new RootWatcher({
-    claims: (path) => isClaimed(path) || catalogue.ownersOf(path).length > 0,
-    onBatch: (batch) => void applyBatch(batch),
-    onError: (err) => problems.push(`Watcher: ${err.message}`),
+  const sync: LibrarySync = new LibrarySync({
+    catalogue,
+    index,
+    roots: () => roots.list(),
+    vaultRoots: () => vault.roots(),
+    livePool: pool,
+    sessionPool,
+    pricingFile,
+    progress,
+    watch: options.watch !== false,
+    onChange: noteChange,
+    onRootsChanged: () => emitRoots(),
+    onProblem: (message) => problems.push(message),
   });
-
-  const applyBatch = async ({ files, removedDirs }: WatchBatch) => {
-    const changed: string[] = [];
-    const removed: string[] = [];
-    for (const dir of removedDirs) removed.push(...catalogue.removeUnder(dir));
-    // A changed companion (a ProjectHub transcript, a sub-agent's meta file) re-reads the sessions built from it.
-    const owners = files.filter((f) => !isClaimed(f)).flatMap((f) => catalogue.ownersOf(f));
-    for (const owner of owners) catalogue.markStale(owner);
-    const targets = [...new Set([...files.filter(isClaimed), ...owners])];
-    await Promise.all(
-      targets.map(async (path) => {
-        const info = await statFile(path);
-        if (!info) {
-          const key = catalogue.remove(path);
-          if (key) removed.push(key);
-          return;
-        }
-        if (catalogue.isFresh(path, info.size, info.mtimeMs)) return;
-        const key = await readInto(path, info.size, info.mtimeMs, true);
-        if (key) changed.push(key);
-      }),
-    );
-    if (closed || (!changed.length && !removed.length)) return;
-    noteChange(changed, removed);
+  const rescanVault = async () => {
+    await sync.scanVault();
     emitRoots();
-    await catalogue.release();
   };
 
-  const rewatch = async () => {
-    if (options.watch === false || closed) return;
-    await watcher.setRoots(roots.list().map((r) => r.path));
-  };
-
-  /** Kept copies sit below `source/<their original absolute path>`, deeper than a user folder is walked. */
-  const VAULT_DEPTH = 40;
-  const vaultWatcher = new RootWatcher({
-    claims: isClaimed,
-    onBatch: (batch) => void applyBatch(batch),
-    onError: (err) => problems.push(`Vault watcher: ${err.message}`),
-    depth: VAULT_DEPTH,
-  });
-  const scanVault = async () => {
-    await Promise.all(vault.roots().map((path) => scan({ id: `vault:${path}`, path }, VAULT_DEPTH)));
-    await catalogue.release();
-  };
   const vault: Vault = new Vault({
     dataDir: options.dataDir,
     catalogue,
@@ -264,10 +142,7 @@ export function createServices(options: ServicesOptions): Services {
       if (!result.ok) throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${result.unreadable.message}`);
       return { ...result.session, key };
     },
-    rescanVault: async () => {
-      await scanVault();
-      emitRoots();
-    },
+    rescanVault,
     host: options.host,
   });
 
@@ -333,10 +208,7 @@ export function createServices(options: ServicesOptions): Services {
       return { ...result.session, key, childKeys: [...new Set([...result.session.childKeys, ...catalogue.childrenOf(key)])] };
     },
     known: (key) => catalogue.byKey(key) !== undefined,
-    rescanVault: async () => {
-      await scanVault();
-      emitRoots();
-    },
+    rescanVault,
     emit,
   });
 
@@ -374,15 +246,15 @@ export function createServices(options: ServicesOptions): Services {
     addRoot: async ({ path }) => {
       const record = await roots.add(path);
       emitRoots();
-      await rewatch();
-      await scanAll([record]);
+      await sync.rewatch();
+      await sync.scanAll([record]);
       return describeRoot(record);
     },
     removeRoot: async ({ id }) => {
       const record = roots.get(id);
       if (!record) throw new AppError('NOT_FOUND', `No folder with id "${id}" is in the list.`, 'id');
       await roots.remove(id);
-      rootErrors.delete(id);
+      sync.rootErrors.delete(id);
       // Sessions stay listed while another remaining root still covers them.
       const remaining = roots.list();
       const removed: string[] = [];
@@ -394,7 +266,7 @@ export function createServices(options: ServicesOptions): Services {
       }
       noteChange([], removed);
       emitRoots();
-      await rewatch();
+      await sync.rewatch();
       return { removed: true };
     },
     openDemo: async () => {
@@ -402,8 +274,8 @@ export function createServices(options: ServicesOptions): Services {
       await writeDemoSessions(dir);
       const record = await roots.add(dir, 'demo');
       emitRoots();
-      await rewatch();
-      await scanAll([record]);
+      await sync.rewatch();
+      await sync.scanAll([record]);
       return describeRoot(record);
     },
     // Compared in the session worker, which keeps both parsed for opening them afterwards.
@@ -430,38 +302,25 @@ export function createServices(options: ServicesOptions): Services {
       const known = [...roots.list().map((r) => r.path), ...vault.roots()];
       catalogue.restore((path) => known.some((root) => isWithin(root, path)));
       for (const dir of vault.roots()) await mkdir(dir, { recursive: true });
-      if (options.watch !== false) await vaultWatcher.setRoots(vault.roots());
-      // The vault's and every root's first scan make one run of progress, so the window sees one idle at the end.
-      progress.begin();
-      scanning = scanning.then(scanVault);
-      // The watcher's first walk of a large library takes seconds (100,000 files: about 3 s): the list is served
-      // from the index meanwhile, and the roots are scanned once the watcher is in place, so no change is missed.
-      const watching = rewatch().catch((err: unknown) => {
-        problems.push(`Watcher: ${err instanceof Error ? err.message : String(err)}`);
-      });
-      scanning = scanning.then(() => watching);
-      void scanAll(roots.list())
-        .finally(() => progress.end())
-        .then(() => vault.autoKeepSweep());
+      await sync.watchVault();
+      void sync.firstScan().then(() => vault.autoKeepSweep());
       if (options.watch !== false) {
         // Sessions close or go idle without a file event: look again every minute.
         autoKeepTimer = setInterval(() => void vault.autoKeepSweep().catch(() => undefined), 60_000);
         autoKeepTimer.unref();
       }
     },
-    whenScanned: () => scanning,
+    whenScanned: () => sync.whenScanned(),
     async close() {
-      closed = true;
       if (flushTimer) clearTimeout(flushTimer);
       if (autoKeepTimer) clearInterval(autoKeepTimer);
       progress.close();
-      await watcher.close();
-      await vaultWatcher.close();
+      await sync.stop();
       await pool.close();
-      await scanPool.close();
       await sessionPool.close();
       index.close();
-      await scanning.catch(() => undefined);
+      // A scan still running stops at its next file (its pools and index are closed now).
+      await sync.whenScanned().catch(() => undefined);
     },
     startupProblems: () => [...problems],
   };
