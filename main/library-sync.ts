@@ -180,6 +180,8 @@ export class LibrarySync {
         await index.settled();
         await this.scanPool.release();
         index.rest();
+        // The peak of a scan is a large file's parse: let the main thread's grown heap go before it.
+        await releaseIdleMemory();
       },
     }, maxDepth).finally(() => progress.end());
     if (result.error) {
