@@ -26,3 +26,9 @@ export function progressFraction(p: IndexProgress): number {
   const f = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : p.filesTotal > 0 ? p.filesDone / p.filesTotal : 0;
   return Math.min(1, Math.max(0, f));
 }
+
+/** The status line once a scan is over: "Index up to date · 10,000 files checked". */
+export function idleText(p: IndexProgress): string {
+  if (p.filesTotal === 0) return 'Index up to date';
+  return `Index up to date · ${p.filesTotal.toLocaleString('en-US')} file${p.filesTotal === 1 ? '' : 's'} checked`;
+}

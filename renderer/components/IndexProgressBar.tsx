@@ -1,5 +1,5 @@
-// The status line at the foot of the window: indexing progress while the index is built (the list stays usable), quiet when idle.
-import { progressFraction, progressText } from '../index-progress.ts';
+// The status line at the foot of the window: indexing progress while the index is built (the list stays usable), then that it is up to date.
+import { idleText, progressFraction, progressText } from '../index-progress.ts';
 import { useAppStore } from '../store-context.ts';
 
 /** Always rendered at one fixed height, so progress coming and going never moves the list under the pointer. */
@@ -9,6 +9,11 @@ export function IndexProgressBar() {
   return (
     <footer className="status-bar" data-testid="status-bar">
       {scanning && progress && <IndexProgressLine fraction={progressFraction(progress)} text={progressText(progress)} />}
+      {!scanning && progress && (
+        <span className="status-text muted" data-testid="index-idle">
+          {idleText(progress)}
+        </span>
+      )}
     </footer>
   );
 }

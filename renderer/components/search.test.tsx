@@ -95,7 +95,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 
 describe('indexing progress', () => {
-  it('shows a bar with files, sizes and time left while scanning, and an empty status line when idle', () => {
+  it('shows a bar with files, sizes and time left while scanning, and that the index is up to date when idle', () => {
     const scanning = { phase: 'scanning' as const, filesDone: 5, filesTotal: 20, bytesDone: 1024 * 1024, bytesTotal: 4 * 1024 * 1024, etaMs: 3000 };
     const html = render(<IndexProgressBar />, { indexProgress: scanning });
     expect(html).toContain('Indexing 5 of 20 files · 1.0 MB of 4.0 MB · about 3 s left');
@@ -103,6 +103,7 @@ describe('indexing progress', () => {
     const idle = render(<IndexProgressBar />, { indexProgress: { ...scanning, phase: 'idle' } });
     expect(idle).toContain('data-testid="status-bar"');
     expect(idle).not.toContain('progressbar');
+    expect(idle).toContain('Index up to date · 20 files checked');
   });
 });
 
