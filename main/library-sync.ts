@@ -9,6 +9,7 @@ import type { RootRecord } from './roots/root-store.ts';
 import { findReader } from './sources/registry.ts';
 import { RootWatcher, type WatchBatch } from './watch/root-watcher.ts';
 import { ReadPool } from './workers/read-pool.ts';
+import type { SummaryResponse } from './workers/read-protocol.ts';
 
 export const isClaimed = (path: string): boolean => findReader(path) !== undefined;
 
@@ -144,7 +145,7 @@ export class LibrarySync {
           ? await sessionPool.summarize(path, 'background', true)
           : await livePool.summarize(path)
         : size > SCAN_LARGE_BYTES
-          ? await livePool.summarize(path)
+          ? await this.readLarge(path)
           : // A file that needs more than the capped heap (or crashes its worker) is read again without the cap.
             await this.scanPool.summarize(path).catch(() => livePool.summarize(path));
       if (this.closed) return null;
@@ -158,6 +159,19 @@ export class LibrarySync {
         format: findReader(path)?.format ?? null,
         unreadable: { code: 'io_error', message: `Reading stopped unexpectedly: ${message}` },
       });
+    }
+  }
+
+  /**
+   * A scan's large file, parsed alone in the pool's worker, which then ends: a worker that parsed one 52 MB
+   * transcript parses the next with the first one's garbage still in its old generation (peak heap 160 MB where
+   * a fresh worker needs ~105). Starting a worker costs ~50 ms; a library has few such files.
+   */
+  private async readLarge(path: string): Promise<SummaryResponse> {
+    try {
+      return await this.o.livePool.summarize(path);
+    } finally {
+      await this.o.livePool.release();
     }
   }
 
