@@ -2,12 +2,16 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-type Collect = (options: { type: 'major'; execution: 'async'; flavor: 'last-resort' }) => Promise<void> | void;
+/** V8's gc(): a full collection now with no options; `execution: 'async'` returns a promise. */
+export type Collect = (options?: { type: 'major'; execution: 'sync' | 'async'; flavor: 'regular' | 'last-resort' }) => Promise<void> | void;
 
 let collect: Collect | null | undefined;
 
-/** V8's collector: the global one under --expose-gc, else one exposed for a fresh context (the flag applies to new contexts). */
-function collector(): Collect | null {
+/**
+ * V8's collector: the global one under --expose-gc, else one exposed for a fresh context (the flag applies to new
+ * contexts), so the app's own global scope gains no gc(). Null where the runtime refuses.
+ */
+export function collector(): Collect | null {
   if (collect !== undefined) return collect;
   try {
     const exposed = (globalThis as { gc?: unknown }).gc;

@@ -1,8 +1,7 @@
 // The files one session contributes to a bundle, and the streams that read them (scanned and redacted on the way).
 import { createReadStream } from 'node:fs';
-import type { Hash } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
-import { Readable, Transform, type Duplex } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { Session, SourceFile } from '../../shared/session.ts';
 import { safeName } from '../vault/vault-store.ts';
@@ -129,28 +128,4 @@ export function scanner(ctx: ScanContext, entry: PlannedEntry, emit: boolean): S
 
 export function regzip(): Duplex {
   return createGzip({ level: 6 });
-}
-
-/** Counts and hashes the bytes that go into the zip, and reports progress. */
-export class Meter extends Transform {
-  size = 0;
-  private readonly hash: Hash;
-  private readonly onBytes: (n: number) => void;
-
-  constructor(hash: Hash, onBytes: (n: number) => void) {
-    super();
-    this.hash = hash;
-    this.onBytes = onBytes;
-  }
-
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: Buffer) => void): void {
-    this.hash.update(chunk);
-    this.size += chunk.length;
-    this.onBytes(chunk.length);
-    done(null, chunk);
-  }
-
-  digest(): string {
-    return this.hash.digest('hex');
-  }
 }

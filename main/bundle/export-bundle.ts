@@ -30,7 +30,8 @@ const WAITING_BUDGET = 64 * 1024 * 1024;
 
 /** Runs a whole file through the scanner; the same bytes when nothing was redacted. */
 async function scanWhole(bytes: Buffer, scan: SecretScanStream, signal: AbortSignal): Promise<Buffer> {
-  const out = await scanChunks([bytes], scan, signal);
+  const out: Buffer[] = [];
+  await scanChunks([bytes], scan, (chunk) => out.push(chunk), signal);
   return scan.redactedCount === 0 ? bytes : Buffer.concat(out);
 }
 

@@ -57,7 +57,7 @@ export async function prepareSession(session: Session, ctx: ScanContext | null, 
   let findings: Finding[] = [];
   if (ctx) {
     const scan = new SecretScanStream(ctx, { file: sessionJsonPath(safeName(session.key)), clip: 'json', emit });
-    await scanChunks(sessionJsonChunks(session, 1024 * 1024), scan, undefined, (chunk) => out?.append(chunk));
+    await scanChunks(sessionJsonChunks(session, 1024 * 1024), scan, (chunk) => out?.append(chunk));
     findings = scan.findings;
   } else if (out) {
     for (const chunk of sessionJsonChunks(session, 1024 * 1024)) out.append(chunk);

@@ -249,16 +249,13 @@ function count(buf: Buffer, byte: number, from: number, to: number): number {
   return n;
 }
 
-/** Runs `chunks` through `scan` and gives back what came out (redacted where the scan redacted), or hands each piece to `take` as it comes (then none are given back). */
-export async function scanChunks(chunks: Iterable<Buffer>, scan: SecretScanStream, signal?: AbortSignal, take?: (chunk: Buffer) => void): Promise<Buffer[]> {
-  const out: Buffer[] = [];
+/** Runs `chunks` through `scan`, handing each piece that comes out (redacted where the scan redacted) to `take`. */
+export async function scanChunks(chunks: Iterable<Buffer>, scan: SecretScanStream, take: (chunk: Buffer) => void, signal?: AbortSignal): Promise<void> {
   const collect = new Writable({
     write: (chunk: Buffer, _enc, done) => {
-      if (take) take(chunk);
-      else out.push(chunk);
+      take(chunk);
       done();
     },
   });
   await pipeline(Readable.from(chunks, { objectMode: false }), scan, collect, ...(signal ? [{ signal }] : []));
-  return out;
 }

@@ -52,8 +52,6 @@ export function matchingKeys(index: SessionIndex, query: string): Set<string> {
   return keys;
 }
 
-export { BIG_BODY_BYTES } from './stored-snippet.ts';
-
 export const hasWords = (parsed: ParsedQuery) => parsed.terms.some((t) => !t.negated);
 
 /** The order a query asks for: relevance needs words to rank by, and falls back to newest first. */

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SessionIndex } from './index-store.ts';
 import { searchIndex } from './index-search.ts';
+import { storedText } from './stored-snippet.ts';
 import { migrate, SCHEMA_VERSION } from './schema.ts';
 import { packIndexText } from './index-text.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
@@ -249,7 +250,7 @@ describe('SessionIndex search', () => {
     const [hit] = searchIndex(index, 'LedgerSnap').hits;
     expect(hit?.messageIndex).toBe(1);
     expect(hit?.snippet.map((p) => p.text).join('')).toContain('Le café naïve: loadLedgerSnapshot7');
-    expect(index.storedText(hit!.id)).toMatchObject({ title: 'Résumé of the Übersicht', body: expect.stringContaining('日本語') });
+    expect(storedText(index, hit!.id)).toMatchObject({ title: 'Résumé of the Übersicht', body: expect.stringContaining('日本語') });
   });
 
   it('applies every indexed filter', () => {

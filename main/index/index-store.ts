@@ -7,7 +7,6 @@ import type { IndexText, PackedIndexText } from './index-text.ts';
 import { opBytes, type WriteOp } from './index-write.ts';
 import { InlineWriter, ThreadWriter, type IndexWriter } from './index-writer.ts';
 import { openIndexDatabase } from './open-database.ts';
-import { storedText as readStoredText } from './stored-snippet.ts';
 
 export const INDEX_FILE_NAME = 'index.sqlite';
 
@@ -267,11 +266,6 @@ export class SessionIndex {
       this.statements.set(sql, cached);
     }
     return cached;
-  }
-
-  /** The text stored for one file (by its row id); undefined when the file has none. */
-  storedText(id: number): { title: string; body: string; meta: string } | undefined {
-    return readStoredText(this, id);
   }
 
   close(): void {

@@ -26,7 +26,7 @@ import { BundleLayer } from './BundleButtons.tsx';
 import { bindCompareRoute } from '../compare-route.ts';
 import { Compare } from './Compare.tsx';
 import { CompareBar } from './CompareBar.tsx';
-import { IndexProgressBar } from './IndexProgressBar.tsx';
+import { StatusLine } from './StatusLine.tsx';
 
 function isTextEntry(el: Element | null): boolean {
   if (!el) return false;
@@ -112,7 +112,7 @@ export function App() {
         </aside>
         <main className="main">{isEmpty ? <EmptyState /> : comparing ? <Compare /> : <Detail />}</main>
       </div>
-      <IndexProgressBar />
+      <StatusLine />
       <VaultPanel />
       <BundleLayer />
     </div>

@@ -86,11 +86,10 @@ export function FacetPanel() {
   // Closed until asked for: counts arriving after the list must not push its rows from under the pointer.
   const [open, setOpen] = useState(rememberedOpen);
   const groups = facets ? GROUPS.filter((g) => (facets[g.name]?.length ?? 0) > 0) : [];
-  const toggle = () =>
-    setOpen((v) => {
-      rememberOpen(!v);
-      return !v;
-    });
+  const toggle = () => {
+    rememberOpen(!open);
+    setOpen(!open);
+  };
   return (
     <div className="facets" data-testid="facets">
       <button type="button" className="link-button facets-toggle" data-testid="facets-toggle" aria-expanded={open} onClick={toggle}>

@@ -7,7 +7,7 @@ import { count, render } from '../test-render.tsx';
 import { msg, text } from '../test-sessions.ts';
 import { Conversation } from './Conversation.tsx';
 import { FacetPanel } from './FacetPanel.tsx';
-import { IndexProgressBar } from './IndexProgressBar.tsx';
+import { StatusLine } from './StatusLine.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import { SessionList } from './SessionList.tsx';
 
@@ -55,7 +55,7 @@ describe('search in the list', () => {
   });
 
   it('shows facet counts when opened, with the filters already in the box pressed', () => {
-    vi.stubGlobal('localStorage', storage({ 'session-vault.facets-open': '1' }));
+    vi.stubGlobal('localStorage', memoryStorage({ 'session-vault.facets-open': '1' }));
     const html = render(<FacetPanel />, {
       filter: 'quokka source:codex',
       facets: {
@@ -78,7 +78,7 @@ describe('search in the list', () => {
   });
 
   it('starts closed, one "Refine" line, so counts arriving later never move the list', () => {
-    vi.stubGlobal('localStorage', storage({}));
+    vi.stubGlobal('localStorage', memoryStorage({}));
     const html = render(<FacetPanel />, { facets: { project: [], status: [], outcome: [], model: [], tag: [], branch: [], source: [{ value: 'codex', count: 12, filter: 'source:codex' }] } });
     expect(html).toMatch(/aria-expanded="false"[^>]*>▸ Refine/);
     expect(html).not.toContain('data-testid="facet"');
@@ -87,7 +87,8 @@ describe('search in the list', () => {
   });
 });
 
-function storage(values: Record<string, string>): Pick<Storage, 'getItem' | 'setItem'> {
+/** The browser's localStorage, as far as the panel uses it, for the Node test run (which has none). */
+function memoryStorage(values: Record<string, string>): Pick<Storage, 'getItem' | 'setItem'> {
   return { getItem: (k) => values[k] ?? null, setItem: (k, v) => void (values[k] = v) };
 }
 
@@ -97,10 +98,10 @@ afterEach(() => vi.unstubAllGlobals());
 describe('indexing progress', () => {
   it('shows a bar with files, sizes and time left while scanning, and that the index is up to date when idle', () => {
     const scanning = { phase: 'scanning' as const, filesDone: 5, filesTotal: 20, bytesDone: 1024 * 1024, bytesTotal: 4 * 1024 * 1024, etaMs: 3000 };
-    const html = render(<IndexProgressBar />, { indexProgress: scanning });
+    const html = render(<StatusLine />, { indexProgress: scanning });
     expect(html).toContain('Indexing 5 of 20 files · 1.0 MB of 4.0 MB · about 3 s left');
     expect(html).toContain('aria-valuenow="25"');
-    const idle = render(<IndexProgressBar />, { indexProgress: { ...scanning, phase: 'idle' } });
+    const idle = render(<StatusLine />, { indexProgress: { ...scanning, phase: 'idle' } });
     expect(idle).toContain('data-testid="status-bar"');
     expect(idle).not.toContain('progressbar');
     expect(idle).toContain('Index up to date · 20 files checked');

@@ -3,7 +3,7 @@ import { idleText, progressFraction, progressText } from '../index-progress.ts';
 import { useAppStore } from '../store-context.ts';
 
 /** Always rendered at one fixed height, so progress coming and going never moves the list under the pointer. */
-export function IndexProgressBar() {
+export function StatusLine() {
   const progress = useAppStore((s) => s.indexProgress);
   const scanning = progress?.phase === 'scanning';
   return (
