@@ -9,7 +9,7 @@ import type { Session } from '../../shared/session.ts';
 import { fsyncDirectory } from '../fs/atomic-write.ts';
 import { appVersion } from '../version.ts';
 import { MANIFEST_PATH } from './bundle-paths.ts';
-import { BufferPool, readWhole } from './read-whole.ts';
+import { BufferPool, readWhole, unmap } from './read-whole.ts';
 import { openRaw, regzip, scanner, type PlannedEntry } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest, type ManifestFile, type RedactionReport } from './manifest.ts';
@@ -28,11 +28,15 @@ const WHOLE_MAX = 32 * 1024 * 1024;
 /** Whole sources waiting to be deflated or written, at most (four 16 MB transcripts); one over it goes when none wait. */
 const WAITING_BUDGET = 64 * 1024 * 1024;
 
-/** Runs a whole file through the scanner; the same bytes when nothing was redacted. */
-async function scanWhole(bytes: Buffer, scan: SecretScanStream, signal: AbortSignal): Promise<Buffer> {
+/** Runs a whole file through the scanner; the same bytes when nothing was redacted, else the redacted copy in a buffer from `pool`. */
+async function scanWhole(bytes: Buffer, scan: SecretScanStream, pool: BufferPool, signal: AbortSignal): Promise<Buffer> {
   const out: Buffer[] = [];
   await scanChunks([bytes], scan, (chunk) => out.push(chunk), signal);
-  return scan.redactedCount === 0 ? bytes : Buffer.concat(out);
+  if (scan.redactedCount === 0) return bytes;
+  const copy = pool.take(out.reduce((n, chunk) => n + chunk.length, 0));
+  let at = 0;
+  for (const chunk of out) at += chunk.copy(copy, at);
+  return copy;
 }
 
 function manifestFile(entry: PlannedEntry, format: Session['format'], size: number, sha256: string, findings: Finding[]): ManifestFile {
@@ -122,15 +126,19 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   const writeWhole = async (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null) => {
     await zip.room(entry.size);
     const original = await readWhole(entry.originalPath as string, buffers, stop.signal);
+    const read = original.length;
     const scan = ctx ? scanner(ctx, entry, true) : null;
-    const bytes = scan ? await scanWhole(original, scan, stop.signal) : original;
+    const bytes = scan ? await scanWhole(original, scan, buffers, stop.signal) : original;
     if (bytes !== original) buffers.give(original);
     const mtime = entry.mtimeMs === null ? new Date() : new Date(entry.mtimeMs);
-    zip.add(entry.path, bytes, { mtime, mode: 0o100644, level }, true, bytes === original ? () => buffers.give(original) : undefined);
-    bytesDone += original.length;
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const size = bytes.length;
+    // Both the bytes as read and a redacted copy are pool buffers, back in the pool once yazl has written them.
+    zip.add(entry.path, bytes, { mtime, mode: 0o100644, level }, true, () => buffers.give(bytes));
+    bytesDone += read;
     progress(entry.path);
     const findings = scan?.findings ?? [];
-    return { file: manifestFile(entry, format, bytes.length, createHash('sha256').update(bytes).digest('hex'), findings), findings };
+    return { file: manifestFile(entry, format, size, sha256, findings), findings };
   };
 
   /** A source file; a gzip source is scanned first and stored byte-for-byte when clean, recompressed only when redacted. */
@@ -192,7 +200,8 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
       // go out; not sooner, or a loader that parses on this thread would hold two parsed sessions. Measured, 1 GB
       // CLI export: 65 -> 60 s, for a peak 27 MB higher; releasing after the first source is read: 67 s, -4 MB.
       // Already in memory, session.json takes none of the budget sources wait for.
-      zip.add(jsonEntry.path, json, { mtime: new Date(), mode: 0o100644, level: Math.min(level, 1) }, false);
+      // Its memory goes back as soon as it is written, not at the next collection (see `unmap`).
+      zip.add(jsonEntry.path, json, { mtime: new Date(), mode: 0o100644, level: Math.min(level, 1) }, false, () => unmap(json));
       release();
       for (const e of plan.entries) if (e.kind === 'source') record(await writeSource(e, plan.format, ctx));
       result.sessions.push(sessionEntry(plan));

@@ -1,5 +1,6 @@
 // Export and import as a user meets them: planted secrets never leave, kept findings do, failures leave nothing, ids never clash.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -104,6 +105,44 @@ describe('export with --no-redact', () => {
     }
     const manifest = Manifest.parse(JSON.parse(entries.get('manifest.json')!.toString()));
     expect(manifest.redaction).toEqual({ enabled: false, rules: [], findings: 0, redacted: 0, kept: [] });
+  });
+});
+
+describe('stored entries (compression level 0)', () => {
+  it('every source and session.json goes in as it was, though buffers are reused from file to file', async () => {
+    // yazl writes a stored entry's very bytes: a buffer handed back for reuse while they wait to be written would corrupt it.
+    const paths: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const path = join(base, 'src', `big-${i}.jsonl`);
+      const line = JSON.stringify({ type: 'user', text: String(i).repeat(64) });
+      const planted = i % 2 ? `${JSON.stringify({ type: 'tool', output: `token ${SECRETS.github}` })}\n` : '';
+      await writeFile(path, `${line}\n`.repeat(Math.ceil((1100 * 1024) / line.length)) + planted);
+      paths.push(path);
+    }
+    const bySource = async (key: string) => {
+      const s = testSession(key, paths[Number(key.split('-').pop())] as string);
+      s.sourceFiles = [{ path: paths[Number(key.split('-').pop())] as string, size: 0, mtimeMs: 0, role: 'primary' }];
+      return s;
+    };
+    const keys = paths.map((_, i) => `jido-code:s-${i}`);
+    for (const redact of [false, true]) {
+      const out = join(base, `stored-${redact}.zip`);
+      const result = await exportBundle(keys, bySource, out, { redact, env: PLANTED_ENV, compressionLevel: 0 });
+      const entries = await unzipAll(out);
+      const manifest = Manifest.parse(JSON.parse(entries.get('manifest.json')!.toString()));
+      for (const f of manifest.files) {
+        const data = entries.get(f.path) as Buffer;
+        expect(data.length, f.path).toBe(f.size);
+        expect(createHash('sha256').update(data).digest('hex'), f.path).toBe(f.sha256);
+        if (f.kind === 'session') expect(() => JSON.parse(data.toString())).not.toThrow();
+      }
+      for (const [i, path] of paths.entries()) {
+        const f = manifest.files.find((m) => m.originalPath === path);
+        if (!redact) expect(entries.get(f!.path), path).toEqual(await readFile(path));
+        else expect(f!.redacted).toBe(i % 2 === 1);
+      }
+      expect(result.sessions).toHaveLength(6);
+    }
   });
 });
 

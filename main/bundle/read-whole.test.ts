@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BufferPool, readWhole } from './read-whole.ts';
+import { BufferPool, readWhole, unmap } from './read-whole.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -37,6 +37,17 @@ describe('readWhole', () => {
     const taken = [pool.take(1024 * 1024), pool.take(1024 * 1024), pool.take(2 * 1024 * 1024)];
     for (const t of taken) pool.give(t);
     expect(pool.heldBytes).toBe(2 * 1024 * 1024);
+    // The one it did not keep was unmapped there and then, not left for the collector.
+    expect(taken.map((t) => t.buffer.byteLength)).toEqual([1024 * 1024, 1024 * 1024, 0]);
+  });
+
+  it('unmap gives a mapped buffer\'s memory back at once and leaves a malloc\'d one alone', () => {
+    const mapped = new BufferPool(0).take(1024 * 1024);
+    unmap(mapped);
+    expect(mapped.buffer.byteLength).toBe(0);
+    const plain = Buffer.alloc(1024 * 1024);
+    unmap(plain);
+    expect(plain.length).toBe(1024 * 1024);
   });
 
   it('fails with the file system\'s error for a missing file, and stops when cancelled', async () => {

@@ -16,6 +16,16 @@ function mappedBuffer(size: number): Buffer {
 }
 
 /**
+ * Gives a mapped buffer's memory back to the system now (a resizable ArrayBuffer shrunk to nothing), rather
+ * than when the collector next runs: the main thread's heap is small, so that may be many megabytes later.
+ * Every view on it reads as empty after. A buffer from malloc is left to the collector.
+ */
+export function unmap(view: Uint8Array): void {
+  const store = view.buffer;
+  if (store instanceof ArrayBuffer && store.resizable) store.resize(0);
+}
+
+/**
  * Hands out buffers of at least the size asked for and takes them back once their bytes are no longer
  * needed; up to `keepBytes` of returned buffers are kept for the next request, the rest are let go.
  * Reusing them spares a fresh mapping (and its page faults) per file.
@@ -45,7 +55,7 @@ export class BufferPool {
   /** Takes back a buffer from `take` (any view on it); its bytes must not be used after. */
   give(view: Buffer): void {
     const whole = Buffer.from(view.buffer, 0, view.buffer.byteLength);
-    if (whole.length + this.freeBytes > this.keepBytes) return;
+    if (whole.length + this.freeBytes > this.keepBytes) return unmap(whole);
     this.free.push(whole);
     this.freeBytes += whole.length;
   }

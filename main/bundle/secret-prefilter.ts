@@ -33,8 +33,13 @@ const ANCHORS = new RegExp(
   'gi',
 );
 
-/** A match that may span lines (a PEM block; a service account's JSON, which the gcp rule parses whole) sends the whole window through. */
+/**
+ * A match that may span lines (a PEM block; a service account's JSON, which the gcp rule parses whole) sends the
+ * whole window through. Looked for only around the anchor hits (one of them is 'PRIVATE KEY'), not in a pass of its own.
+ */
 const WHOLE_WINDOW = /PRIVATE KEY/i;
+/** 'PRIVATE KEY'.length - 1: how far past a hit an occurrence may run when the hit overlapped its start. */
+const WHOLE_WINDOW_REACH = 10;
 
 /** Below this many characters the window is scanned whole: picking lines would save nothing. */
 const MIN_FILTERED_CHARS = 64 * 1024;
@@ -58,10 +63,18 @@ export function prefilterFor(env: NodeJS.ProcessEnv): Prefilter {
   return { envNeedles: [...envNeedles] };
 }
 
-/** Sorted, merged [start, end) ranges of whole lines around every place in `text` a rule or a known value could match. */
-function pickedRanges(text: string, needles: Iterable<string>): Array<[number, number]> {
+/**
+ * Sorted, merged [start, end) ranges of whole lines around every place in `text` a rule or a known value could
+ * match; null when the text holds a 'PRIVATE KEY' (the window goes through whole). Every occurrence of it either
+ * is an anchor hit or starts inside one (an earlier, overlapping hit), so testing each hit's reach finds them all.
+ */
+function pickedRanges(text: string, needles: Iterable<string>): Array<[number, number]> | null {
   const hits: number[] = [];
-  for (const m of text.matchAll(ANCHORS)) hits.push(m.index, m.index + m[0].length);
+  for (const m of text.matchAll(ANCHORS)) {
+    const end = m.index + m[0].length;
+    if (WHOLE_WINDOW.test(text.slice(m.index, end + WHOLE_WINDOW_REACH))) return null;
+    hits.push(m.index, end);
+  }
   for (const needle of needles) {
     if (!needle) continue;
     for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) hits.push(i, i + needle.length);
@@ -92,8 +105,9 @@ function pickedRanges(text: string, needles: Iterable<string>): Array<[number, n
  * Windows that are small, mostly picked, or hold a line-spanning candidate are scanned whole.
  */
 export async function findSpansFiltered(redactor: Redactor, prefilter: Prefilter, text: string, literals: ReadonlyMap<string, string>): Promise<SecretSpan[]> {
-  if (text.length < MIN_FILTERED_CHARS || WHOLE_WINDOW.test(text)) return redactor.findSpans(text, literals);
+  if (text.length < MIN_FILTERED_CHARS) return redactor.findSpans(text, literals);
   const ranges = pickedRanges(text, [...prefilter.envNeedles, ...literals.keys()]);
+  if (ranges === null) return redactor.findSpans(text, literals);
   const picked = ranges.reduce((n, [a, b]) => n + (b - a), 0);
   if (picked > text.length * MAX_PICKED_SHARE) return redactor.findSpans(text, literals);
   if (ranges.length === 0) return [];

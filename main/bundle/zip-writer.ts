@@ -64,6 +64,8 @@ export class ZipWriter {
   /** Whole entries not yet in the output, oldest first, and the bytes they were given as. */
   private readonly waiting: Array<{ entry: YazlEntry; bytes: number; onWritten?: () => void }> = [];
   private waitingBytes = 0;
+  /** Stored entries' `onWritten`, run once the whole zip is out. */
+  private readonly afterFinish: Array<() => void> = [];
   private wakers: Array<() => void> = [];
 
   constructor(out: Writable, signal?: AbortSignal, budget = 48 * 1024 * 1024) {
@@ -96,7 +98,8 @@ export class ZipWriter {
   /**
    * Adds a whole entry; yazl deflates it now, in the background, and writes it in its turn. `counted`: false
    * for bytes the caller holds anyway (a session.json already in memory), which wait without taking budget.
-   * `onWritten` runs once the entry is in the output: `data` is not read after that and may be reused.
+   * `onWritten` runs once `data` is no longer read, so it may be reused: when a deflated entry is in the output,
+   * or, for a stored entry (level 0), whose very bytes yazl queues for the output stream, once the zip is finished.
    */
   add(name: string, data: Buffer, options: ZipEntryOptions, counted = true, onWritten?: () => void): void {
     this.zip.addBuffer(data, name, this.entryOptions(options));
@@ -104,6 +107,10 @@ export class ZipWriter {
     const entry = entries[entries.length - 1];
     if (!entry || typeof entry.state !== 'number') throw new Error('yazl no longer exposes its entries; the zip writer needs updating');
     const bytes = counted ? data.length : 0;
+    if (onWritten && options.level === 0) {
+      this.afterFinish.push(onWritten);
+      onWritten = undefined;
+    }
     this.waiting.push({ entry, bytes, ...(onWritten ? { onWritten } : {}) });
     this.waitingBytes += bytes;
   }
@@ -132,6 +139,7 @@ export class ZipWriter {
   async finish(): Promise<void> {
     this.zip.end();
     await this.written;
+    for (const release of this.afterFinish.splice(0)) release();
   }
 
   private entryOptions(options: ZipEntryOptions) {
