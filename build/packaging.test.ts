@@ -78,9 +78,9 @@ describe('packaged app (electron-builder --linux dir)', () => {
       '/out/renderer/index.html',
       '/package.json',
       '/node_modules/zod/package.json',
-      '/node_modules/chokidar/package.json',
-      // chokidar's own dependency: without it the watcher fails to load at startup.
-      '/node_modules/readdirp/package.json',
+      '/node_modules/yazl/package.json',
+      // yazl's own dependency: without it no bundle can be written (and its checksum is swapped for zlib's).
+      '/node_modules/buffer-crc32/package.json',
     ]) {
       expect(entries, file).toContain(file);
     }

@@ -291,10 +291,14 @@ export class Catalogue {
    * that appeared after the scan's walk had passed its folder.
    */
   removeUnseen(dir: string, seen: ReadonlySet<string>, since: number): string[] {
+    // Picked first, removed after: no copy of 100,000 entries for a scan that removes none.
+    const unseen: string[] = [];
+    for (const entry of this.byPath.values()) {
+      if (entry.written <= since && !seen.has(entry.path) && isWithin(dir, entry.path)) unseen.push(entry.path);
+    }
     const removed: string[] = [];
-    for (const entry of [...this.byPath.values()]) {
-      if (entry.written > since || seen.has(entry.path) || !isWithin(dir, entry.path)) continue;
-      const key = this.remove(entry.path);
+    for (const path of unseen) {
+      const key = this.remove(path);
       if (key) removed.push(key);
     }
     return removed;

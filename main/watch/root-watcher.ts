@@ -1,7 +1,6 @@
-// Watches every root with chokidar and hands debounced batches of touched paths to the catalogue.
-import { watch, type FSWatcher } from 'chokidar';
-import { basename } from 'node:path';
+// Watches every root (a FolderTreeWatcher: one watch per folder) and hands debounced batches of touched paths to the catalogue.
 import { isSkippedDir, MAX_WALK_DEPTH } from '../catalogue/walk.ts';
+import { FolderTreeWatcher } from './folder-tree-watcher.ts';
 
 export interface WatchBatch {
   /** Files added, changed or removed (the consumer stats each to tell which). */
@@ -18,10 +17,12 @@ export interface RootWatcherOptions {
   debounceMs?: number;
   /** How deep below each root to watch (default: as deep as a scan walks). */
   depth?: number;
+  /** One recursive watch per root rather than one per folder (default: where the system has it natively). */
+  recursive?: boolean;
 }
 
 export class RootWatcher {
-  private watcher: FSWatcher | null = null;
+  private watcher: FolderTreeWatcher | null = null;
   private readonly files = new Set<string>();
   private readonly removedDirs = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
@@ -32,37 +33,29 @@ export class RootWatcher {
     this.options = options;
   }
 
-  /** Starts (or re-targets) watching; resolves once the initial directory walk is done. */
+  /** Starts (or re-targets) watching; resolves once every folder is watched. */
   async setRoots(paths: string[]): Promise<void> {
     await this.close();
     if (!paths.length) return;
-    const watcher = watch(paths, {
-      ignoreInitial: true,
+    const watcher = new FolderTreeWatcher({
       depth: this.options.depth ?? MAX_WALK_DEPTH,
-      followSymlinks: false,
-      ignorePermissionErrors: true,
-      ignored: (path, stats) => (stats?.isDirectory() ?? false) && isSkippedDir(basename(path)),
+      skipDir: isSkippedDir,
+      onPath: (path) => {
+        if (this.options.claims(path)) this.queue(() => this.files.add(path));
+      },
+      onFolderGone: (path) => this.queue(() => this.removedDirs.add(path)),
+      onError: (err) => this.options.onError?.(err),
+      ...(this.options.recursive === undefined ? {} : { recursive: this.options.recursive }),
     });
     this.watcher = watcher;
-    const fileEvent = (path: string) => {
-      if (this.options.claims(path)) this.queue(() => this.files.add(path));
-    };
-    watcher.on('add', fileEvent);
-    watcher.on('change', fileEvent);
-    watcher.on('unlink', fileEvent);
-    watcher.on('unlinkDir', (path) => this.queue(() => this.removedDirs.add(path)));
-    // A folder that appears (e.g. a new Vizier session dir renamed into place) may already hold files.
-    watcher.on('addDir', (path) => this.queue(() => this.removedDirs.delete(path)));
-    watcher.on('error', (err) => this.options.onError?.(err instanceof Error ? err : new Error(String(err))));
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    for (const path of paths) await watcher.add(path);
   }
 
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const w = this.watcher;
+    this.watcher?.close();
     this.watcher = null;
-    if (w) await w.close();
   }
 
   private queue(record: () => void): void {
