@@ -147,10 +147,13 @@ function main(): void {
       });
       services.subscribe(taskbarProgress(appWindows));
       installMenu({ addFolder: () => void addFolder(), about, developerItems: !app.isPackaged });
-      await services.start();
-      for (const problem of services.startupProblems()) console.warn(problem);
+      // The window opens while the services start: its first list page is read from the index meanwhile
+      // (early-listing.ts) and every other call waits for the start.
+      const started = services.start();
       ready = true;
       openWindow();
+      await started;
+      for (const problem of services.startupProblems()) console.warn(problem);
       await openBundles([...bundlesFromArgv(process.argv), ...pendingOpen.splice(0)]);
     })
     .catch((err: unknown) => {

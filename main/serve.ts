@@ -15,6 +15,11 @@ export interface RunningServer {
   port: number;
   token: string;
   services: Services;
+  /**
+   * Resolves when the services have started (roots and vault loaded, the catalogue restored from the index).
+   * The server listens before that: the list's first page is read from the index meanwhile, other calls wait.
+   */
+  started: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,7 +47,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ...(options.discoverDefaults === undefined ? {} : { discoverDefaults: options.discoverDefaults }),
     ...(options.env ? { env: options.env } : {}),
   });
-  await services.start();
+  const started = services.start();
+  started.catch(() => undefined); // awaited by the caller (runServe), or below when listening fails
   const token = randomBytes(24).toString('base64url');
   let port = 0;
   const server = createHttpTransport({
@@ -56,6 +62,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen());
   }).catch(async (err: NodeJS.ErrnoException) => {
+    await started.catch(() => undefined);
     await services.close();
     if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${options.port} is already in use; pick another with --port, or 0 for any free port.`);
     throw err;
@@ -66,9 +73,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     port,
     token,
     services,
+    started,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      await started.catch(() => undefined);
       await services.close();
     },
   };
@@ -91,9 +100,15 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
     rendererDir,
     env,
   });
-  for (const problem of running.services.startupProblems()) process.stderr.write(`warning: ${problem}\n`);
   process.stdout.write(`Session Vault is running at ${running.url}\n`);
   process.stdout.write('Open that address in a browser (it holds this run\'s access token). Press Ctrl+C to stop.\n');
+  try {
+    await running.started;
+  } catch (err) {
+    await running.close();
+    throw err;
+  }
+  for (const problem of running.services.startupProblems()) process.stderr.write(`warning: ${problem}\n`);
   await new Promise<void>((resolveStop) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -48,6 +48,25 @@ describe('indexing progress', () => {
     expect(await s.methods.getIndexProgress({})).toEqual(last);
   });
 
+  it('is not idle while a start restores the list (a server answers meanwhile), only once the first scan is over', async () => {
+    await start();
+    await services?.close();
+    const s = createServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false });
+    services = s;
+    const seen: IndexProgress[] = [];
+    s.subscribe((e) => {
+      if (e.name === 'indexProgress') seen.push(e.payload);
+    });
+    // A request that arrives as the start begins (the server listens before the catalogue is restored).
+    const starting = s.start();
+    const asked = await s.methods.getIndexProgress({});
+    expect(asked.phase).toBe('scanning');
+    await starting;
+    await s.whenScanned();
+    expect(seen.filter((p) => p.phase === 'idle')).toHaveLength(1);
+    expect(seen.at(-1)?.phase).toBe('idle');
+  });
+
   it('counts unchanged files as done at once after a restart', async () => {
     await start();
     await services?.close();

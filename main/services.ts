@@ -9,6 +9,7 @@ import { IndexedCatalogue } from './index/indexed-catalogue.ts';
 import { SessionIndex } from './index/index-store.ts';
 import { IndexProgressTracker } from './index/index-progress.ts';
 import { listWithIndex, searchSessions } from './index/search-service.ts';
+import { listEarly, listableEarly, type EarlyListingContext } from './index/early-listing.ts';
 import { createDispatch, type Dispatch, type ServiceMethods } from './dispatch.ts';
 import { writeDemoSessions } from './demo/demo-sessions.ts';
 import { readRawWindow } from './raw-source.ts';
@@ -75,6 +76,13 @@ export function createServices(options: ServicesOptions): Services {
   const emitter = new EventEmitter();
   let problems: string[] = [];
   let autoKeepTimer: NodeJS.Timeout | null = null;
+
+  /** A start in progress (roots, vault, the catalogue restored from the index): every method but the list waits for it. */
+  let starting: Promise<void> | null = null;
+  /** The whole of start(), scans begun. */
+  let started: Promise<void> | null = null;
+  /** What the list needs to be read from the index alone while the catalogue is restored; null before a start. */
+  let earlyListing: Promise<EarlyListingContext | null> = Promise.resolve(null);
 
   const emit = (event: AppEvent) => emitter.emit('event', event);
   const openedBundles = new OpenedBundles(() => emit({ name: 'bundleOpened', payload: {} }));
@@ -223,7 +231,13 @@ export function createServices(options: ServicesOptions): Services {
       shell: options.shell,
       demoRootPath: roots.list().find((r) => r.kind === 'demo')?.path ?? null,
     }),
-    listSessions: async (input) => listWithIndex(catalogue, input, vault.decorate, vault.annotated),
+    listSessions: async (input) => {
+      // While a start restores the catalogue, the list's plain pages come from the index file alone.
+      const early = await earlyListing;
+      if (early && !catalogue.restored && listableEarly(input)) return listEarly(index, input, early);
+      if (starting) await starting;
+      return listWithIndex(catalogue, input, vault.decorate, vault.annotated);
+    },
     searchSessions: async (input) => searchSessions(catalogue, input, vault.decorate, vault.annotated),
     getSession: async ({ key, messageLimit }) => {
       const { session, messagesTotal } = await openWindow(key, 0, messageLimit);
@@ -282,6 +296,57 @@ export function createServices(options: ServicesOptions): Services {
     compareSessions: async ({ a, b }) => compareKeys(a, b, (key) => catalogue.byKey(key), sessionPool),
   };
 
+  async function startServices(): Promise<void> {
+    // One run of progress from here to the end of the first scan: the status line never says idle in between.
+    progress.begin();
+    try {
+      await startAndScan();
+    } finally {
+      progress.end();
+    }
+  }
+
+  async function startAndScan(): Promise<void> {
+    let listable: (context: EarlyListingContext | null) => void = () => {};
+    earlyListing = new Promise((resolve) => (listable = resolve));
+    starting = (async () => {
+      try {
+        const candidates = options.discoverDefaults === false ? [] : defaultRootCandidates(env);
+        problems = await roots.load(candidates, options.extraRoots ?? []);
+        const pricingProblem = applyUserPricing(pricingFile);
+        if (pricingProblem) problems.push(pricingProblem);
+        problems.push(...(await vault.load()));
+      } catch (err) {
+        listable(null);
+        throw err;
+      }
+      // Search index: list what was indexed before at once; the scans below re-read only changed files.
+      if (index.note) problems.push(index.note);
+      const known = [...roots.list().map((r) => r.path), ...vault.roots()];
+      listable({ roots: known, copiesDir: vault.copiesDir, kindOf: vault.kindOf, decorate: vault.decorate });
+      await catalogue.restore((path) => known.some((root) => isWithin(root, path)));
+    })();
+    await starting;
+    for (const dir of vault.roots()) await mkdir(dir, { recursive: true });
+    await sync.watchVault();
+    void sync.firstScan().then(() => vault.autoKeepSweep());
+    if (options.watch !== false) {
+      // Sessions close or go idle without a file event: look again every minute.
+      autoKeepTimer = setInterval(() => void vault.autoKeepSweep().catch(() => undefined), 60_000);
+      autoKeepTimer.unref();
+    }
+  }
+
+  // A request that comes while a start restores the catalogue (the server listens meanwhile) waits for it.
+  for (const name of Object.keys(methods) as Array<keyof ServiceMethods>) {
+    if (name === 'listSessions') continue;
+    const call = methods[name] as (input: unknown) => Promise<unknown>;
+    (methods as unknown as Record<string, (input: unknown) => Promise<unknown>>)[name] = async (input) => {
+      if (starting) await starting;
+      return call(input);
+    };
+  }
+
   return {
     methods,
     bundles,
@@ -291,26 +356,15 @@ export function createServices(options: ServicesOptions): Services {
       emitter.on('event', handler);
       return () => emitter.off('event', handler);
     },
-    async start() {
-      const candidates = options.discoverDefaults === false ? [] : defaultRootCandidates(env);
-      problems = await roots.load(candidates, options.extraRoots ?? []);
-      const pricingProblem = applyUserPricing(pricingFile);
-      if (pricingProblem) problems.push(pricingProblem);
-      problems.push(...(await vault.load()));
-      // Search index: list what was indexed before at once; the scans below re-read only changed files.
-      if (index.note) problems.push(index.note);
-      const known = [...roots.list().map((r) => r.path), ...vault.roots()];
-      catalogue.restore((path) => known.some((root) => isWithin(root, path)));
-      for (const dir of vault.roots()) await mkdir(dir, { recursive: true });
-      await sync.watchVault();
-      void sync.firstScan().then(() => vault.autoKeepSweep());
-      if (options.watch !== false) {
-        // Sessions close or go idle without a file event: look again every minute.
-        autoKeepTimer = setInterval(() => void vault.autoKeepSweep().catch(() => undefined), 60_000);
-        autoKeepTimer.unref();
-      }
+    start() {
+      started = startServices();
+      return started;
     },
-    whenScanned: () => sync.whenScanned(),
+    whenScanned: async () => {
+      // A scan is started by start(): one not over yet has none to wait for yet.
+      await started?.catch(() => undefined);
+      return sync.whenScanned();
+    },
     async close() {
       if (flushTimer) clearTimeout(flushTimer);
       if (autoKeepTimer) clearInterval(autoKeepTimer);

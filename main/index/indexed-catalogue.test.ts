@@ -60,7 +60,7 @@ describe('IndexedCatalogue', () => {
     open.pop()?.close();
 
     const second = catalogueAt(file);
-    expect(second.restore(() => true)).toEqual({ restored: 3, dropped: 0 });
+    expect(await second.restore(() => true)).toEqual({ restored: 3, dropped: 0 });
     expect([...second.entries()].every((e) => e.held === null)).toBe(true);
     expect(facts(second)).toEqual(beforeFacts);
     expect(second.childrenOf('vizier:mom')).toEqual(['vizier:kid']);

@@ -4,6 +4,9 @@ import type { SessionSummary } from '../../shared/session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import type { SessionIndex } from './index-store.ts';
 
+/** Files restored between two turns of the event loop. */
+const RESTORE_PIECE = 8192;
+
 export class IndexedCatalogue extends Catalogue {
   readonly index: SessionIndex;
   readonly kindOf: (path: string) => VaultKind;
@@ -20,6 +23,9 @@ export class IndexedCatalogue extends Catalogue {
     // A cold scan of 100,000 files would otherwise hold every summary until it ends.
     index.onCommitted = () => this.releaseCommitted();
   }
+
+  /** False until `restore` is over: the list is then read from the index alone (early-listing.ts). */
+  restored = false;
 
   /** Paths whose entries still hold their summary. */
   private readonly holding = new Set<string>();
@@ -82,10 +88,16 @@ export class IndexedCatalogue extends Catalogue {
    * Lists every indexed file at once, without reading it or parsing its summary; the scan that follows re-reads
    * only files whose size or mtime changed. Files outside the current folders (a --root of an earlier run) leave the index.
    */
-  restore(isCovered: (path: string) => boolean): { restored: number; dropped: number } {
+  async restore(isCovered: (path: string) => boolean): Promise<{ restored: number; dropped: number }> {
     let restored = 0;
     let dropped = 0;
+    let sinceYield = 0;
     for (const stored of this.index.storedFacts()) {
+      // 100,000 files take about half a second: the event loop answers requests (the list's first page) between pieces.
+      if (++sinceYield === RESTORE_PIECE) {
+        sinceYield = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       if (!isCovered(stored.path)) {
         this.index.remove(stored.path);
         dropped++;
@@ -95,6 +107,7 @@ export class IndexedCatalogue extends Catalogue {
       if (key !== stored.key) this.index.setKeyIfChanged(stored, key);
       restored++;
     }
+    this.restored = true;
     return { restored, dropped };
   }
 }

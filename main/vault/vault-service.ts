@@ -68,6 +68,11 @@ export class Vault {
   }
 
   /** The folders the catalogue must scan for the vault's own sessions: kept copies, forks, recorded sessions. */
+  /** Where kept copies live (one folder per session). */
+  get copiesDir(): string {
+    return this.store.sessionsDir;
+  }
+
   roots(): string[] {
     return [this.store.sessionsDir, ...this.ownedRoots()];
   }
