@@ -1,5 +1,6 @@
 // Start-up sweep: temp files a crash left in the app's own folders (never in the tools' folders), older than a minute.
-import { opendir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
+import { folderEntries } from '../fs/folder-entries.ts';
 import { join } from 'node:path';
 
 /** Our writers' temp names: `session.json.tmp` (the session writer) and `.name.<pid>.<hex>.tmp` (atomic writes). */
@@ -8,13 +9,7 @@ const TEMP = /\.tmp$/;
 export async function sweepTempFiles(dirs: string[], olderThanMs = 60_000, now = Date.now(), maxDepth = 40): Promise<number> {
   let removed = 0;
   const visit = async (dir: string, depth: number): Promise<void> => {
-    let handle;
-    try {
-      handle = await opendir(dir);
-    } catch {
-      return;
-    }
-    for await (const entry of handle) {
+    for await (const entry of folderEntries(dir)) {
       const path = join(dir, entry.name);
       // Kept copies hold the user's files byte-for-byte: whatever is in source/ is theirs, not ours.
       if (entry.isDirectory() && entry.name !== 'source' && depth < maxDepth) await visit(path, depth + 1);

@@ -1,6 +1,7 @@
 // Watches folder trees with one fs.watch per folder (or one recursive watch where the system has it) and holds nothing per file.
 import { watch, type FSWatcher } from 'node:fs';
-import { lstat, opendir } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
+import { folderEntries } from '../fs/folder-entries.ts';
 import { basename, join, sep } from 'node:path';
 
 export interface FolderTreeOptions {
@@ -81,13 +82,8 @@ export class FolderTreeWatcher {
       const watcher = this.open(next.dir, {}, (name, event) => this.folderEvent(next.dir, name, event));
       if (!watcher) continue;
       this.folders.set(next.dir, { watcher, level: next.level });
-      let handle;
-      try {
-        handle = await opendir(next.dir);
-      } catch {
-        continue; // vanished or unreadable meanwhile; its parent's watch reports what happens to it
-      }
-      for await (const entry of handle) {
+      // A folder that vanished or is unreadable meanwhile lists nothing; its parent's watch reports what happens to it.
+      for await (const entry of folderEntries(next.dir)) {
         const path = join(next.dir, entry.name);
         if (entry.isDirectory()) {
           if (next.level < this.options.depth && !this.options.skipDir(entry.name)) stack.push({ dir: path, level: next.level + 1 });
@@ -188,13 +184,7 @@ export class FolderTreeWatcher {
   }
 
   private async relist(dir: string, level: number): Promise<void> {
-    let handle;
-    try {
-      handle = await opendir(dir);
-    } catch {
-      return;
-    }
-    for await (const entry of handle) {
+    for await (const entry of folderEntries(dir)) {
       const path = join(dir, entry.name);
       if (!entry.isDirectory()) this.options.onPath(path);
       else if (!this.folders.has(path) && level < this.options.depth && !this.options.skipDir(entry.name)) await this.watchTree(path, level + 1, true);
@@ -227,13 +217,7 @@ export class FolderTreeWatcher {
     const stack = [{ dir: root, level: 0 }];
     while (stack.length && !this.closed) {
       const next = stack.pop() as { dir: string; level: number };
-      let handle;
-      try {
-        handle = await opendir(next.dir);
-      } catch {
-        continue;
-      }
-      for await (const entry of handle) {
+      for await (const entry of folderEntries(next.dir)) {
         const path = join(next.dir, entry.name);
         if (!entry.isDirectory()) this.options.onPath(path);
         else if (next.level < this.options.depth && !this.options.skipDir(entry.name)) stack.push({ dir: path, level: next.level + 1 });
