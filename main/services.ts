@@ -306,26 +306,25 @@ export function createServices(options: ServicesOptions): Services {
     }
   }
 
+  /** Roots, prices and the vault loaded: enough to read the list from the index alone (early-listing.ts). */
+  async function loadLibrary(): Promise<EarlyListingContext> {
+    const candidates = options.discoverDefaults === false ? [] : defaultRootCandidates(env);
+    problems = await roots.load(candidates, options.extraRoots ?? []);
+    const pricingProblem = applyUserPricing(pricingFile);
+    if (pricingProblem) problems.push(pricingProblem);
+    problems.push(...(await vault.load()));
+    if (index.note) problems.push(index.note);
+    const known = [...roots.list().map((r) => r.path), ...vault.roots()];
+    return { roots: known, copiesDir: vault.copiesDir, kindOf: vault.kindOf, decorate: vault.decorate };
+  }
+
   async function startAndScan(): Promise<void> {
-    let listable: (context: EarlyListingContext | null) => void = () => {};
-    earlyListing = new Promise((resolve) => (listable = resolve));
-    starting = (async () => {
-      try {
-        const candidates = options.discoverDefaults === false ? [] : defaultRootCandidates(env);
-        problems = await roots.load(candidates, options.extraRoots ?? []);
-        const pricingProblem = applyUserPricing(pricingFile);
-        if (pricingProblem) problems.push(pricingProblem);
-        problems.push(...(await vault.load()));
-      } catch (err) {
-        listable(null);
-        throw err;
-      }
-      // Search index: list what was indexed before at once; the scans below re-read only changed files.
-      if (index.note) problems.push(index.note);
-      const known = [...roots.list().map((r) => r.path), ...vault.roots()];
-      listable({ roots: known, copiesDir: vault.copiesDir, kindOf: vault.kindOf, decorate: vault.decorate });
+    const loading = loadLibrary();
+    earlyListing = loading.catch(() => null);
+    // Search index: list what was indexed before at once; the scans below re-read only changed files.
+    starting = loading.then(async ({ roots: known }) => {
       await catalogue.restore((path) => known.some((root) => isWithin(root, path)));
-    })();
+    });
     await starting;
     for (const dir of vault.roots()) await mkdir(dir, { recursive: true });
     await sync.watchVault();

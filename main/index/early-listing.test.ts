@@ -59,6 +59,19 @@ describe('the list read from the index alone', () => {
     expect(listEarly(index, {}, { roots: ROOTS, copiesDir: COPIES, kindOf, decorate }).sessions.map((s) => s.key)).not.toContain('vizier:a-child');
   });
 
+  it('sees a file indexed between two calls (its view is worked out again when the index changes)', async () => {
+    const { index, restored } = await library();
+    const ctx = { roots: ROOTS, copiesDir: COPIES, kindOf, decorate };
+    const before = listEarly(index, { includeChildren: true }, ctx);
+    expect(listEarly(index, { includeChildren: true }, ctx)).toEqual(before);
+    put(restored, '/roots/a-child-2.json', makeSession('a-child-2', { updatedAt: '2026-01-09T00:00:00Z', parentKey: 'vizier:a' }));
+    await restored.release();
+    const after = listEarly(index, {}, ctx);
+    expect(after.sessions.map((s) => s.key)).not.toContain('vizier:a-child-2');
+    expect(after.sessions.find((s) => s.key === 'vizier:a')?.childCount).toBe(2);
+    expect(listEarly(index, { includeChildren: true }, ctx).sessions[0]?.key).toBe('vizier:a-child-2');
+  });
+
   it('answers only what needs no catalogue: text, vault filters and changed-keys refreshes wait for the restore', () => {
     expect(listableEarly({ limit: 100 })).toBe(process.platform !== 'win32');
     for (const q of [{ text: 'x' }, { starred: true }, { kept: false }, { tag: 't' }, { keys: ['vizier:a'] }] as ListQuery[]) expect(listableEarly(q)).toBe(false);

@@ -28,12 +28,26 @@ function under(dir: string): [string, string] {
   return [base + sep, base + String.fromCharCode(sep.charCodeAt(0) + 1)];
 }
 
+interface EarlyView {
+  hidden: number[];
+  children: number[];
+  childCounts: Map<string, number>;
+  keptKeys: Set<string>;
+}
+
+/** The last view worked out per index, and for which context and state of the index file. */
+const views = new WeakMap<SessionIndex, { ctx: EarlyListingContext; generation: string; view: EarlyView }>();
+
 /**
  * What the catalogue's listing view gives (see search-service.ts), worked out in SQL: rows outside the current
  * folders, kept copies whose session is listed otherwise, sub-agents whose parent is listed, and child counts.
- * Copies are few; the two scans of `files` run in SQLite.
+ * Copies are few; the scans of `files` run in SQLite, once per change to the index (as the catalogue's view).
  */
-function earlyView(index: SessionIndex, ctx: EarlyListingContext) {
+function earlyView(index: SessionIndex, ctx: EarlyListingContext): EarlyView {
+  const v = index.statement('SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS d').get() as { c: number; d: number };
+  const generation = `${v.c}:${v.d}`;
+  const cached = views.get(index);
+  if (cached?.ctx === ctx && cached.generation === generation) return cached.view;
   const covered = ctx.roots.map(under);
   const inside = covered.map(() => '(path >= ? AND path < ?)').join(' OR ');
   const outside = (index.statement(`SELECT id FROM files WHERE NOT (${inside})`).all(...covered.flat()) as Array<{ id: number }>).map((r) => r.id);
@@ -49,8 +63,9 @@ function earlyView(index: SessionIndex, ctx: EarlyListingContext) {
   for (const r of index.statement('SELECT parent_key AS parent, count(*) AS n FROM files WHERE parent_key IS NOT NULL GROUP BY parent_key').all() as Array<{ parent: string; n: number }>) {
     childCounts.set(r.parent, r.n);
   }
-  const keptKeys = new Set(copies.map((c) => c.key));
-  return { hidden: [...outside, ...shadowed], children, childCounts, keptKeys };
+  const view = { hidden: [...outside, ...shadowed], children, childCounts, keptKeys: new Set(copies.map((c) => c.key)) };
+  views.set(index, { ctx, generation, view });
+  return view;
 }
 
 /**

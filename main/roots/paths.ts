@@ -3,6 +3,8 @@ import { realpath } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { homedir } from 'node:os';
 
+const SEP_CODE = sep.charCodeAt(0);
+
 /** True when `child` is `parent` or lies below it (both already absolute and normalised). */
 export function isWithin(parent: string, child: string): boolean {
   // A prefix test, not path.relative: a start checks 100,000 restored paths against every root.
@@ -15,8 +17,6 @@ export function isWithin(parent: string, child: string): boolean {
   if (child.length <= parent.length || !child.startsWith(parent)) return false;
   return parent.endsWith(sep) || child.charCodeAt(parent.length) === SEP_CODE;
 }
-
-const SEP_CODE = sep.charCodeAt(0);
 
 /** Resolves symlinks where the path exists, so a link cannot smuggle a file in from outside. */
 export async function canonical(path: string): Promise<string> {

@@ -147,4 +147,13 @@ describe('one recursive watch per root (macOS and Windows; emulated by Node here
     await rm(join(base, 'a'), { recursive: true });
     await until(() => gone.has(join(base, 'a')) || gone.has(join(base, 'a', 'b')), 'the removed folder');
   });
+
+  it('reports nothing below its depth, as the per-folder watch does', async () => {
+    await start(base, { depth: 1, recursive: true });
+    await writeFile(join(base, 'a', 'b', 'too-deep.jsonl'), '{}');
+    await writeFile(join(base, 'a', 'shallow.jsonl'), '{}');
+    await until(() => paths.has(join(base, 'a', 'shallow.jsonl')), 'the file within depth');
+    await quiet();
+    expect([...paths]).toEqual([join(base, 'a', 'shallow.jsonl')]);
+  });
 });

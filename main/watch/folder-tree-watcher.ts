@@ -1,8 +1,9 @@
 // Watches folder trees with one fs.watch per folder (or one recursive watch where the system has it) and holds nothing per file.
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { folderEntries } from '../fs/folder-entries.ts';
-import { basename, join, sep } from 'node:path';
+import { isWithin } from '../roots/paths.ts';
 
 export interface FolderTreeOptions {
   /** Folder levels below each root that are watched (the root is level 0), as deep as a scan walks. */
@@ -39,7 +40,8 @@ export class FolderTreeWatcher {
   private readonly recursive: boolean;
   /** Watched folders and their level below their root. */
   private readonly folders = new Map<string, { watcher: FSWatcher; level: number }>();
-  private readonly roots: Array<{ path: string; watcher: FSWatcher | null }> = [];
+  /** One per root, with a recursive watch. */
+  private readonly recursiveWatchers: FSWatcher[] = [];
   private closed = false;
   private limitReported = false;
 
@@ -55,39 +57,41 @@ export class FolderTreeWatcher {
 
   /** Starts watching a root; resolves once every folder in it is watched. A root that does not exist is not an error. */
   async add(root: string): Promise<void> {
-    if (this.recursive) {
-      const watcher = this.open(root, { recursive: true }, (name) => this.recursiveEvent(root, name));
-      this.roots.push({ path: root, watcher });
-      return;
-    }
-    this.roots.push({ path: root, watcher: null });
-    await this.watchTree(root, 0, false);
+    if (!this.recursive) return this.walk(root, 0, { watch: true, report: false });
+    const watcher = this.open(root, { recursive: true }, (name) => this.recursiveEvent(root, name));
+    if (watcher) this.recursiveWatchers.push(watcher);
   }
 
   close(): void {
     this.closed = true;
     for (const { watcher } of this.folders.values()) watcher.close();
     this.folders.clear();
-    for (const root of this.roots) root.watcher?.close();
-    this.roots.length = 0;
+    for (const watcher of this.recursiveWatchers) watcher.close();
+    this.recursiveWatchers.length = 0;
   }
 
-  /** Watches `dir` and the folders below it; with `report`, every file found is reported (a folder that just appeared). */
-  private async watchTree(dir: string, level: number, report: boolean): Promise<void> {
+  /**
+   * Walks `dir` (at `level`) and the folders below it, within the depth and outside skipped folders. `watch`:
+   * each folder gets a watch of its own (one already watched is not entered again); `report`: every file found
+   * is reported (a folder that just appeared, or a recursive watch that lost track).
+   */
+  private async walk(dir: string, level: number, how: { watch: boolean; report: boolean }): Promise<void> {
     const stack = [{ dir, level }];
     while (stack.length && !this.closed) {
       const next = stack.pop() as { dir: string; level: number };
-      if (this.folders.has(next.dir)) continue;
-      // Watch first, then list: a file created in between is either listed or seen by the watch.
-      const watcher = this.open(next.dir, {}, (name, event) => this.folderEvent(next.dir, name, event));
-      if (!watcher) continue;
-      this.folders.set(next.dir, { watcher, level: next.level });
+      if (how.watch) {
+        if (this.folders.has(next.dir)) continue;
+        // Watch first, then list: a file created in between is either listed or seen by the watch.
+        const watcher = this.open(next.dir, {}, (name, event) => this.folderEvent(next.dir, name, event));
+        if (!watcher) continue;
+        this.folders.set(next.dir, { watcher, level: next.level });
+      }
       // A folder that vanished or is unreadable meanwhile lists nothing; its parent's watch reports what happens to it.
       for await (const entry of folderEntries(next.dir)) {
         const path = join(next.dir, entry.name);
         if (entry.isDirectory()) {
           if (next.level < this.options.depth && !this.options.skipDir(entry.name)) stack.push({ dir: path, level: next.level + 1 });
-        } else if (report) {
+        } else if (how.report) {
           this.options.onPath(path);
         }
       }
@@ -156,7 +160,7 @@ export class FolderTreeWatcher {
     void lstat(path).then(
       (info) => {
         if (!info.isDirectory()) return this.options.onPath(path);
-        if (level < this.options.depth && !this.options.skipDir(name)) return this.watchTree(path, level + 1, true);
+        if (level < this.options.depth && !this.options.skipDir(name)) return this.walk(path, level + 1, { watch: true, report: true });
       },
       (err: unknown) => {
         if (QUIET.has(codeOf(err))) this.options.onPath(path);
@@ -175,9 +179,8 @@ export class FolderTreeWatcher {
 
   /** Stops watching a folder and every folder below it. */
   private unwatch(dir: string): void {
-    const prefix = dir.endsWith(sep) ? dir : dir + sep;
     for (const [path, { watcher }] of this.folders) {
-      if (path !== dir && !path.startsWith(prefix)) continue;
+      if (!isWithin(dir, path)) continue;
       watcher.close();
       this.folders.delete(path);
     }
@@ -187,17 +190,18 @@ export class FolderTreeWatcher {
     for await (const entry of folderEntries(dir)) {
       const path = join(dir, entry.name);
       if (!entry.isDirectory()) this.options.onPath(path);
-      else if (!this.folders.has(path) && level < this.options.depth && !this.options.skipDir(entry.name)) await this.watchTree(path, level + 1, true);
+      else if (!this.folders.has(path) && level < this.options.depth && !this.options.skipDir(entry.name)) await this.walk(path, level + 1, { watch: true, report: true });
     }
   }
 
   /** An event under a root watched recursively: a path somewhere below it, within the depth and outside skipped folders. */
   private recursiveEvent(root: string, name: string | null): void {
     if (this.closed) return;
-    if (name === null) return void this.relistRecursive(root);
+    // The system lost track of what changed (an overflowed queue): every file below the root is reported again.
+    if (name === null) return void this.walk(root, 0, { watch: false, report: true });
     const parts = name.split(/[\\/]/);
-    // Files sit one level below their folder: a path of n parts is in a folder of level n - 1.
-    if (parts.length - 1 > this.options.depth + 1 || parts.slice(0, -1).some((p) => this.options.skipDir(p))) return;
+    // A path of n parts lies in a folder of level n - 1; folders are watched down to level `depth`.
+    if (parts.length - 1 > this.options.depth || parts.slice(0, -1).some((p) => this.options.skipDir(p))) return;
     const path = join(root, name);
     void lstat(path).then(
       (info) => {
@@ -210,18 +214,5 @@ export class FolderTreeWatcher {
         this.options.onFolderGone(path);
       },
     );
-  }
-
-  /** A recursive watch that lost track: every file below the root is reported again (rare: an overflowed event queue). */
-  private async relistRecursive(root: string): Promise<void> {
-    const stack = [{ dir: root, level: 0 }];
-    while (stack.length && !this.closed) {
-      const next = stack.pop() as { dir: string; level: number };
-      for await (const entry of folderEntries(next.dir)) {
-        const path = join(next.dir, entry.name);
-        if (!entry.isDirectory()) this.options.onPath(path);
-        else if (next.level < this.options.depth && !this.options.skipDir(entry.name)) stack.push({ dir: path, level: next.level + 1 });
-      }
-    }
   }
 }
