@@ -7,7 +7,8 @@ import { sessionJsonPath } from './bundle-paths.ts';
 import type { Finding } from './finding.ts';
 import { prefilterFor } from './secret-prefilter.ts';
 import { scanChunks, SecretScanStream, type ScanContext } from './secret-scan.ts';
-import { GrowingBuffer, sessionJsonChunks } from './session-json.ts';
+import { unmap } from './read-whole.ts';
+import { GrowingBuffer, sessionJsonBytes } from './session-json.ts';
 
 /** The fields a bundle plan reads: everything but the transcript. */
 export type SessionHead = Pick<Session, 'key' | 'id' | 'format' | 'title' | 'createdAt' | 'updatedAt' | 'closedAt' | 'childKeys' | 'sourceFiles' | 'artifacts'>;
@@ -47,24 +48,31 @@ export function scanContext(env: NodeJS.ProcessEnv, keep: Iterable<string>): Sca
 }
 
 /**
- * Serializes session.json (byte-for-byte `${JSON.stringify(session, null, 2)}\n`) into one buffer and,
- * with a scan context, scans it as it goes (redacting what is not kept), hashing the result. The text
- * is built a megabyte at a time into one growing buffer, so the only whole copy is the bytes that go into the bundle.
+ * Serializes session.json (byte-for-byte `${JSON.stringify(session, null, 2)}\n`) into one buffer and, with
+ * a scan context, scans it there, window by window with no copy, then hashes what goes into the bundle: the
+ * same buffer, or a redacted copy when the scan redacted something (the original is then let go at once).
  */
 export async function prepareSession(session: Session, ctx: ScanContext | null, emit = true): Promise<PreparedSession> {
   const head = headOf(session);
-  const out = emit ? new GrowingBuffer() : null;
+  let json = sessionJsonBytes(session);
   let findings: Finding[] = [];
   if (ctx) {
     const scan = new SecretScanStream(ctx, { file: sessionJsonPath(safeName(session.key)), clip: 'json', emit });
-    await scanChunks(sessionJsonChunks(session, 1024 * 1024), scan, (chunk) => out?.append(chunk));
+    const pieces: Buffer[] = [];
+    await scanChunks([json], scan, (piece) => pieces.push(piece));
     findings = scan.findings;
-  } else if (out) {
-    for (const chunk of sessionJsonChunks(session, 1024 * 1024)) out.append(chunk);
+    if (emit && scan.redactedCount > 0) {
+      const redacted = new GrowingBuffer();
+      for (const piece of pieces) redacted.append(piece);
+      unmap(json);
+      json = redacted.finish();
+    }
   }
   const literals = ctx ? [...ctx.literals] : [];
-  if (!out) return { head, json: null, size: 0, sha256: '', findings, literals };
-  const json = out.finish();
+  if (!emit) {
+    unmap(json);
+    return { head, json: null, size: 0, sha256: '', findings, literals };
+  }
   return { head, json, size: json.length, sha256: createHash('sha256').update(json).digest('hex'), findings, literals };
 }
 

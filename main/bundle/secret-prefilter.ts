@@ -1,5 +1,6 @@
 // Picks the lines of a window that could hold a secret, so the full rule set runs on those lines, not on megabytes of plain output.
 import { envSecrets, type Redactor, type SecretSpan } from '../store/redact.ts';
+import { anchorHits, charOffsets } from './anchor-search.ts';
 
 /**
  * The rules of secretlint's recommended preset (13.0.7) this prefilter was written against; a test fails
@@ -12,37 +13,13 @@ export const PRESET_RULES = [
 ];
 
 /**
- * A superset of what every rule needs to see on a line before it can match there (case-insensitive, so
- * wider than the rules): each rule's fixed prefix, or the words its pattern requires (aws's
- * `secret_access_key` and `account`, basicauth's `://user:`, the database URL schemes). The gap rules'
- * `eyJ` (JWT) and `PRIVATE KEY` are in it too.
- */
-const ANCHORS = new RegExp(
-  [
-    'A3T', 'AKIA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'ASIA', 'secret_?access_?key', 'account', // aws
-    'PRIVATE KEY', // privatekey, gcp (service account JSON holds one), the private-key gap rule
-    'x-oauth-basic', ':\\/\\/[-\\w]{1,256}:', // github's x-oauth-basic, basicauth
-    '_authToken', 'npm_', // npm
-    'xox', 'xapp', 'hooks\\.slack\\.com', // slack
-    'mongodb', 'mysql', 'postgres', // database-connection-string
-    'sk-', 'k_live', 'k_test', 'gsk_', 'hf_', 'lin_api_', 'ntn_', 'SG\\.', 'shp', // openai, anthropic, stripe, groq, huggingface, linear, notion, sendgrid, shopify
-    'gh[pousr]_', 'github_pat_', 'glpat-', 'glc_', 'glsa_', 'ops_', 'hv[sbr]\\.', 'vc[a-z]_', 'dapi', // github, gitlab, grafana, 1password, hashicorp-vault, vercel, databricks
-    'dckr_pat_', 'figd_', 'cf[a-z]{1,3}_', 'tskey-', // docker, figma, cloudflare, tailscale
-    'eyJ', // the jwt gap rule
-  ].join('|'),
-  'gi',
-);
-
-/**
  * A match that may span lines (a PEM block; a service account's JSON, which the gcp rule parses whole) sends the
- * whole window through. Looked for only around the anchor hits (one of them is 'PRIVATE KEY'), not in a pass of its own.
+ * whole window through. It is one of the anchors, so it is looked for among the anchor hits, not in a pass of its own.
  */
-const WHOLE_WINDOW = /PRIVATE KEY/i;
-/** 'PRIVATE KEY'.length - 1: how far past a hit an occurrence may run when the hit overlapped its start. */
-const WHOLE_WINDOW_REACH = 10;
+const WHOLE_WINDOW = /^PRIVATE KEY$/i;
 
-/** Below this many characters the window is scanned whole: picking lines would save nothing. */
-const MIN_FILTERED_CHARS = 64 * 1024;
+/** Below this many bytes the window is scanned whole: picking lines would save nothing. */
+const MIN_FILTERED_BYTES = 64 * 1024;
 /** When the picked lines are more than this share of the window, scanning it whole is cheaper than cutting it up. */
 const MAX_PICKED_SHARE = 0.5;
 /** Picked line runs are joined with this; no rule matches across an empty line (the multi-line ones go whole). */
@@ -63,30 +40,35 @@ export function prefilterFor(env: NodeJS.ProcessEnv): Prefilter {
   return { envNeedles: [...envNeedles] };
 }
 
+const NEWLINE = 0x0a;
+
 /**
- * Sorted, merged [start, end) ranges of whole lines around every place in `text` a rule or a known value could
- * match; null when the text holds a 'PRIVATE KEY' (the window goes through whole). Every occurrence of it either
- * is an anchor hit or starts inside one (an earlier, overlapping hit), so testing each hit's reach finds them all.
+ * Sorted, merged [start, end) byte ranges of whole lines around every place in `bytes` a rule or a known value
+ * could match; null when they hold a 'PRIVATE KEY' (the window goes through whole). Anchors are found at every
+ * place they start, overlapping ones included, so each occurrence of it is a hit of its own. Needles are looked
+ * for in the window's encoding (Latin-1 for a window that is not UTF-8, where a character is a byte).
  */
-function pickedRanges(text: string, needles: Iterable<string>): Array<[number, number]> | null {
-  const hits: number[] = [];
-  for (const m of text.matchAll(ANCHORS)) {
-    const end = m.index + m[0].length;
-    if (WHOLE_WINDOW.test(text.slice(m.index, end + WHOLE_WINDOW_REACH))) return null;
-    hits.push(m.index, end);
+function pickedLines(bytes: Buffer, latin1: boolean, needles: Iterable<string>): Array<[number, number]> | null {
+  const hits = anchorHits(bytes);
+  for (let h = 0; h < hits.length; h += 2) {
+    if (WHOLE_WINDOW.test(bytes.toString('latin1', hits[h], hits[h + 1]))) return null;
   }
   for (const needle of needles) {
-    if (!needle) continue;
-    for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + 1)) hits.push(i, i + needle.length);
+    // A Latin-1 window cannot hold a character beyond U+00FF.
+    if (!needle || (latin1 && /[\u0100-\uffff]/.test(needle))) continue;
+    const encoded = Buffer.from(needle, latin1 ? 'latin1' : 'utf8');
+    for (let i = bytes.indexOf(encoded); i !== -1; i = bytes.indexOf(encoded, i + 1)) hits.push(i, i + encoded.length);
   }
+  /** The last line break before `at`, or -1 (a Buffer's lastIndexOf counts a negative offset from the end). */
+  const breakBefore = (at: number) => (at <= 0 ? -1 : bytes.lastIndexOf(NEWLINE, at - 1));
   const ranges: Array<[number, number]> = [];
   for (let h = 0; h < hits.length; h += 2) {
     // The hit's lines, plus one line each side (aws's `key =` may stand on the line before its value).
-    let start = text.lastIndexOf('\n', (hits[h] as number) - 1);
-    start = start <= 0 ? 0 : text.lastIndexOf('\n', start - 1) + 1;
-    let end = text.indexOf('\n', hits[h + 1] as number);
-    end = end === -1 ? text.length : text.indexOf('\n', end + 1);
-    end = end === -1 ? text.length : end + 1;
+    let start = breakBefore(hits[h] as number);
+    start = start <= 0 ? 0 : breakBefore(start) + 1;
+    let end = bytes.indexOf(NEWLINE, hits[h + 1] as number);
+    end = end === -1 ? bytes.length : bytes.indexOf(NEWLINE, end + 1);
+    end = end === -1 ? bytes.length : end + 1;
     ranges.push([start, end]);
   }
   ranges.sort((a, b) => a[0] - b[0]);
@@ -100,17 +82,28 @@ function pickedRanges(text: string, needles: Iterable<string>): Array<[number, n
 }
 
 /**
- * The same spans as `redactor.findSpans(text, literals)`, found faster: only the lines that carry an anchor,
- * a known secret or an environment value go through the rule set (joined into one text, offsets mapped back).
- * Windows that are small, mostly picked, or hold a line-spanning candidate are scanned whole.
+ * The same spans as `redactor.findSpans(decode(), literals)`, found faster: only the lines that carry an anchor,
+ * a known secret or an environment value go through the rule set (joined into one text, offsets mapped back),
+ * and a window with none of them is never decoded. `decode` gives the window's text (UTF-8, or Latin-1 when
+ * `latin1`); spans are offsets in it. Windows that are small, mostly picked, or hold a line-spanning candidate are scanned whole.
  */
-export async function findSpansFiltered(redactor: Redactor, prefilter: Prefilter, text: string, literals: ReadonlyMap<string, string>): Promise<SecretSpan[]> {
-  if (text.length < MIN_FILTERED_CHARS) return redactor.findSpans(text, literals);
-  const ranges = pickedRanges(text, [...prefilter.envNeedles, ...literals.keys()]);
-  if (ranges === null) return redactor.findSpans(text, literals);
-  const picked = ranges.reduce((n, [a, b]) => n + (b - a), 0);
-  if (picked > text.length * MAX_PICKED_SHARE) return redactor.findSpans(text, literals);
-  if (ranges.length === 0) return [];
+export async function findSpansFiltered(
+  redactor: Redactor,
+  prefilter: Prefilter,
+  bytes: Buffer,
+  latin1: boolean,
+  decode: () => string,
+  literals: ReadonlyMap<string, string>,
+): Promise<SecretSpan[]> {
+  if (bytes.length < MIN_FILTERED_BYTES) return redactor.findSpans(decode(), literals);
+  const lines = pickedLines(bytes, latin1, [...prefilter.envNeedles, ...literals.keys()]);
+  if (lines === null) return redactor.findSpans(decode(), literals);
+  if (lines.length === 0) return [];
+  const picked = lines.reduce((n, [a, b]) => n + (b - a), 0);
+  if (picked > bytes.length * MAX_PICKED_SHARE) return redactor.findSpans(decode(), literals);
+  const text = decode();
+  const bounds = charOffsets(bytes, text, lines.flat());
+  const ranges = lines.map((_, i) => [bounds[2 * i], bounds[2 * i + 1]] as [number, number]);
   // Where each range starts in the joined text, to map spans back.
   const at: number[] = [];
   let joinedLength = 0;

@@ -114,6 +114,29 @@ describe('the line prefilter', () => {
     }
   });
 
+  it('finds environment values (ASCII or not) in big windows that are not UTF-8, as the full rule set does', async () => {
+    const env = { DB_PASSWORD_FOR_TESTS: SECRETS.envValue, PASSPHRASE_FOR_TESTS: 'pässwörd-Ünïcode-42' };
+    const ctx = (prefilter: boolean): ScanContext => ({ redactor: new Redactor(['secrets', 'env'], env), literals: new Map(), keep: new Set(), ...(prefilter ? { prefilter: prefilterFor(env) } : {}) });
+    const body = (latin1: boolean) =>
+      Buffer.concat([
+        Buffer.from(filler(3000)),
+        Buffer.from(`\nx=${SECRETS.envValue}\n`),
+        Buffer.from('\nlatin1 bytes: '),
+        Buffer.from([0xe9, 0xff, 0x80, 0x0a]), // not UTF-8 when latin1 is asked for
+        Buffer.from(`pass=${env.PASSPHRASE_FOR_TESTS}\n`, latin1 ? 'latin1' : 'utf8'),
+        Buffer.from(filler(3000)),
+      ]);
+    for (const latin1 of [true, false]) {
+      const input = latin1 ? body(true) : Buffer.from(body(false).toString('utf8').replace(/\uFFFD/g, '?'));
+      const options = { window: 256 * 1024, overlap: 8 * 1024, context: 1024 };
+      const full = await run(input, options, ctx(false), 65_536);
+      const filtered = await run(input, options, ctx(true), 65_536);
+      expect(filtered.findings).toEqual(full.findings);
+      expect(filtered.out.equals(full.out)).toBe(true);
+      expect(filtered.findings.map((f) => f.rule).sort(), `latin1 ${latin1}`).toEqual(['ENV:DB_PASSWORD_FOR_TESTS', 'ENV:PASSPHRASE_FOR_TESTS']);
+    }
+  });
+
   it('still sends a private key block (which spans lines) through whole', async () => {
     const text = `${filler(2000)}\n${PLANTED_TEXT}\n${filler(2000)}`;
     const { out, findings } = await run(Buffer.from(text), { window: 512 * 1024, overlap: 8 * 1024, context: 1024 });

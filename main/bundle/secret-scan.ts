@@ -156,13 +156,16 @@ export class SecretScanStream extends Transform {
     const end = final ? buf.length : charStart(buf, this.options.window);
     const bytes = buf.subarray(0, end);
     const latin1 = this.binary === true || !isUtf8(bytes);
-    const text = bytes.toString(latin1 ? 'latin1' : 'utf8');
+    // Decoded only when something is found (or the whole window must go through the rule set).
+    let decoded: string | null = null;
+    const decode = () => (decoded ??= bytes.toString(latin1 ? 'latin1' : 'utf8'));
     const limit = final ? Infinity : this.base + charStart(buf, end - this.options.overlap);
 
     const { redactor, prefilter, literals } = this.ctx;
     let spans: Array<SecretSpan | { start: number; end: number; rule: string; text: string }> = prefilter
-      ? await findSpansFiltered(redactor, prefilter, text, literals)
-      : await redactor.findSpans(text, literals);
+      ? await findSpansFiltered(redactor, prefilter, bytes, latin1, decode, literals)
+      : await redactor.findSpans(decode(), literals);
+    const text = spans.length ? decode() : '';
     if (this.options.clip !== 'text' && !this.binary) {
       const clip = this.options.clip === 'json' ? clipToJsonString : clipToHtmlText;
       spans = spans.flatMap((s) => {

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
-import { GrowingBuffer } from './session-json.ts';
+import type { Session } from '../../shared/session.ts';
+import { GrowingBuffer, sessionJsonBytes } from './session-json.ts';
 
 describe('GrowingBuffer', () => {
   it('holds every appended byte in order across many growths, and its buffer can be transferred as it is', () => {
@@ -21,7 +22,38 @@ describe('GrowingBuffer', () => {
     port1.close();
   });
 
+  it('encodes appended text as UTF-8 in place: the same bytes as Buffer.from, across growths', () => {
+    const texts = Array.from({ length: 300 }, (_, i) => `${'ascii '.repeat(i * 7)}é✓😀\u{10FFFF}${i % 5 === 0 ? '\uD800' : ''}`);
+    const grown = new GrowingBuffer();
+    for (const t of texts) grown.appendText(t);
+    grown.append(Buffer.from('tail'));
+    expect(grown.finish().equals(Buffer.from(`${texts.join('')}tail`, 'utf8'))).toBe(true);
+  });
+
   it('an empty one finishes as no bytes', () => {
     expect(new GrowingBuffer().finish().length).toBe(0);
+  });
+});
+
+describe('sessionJsonBytes', () => {
+  it('is byte-for-byte JSON.stringify(session, null, 2) and a line break, non-ASCII text included', () => {
+    const session = {
+      key: 'claude:/x/a.jsonl',
+      id: 'a',
+      title: 'naïve ✓ 😀 "quoted"\nline',
+      messages: [
+        { id: 'm1', role: 'user', text: 'héllo\u2028', parts: [{ kind: 'tool', input: { nested: { deep: [1, [2, [3, {}]]] } } }] },
+        { id: 'm2', role: 'assistant', text: 'x'.repeat(300_000), tags: [], at: new Date(0) },
+        undefined,
+        [],
+        'a string message',
+      ],
+      childKeys: [undefined, () => 1, 'k'],
+      meta: { branch: 'main', list: [{}, []], when: new Date(1) },
+      empty: [],
+      nothing: null,
+      skipped: undefined,
+    } as unknown as Session;
+    expect(sessionJsonBytes(session).equals(Buffer.from(`${JSON.stringify(session, null, 2)}\n`, 'utf8'))).toBe(true);
   });
 });

@@ -99,7 +99,7 @@ describe('a session prepared in a read worker', () => {
   it('a session too large for the capped worker heap is parsed again in a worker without a cap, not failed', async () => {
     const id = 'bbbbbbbb-0000-4000-8000-00000000000b';
     const path = join(base, '.claude', 'projects', '-home-dev-big', `${id}.jsonl`);
-    await writeClaudeTranscript(path, 4 * 1024 * 1024, id);
+    await writeClaudeTranscript(path, 8 * 1024 * 1024, id);
     const limits = { cappedFileMax: 64 * 1024 * 1024, cappedHeapMb: 16, cappedYoungMb: 1 };
     // The premise: this file does not fit in the capped heap.
     const capped = new ReadPool(1, { resourceLimits: { maxOldGenerationSizeMb: limits.cappedHeapMb, maxYoungGenerationSizeMb: limits.cappedYoungMb } });
