@@ -8,7 +8,7 @@ import type { Finding } from './finding.ts';
 import { prefilterFor } from './secret-prefilter.ts';
 import { scanChunks, SecretScanStream, type ScanContext } from './secret-scan.ts';
 import { unmap } from './read-whole.ts';
-import { GrowingBuffer, sessionJsonBytes } from './session-json.ts';
+import { GrowingBuffer, sessionJsonBytes, type StoreShelf } from './session-json.ts';
 
 /** The fields a bundle plan reads: everything but the transcript. */
 export type SessionHead = Pick<Session, 'key' | 'id' | 'format' | 'title' | 'createdAt' | 'updatedAt' | 'closedAt' | 'childKeys' | 'sourceFiles' | 'artifacts'>;
@@ -35,6 +35,8 @@ export interface PreparedSession {
 /** Gives the bundle a session, prepared for it: in a worker (the app) or on this thread from a parsed session (tests, simple callers). */
 export interface SessionLoader {
   prepare(key: string, scan: JsonScan | null): Promise<PreparedSession>;
+  /** Takes back a prepared session.json once its bytes are written (a worker writes the next one into its memory); they must not be used after. */
+  recycle?(json: Buffer): void;
 }
 
 export function headOf(session: Session): SessionHead {
@@ -50,11 +52,13 @@ export function scanContext(env: NodeJS.ProcessEnv, keep: Iterable<string>): Sca
 /**
  * Serializes session.json (byte-for-byte `${JSON.stringify(session, null, 2)}\n`) into one buffer and, with
  * a scan context, scans it there, window by window with no copy, then hashes what goes into the bundle: the
- * same buffer, or a redacted copy when the scan redacted something (the original is then let go at once).
+ * same buffer, or a redacted copy when the scan redacted something. With a `shelf` (a worker's), the buffer is
+ * written into a used store when one is there, and a store not handed on goes back to it.
  */
-export async function prepareSession(session: Session, ctx: ScanContext | null, emit = true): Promise<PreparedSession> {
+export async function prepareSession(session: Session, ctx: ScanContext | null, emit = true, shelf?: StoreShelf): Promise<PreparedSession> {
   const head = headOf(session);
-  let json = sessionJsonBytes(session);
+  const letGo = (bytes: Buffer) => (shelf ? shelf.give(bytes.buffer as ArrayBuffer) : unmap(bytes));
+  let json = sessionJsonBytes(session, shelf?.take());
   let findings: Finding[] = [];
   if (ctx) {
     const scan = new SecretScanStream(ctx, { file: sessionJsonPath(safeName(session.key)), clip: 'json', emit });
@@ -62,15 +66,15 @@ export async function prepareSession(session: Session, ctx: ScanContext | null, 
     await scanChunks([json], scan, (piece) => pieces.push(piece));
     findings = scan.findings;
     if (emit && scan.redactedCount > 0) {
-      const redacted = new GrowingBuffer();
+      const redacted = new GrowingBuffer(shelf?.take());
       for (const piece of pieces) redacted.append(piece);
-      unmap(json);
+      letGo(json);
       json = redacted.finish();
     }
   }
   const literals = ctx ? [...ctx.literals] : [];
   if (!emit) {
-    unmap(json);
+    letGo(json);
     return { head, json: null, size: 0, sha256: '', findings, literals };
   }
   return { head, json, size: json.length, sha256: createHash('sha256').update(json).digest('hex'), findings, literals };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { MessageChannel, receiveMessageOnPort } from 'node:worker_threads';
 import type { Session } from '../../shared/session.ts';
-import { GrowingBuffer, sessionJsonBytes } from './session-json.ts';
+import { GrowingBuffer, sessionJsonBytes, StoreShelf } from './session-json.ts';
 
 describe('GrowingBuffer', () => {
   it('holds every appended byte in order across many growths, and its buffer can be transferred as it is', () => {
@@ -14,11 +14,13 @@ describe('GrowingBuffer', () => {
     expect(bytes.equals(Buffer.concat(pieces))).toBe(true);
     // It owns the whole of its ArrayBuffer, so moving it moves nothing else.
     expect(bytes.byteOffset).toBe(0);
-    expect(bytes.buffer.byteLength).toBe(bytes.length);
+    expect(bytes.buffer.byteLength).toBeGreaterThanOrEqual(bytes.length);
     const { port1, port2 } = new MessageChannel();
+    const length = bytes.length;
     port1.postMessage(bytes.buffer, [bytes.buffer as ArrayBuffer]);
     const moved = receiveMessageOnPort(port2)?.message as ArrayBuffer;
-    expect(Buffer.from(moved).equals(Buffer.concat(pieces))).toBe(true);
+    expect(moved.resizable).toBe(true);
+    expect(Buffer.from(moved, 0, length).equals(Buffer.concat(pieces))).toBe(true);
     port1.close();
   });
 
@@ -28,6 +30,37 @@ describe('GrowingBuffer', () => {
     for (const t of texts) grown.appendText(t);
     grown.append(Buffer.from('tail'));
     expect(grown.finish().equals(Buffer.from(`${texts.join('')}tail`, 'utf8'))).toBe(true);
+  });
+
+  it('writes over a used store from the shelf, keeping its memory; the shelf keeps few and small ones, and shrinks the rest', () => {
+    const shelf = new StoreShelf(1, 1024 * 1024);
+    const first = new GrowingBuffer();
+    first.append(randomBytes(300_000));
+    const used = first.finish();
+    shelf.give(used.buffer as ArrayBuffer);
+    const store = shelf.take() as ArrayBuffer;
+    expect(store).toBe(used.buffer);
+    const capacity = store.byteLength;
+    const again = new GrowingBuffer(store);
+    again.appendText('second session');
+    const bytes = again.finish();
+    expect(bytes.toString()).toBe('second session');
+    expect(bytes.buffer).toBe(store);
+    expect(store.byteLength).toBe(capacity);
+    // Full, or too large: shrunk to nothing at once rather than left to the collector.
+    shelf.give(store);
+    const other = new GrowingBuffer();
+    other.append(randomBytes(10));
+    const spare = other.finish().buffer as ArrayBuffer;
+    shelf.give(spare);
+    expect(shelf.size).toBe(1);
+    expect(spare.byteLength).toBe(0);
+    const big = new GrowingBuffer(shelf.take());
+    big.append(randomBytes(2 * 1024 * 1024));
+    const bigStore = big.finish().buffer as ArrayBuffer;
+    shelf.give(bigStore);
+    expect(shelf.size).toBe(0);
+    expect(bigStore.byteLength).toBe(0);
   });
 
   it('an empty one finishes as no bytes', () => {

@@ -96,6 +96,25 @@ describe('a session prepared in a read worker', () => {
     await expect(loader.prepare('jido-code:bad', null)).rejects.toMatchObject({ code: 'UNREADABLE', message: expect.stringContaining(bad) });
   });
 
+  it('writes the next session.json into the store of one handed back, and the bytes are still right', async () => {
+    const id = 'bbbbbbbb-0000-4000-8000-00000000000c';
+    const bigPath = join(base, '.claude', 'projects', '-home-dev-reuse', `${id}.jsonl`);
+    await writeClaudeTranscript(bigPath, 2 * 1024 * 1024, id);
+    const where: Record<string, string> = { [`claude-code:${id}`]: bigPath };
+    loader = workerLoader((key) => (where[key] ? located(where[key] as string) : locate(key)));
+    const big = await loader.prepare(`claude-code:${id}`, null);
+    const capacity = (big.json as Buffer).buffer.byteLength;
+    expect(capacity).toBeGreaterThan(2 * 1024 * 1024);
+    loader.recycle?.(big.json as Buffer);
+    expect((big.json as Buffer).length).toBe(0); // moved back to the worker
+    const small = await loader.prepare('jido-code:w-2', null);
+    // A fresh store for a few kilobytes would be far smaller: this is the big one's.
+    expect((small.json as Buffer).buffer.byteLength).toBe(capacity);
+    expect((small.json as Buffer).equals(Buffer.from(`${JSON.stringify(await parsedHere('jido-code:w-2'), null, 2)}\n`))).toBe(true);
+    const fresh = await loader.prepare('jido-code:w-2', null);
+    expect((fresh.json as Buffer).buffer.byteLength).toBeLessThan(1024 * 1024);
+  });
+
   it('a session too large for the capped worker heap is parsed again in a worker without a cap, not failed', async () => {
     const id = 'bbbbbbbb-0000-4000-8000-00000000000b';
     const path = join(base, '.claude', 'projects', '-home-dev-big', `${id}.jsonl`);

@@ -2,6 +2,7 @@
 import { AppError } from '../../shared/result.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 import type { JsonScan, PreparedSession, SessionLoader } from './prepare-session.ts';
+import { unmap } from './read-whole.ts';
 
 /** Where a session's file is, its size as the catalogue last saw it, and the children the catalogue knows of it (its session.json lists them). */
 export type LocateSession = (key: string) => { path: string; size: number; childKeys: string[] };
@@ -43,9 +44,12 @@ export function workerLoader(locate: LocateSession, pricingFile?: string, limits
   const cappedPool = () => (capped ??= new ReadPool(1, { ...base, resourceLimits }));
   const uncappedPool = () => (uncapped ??= new ReadPool(1, base));
 
+  /** Which pool's worker wrote each session.json, so its store goes back there. */
+  const writtenBy = new WeakMap<ArrayBufferLike, ReadPool>();
   const prepareIn = async (pool: ReadPool, key: string, path: string, childKeys: string[], scan: JsonScan | null): Promise<PreparedSession> => {
     const result = await pool.prepare(path, { key, childKeys }, scan);
     if (!result.ok) throw new AppError('UNREADABLE', `${path} cannot be read: ${result.unreadable.message}`);
+    if (result.prepared.json) writtenBy.set(result.prepared.json.buffer, pool);
     return result.prepared;
   };
 
@@ -59,6 +63,11 @@ export function workerLoader(locate: LocateSession, pricingFile?: string, limits
         if (!outOfMemory(err)) throw err;
         return prepareIn(uncappedPool(), key, path, childKeys, scan);
       }
+    },
+    recycle: (json) => {
+      const pool = writtenBy.get(json.buffer);
+      if (pool && (pool === capped || pool === uncapped)) pool.recycle(json.buffer as ArrayBuffer);
+      else unmap(json);
     },
     close: async () => {
       const ending = [capped, uncapped];

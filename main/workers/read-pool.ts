@@ -93,6 +93,19 @@ export class ReadPool {
     return response;
   }
 
+  /**
+   * Moves a session.json's store (from `prepare`, its bytes written) back to a worker, which writes the next
+   * one into it; with no worker left, it is shrunk to nothing. The store and every view on it are unusable after.
+   */
+  recycle(store: ArrayBuffer): void {
+    const slot = this.slots[0];
+    if (this.closed || !slot) {
+      if (store.resizable) store.resize(0);
+      return;
+    }
+    slot.worker.postMessage({ recycle: store }, [store]);
+  }
+
   private enqueue(request: Omit<ReadRequest, 'id'>, priority: Priority): Promise<ReadResponse> {
     if (this.closed) return Promise.reject(new Error('read pool is closed'));
     return new Promise((resolve, reject) => {

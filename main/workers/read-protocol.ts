@@ -33,6 +33,11 @@ export interface ReadRequest {
   scan?: JsonScan | null;
 }
 
+/** Not a request: a session.json store the main thread is done with, moved back for the worker to write the next one into. */
+export interface RecycleMessage {
+  recycle: ArrayBuffer;
+}
+
 export type ReadFailure = { id: number; ok: false; format: SourceFormat | null; unreadable: Unreadable };
 export type FullResponse = { id: number; ok: true; session: Session } | ReadFailure;
 /** `companions`: the session's other source files (transcripts, indexes, meta), watched for changes too. */

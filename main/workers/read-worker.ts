@@ -1,7 +1,7 @@
 // Worker thread entry: parses session files off the main thread, or (role index-writer) writes the search index.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { WriterData } from '../index/index-writer-thread.ts';
-import type { ReadRequest } from './read-protocol.ts';
+import type { ReadRequest, RecycleMessage } from './read-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('read-worker must run in a worker thread');
@@ -13,11 +13,12 @@ if (data && 'role' in data && data.role === 'index-writer') {
   runIndexWriter(port, data);
 } else {
   const { applyUserPricing } = await import('../pricing/user-pricing.ts');
-  const { readSessionFile } = await import('./read-file.ts');
+  const { readSessionFile, recycleStore } = await import('./read-file.ts');
   // The user's price list, if any, applies to every estimate this worker makes (the pool reports problems).
   const pricingFile = data && 'pricingFile' in data ? data.pricingFile : undefined;
   if (pricingFile) applyUserPricing(pricingFile);
-  port.on('message', (request: ReadRequest) => {
+  port.on('message', (request: ReadRequest | RecycleMessage) => {
+    if ('recycle' in request) return recycleStore(request.recycle);
     void readSessionFile(request).then((response) => {
       // The index text and a bundle's session.json are buffers of their own: moved, not copied.
       const text = response.ok && 'text' in response ? response.text : undefined;
