@@ -6,6 +6,51 @@ import { join } from 'node:path';
 
 const run = promisify(execFile);
 
+/** The young generation's largest size while `kept` batches of objects survive collections, in a fresh process. */
+async function youngPeak(hold: boolean): Promise<number> {
+  const script = `
+    import { getHeapSpaceStatistics } from 'node:v8';
+    import { holdYoungGeneration } from ${JSON.stringify(join(import.meta.dirname, 'idle-memory.ts'))};
+    if (${hold}) holdYoungGeneration();
+    const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+    const kept = [];
+    let peak = 0;
+    for (let round = 0; round < 40; round++) {
+      kept.push(Array.from({ length: 50000 }, (_, i) => ({ i, text: 'entry ' + i + ' of ' + round })));
+      if (kept.length > 4) kept.shift();
+      peak = Math.max(peak, young());
+    }
+    console.log(peak);
+  `;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
+  return Number(stdout);
+}
+
+describe('holdYoungGeneration', () => {
+  it('keeps the young generation from growing under a scan-like load, set at run time', async () => {
+    const [grown, held] = await Promise.all([youngPeak(false), youngPeak(true)]);
+    expect(grown).toBeGreaterThan(8 * 1024 * 1024);
+    expect(held).toBeLessThanOrEqual(4 * 1024 * 1024);
+  });
+
+  it('has worker threads made after it start with a young generation of their own size', async () => {
+    const script = `
+      import { Worker } from 'node:worker_threads';
+      import { once } from 'node:events';
+      import { holdYoungGeneration } from ${JSON.stringify(join(import.meta.dirname, 'idle-memory.ts'))};
+      const probe = "const { parentPort } = process.getBuiltinModule('node:worker_threads'); const v8 = process.getBuiltinModule('node:v8'); parentPort.postMessage(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);";
+      const young = async () => { const w = new Worker(probe, { eval: true }); const [size] = await once(w, 'message'); await w.terminate(); return size; };
+      const before = await young();
+      holdYoungGeneration();
+      console.log(JSON.stringify({ before, after: await young() }));
+    `;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
+    const { before, after } = JSON.parse(stdout) as { before: number; after: number };
+    expect(after).toBeGreaterThanOrEqual(8 * 1024 * 1024);
+    expect(after).toBeGreaterThan(before);
+  });
+});
+
 describe('releaseIdleMemory', () => {
   it('shrinks a grown young generation, in a process started without --expose-gc', async () => {
     // A fresh process: the test runner's own heap is not the app's.
