@@ -1,7 +1,7 @@
 // The files one session contributes to a bundle, and the streams that read them (scanned and redacted on the way).
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { Readable, type Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { Session, SourceFile } from '../../shared/session.ts';
 import { safeName } from '../vault/vault-store.ts';
@@ -9,6 +9,7 @@ import { entryNameProblem, foldedName, sessionJsonPath, sourceEntryPath } from '
 import type { PreparedSession, SessionHead } from './prepare-session.ts';
 import { SecretScanStream, type ScanContext } from './secret-scan.ts';
 
+/** A file the bundle holds, as its manifest lists it. session.json's bytes are prepared beforehand (`SessionPlan.prepared`). */
 export interface PlannedEntry {
   path: string;
   kind: 'session' | 'source';
@@ -19,6 +20,12 @@ export interface PlannedEntry {
   size: number;
   gzip: boolean;
   clip: 'json' | 'text';
+}
+
+/** A source file (or artifact) read from disk as it goes into the bundle. */
+export interface SourceEntry extends PlannedEntry {
+  kind: 'source';
+  originalPath: string;
   /** Opens the entry's original bytes (a gzip source decompressed). */
   open(): Readable;
 }
@@ -30,8 +37,10 @@ export interface SessionPlan {
   format: Session['format'];
   childKeys: string[];
   manifest: { key: string; id: string; title: string; sessionTime: string | null };
-  /** session.json first, then the source files. */
-  entries: PlannedEntry[];
+  /** session.json's entry (its bytes are `prepared.json`). */
+  json: PlannedEntry;
+  /** The source files and artifacts, in the order they go in. */
+  sources: SourceEntry[];
 }
 
 const JSON_NAME = /\.(json|jsonl|ndjson)(\.gz)?$/i;
@@ -62,22 +71,9 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
     format: session.format,
     childKeys: session.childKeys,
     manifest: { key: session.key, id: session.id, title: session.title, sessionTime: session.closedAt ?? session.updatedAt ?? session.createdAt },
-    entries: [],
+    json: { path: sessionJsonPath(folder), kind: 'session', role: null, originalPath: null, mtimeMs: null, size: 0, gzip: false, clip: 'json' },
+    sources: [],
   };
-  plan.entries.push({
-    path: sessionJsonPath(folder),
-    kind: 'session',
-    role: null,
-    originalPath: null,
-    mtimeMs: null,
-    size: 0,
-    gzip: false,
-    clip: 'json',
-    open: () => {
-      if (!prepared.json) throw new Error(`${sessionJsonPath(folder)} was prepared for a scan only`);
-      return Readable.from([prepared.json], { objectMode: false });
-    },
-  });
   const files = new Map<string, SourceFile['role']>();
   for (const f of session.sourceFiles) if (!files.has(f.path)) files.set(f.path, f.role);
   for (const a of session.artifacts) if (a.resolvedPath && !files.has(a.resolvedPath)) files.set(a.resolvedPath, 'artifact');
@@ -95,7 +91,7 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
     if (twin) throw new Error(`${path} and ${twin} differ only in letter case or Unicode form; a bundle cannot hold both.`);
     folded.set(foldedName(entryPath), path);
     const gzip = await isGzip(path);
-    plan.entries.push({
+    plan.sources.push({
       path: entryPath,
       kind: 'source',
       role,
@@ -117,8 +113,7 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
 }
 
 /** The raw bytes of a source file, as they are on disk (a gzip file stays compressed). */
-export function openRaw(entry: PlannedEntry): Readable {
-  if (!entry.originalPath) throw new Error(`${entry.path} has no file on disk`);
+export function openRaw(entry: SourceEntry): Readable {
   return createReadStream(entry.originalPath, { highWaterMark: READ_CHUNK });
 }
 

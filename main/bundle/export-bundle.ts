@@ -10,7 +10,7 @@ import { fsyncDirectory } from '../fs/atomic-write.ts';
 import { appVersion } from '../version.ts';
 import { MANIFEST_PATH } from './bundle-paths.ts';
 import { BufferPool, readWhole, unmap } from './read-whole.ts';
-import { openRaw, regzip, scanner, type PlannedEntry } from './bundle-entries.ts';
+import { openRaw, regzip, scanner, type PlannedEntry, type SourceEntry } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest, type ManifestFile, type RedactionReport } from './manifest.ts';
 import { abortError, contextFactory, jsonScanOf, loaderOf, plans, REDACTION_RULES, sessionEntry, sink, type BundleOptions, type ExportResult, type ScanResult, type SessionSource } from './scan-bundle.ts';
@@ -123,9 +123,9 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   };
 
   /** A source read whole: scanned (and redacted), hashed, then deflated by yazl in the background while the next one is read. */
-  const writeWhole = async (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null) => {
+  const writeWhole = async (entry: SourceEntry, format: Session['format'], ctx: ScanContext | null) => {
     await zip.room(entry.size);
-    const original = await readWhole(entry.originalPath as string, buffers, stop.signal);
+    const original = await readWhole(entry.originalPath, buffers, stop.signal);
     const read = original.length;
     const scan = ctx ? scanner(ctx, entry, true) : null;
     const bytes = scan ? await scanWhole(original, scan, buffers, stop.signal) : original;
@@ -142,9 +142,9 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   };
 
   /** A source file; a gzip source is scanned first and stored byte-for-byte when clean, recompressed only when redacted. */
-  const writeSource = async (entry: PlannedEntry, format: Session['format'], ctx: ScanContext | null) => {
+  const writeSource = async (entry: SourceEntry, format: Session['format'], ctx: ScanContext | null) => {
     progress(entry.path);
-    if (!entry.gzip && entry.originalPath && entry.size <= (options.wholeFileMax ?? WHOLE_MAX)) return writeWhole(entry, format, ctx);
+    if (!entry.gzip && entry.size <= (options.wholeFileMax ?? WHOLE_MAX)) return writeWhole(entry, format, ctx);
     let stages: Array<Readable | Duplex>;
     let scan: SecretScanStream | null = null;
     if (!ctx) stages = [entry.gzip ? openRaw(entry) : entry.open()];
@@ -187,13 +187,13 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
     progress('');
     for await (const { plan, total, release } of plans(keys, loader, jsonScanOf(options, true), options.includeChildren !== false, stop.signal)) {
       sessionsTotal = total;
-      bytesTotal += plan.entries.reduce((n, e) => n + e.size, 0);
+      bytesTotal += plan.sources.reduce((n, e) => n + e.size, 0);
       const { prepared } = plan;
       const json = prepared.json as Buffer;
       // session.json was scanned where it was prepared; the secrets it held are looked for in the sources.
       const ctx = context?.() ?? null;
       if (ctx) for (const [literal, rule] of prepared.literals) ctx.literals.set(literal, rule);
-      const jsonEntry = plan.entries.find((e) => e.kind === 'session') as PlannedEntry;
+      const jsonEntry = plan.json;
       progress(jsonEntry.path);
       record({ file: manifestFile(jsonEntry, plan.format, prepared.size, prepared.sha256, prepared.findings), findings: prepared.findings });
       // session.json goes in first: yazl deflates it (level 1, quick) while the first source is read and scanned,
@@ -206,7 +206,7 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
       const written = () => (loader.recycle ? loader.recycle(json) : unmap(json));
       zip.add(jsonEntry.path, json, { mtime: new Date(), mode: 0o100644, level: Math.min(level, 1) }, false, written);
       release();
-      for (const e of plan.entries) if (e.kind === 'source') record(await writeSource(e, plan.format, ctx));
+      for (const e of plan.sources) record(await writeSource(e, plan.format, ctx));
       result.sessions.push(sessionEntry(plan));
       progress('');
     }
@@ -235,9 +235,8 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
       size: 0,
       gzip: false,
       clip: 'json',
-      open: () => Readable.from([Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)]),
     };
-    await writeEntry(manifestEntry, [manifestEntry.open()], level);
+    await writeEntry(manifestEntry, [Readable.from([Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)])], level);
     await zip.finish();
     // A cancel that came while the last entries were deflated still wins: nothing is renamed into place.
     stop.signal.throwIfAborted();

@@ -2,7 +2,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Transform, Writable } from 'node:stream';
 import type { Session } from '../../shared/session.ts';
-import { planSession, scanner, type PlannedEntry, type SessionPlan } from './bundle-entries.ts';
+import { planSession, scanner, type SessionPlan } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
 import type { ManifestSession, RedactionReport } from './manifest.ts';
 import { inThreadLoader, scanContext, type JsonScan, type SessionLoader } from './prepare-session.ts';
@@ -158,15 +158,13 @@ export async function scanBundle(keys: string[], source: SessionSource, options:
     const ctx = context();
     for (const [literal, rule] of plan.prepared.literals) ctx.literals.set(literal, rule);
     release();
-    bytesTotal += plan.entries.reduce((n, e) => n + e.size, 0);
+    bytesTotal += plan.sources.reduce((n, e) => n + e.size, 0);
     const progress = (file: string) => options.onProgress?.({ phase: 'scan', sessionsDone: result.sessions.length, sessionsTotal: total, bytesDone, bytesTotal, file });
-    const jsonEntry = plan.entries.find((e) => e.kind === 'session') as PlannedEntry;
-    progress(jsonEntry.path);
+    progress(plan.json.path);
     result.findings.push(...plan.prepared.findings);
     result.files++;
-    result.bytes += jsonEntry.size;
-    for (const entry of plan.entries) {
-      if (entry.kind !== 'source') continue;
+    result.bytes += plan.json.size;
+    for (const entry of plan.sources) {
       progress(entry.path);
       const scan = scanner(ctx, entry, false);
       const counted = new Transform({
