@@ -23,7 +23,7 @@ export const ANCHOR_PATTERNS = [
 /** Every anchor, tried at the start of a short piece of the window (decoded as Latin-1: a character per byte). */
 const ANCHOR_AT_START = new RegExp(`^(?:${ANCHOR_PATTERNS.join('|')})`, 'i');
 
-/** The three characters a byte contributes to: folded (`| 0x20`, so A-Z read as a-z) and cut to 7 bits. */
+/** A byte (or character code) as the trigram table reads it: folded (`| 0x20`, so A-Z read as a-z) and cut to 7 bits. */
 const fold = (code: number) => (code | 0x20) & 0x7f;
 
 /** The characters a pattern's atom at `i` can be (null: a set not spelled out, like `\w` or `[^"]`), and where the next atom starts. */
@@ -149,8 +149,9 @@ function candidates(bytes: Uint8Array): number[] {
 }
 
 /**
- * Character offsets in `text` of ascending (sorted, or the walk goes wrong) byte offsets in `bytes`, its UTF-8 (or, when `text` is as long
- * as `bytes`, its Latin-1 or ASCII) encoding: one walk counting the bytes that start a character.
+ * Character offsets in `text` of byte offsets in `bytes`, its UTF-8 encoding (or, when `text` is as long as
+ * `bytes`, its Latin-1 or ASCII one): one walk counting the bytes that start a character, so the byte offsets
+ * must be in ascending order.
  */
 export function charOffsets(bytes: Uint8Array, text: string, byteOffsets: number[]): number[] {
   if (text.length === bytes.length) return byteOffsets;

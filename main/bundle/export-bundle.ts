@@ -14,7 +14,7 @@ import { openRaw, regzip, scanner, type PlannedEntry, type SourceEntry } from '.
 import type { Finding } from './finding.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest, type ManifestFile, type RedactionReport } from './manifest.ts';
 import { abortError, contextFactory, jsonScanOf, loaderOf, plans, REDACTION_RULES, sessionEntry, sink, type BundleOptions, type ExportResult, type ScanResult, type SessionSource } from './scan-bundle.ts';
-import { scanChunks, type ScanContext, type SecretScanStream } from './secret-scan.ts';
+import { redactedPieces, type ScanContext, type SecretScanStream } from './secret-scan.ts';
 import { ZipWriter } from './zip-writer.ts';
 
 export { scanBundle, type BundleOptions, type BundleProgress, type ExportResult, type LoadSession, type ScanResult, type SessionSource } from './scan-bundle.ts';
@@ -30,12 +30,11 @@ const WAITING_BUDGET = 64 * 1024 * 1024;
 
 /** Runs a whole file through the scanner; the same bytes when nothing was redacted, else the redacted copy in a buffer from `pool`. */
 async function scanWhole(bytes: Buffer, scan: SecretScanStream, pool: BufferPool, signal: AbortSignal): Promise<Buffer> {
-  const out: Buffer[] = [];
-  await scanChunks([bytes], scan, (chunk) => out.push(chunk), signal);
-  if (scan.redactedCount === 0) return bytes;
-  const copy = pool.take(out.reduce((n, chunk) => n + chunk.length, 0));
+  const pieces = await redactedPieces(bytes, scan, signal);
+  if (!pieces) return bytes;
+  const copy = pool.take(pieces.reduce((n, piece) => n + piece.length, 0));
   let at = 0;
-  for (const chunk of out) at += chunk.copy(copy, at);
+  for (const piece of pieces) at += piece.copy(copy, at);
   return copy;
 }
 

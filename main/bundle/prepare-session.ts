@@ -6,7 +6,7 @@ import { safeName } from '../vault/vault-store.ts';
 import { sessionJsonPath } from './bundle-paths.ts';
 import type { Finding } from './finding.ts';
 import { prefilterFor } from './secret-prefilter.ts';
-import { scanChunks, SecretScanStream, type ScanContext } from './secret-scan.ts';
+import { redactedPieces, SecretScanStream, type ScanContext } from './secret-scan.ts';
 import { unmap } from './read-whole.ts';
 import { GrowingBuffer, sessionJsonBytes, type StoreShelf } from './session-json.ts';
 
@@ -62,10 +62,9 @@ export async function prepareSession(session: Session, ctx: ScanContext | null, 
   let findings: Finding[] = [];
   if (ctx) {
     const scan = new SecretScanStream(ctx, { file: sessionJsonPath(safeName(session.key)), clip: 'json', emit });
-    const pieces: Buffer[] = [];
-    await scanChunks([json], scan, (piece) => pieces.push(piece));
+    const pieces = await redactedPieces(json, scan);
     findings = scan.findings;
-    if (emit && scan.redactedCount > 0) {
+    if (emit && pieces) {
       const redacted = new GrowingBuffer(shelf?.take());
       for (const piece of pieces) redacted.append(piece);
       letGo(json);

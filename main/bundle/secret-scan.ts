@@ -262,3 +262,14 @@ export async function scanChunks(chunks: Iterable<Buffer>, scan: SecretScanStrea
   });
   await pipeline(Readable.from(chunks, { objectMode: false }), scan, collect, ...(signal ? [{ signal }] : []));
 }
+
+/**
+ * Runs a whole buffer through `scan` (an emitting one) with no copy while it scans: null when nothing was
+ * redacted (the bytes go on as they are), else the redacted file as pieces (views on `bytes` and markers)
+ * to copy out before `bytes` is let go.
+ */
+export async function redactedPieces(bytes: Buffer, scan: SecretScanStream, signal?: AbortSignal): Promise<Buffer[] | null> {
+  const pieces: Buffer[] = [];
+  await scanChunks([bytes], scan, (piece) => pieces.push(piece), signal);
+  return scan.redactedCount === 0 ? null : pieces;
+}

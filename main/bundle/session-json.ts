@@ -75,10 +75,6 @@ export class StoreShelf {
     if (this.kept.length < this.most && store.byteLength <= this.largest) this.kept.push(store);
     else store.resize(0);
   }
-
-  get size(): number {
-    return this.kept.length;
-  }
 }
 
 /**

@@ -65,8 +65,9 @@ export function workerLoader(locate: LocateSession, pricingFile?: string, limits
       }
     },
     recycle: (json) => {
+      // A closed pool shrinks the store itself.
       const pool = writtenBy.get(json.buffer);
-      if (pool && (pool === capped || pool === uncapped)) pool.recycle(json.buffer as ArrayBuffer);
+      if (pool) pool.recycle(json.buffer as ArrayBuffer);
       else unmap(json);
     },
     close: async () => {

@@ -75,7 +75,7 @@ async function openCached(id: number, path: string): Promise<Session | ReadFailu
  * is written into one. One is enough (sessions go one at a time). 1 GB CLI export, 2 cores: 52.9 -> 47.3 s
  * (mean of 3 runs each; 10 s less CPU), peak RSS 322-327 -> 350-362 MB.
  */
-const shelf = new StoreShelf(1);
+const shelf = new StoreShelf();
 
 export function recycleStore(store: ArrayBuffer): void {
   shelf.give(store);
