@@ -74,11 +74,20 @@ export class IndexWrites {
     this.setKey = db.prepare('UPDATE files SET key = ? WHERE path = ?');
   }
 
-  /** Applies a batch in one transaction; a failure leaves the index as it was before the batch. */
+  /**
+   * Applies a batch in one transaction; a failure leaves the index as it was before the batch.
+   *
+   * The full-text rows go in after every other row of the batch. A statement that may fail halfway (the files
+   * upsert: a unique path and two indexes) runs in a statement savepoint, and FTS5 writes out the words it has
+   * gathered at every savepoint, as a new segment: interleaved, each session's words became a segment of their
+   * own, to be merged again later. 3,000 sessions (169 MB of text) on one thread: 6.8 s -> 4.0 s.
+   */
   apply(ops: Iterable<WriteOp>): void {
     this.db.exec('BEGIN');
     try {
-      for (const op of ops) this.one(op);
+      const fullText: Array<() => void> = [];
+      for (const op of ops) this.one(op, fullText);
+      for (const write of fullText) write();
       this.db.exec('COMMIT');
     } catch (err) {
       this.db.exec('ROLLBACK');
@@ -104,28 +113,31 @@ export class IndexWrites {
     }
   }
 
-  private one(op: WriteOp): void {
-    if (op.kind === 'remove') this.remove(op.path);
+  /** Writes the op's plain rows now and queues its full-text changes on `fullText`, in order. */
+  private one(op: WriteOp, fullText: Array<() => void>): void {
+    if (op.kind === 'remove') this.remove(op.path, fullText);
     else if (op.kind === 'key') this.setKey.run(op.key, op.path);
-    else this.put(op);
+    else this.put(op, fullText);
   }
 
-  private remove(path: string): void {
+  private remove(path: string, fullText: Array<() => void>): void {
     const row = this.idOf.get(path) as { id: number } | undefined;
     if (!row) return;
-    this.deleteTexts(row.id);
+    this.deleteTexts(row.id, fullText);
     this.deleteResult.run(row.id);
     this.deleteFile.run(row.id);
   }
 
-  private deleteTexts(id: number): void {
-    this.deleteDoc.run(id);
-    this.deleteIdents.run(id);
+  private deleteTexts(id: number, fullText: Array<() => void>): void {
+    fullText.push(() => {
+      this.deleteDoc.run(id);
+      this.deleteIdents.run(id);
+    });
     this.deleteText.run(id);
     this.deleteChunks.run(firstChunkRowid(id), firstChunkRowid(id) + CHUNK_SLOTS);
   }
 
-  private put(op: Extract<WriteOp, { kind: 'put' }>): void {
+  private put(op: Extract<WriteOp, { kind: 'put' }>, fullText: Array<() => void>): void {
     const s: SessionSummary | null = op.result.ok ? op.result.summary : null;
     const created = timeOf(s?.createdAt ?? null);
     const updated = timeOf(s?.updatedAt ?? null);
@@ -153,12 +165,14 @@ export class IndexWrites {
       op.result.ok && op.result.companions.length ? JSON.stringify(op.result.companions) : null,
     ) as { id: number };
     this.putResult.run(row.id, JSON.stringify(op.result));
-    if (known) this.deleteTexts(row.id);
+    if (known) this.deleteTexts(row.id, fullText);
     // Packed text goes in as its UTF-8 bytes (stored as blobs; readers decode them with storedString).
     const given = op.text && isPacked(op.text) ? packedParts(op.text) : op.text;
     const text = given ?? { title: s?.title ?? '', body: '', meta: s ? [s.id, s.projectPath, s.branch].filter(Boolean).join('\n') : op.path, idents: '' };
-    this.insertDoc.run(row.id, text.title, text.body, text.meta);
-    if (text.idents.length) this.insertIdents.run(row.id, text.idents);
+    fullText.push(() => {
+      this.insertDoc.run(row.id, text.title, text.body, text.meta);
+      if (text.idents.length) this.insertIdents.run(row.id, text.idents);
+    });
     const chunks = bodyChunks(text.body);
     const bodyBytes = chunks.reduce((n, c) => n + c.bytes.byteLength, 0);
     this.putText.run(row.id, text.title, text.meta, bodyBytes, chunks.length);

@@ -1,0 +1,53 @@
+// The index's write batches: one transaction, full-text rows after the plain ones, and every change kept in order.
+import { describe, expect, it } from 'vitest';
+import { DatabaseSync } from 'node:sqlite';
+import { createSchema } from './schema.ts';
+import { IndexWrites, type WriteOp } from './index-write.ts';
+import { makeSession, readResult, textMessage } from './test-sessions.ts';
+
+function openWrites(): { db: DatabaseSync; writes: IndexWrites } {
+  const db = new DatabaseSync(':memory:');
+  createSchema(db);
+  return { db, writes: new IndexWrites(db) };
+}
+
+function put(id: string, words: string): WriteOp {
+  const { result, text } = readResult(makeSession(id, { messages: [textMessage('user', words)] }));
+  return { kind: 'put', path: `/roots/${id}.json`, size: 100, mtimeMs: 1, key: `vizier:${id}`, result, text };
+}
+
+const matches = (db: DatabaseSync, query: string) =>
+  (db.prepare('SELECT f.path FROM docs JOIN files f ON f.id = docs.rowid WHERE docs MATCH ? ORDER BY f.path').all(query) as Array<{ path: string }>).map((r) => r.path);
+/** Rows of FTS5's segment store: every segment written adds at least one. */
+const segmentRows = (db: DatabaseSync) => (db.prepare('SELECT count(*) AS n FROM docs_data').get() as { n: number }).n;
+
+describe('IndexWrites', () => {
+  it('writes a batch of sessions as one full-text segment, not one per session', () => {
+    const { db, writes } = openWrites();
+    const empty = segmentRows(db);
+    writes.apply(Array.from({ length: 60 }, (_, i) => put(`s${i}`, `alpha${i} shared words`)));
+    // FTS5 writes out what it gathered whenever another statement of the transaction opens a savepoint (the files
+    // upsert does): interleaved, this batch made dozens of segments.
+    expect(segmentRows(db) - empty).toBeLessThanOrEqual(2);
+    expect(matches(db, 'shared')).toHaveLength(60);
+    expect(matches(db, 'alpha17')).toEqual(['/roots/s17.json']);
+  });
+
+  it('applies a batch changing, removing and re-adding the same rows in the order given', () => {
+    const { db, writes } = openWrites();
+    writes.apply([put('a', 'first version'), put('b', 'bravo words')]);
+    writes.apply([
+      put('a', 'second version'),
+      { kind: 'remove', path: '/roots/b.json' },
+      // Takes the removed row's id: its words must not be deleted by the remove queued before it.
+      put('c', 'charlie words'),
+      put('a', 'third version'),
+    ]);
+    expect(matches(db, 'first')).toEqual([]);
+    expect(matches(db, 'second')).toEqual([]);
+    expect(matches(db, 'third')).toEqual(['/roots/a.json']);
+    expect(matches(db, 'bravo')).toEqual([]);
+    expect(matches(db, 'charlie')).toEqual(['/roots/c.json']);
+    expect(matches(db, 'words')).toEqual(['/roots/c.json']);
+  });
+});
