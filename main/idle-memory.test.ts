@@ -1,8 +1,11 @@
-// A scan's leftover young generation goes back to the system when the app is idle.
+// V8's heaps sized for scans: the young generation held, workers' old generation roomy, spare heap given back when idle.
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { generateCorpus } from './bench/corpus.ts';
 
 const run = promisify(execFile);
 
@@ -10,8 +13,8 @@ const run = promisify(execFile);
 async function youngPeak(hold: boolean): Promise<number> {
   const script = `
     import { getHeapSpaceStatistics } from 'node:v8';
-    import { holdYoungGeneration } from ${JSON.stringify(join(import.meta.dirname, 'idle-memory.ts'))};
-    if (${hold}) holdYoungGeneration();
+    import { configureHeaps } from ${JSON.stringify(join(import.meta.dirname, 'idle-memory.ts'))};
+    if (${hold}) configureHeaps();
     const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
     const kept = [];
     let peak = 0;
@@ -26,7 +29,7 @@ async function youngPeak(hold: boolean): Promise<number> {
   return Number(stdout);
 }
 
-describe('holdYoungGeneration', () => {
+describe('configureHeaps', () => {
   it('keeps the young generation from growing under a scan-like load, set at run time', async () => {
     const [grown, held] = await Promise.all([youngPeak(false), youngPeak(true)]);
     expect(grown).toBeGreaterThan(8 * 1024 * 1024);
@@ -37,11 +40,11 @@ describe('holdYoungGeneration', () => {
     const script = `
       import { Worker } from 'node:worker_threads';
       import { once } from 'node:events';
-      import { holdYoungGeneration } from ${JSON.stringify(join(import.meta.dirname, 'idle-memory.ts'))};
+      import { configureHeaps } from ${JSON.stringify(join(import.meta.dirname, 'idle-memory.ts'))};
       const probe = "const { parentPort } = process.getBuiltinModule('node:worker_threads'); const v8 = process.getBuiltinModule('node:v8'); parentPort.postMessage(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);";
       const young = async () => { const w = new Worker(probe, { eval: true }); const [size] = await once(w, 'message'); await w.terminate(); return size; };
       const before = await young();
-      holdYoungGeneration();
+      configureHeaps();
       console.log(JSON.stringify({ before, after: await young() }));
     `;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
@@ -77,4 +80,50 @@ describe('releaseIdleMemory', () => {
     // The app's own global scope gains no gc().
     expect(exposed).toBe('undefined');
   });
+});
+
+describe('configureHeaps and the scan workers', () => {
+  it('has a scan worker made after it collect its whole heap far less often while reading sessions', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sv-heaps-'));
+    try {
+      const corpus = await generateCorpus(dir, 500, 11);
+      const list = join(dir, 'files.json');
+      await writeFile(list, JSON.stringify(corpus.files.map((f) => f.path)));
+      // In a fresh process, so that the flags are the app's and not the test runner's.
+      const script = `
+        import { Worker } from 'node:worker_threads';
+        import { once } from 'node:events';
+        import { configureHeaps } from ${JSON.stringify(join(import.meta.dirname, 'idle-memory.ts'))};
+        const probe = ${JSON.stringify(`
+          const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+          const { PerformanceObserver, constants } = process.getBuiltinModule('node:perf_hooks');
+          let majors = 0;
+          const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++; });
+          observer.observe({ entryTypes: ['gc'] });
+          (async () => {
+            const { readSessionFile } = await import(workerData.readFile);
+            const files = JSON.parse(process.getBuiltinModule('node:fs').readFileSync(workerData.list, 'utf8'));
+            for (let i = 0; i < files.length; i++) await readSessionFile({ id: i, path: files[i], mode: 'summary' });
+            setTimeout(() => { observer.disconnect(); parentPort.postMessage(majors); }, 20);
+          })();
+        `)};
+        const workerData = { readFile: ${JSON.stringify(join(import.meta.dirname, 'workers', 'read-file.ts'))}, list: ${JSON.stringify(list)} };
+        // The scan pool's limits (library-sync.ts, read-pool.ts).
+        const majors = async () => {
+          const worker = new Worker(probe, { eval: true, workerData, resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 48 } });
+          const [count] = await once(worker, 'message');
+          await worker.terminate();
+          return count;
+        };
+        const before = await majors();
+        configureHeaps();
+        console.log(JSON.stringify({ before, after: await majors() }));
+      `;
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
+      const { before, after } = JSON.parse(stdout) as { before: number; after: number };
+      expect(after).toBeLessThan(before / 2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import type { AppEvent, Root } from '../shared/api.ts';
 import { AppError } from '../shared/result.ts';
-import { holdYoungGeneration } from './idle-memory.ts';
+import { configureHeaps } from './idle-memory.ts';
 import type { Session } from '../shared/session.ts';
 import { IndexedCatalogue } from './index/indexed-catalogue.ts';
 import { SessionIndex } from './index/index-store.ts';
@@ -58,7 +58,7 @@ export interface Services {
 }
 
 export function createServices(options: ServicesOptions): Services {
-  holdYoungGeneration();
+  configureHeaps();
   const env = options.env ?? process.env;
   const roots = new RootStore(options.dataDir);
   // The vault needs the catalogue and the catalogue asks the vault which paths are its own.
