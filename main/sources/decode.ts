@@ -1,5 +1,5 @@
 // Turns raw file bytes into text and JSON with exact, user-facing reasons for every way it can fail.
-import { readFile } from 'node:fs/promises';
+import { readWholeFile } from './read-whole.ts';
 import type { Warning } from '../../shared/session.ts';
 import { UnreadableError } from './types.ts';
 
@@ -76,7 +76,7 @@ export function parseJsonText(text: string): unknown {
 export async function readTextFile(absPath: string): Promise<DecodedText> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(absPath);
+    bytes = await readWholeFile(absPath);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());

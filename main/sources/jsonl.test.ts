@@ -1,9 +1,11 @@
-// The JSONL streamer against every kind of damage real transcripts show: torn lines, NULs, BOM, CRLF, huge lines, gzip.
+// The JSONL reader against every kind of damage real transcripts show: torn lines, NULs, BOM, CRLF, huge lines, gzip.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { Worker } from 'node:worker_threads';
+import { once } from 'node:events';
 import { readJsonLines } from './jsonl.ts';
 import { UnreadableError } from './types.ts';
 import { hasSamples, samplesDir } from '../test-support/samples.ts';
@@ -63,6 +65,40 @@ describe('readJsonLines', () => {
     const r = await readJsonLines(await file('huge.jsonl', `{"a":1}\n{"big":"${big}"}\n{"c":3}\n`));
     expect(r.records).toHaveLength(3);
     expect((r.records[1]?.value as { big: string }).big.length).toBe(big.length);
+  });
+
+  it('streams a file past the whole-read size, lines crossing its 1 MB reads, a torn end included', async () => {
+    const line = (i: number) => JSON.stringify({ i, text: 'z'.repeat(i % 7 === 0 ? 1_500_000 : 30_000) });
+    const lines = Array.from({ length: 60 }, (_, i) => line(i));
+    const content = `${lines.join('\n')}\n{"cut":`;
+    expect(Buffer.byteLength(content)).toBeGreaterThan(4 * 1024 * 1024);
+    const r = await readJsonLines(await file('long.jsonl', content));
+    expect(r.records.map((x) => (x.value as { i: number }).i)).toEqual(lines.map((_, i) => i));
+    expect(r.records.map((x) => x.line)).toEqual(lines.map((_, i) => i + 1));
+    expect(codes(r)).toEqual(['torn_line']);
+    expect(r.bytes).toBe(Buffer.byteLength(content));
+  });
+
+  it('reads the same records in a worker thread, where a small file is read in one blocking call', async () => {
+    const content = Buffer.concat([Buffer.from('{"a":1}\r\n\n{"b":"'), Buffer.from([0xff]), Buffer.from('"}\n{"c":')]);
+    const path = await file('in-worker.jsonl', content);
+    const here = await readJsonLines(path);
+    const module = join(import.meta.dirname, 'jsonl.ts');
+    const code = `
+      const { parentPort, workerData } = process.getBuiltinModule('node:worker_threads');
+      import(workerData.module).then(async ({ readJsonLines }) => {
+        const read = await readJsonLines(workerData.path);
+        let missing = null;
+        try { await readJsonLines(workerData.path + '.gone'); } catch (err) { missing = err.code + ': ' + err.message; }
+        parentPort.postMessage({ read, missing });
+      });
+    `;
+    const worker = new Worker(code, { eval: true, workerData: { module, path } });
+    const [there] = (await once(worker, 'message')) as [{ read: unknown; missing: string }];
+    await worker.terminate();
+    expect(there.read).toEqual(here);
+    expect(codes(here)).toEqual(['invalid_utf8', 'torn_line']);
+    expect(there.missing).toMatch(/^io_error: Cannot read file/);
   });
 
   it('gunzips .gz files and keeps what decompressed before a cut stream', async () => {

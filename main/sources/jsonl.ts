@@ -1,8 +1,8 @@
-// Streams a JSON Lines file record by record, surviving torn lines, NUL padding, BOMs, CRLF and huge lines.
+// Reads JSON Lines files record by record (small ones whole, large ones streamed), surviving torn lines, NUL padding, BOMs, CRLF and huge lines.
 import { createReadStream } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
+import { fileSize, readWholeFile } from './read-whole.ts';
 import type { Warning } from '../../shared/session.ts';
 import { UnreadableError } from './types.ts';
 import { WarningList } from './coerce.ts';
@@ -25,6 +25,8 @@ const lenientUtf8 = new TextDecoder('utf-8', { fatal: false });
 
 /** Large reads: a transcript is read once, front to back, and small chunks cost time in I/O round trips. */
 const READ_CHUNK = 1024 * 1024;
+/** A plain file up to this size is read whole in one call instead of streamed (most sessions are far smaller). */
+const WHOLE_READ_MAX = 4 * 1024 * 1024;
 
 function isAllNul(bytes: Buffer): boolean {
   for (const b of bytes) if (b !== 0) return false;
@@ -39,7 +41,7 @@ function isAllNul(bytes: Buffer): boolean {
 export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
   let size: number;
   try {
-    size = (await stat(absPath)).size;
+    size = await fileSize(absPath);
   } catch (err) {
     throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
   }
@@ -85,29 +87,42 @@ export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
     }
   };
 
-  const source = createReadStream(absPath, { highWaterMark: READ_CHUNK });
-  const stream = absPath.endsWith('.gz') ? source.pipe(createGunzip()) : source;
   let pending: Buffer[] = [];
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      let start = 0;
-      for (;;) {
-        const nl = chunk.indexOf(0x0a, start);
-        if (nl === -1) break;
-        const piece = chunk.subarray(start, nl);
-        handleLine(pending.length ? Buffer.concat([...pending, piece]) : piece, true);
-        pending = [];
-        start = nl + 1;
-      }
-      if (start < chunk.length) pending.push(chunk.subarray(start));
+  const feed = (chunk: Buffer) => {
+    bytes += chunk.length;
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl === -1) break;
+      const piece = chunk.subarray(start, nl);
+      handleLine(pending.length ? Buffer.concat([...pending, piece]) : piece, true);
+      pending = [];
+      start = nl + 1;
     }
-  } catch (err) {
-    const message = (err as Error).message;
-    if (!records.length && !pending.length) throw new UnreadableError('invalid_encoding', `Cannot decompress: ${message}`);
-    warnings.add('truncated_stream', `The file ends abruptly (${message}); everything before that point is shown.`);
-  } finally {
-    source.destroy();
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  };
+
+  const gzipped = absPath.endsWith('.gz');
+  if (!gzipped && size <= WHOLE_READ_MAX) {
+    let whole: Buffer;
+    try {
+      whole = await readWholeFile(absPath);
+    } catch (err) {
+      throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+    }
+    feed(whole);
+  } else {
+    const source = createReadStream(absPath, { highWaterMark: READ_CHUNK });
+    const stream = gzipped ? source.pipe(createGunzip()) : source;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) feed(chunk);
+    } catch (err) {
+      const message = (err as Error).message;
+      if (!records.length && !pending.length) throw new UnreadableError('invalid_encoding', `Cannot decompress: ${message}`);
+      warnings.add('truncated_stream', `The file ends abruptly (${message}); everything before that point is shown.`);
+    } finally {
+      source.destroy();
+    }
   }
   if (pending.length) handleLine(Buffer.concat(pending), false);
 
