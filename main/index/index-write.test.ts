@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
 import { createSchema } from './schema.ts';
-import { IndexWrites, type WriteOp } from './index-write.ts';
+import { IndexWrites, releaseText, type WriteOp } from './index-write.ts';
+import { packIndexText } from './index-text.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 
 function openWrites(): { db: DatabaseSync; writes: IndexWrites } {
@@ -49,5 +50,20 @@ describe('IndexWrites', () => {
     expect(matches(db, 'bravo')).toEqual([]);
     expect(matches(db, 'charlie')).toEqual(['/roots/c.json']);
     expect(matches(db, 'words')).toEqual(['/roots/c.json']);
+  });
+});
+
+describe('releaseText', () => {
+  it('frees the packed text of written puts and leaves other ops alone', () => {
+    const written = put('p', 'some words');
+    const { result, text } = readResult(makeSession('q'));
+    const packed = packIndexText(text);
+    const op: WriteOp = { kind: 'put', path: '/roots/q.json', size: 1, mtimeMs: 1, key: 'vizier:q', result, text: packed };
+    const { writes, db } = openWrites();
+    writes.apply([written, op, { kind: 'remove', path: '/roots/none.json' }]);
+    releaseText([written, op, { kind: 'remove', path: '/roots/none.json' }]);
+    expect((packed.packed.buffer as ArrayBuffer).detached).toBe(true);
+    // A put with plain-string text has nothing to free; the index keeps what was written.
+    expect(matches(db, 'words')).toEqual(['/roots/p.json']);
   });
 });

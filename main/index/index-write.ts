@@ -4,6 +4,7 @@ import type { SessionSummary } from '../../shared/session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import { isPacked, packedParts, type IndexText, type PackedIndexText } from './index-text.ts';
 import { bodyChunks, CHUNK_SLOTS, firstChunkRowid } from './body-chunks.ts';
+import { releaseBytes } from '../workers/release-bytes.ts';
 
 /** One change to the index; the writer applies a batch of them in one transaction. */
 export type WriteOp =
@@ -29,6 +30,14 @@ export function transferables(ops: WriteOp[]): ArrayBuffer[] {
   const buffers: ArrayBuffer[] = [];
   for (const op of ops) if (op.kind === 'put' && op.text && isPacked(op.text)) buffers.push(op.text.packed.buffer as ArrayBuffer);
   return buffers;
+}
+
+/**
+ * Frees the packed text of written ops now (the writer thread's batches arrive as moved buffers, and a thread that
+ * makes little garbage of its own held up to 96 MB of written ones until its next full collection).
+ */
+export function releaseText(ops: Iterable<WriteOp>): void {
+  for (const op of ops) if (op.kind === 'put' && op.text && isPacked(op.text)) releaseBytes(op.text.packed);
 }
 
 export class IndexWrites {

@@ -1,7 +1,7 @@
 // Writer thread: applies batches of index changes, so FTS inserts never run on the main thread.
 import { DatabaseSync } from 'node:sqlite';
 import type { MessagePort } from 'node:worker_threads';
-import { IndexWrites, type WriteOp } from './index-write.ts';
+import { IndexWrites, releaseText, type WriteOp } from './index-write.ts';
 
 export interface WriterData {
   role: 'index-writer';
@@ -47,7 +47,9 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
     const batches = queue.splice(0);
     const last = (batches.at(-1) as { seq: number }).seq;
     // One bad row must not cost the whole batch.
-    const error = writes.applyEach(batches.flatMap((b) => b.ops));
+    const ops = batches.flatMap((b) => b.ops);
+    const error = writes.applyEach(ops);
+    releaseText(ops);
     Atomics.store(signal, COMMITTED, last);
     Atomics.notify(signal, COMMITTED);
     port.postMessage({ committed: last, error } satisfies WriterReport);

@@ -1,5 +1,6 @@
 // Turns raw file bytes into text and JSON with exact, user-facing reasons for every way it can fail.
 import { readWholeFile } from './read-whole.ts';
+import { releaseBytes } from '../workers/release-bytes.ts';
 import type { Warning } from '../../shared/session.ts';
 import { UnreadableError } from './types.ts';
 
@@ -81,7 +82,9 @@ export async function readTextFile(absPath: string): Promise<DecodedText> {
     const e = err as NodeJS.ErrnoException;
     throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());
   }
-  return decodeText(bytes);
+  const decoded = decodeText(bytes);
+  releaseBytes(bytes);
+  return decoded;
 }
 
 /** Reads and parses one JSON document file; the returned warnings describe recoverable oddities. */

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { createGunzip } from 'node:zlib';
 import { fileSize, readWholeFile } from './read-whole.ts';
+import { releaseBytes } from '../workers/release-bytes.ts';
 import type { Warning } from '../../shared/session.ts';
 import { UnreadableError } from './types.ts';
 import { WarningList } from './coerce.ts';
@@ -111,6 +112,10 @@ export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
       throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
     }
     feed(whole);
+    if (pending.length) handleLine(Buffer.concat(pending), false);
+    pending = [];
+    // Every line is parsed into values of its own: the file's bytes can go now.
+    releaseBytes(whole);
   } else {
     const source = createReadStream(absPath, { highWaterMark: READ_CHUNK });
     const stream = gzipped ? source.pipe(createGunzip()) : source;
