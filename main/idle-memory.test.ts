@@ -1,4 +1,4 @@
-// V8's heaps sized for scans: the young generation held, workers' old generation roomy, spare heap given back when idle.
+// V8's heaps during and after scans: the young generation held, few full collections in a scan worker, spare heap given back when idle.
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -82,8 +82,8 @@ describe('releaseIdleMemory', () => {
   });
 });
 
-describe('configureHeaps and the scan workers', () => {
-  it('has a scan worker made after it collect its whole heap far less often while reading sessions', async () => {
+describe('a scan worker reading sessions', () => {
+  it('runs few full collections: a small file is read whole, not streamed through a Readable', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sv-heaps-'));
     try {
       const corpus = await generateCorpus(dir, 500, 11);
@@ -115,13 +115,13 @@ describe('configureHeaps and the scan workers', () => {
           await worker.terminate();
           return count;
         };
-        const before = await majors();
         configureHeaps();
-        console.log(JSON.stringify({ before, after: await majors() }));
+        console.log(JSON.stringify({ majors: await majors() }));
       `;
       const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
-      const { before, after } = JSON.parse(stdout) as { before: number; after: number };
-      expect(after).toBeLessThan(before / 2);
+      const { majors } = JSON.parse(stdout) as { majors: number };
+      // Streamed: 35-45 (a third of the worker's time on the 10,000-session bench corpus).
+      expect(majors).toBeLessThanOrEqual(12);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -1,4 +1,4 @@
-// Sizes V8's heaps for long scans (young generation held, workers' old generation roomy), and hands spare heap back once a scan is over.
+// Holds V8's young generations at their size during long scans, and hands spare heap back once a scan is over.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -30,8 +30,6 @@ let configured = false;
 
 /** The young generation's semi-space every worker thread starts with, and keeps (young generation: about three times this). */
 export const WORKER_SEMI_SPACE_MB = 8;
-/** The old generation every worker thread may fill before its first full collection, and below which V8 keeps its limit. */
-export const WORKER_INITIAL_OLD_MB = 48;
 
 /**
  * Sets V8's heap sizing for the whole process. Idempotent; never throws (a runtime that refuses the flags keeps
@@ -45,12 +43,6 @@ export const WORKER_INITIAL_OLD_MB = 48;
  * it: peak RSS 458 -> 408 MB. Workers held at V8's small first size parsed a 54 MB transcript 15-30% slower
  * (708-850 against 627-668 ms); starting at 8 MB they take 630-690 ms, at 216-219 MB of process RSS against
  * 257-264 by default.
- *
- * Old generation: every isolate made after it starts with WORKER_INITIAL_OLD_MB (`--initial-old-space-size`).
- * A scan worker holds ~11 MB that lives, so V8 set its next full collection at ~27 MB; with 16 MB of slack, no
- * more than its young generation, V8 counted the heap as nearly full and marked it again at once: 627 full
- * collections for 10,000 sessions, a third of the worker's time. Starting at 48 MB: 147, and the worker read
- * the 10,000 sessions in 19-22 s against 31-35 s (CPU 22-24 s against 41-44 s), peak RSS 189 -> 196-209 MB.
  */
 export function configureHeaps(): void {
   if (configured) return;
@@ -58,7 +50,6 @@ export function configureHeaps(): void {
   try {
     setFlagsFromString('--semi-space-growth-factor=1');
     setFlagsFromString(`--min-semi-space-size=${WORKER_SEMI_SPACE_MB}`);
-    setFlagsFromString(`--initial-old-space-size=${WORKER_INITIAL_OLD_MB}`);
   } catch {
     // The defaults stay.
   }

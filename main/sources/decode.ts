@@ -1,5 +1,5 @@
 // Turns raw file bytes into text and JSON with exact, user-facing reasons for every way it can fail.
-import { readWholeFile } from './read-whole.ts';
+import { readWholeFile } from './file-bytes.ts';
 import { releaseBytes } from '../workers/release-bytes.ts';
 import type { Warning } from '../../shared/session.ts';
 import { UnreadableError } from './types.ts';

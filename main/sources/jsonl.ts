@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { createGunzip } from 'node:zlib';
-import { fileSize, readWholeFile } from './read-whole.ts';
+import { fileSize, readWholeFile } from './file-bytes.ts';
 import { releaseBytes } from '../workers/release-bytes.ts';
 import type { Warning } from '../../shared/session.ts';
 import { UnreadableError } from './types.ts';
@@ -104,18 +104,14 @@ export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
   };
 
   const gzipped = absPath.endsWith('.gz');
+  let whole: Buffer | null = null;
   if (!gzipped && size <= WHOLE_READ_MAX) {
-    let whole: Buffer;
     try {
       whole = await readWholeFile(absPath);
     } catch (err) {
       throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
     }
     feed(whole);
-    if (pending.length) handleLine(Buffer.concat(pending), false);
-    pending = [];
-    // Every line is parsed into values of its own: the file's bytes can go now.
-    releaseBytes(whole);
   } else {
     const source = createReadStream(absPath, { highWaterMark: READ_CHUNK });
     const stream = gzipped ? source.pipe(createGunzip()) : source;
@@ -130,6 +126,8 @@ export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
     }
   }
   if (pending.length) handleLine(Buffer.concat(pending), false);
+  // Every line is parsed into values of its own: a whole-read file's bytes can go now.
+  if (whole) releaseBytes(whole);
 
   if (!records.length) {
     if (lineNo === 0 || !firstBadLine) throw new UnreadableError('empty_file', 'File contains no records (only blank lines, whitespace or NUL bytes).');
