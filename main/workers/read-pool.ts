@@ -16,8 +16,17 @@ interface Task {
 
 interface Slot {
   worker: Worker;
-  task: Task | null;
+  /** Running first, then at most one queued behind it (see PIPELINE). */
+  tasks: Task[];
 }
+
+/**
+ * A worker holds one scan task queued behind the one it is running, so it starts the next file as soon as it posts
+ * a result instead of waiting a round trip through the main thread's event loop for it. One scan worker on the
+ * 10,000-session corpus sat idle 3.8 s of 16.3 s between files. Only background summaries are queued so: an
+ * interactive read still waits for at most one file, and a worker still runs one task at a time (read-worker.ts).
+ */
+const PIPELINE = 2;
 
 /**
  * The bundle runs the sibling `read-worker.js`. Sources run `read-worker.ts` (type stripping), unless the
@@ -117,12 +126,12 @@ export class ReadPool {
 
   /** Tasks waiting or running; the scanner uses it to report progress. */
   get pending(): number {
-    return this.interactive.length + this.background.length + this.slots.filter((s) => s.task).length;
+    return this.interactive.length + this.background.length + this.slots.reduce((n, s) => n + s.tasks.length, 0);
   }
 
   /** Ends the workers that have nothing to do (they start again on demand), returning their memory. */
   async release(): Promise<void> {
-    const idle = this.slots.filter((s) => !s.task);
+    const idle = this.slots.filter((s) => !s.tasks.length);
     for (const slot of idle) this.slots.splice(this.slots.indexOf(slot), 1);
     await Promise.all(idle.map((s) => s.worker.terminate()));
   }
@@ -135,22 +144,26 @@ export class ReadPool {
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(workerFile(), { workerData: this.workerData, resourceLimits: this.resourceLimits }), task: null };
+    const slot: Slot = { worker: new Worker(workerFile(), { workerData: this.workerData, resourceLimits: this.resourceLimits }), tasks: [] };
     slot.worker.unref();
     slot.worker.on('message', (response: ReadResponse) => {
-      const task = slot.task;
-      slot.task = null;
-      if (task && task.request.id === response.id) task.resolve(response);
+      // The worker answers in order: this is its first task.
+      const task = slot.tasks[0];
+      if (task && task.request.id === response.id) {
+        slot.tasks.shift();
+        task.resolve(response);
+      }
       this.pump();
       // Idle workers must not keep a CLI process alive; busy ones must.
-      if (!slot.task) slot.worker.unref();
+      if (!slot.tasks.length) slot.worker.unref();
     });
     const fail = (err: Error) => {
-      // A crashed worker fails only its current file; a fresh worker takes over the queue.
-      const task = slot.task;
-      slot.task = null;
+      // A crashed worker fails only its current file; the one queued behind it goes back to the front of the
+      // queue, and a fresh worker takes over.
+      const [task, ...queued] = slot.tasks.splice(0);
       const index = this.slots.indexOf(slot);
       if (index >= 0) this.slots.splice(index, 1);
+      this.background.unshift(...queued);
       task?.reject(err);
       if (!this.closed) this.pump();
     };
@@ -167,14 +180,14 @@ export class ReadPool {
     for (;;) {
       const queue = this.interactive.length ? this.interactive : this.background;
       if (!queue.length) return;
-      let slot = this.slots.find((s) => !s.task);
-      if (!slot) {
-        if (this.slots.length >= this.size) return;
-        slot = this.spawn();
-      }
+      let slot = this.slots.find((s) => !s.tasks.length);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      // Every worker is busy: a background summary may wait in one behind a summary it is running.
+      slot ??= queue === this.background && queue[0]?.request.mode === 'summary' ? this.slots.find((s) => s.tasks.length < PIPELINE && s.tasks.every((t) => t.request.mode === 'summary')) : undefined;
+      if (!slot) return;
       const task = queue.shift();
       if (!task) return;
-      slot.task = task;
+      slot.tasks.push(task);
       slot.worker.ref();
       slot.worker.postMessage(task.request);
     }

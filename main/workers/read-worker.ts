@@ -17,14 +17,24 @@ if (data && 'role' in data && data.role === 'index-writer') {
   // The user's price list, if any, applies to every estimate this worker makes (the pool reports problems).
   const pricingFile = data && 'pricingFile' in data ? data.pricingFile : undefined;
   if (pricingFile) applyUserPricing(pricingFile);
+  // One task at a time, in the order they came: the pool may queue a task behind the running one (read-pool.ts),
+  // and two large files parsed at once would hold twice the memory.
+  let running: Promise<void> = Promise.resolve();
   port.on('message', (request: ReadRequest | RecycleMessage) => {
     if ('recycle' in request) return recycleStore(request.recycle);
-    void readSessionFile(request).then((response) => {
+    running = running.then(async () => {
+      const response = await readSessionFile(request);
       // The index text and a bundle's session.json are buffers of their own: moved, not copied.
       const text = response.ok && 'text' in response ? response.text : undefined;
       const json = response.ok && 'prepared' in response ? response.prepared.json : null;
       const moved = [...(text && 'packed' in text ? [text.packed.buffer as ArrayBuffer] : []), ...(json ? [json.buffer as ArrayBuffer] : [])];
       port.postMessage(response, moved);
+    }).catch((err: unknown) => {
+      // What a task did not turn into an answer ends the worker, as it would have outside the queue: the pool
+      // fails that task and hands the rest to a fresh worker.
+      queueMicrotask(() => {
+        throw err;
+      });
     });
   });
 }
