@@ -1,6 +1,6 @@
 // Index text: every searchable part of a session lands in a column, one body segment per message.
 import { describe, expect, it } from 'vitest';
-import { extractIndexText, MESSAGE_SEPARATOR, packIndexText, TOOL_OUTPUT_CAP, unpackIndexText } from './index-text.ts';
+import { BODY_CAP, extractIndexText, extractPackedIndexText, MESSAGE_SEPARATOR, packIndexText, TOOL_OUTPUT_CAP, unpackIndexText } from './index-text.ts';
 import { makeSession, textMessage } from './test-sessions.ts';
 
 describe('extractIndexText', () => {
@@ -38,6 +38,36 @@ describe('extractIndexText', () => {
     const idents = text.idents.split(' ');
     expect(idents).toEqual(expect.arrayContaining(['parseVizierDocument', 'toolu_01ABCdef', '/src/vizier/parse.ts']));
     expect(idents).not.toContain('Please');
+  });
+});
+
+describe('extractIndexText on awkward text', () => {
+  it('ends an identifier at any non-ASCII character, as it ends at a space', () => {
+    const session = makeSession('s2', { messages: [textMessage('user', 'Try été_config_v2, «parseThing» and /tmp/x/ÿfile.ts — naïve_var.')] });
+    const idents = extractIndexText(session).idents.split(' ');
+    expect(idents).toEqual(expect.arrayContaining(['_config_v2', 'parseThing', '/tmp/x', 'file.ts', 've_var']));
+    expect(idents.filter((t) => [...t].some((c) => c.charCodeAt(0) > 127))).toEqual([]);
+  });
+
+  it('keeps a message holding the separator character as one segment', () => {
+    const session = makeSession('s3', { messages: [textMessage('user', `left${MESSAGE_SEPARATOR}right`), textMessage('assistant', 'ok')] });
+    expect(extractIndexText(session).body.split(MESSAGE_SEPARATOR)).toEqual(['left right', 'ok']);
+  });
+
+  it('caps the body at BODY_CAP characters, separators counted, cutting the message that crosses it', () => {
+    const half = BODY_CAP / 2;
+    const session = makeSession('s4', { messages: [textMessage('user', 'a'.repeat(half)), textMessage('assistant', 'b'.repeat(half)), textMessage('user', 'never indexed')] });
+    const body = extractIndexText(session).body;
+    expect(body.length).toBe(BODY_CAP);
+    expect(body.split(MESSAGE_SEPARATOR).map((m) => m.length)).toEqual([half, half - 1]);
+  });
+
+  it('writes a lone surrogate as U+FFFD without shifting the parts after it', () => {
+    const session = makeSession('s5', { title: 'Título', messages: [textMessage('user', 'a\ud800b handle_event')] });
+    const packed = extractPackedIndexText(session);
+    expect(unpackIndexText(packed)).toMatchObject({ title: 'Título', body: 'a\ufffdb handle_event' });
+    expect(unpackIndexText(packed).idents.split(' ')).toContain('handle_event');
+    expect(unpackIndexText(packed).meta).toContain('/home/dev/s5');
   });
 });
 

@@ -5,7 +5,7 @@ import { toSummary } from '../../shared/summarize.ts';
 import { prepareSession, scanContext } from '../bundle/prepare-session.ts';
 import { StoreShelf } from '../bundle/session-json.ts';
 import { compareInWorker } from '../compare/compare-in-worker.ts';
-import { extractIndexText, packIndexText } from '../index/index-text.ts';
+import { extractPackedIndexText } from '../index/index-text.ts';
 import { findReader } from '../sources/registry.ts';
 import { UnreadableError } from '../sources/types.ts';
 import type { ReadFailure, ReadRequest, ReadResponse } from './read-protocol.ts';
@@ -104,5 +104,5 @@ export async function readSessionFile(request: ReadRequest): Promise<ReadRespons
   if (!('key' in result)) return result;
   if (mode === 'full') return { id, ok: true, session: result };
   const companions = result.sourceFiles.filter((f) => f.role !== 'primary' && f.path !== path).map((f) => f.path);
-  return { id, ok: true, summary: toSummary(result), companions, text: packIndexText(extractIndexText(result)) };
+  return { id, ok: true, summary: toSummary(result), companions, text: extractPackedIndexText(result) };
 }
