@@ -68,6 +68,36 @@ describe('ReadPool', () => {
     expect(order.indexOf('interactive')).toBeLessThanOrEqual(1);
   });
 
+  it('queues a summary in a busy worker behind the one it runs, and answers every caller with its own file', async () => {
+    pool = new ReadPool(1);
+    const files = [0, 1, 3, 4, 5, 6, 7, 8, 9, 10]; // s-2 is renamed by the window test
+    const results = files.map((i) => pool!.summarize(join(dir, `s-${i}.json`)));
+    const slots = (pool as unknown as { slots: Array<{ tasks: unknown[] }> }).slots;
+    expect(slots.map((s) => s.tasks.length)).toEqual([2]);
+    expect(pool.pending).toBe(10);
+    const titles = (await Promise.all(results)).map((r) => (r.ok ? r.summary.title : r.unreadable.message));
+    expect(titles).toEqual(files.map((i) => `project-${i}`));
+    expect(pool.pending).toBe(0);
+  });
+
+  it('does not queue full reads in a busy worker', async () => {
+    pool = new ReadPool(1);
+    const reads = [pool.read(join(dir, 's-0.json')), pool.read(join(dir, 's-1.json'))];
+    expect((pool as unknown as { slots: Array<{ tasks: unknown[] }> }).slots.map((s) => s.tasks.length)).toEqual([1]);
+    expect((await Promise.all(reads)).every((r) => r.ok)).toBe(true);
+  });
+
+  it('fails only the running file when its worker dies; the one queued behind it is read by a fresh worker', async () => {
+    pool = new ReadPool(1);
+    const first = pool.summarize(join(dir, 's-5.json'));
+    const second = pool.summarize(join(dir, 's-6.json'));
+    const slots = (pool as unknown as { slots: Array<{ worker: Worker }> }).slots;
+    await slots[0]?.worker.terminate();
+    await expect(first).rejects.toThrow('read worker exited');
+    const after = await second;
+    expect(after.ok && after.summary.title).toBe('project-6');
+  });
+
   it('refuses work after close', async () => {
     const closing = new ReadPool(1);
     await closing.close();
