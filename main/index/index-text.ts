@@ -149,7 +149,8 @@ function scanIdents(bytes: Uint8Array, from: number, to: number, found: (start: 
  * the scan worker's time (10,000 sessions, 550 MB of text).
  */
 class TextBuilder {
-  private static scratch = Buffer.allocUnsafeSlow(1 << 20);
+  /** Empty until a session is built here (the main thread never builds one in a scan). */
+  private static scratch = Buffer.alloc(0);
   /** A buffer grown past this for one huge session is let go afterwards rather than kept for the next. */
   private static readonly KEEP = 8 << 20;
   at = 0;
@@ -161,7 +162,7 @@ class TextBuilder {
   private room(n: number): Buffer {
     let buf = TextBuilder.scratch;
     if (buf.length - this.at < n) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(buf.length * 2, this.at + n));
+      const grown = Buffer.allocUnsafeSlow(Math.max(buf.length * 2, this.at + n, 1 << 20));
       buf.copy(grown, 0, 0, this.at);
       buf = TextBuilder.scratch = grown;
     }
@@ -182,7 +183,7 @@ class TextBuilder {
   take(): Uint8Array {
     const out = new Uint8Array(this.at);
     out.set(TextBuilder.scratch.subarray(0, this.at));
-    if (TextBuilder.scratch.length > TextBuilder.KEEP) TextBuilder.scratch = Buffer.allocUnsafeSlow(1 << 20);
+    if (TextBuilder.scratch.length > TextBuilder.KEEP) TextBuilder.scratch = Buffer.alloc(0);
     this.at = 0;
     return out;
   }
