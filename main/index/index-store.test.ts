@@ -8,7 +8,7 @@ import { SessionIndex } from './index-store.ts';
 import { searchIndex } from './index-search.ts';
 import { storedText } from './stored-snippet.ts';
 import { migrate, SCHEMA_VERSION } from './schema.ts';
-import { packIndexText } from './index-text.ts';
+import { extractPackedIndexText } from './index-text.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 import type { Session } from '../../shared/session.ts';
 
@@ -244,8 +244,8 @@ describe('SessionIndex search', () => {
       title: 'Résumé of the Übersicht',
       messages: [textMessage('user', 'first message'), textMessage('assistant', 'Le café naïve: loadLedgerSnapshot7 broke 日本語 tests')],
     });
-    const { result, text } = readResult(session);
-    index.put('/roots/packed.json', 100, 1, session.key, result, packIndexText(text));
+    const { result } = readResult(session);
+    index.put('/roots/packed.json', 100, 1, session.key, result, extractPackedIndexText(session));
     for (const q of ['cafe', '"café naïve"', 'resume', 'Über*', 'LedgerSnap', '日本語']) expect(keys(index, q), q).toContain('vizier:packed');
     const [hit] = searchIndex(index, 'LedgerSnap').hits;
     expect(hit?.messageIndex).toBe(1);

@@ -22,22 +22,7 @@ export interface PackedIndexText {
   bytes: [number, number, number, number];
 }
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-/** Lone surrogates are written as U+FFFD, as TextEncoder does anywhere. */
-export function packIndexText(text: IndexText): PackedIndexText {
-  const parts = [text.title, text.body, text.meta, text.idents];
-  const packed = new Uint8Array(parts.reduce((n, part) => n + Buffer.byteLength(part, 'utf8'), 0));
-  const bytes: PackedIndexText['bytes'] = [0, 0, 0, 0];
-  let at = 0;
-  parts.forEach((part, i) => {
-    const { written } = encoder.encodeInto(part, packed.subarray(at));
-    bytes[i] = written;
-    at += written;
-  });
-  return { packed, bytes };
-}
 
 /** The four parts as views of the packed bytes (no copy). */
 export function packedParts(text: PackedIndexText): { title: Uint8Array; body: Uint8Array; meta: Uint8Array; idents: Uint8Array } {

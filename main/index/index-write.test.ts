@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
 import { createSchema } from './schema.ts';
 import { IndexWrites, releaseText, type WriteOp } from './index-write.ts';
-import { packIndexText } from './index-text.ts';
+import { extractPackedIndexText } from './index-text.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 
 function openWrites(): { db: DatabaseSync; writes: IndexWrites } {
@@ -56,8 +56,9 @@ describe('IndexWrites', () => {
 describe('releaseText', () => {
   it('frees the packed text of written puts and leaves other ops alone', () => {
     const written = put('p', 'some words');
-    const { result, text } = readResult(makeSession('q'));
-    const packed = packIndexText(text);
+    const session = makeSession('q');
+    const { result } = readResult(session);
+    const packed = extractPackedIndexText(session);
     const op: WriteOp = { kind: 'put', path: '/roots/q.json', size: 1, mtimeMs: 1, key: 'vizier:q', result, text: packed };
     const { writes, db } = openWrites();
     writes.apply([written, op, { kind: 'remove', path: '/roots/none.json' }]);

@@ -1,6 +1,6 @@
-// Reads a small file whole: in one blocking call off the main thread (a worker has nothing else to do meanwhile), asynchronously on it.
-import { readFileSync, statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+// Reads a small file whole: in blocking calls off the main thread (a worker has nothing else to do meanwhile), asynchronously on it.
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
 import { isMainThread } from 'node:worker_threads';
 
 /**
@@ -13,6 +13,26 @@ export async function readWholeFile(path: string): Promise<Buffer> {
   return isMainThread ? readFile(path) : readFileSync(path);
 }
 
-export async function fileSize(path: string): Promise<number> {
-  return isMainThread ? (await stat(path)).size : statSync(path).size;
+/**
+ * A file's size and, when it is 1 to `max` bytes, its bytes, from one open: a scan worker used to stat each file
+ * by its path and then read it (an open and another stat), a path lookup too many for every small session.
+ */
+export async function readFileUpTo(path: string, max: number): Promise<{ size: number; bytes: Buffer | null }> {
+  const wanted = (size: number) => size > 0 && size <= max;
+  if (isMainThread) {
+    const handle = await open(path, 'r');
+    try {
+      const { size } = await handle.stat();
+      return { size, bytes: wanted(size) ? await handle.readFile() : null };
+    } finally {
+      await handle.close();
+    }
+  }
+  const fd = openSync(path, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    return { size, bytes: wanted(size) ? readFileSync(fd) : null };
+  } finally {
+    closeSync(fd);
+  }
 }

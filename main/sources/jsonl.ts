@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { createGunzip } from 'node:zlib';
-import { fileSize, readWholeFile } from './file-bytes.ts';
+import { readFileUpTo } from './file-bytes.ts';
 import { releaseBytes } from '../workers/release-bytes.ts';
 import type { Warning } from '../../shared/session.ts';
 import { UnreadableError } from './types.ts';
@@ -40,9 +40,12 @@ function isAllNul(bytes: Buffer): boolean {
  * An empty file throws UnreadableError('empty_file'); a file with no parsable line throws 'invalid_json'.
  */
 export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
+  const gzipped = absPath.endsWith('.gz');
   let size: number;
+  // A plain file up to WHOLE_READ_MAX comes back whole with its size; larger or gzipped ones are streamed below.
+  let whole: Buffer | null;
   try {
-    size = await fileSize(absPath);
+    ({ size, bytes: whole } = await readFileUpTo(absPath, gzipped ? 0 : WHOLE_READ_MAX));
   } catch (err) {
     throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
   }
@@ -103,14 +106,7 @@ export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
     if (start < chunk.length) pending.push(chunk.subarray(start));
   };
 
-  const gzipped = absPath.endsWith('.gz');
-  let whole: Buffer | null = null;
-  if (!gzipped && size <= WHOLE_READ_MAX) {
-    try {
-      whole = await readWholeFile(absPath);
-    } catch (err) {
-      throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
-    }
+  if (whole) {
     feed(whole);
   } else {
     const source = createReadStream(absPath, { highWaterMark: READ_CHUNK });
