@@ -2,7 +2,7 @@
 import { writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect, jidoSession, callApi } from './vault-fixture.ts';
+import { test, expect, jidoSession, callApi, startVault } from './vault-fixture.ts';
 
 const row = (page: Page, key: string) => page.locator(`[data-testid="session-row"][data-key="${key}"]`);
 
@@ -54,8 +54,8 @@ test('a corrupt file is listed as unreadable with its reason', async ({ page, va
   await expect(page.getByTestId('unreadable-reason')).toContainText(/cut off/);
 });
 
-test('nothing jumps while the window loads and the index is built: rows stay under the pointer', async ({ page, vault }) => {
-  // Chromium reports every layout shift (an element moving on its own) to a PerformanceObserver.
+/** Records every layout shift (an element moving on its own) that Chromium reports, for `shiftsSoFar`. */
+async function recordLayoutShifts(page: Page) {
   await page.addInitScript(() => {
     const shifts: string[] = [];
     Object.assign(window, { layoutShifts: shifts });
@@ -67,16 +67,38 @@ test('nothing jumps while the window loads and the index is built: rows stay und
       }
     }).observe({ type: 'layout-shift', buffered: true });
   });
+}
+const shiftsSoFar = (page: Page) => page.evaluate(() => (window as unknown as { layoutShifts: string[] }).layoutShifts);
+
+test('nothing jumps while the window loads and the index is built: rows stay under the pointer', async ({ page, vault }) => {
+  await recordLayoutShifts(page);
   await page.goto(vault.url);
   await expect(page.getByTestId('session-row')).toHaveCount(3);
   // The index finishes behind the list, and its progress comes and goes: still nothing may move.
   await expect.poll(() => callApi<{ phase: string }>(vault, 'getIndexProgress', {}).then((p) => p.phase)).toBe('idle');
   await page.waitForTimeout(300);
-  const shifts = await page.evaluate(() => (window as unknown as { layoutShifts: string[] }).layoutShifts);
-  expect(shifts).toEqual([]);
+  expect(await shiftsSoFar(page)).toEqual([]);
   // The counts are there once "Refine" is opened (the user's own doing moves the list, as it should).
   await page.getByTestId('facets-toggle').click();
   await expect(page.getByTestId('facet').first()).toBeVisible();
+});
+
+test("a source's counts change in place: '1 session, 1 unreadable' becoming '2 sessions' moves no text", async ({ page }) => {
+  // Seen in CI: the Sources panel showed a half-scanned root, and the word after the count jumped when it grew.
+  await startVault(false, async (vault) => {
+    await recordLayoutShifts(page);
+    await page.goto(vault.url);
+    const meta = page.getByTestId('root-row').locator('.root-meta');
+    await expect(meta).toContainText('1 session');
+    await expect(meta).toContainText('1 unreadable');
+    await writeFile(join(vault.jidoDir, 'j-new.json'), jidoSession('j-new', 'written-while-open'));
+    await expect(meta).toContainText('2 sessions');
+    await page.waitForTimeout(300);
+    expect(await shiftsSoFar(page)).toEqual([]);
+  }, undefined, async ({ jidoDir }) => {
+    await writeFile(join(jidoDir, 'j-1.json'), jidoSession('j-1', 'nightly-etl'));
+    await writeFile(join(jidoDir, 'j-broken.json'), '{"version":1,"id":"j-broken","name":"cut');
+  });
 });
 
 test('keyboard: arrows move the selection and Enter opens it', async ({ page, vault }) => {

@@ -24,10 +24,12 @@ function RootRow({ root, onRemove }: { root: Root; onRemove(id: string): void })
       </div>
       <div className="root-line root-meta">
         <span className="badge">{kind}</span>
-        <span>
+        {/* The counts change while a root is scanned: the unreadable count sits at the line's end, so the
+            session count growing ("1 session" to "2 sessions") moves nothing after it. */}
+        <span className="root-count">
           {root.sessionCount} session{root.sessionCount === 1 ? '' : 's'}
-          {root.unreadableCount > 0 && <span className="warn-text">, {root.unreadableCount} unreadable</span>}
         </span>
+        {root.unreadableCount > 0 && <span className="root-count root-unreadable warn-text">{root.unreadableCount} unreadable</span>}
       </div>
       {!root.exists && !root.error && <div className="error-text">Folder does not exist.</div>}
       {root.error && <div className="error-text">{root.error}</div>}
