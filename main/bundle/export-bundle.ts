@@ -25,8 +25,15 @@ export { scanBundle, type BundleOptions, type BundleProgress, type ExportResult,
  * 256 MB of 16 MB transcripts, 2 cores: 8 MB (every file streamed) 1.41× zip -r -6's time, 32 MB 1.06×.
  */
 const WHOLE_MAX = 32 * 1024 * 1024;
-/** Whole sources waiting to be deflated or written, at most (four 16 MB transcripts); one over it goes when none wait. */
-const WAITING_BUDGET = 64 * 1024 * 1024;
+/**
+ * Whole sources waiting, at most: raw until deflated, then compressed until written (a 16 MB transcript waits
+ * as about 6 MB once deflated). One over it goes when none wait. 1 GB of 16 MB transcripts, CLI, built: 64 MB
+ * (when sources counted raw until written) peaked at 338-342 MB; counted compressed once deflated, 48 MB peaks
+ * at 287-291 MB in the same time (0.92-0.99x zip's, 56 MB: 305 MB); 32 MB takes a quarter longer.
+ */
+const WAITING_BUDGET = 48 * 1024 * 1024;
+/** Read buffers kept for the next file once their bytes are deflated: one 16 MB transcript's, not the whole budget's. */
+const POOL_KEEP = WAITING_BUDGET / 2;
 
 /** Runs a whole file through the scanner; the same bytes when nothing was redacted, else the redacted copy in a buffer from `pool`. */
 async function scanWhole(bytes: Buffer, scan: SecretScanStream, pool: BufferPool, signal: AbortSignal): Promise<Buffer> {
@@ -82,7 +89,7 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   outError.catch(() => undefined);
   const zip = new ZipWriter(out, stop.signal, WAITING_BUDGET);
   // Whole sources are read into buffers reused once yazl has written them.
-  const buffers = new BufferPool(WAITING_BUDGET);
+  const buffers = new BufferPool(POOL_KEEP);
 
   const result: ScanResult = { sessions: [], files: 0, bytes: 0, findings: [] };
   const files: ManifestFile[] = [];
@@ -132,7 +139,7 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
     const mtime = entry.mtimeMs === null ? new Date() : new Date(entry.mtimeMs);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const size = bytes.length;
-    // Both the bytes as read and a redacted copy are pool buffers, back in the pool once yazl has written them.
+    // Both the bytes as read and a redacted copy are pool buffers, back in the pool once yazl has deflated them.
     zip.add(entry.path, bytes, { mtime, mode: 0o100644, level }, true, () => buffers.give(bytes));
     bytesDone += read;
     progress(entry.path);
@@ -200,10 +207,10 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
       // go out; not sooner, or a loader that parses on this thread would hold two parsed sessions. Measured, 1 GB
       // CLI export: 65 -> 60 s, for a peak 27 MB higher; releasing after the first source is read: 67 s, -4 MB.
       // Already in memory, session.json takes none of the budget sources wait for.
-      // Its memory goes back as soon as it is written: to the worker that wrote it, for the next session.json,
-      // or to the system (see `unmap`), not at the next collection.
-      const written = () => (loader.recycle ? loader.recycle(json) : unmap(json));
-      zip.add(jsonEntry.path, json, { mtime: new Date(), mode: 0o100644, level: Math.min(level, 1) }, false, written);
+      // Its memory goes back as soon as it is deflated (stored: written): to the worker that wrote it, for the
+      // next session.json, or to the system (see `unmap`), not at the next collection.
+      const released = () => (loader.recycle ? loader.recycle(json) : unmap(json));
+      zip.add(jsonEntry.path, json, { mtime: new Date(), mode: 0o100644, level: Math.min(level, 1) }, false, released);
       release();
       for (const e of plan.sources) record(await writeSource(e, plan.format, ctx));
       result.sessions.push(sessionEntry(plan));

@@ -120,6 +120,35 @@ describe('ZipWriter', () => {
     expect((await readBack(join(dir, 'release.zip'))).length).toBe(5);
   });
 
+  it('gives a whole entry\'s bytes back once deflated, while it still waits its turn behind an entry being streamed', async () => {
+    const path = join(dir, 'deflated.zip');
+    const budget = 1024 * 1024;
+    const zip = new ZipWriter(createWriteStream(path), undefined, budget);
+    const opts = { mtime: new Date(), mode: 0o100644, level: 6 };
+    // An entry still streaming holds up every entry after it: none of them can be written yet.
+    zip.begin('streaming.txt', opts);
+    await zip.data(Buffer.from('first part\n'));
+    const text = Buffer.from('{"type":"assistant","message":"a transcript line"}\n'.repeat(16_000));
+    let released = false;
+    zip.add('deflated.jsonl', text, opts, true, () => (released = true));
+    expect(zip.pendingBytes).toBe(text.length);
+    await expect.poll(() => released, { timeout: 5000 }).toBe(true);
+    // What still waits is the compressed copy, a small part of the text.
+    expect(zip.pendingBytes).toBeGreaterThan(0);
+    expect(zip.pendingBytes).toBeLessThan(text.length / 20);
+    // So the budget has room again before anything was written.
+    const roomed = await Promise.race([zip.room(text.length).then(() => true), new Promise((r) => setTimeout(() => r(false), 2000))]);
+    expect(roomed).toBe(true);
+    await zip.data(Buffer.from('second part\n'));
+    await zip.end();
+    await zip.finish();
+    expect(zip.pendingBytes).toBe(0);
+    const back = await readBack(path);
+    expect(back.map(([name]) => name)).toEqual(['streaming.txt', 'deflated.jsonl']);
+    expect(back[0]?.[1].toString()).toBe('first part\nsecond part\n');
+    expect(back[1]?.[1].equals(text)).toBe(true);
+  });
+
   it('a cancel while waiting for room rejects instead of hanging', async () => {
     const controller = new AbortController();
     const zip = new ZipWriter(createWriteStream(join(dir, 'cancel.zip')), controller.signal, 256 * 1024);

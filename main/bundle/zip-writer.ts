@@ -39,13 +39,18 @@ export interface ZipEntryOptions {
 }
 
 /**
- * yazl's Entry as far as this file looks at it: its state reaches FILE_DATA_DONE (3) once its bytes are in the
- * output. yazl keeps every entry until the zip ends (the central directory needs them), and a whole entry's
- * pump function closes over its compressed bytes, so without help every deflated entry stays in memory to the end.
+ * yazl's Entry as far as this file looks at it. A whole entry is deflated on libuv's thread pool; when that is
+ * done yazl calls the entry's setFileDataPumpFunction with a function that writes the compressed bytes (its
+ * state becomes READY_TO_PUMP_FILE_DATA, 1, and compressedSize is known), and its state reaches FILE_DATA_DONE
+ * (3) once they are in the output. yazl keeps every entry until the zip ends (the central directory needs
+ * them), and that pump function closes over the compressed bytes, so without help every deflated entry stays
+ * in memory to the end.
  */
 interface YazlEntry {
   state: number;
+  compressedSize: number | null;
   doFileDataPump?: (() => void) | null;
+  setFileDataPumpFunction(pump: () => void): void;
 }
 const FILE_DATA_DONE = 3;
 
@@ -53,18 +58,18 @@ const FILE_DATA_DONE = 3;
  * Entries go into the zip in the order they are added. A streamed entry (begin, data…, end) is deflated
  * as it is read, one at a time, so at most a stream buffer of it is in memory. A whole entry (`add`) is
  * deflated by yazl at once on libuv's thread pool, beside whatever else is being deflated: that is where
- * the export uses more than one core. Whole entries wait in memory (raw until deflated, then compressed
- * until their turn), so `add` first waits until those already waiting hold less than `budget` bytes.
+ * the export uses more than one core. Whole entries wait in memory, raw until deflated and then compressed
+ * until their turn to be written, so `add` first waits until those already waiting hold less than `budget` bytes.
  */
 export class ZipWriter {
   private readonly zip = new yazl.ZipFile();
   private readonly written: Promise<void>;
   private current: PassThrough | null = null;
   private readonly budget: number;
-  /** Whole entries not yet in the output, oldest first, and the bytes they were given as. */
-  private readonly waiting: Array<{ entry: YazlEntry; bytes: number; onWritten?: () => void }> = [];
+  /** Whole entries not yet in the output, oldest first, and the bytes each holds: as given until deflated, then compressed. */
+  private readonly waiting: Array<{ entry: YazlEntry; bytes: number }> = [];
   private waitingBytes = 0;
-  /** Stored entries' `onWritten`, run once the whole zip is out. */
+  /** Stored entries' `onReleased`, run once the whole zip is out. */
   private readonly afterFinish: Array<() => void> = [];
   private wakers: Array<() => void> = [];
 
@@ -97,22 +102,35 @@ export class ZipWriter {
 
   /**
    * Adds a whole entry; yazl deflates it now, in the background, and writes it in its turn. `counted`: false
-   * for bytes the caller holds anyway (a session.json already in memory), which wait without taking budget.
-   * `onWritten` runs once `data` is no longer read, so it may be reused: when a deflated entry is in the output,
-   * or, for a stored entry (level 0), whose very bytes yazl queues for the output stream, once the zip is finished.
+   * for bytes the caller holds anyway (a session.json already in memory), which take no budget until they are
+   * deflated. `onReleased` runs once `data` is no longer read, so its memory may be reused: as soon as it is
+   * deflated (the compressed copy waits for its turn without it), or, for a stored entry (level 0), whose very
+   * bytes yazl queues for the output stream, once the zip is finished.
    */
-  add(name: string, data: Buffer, options: ZipEntryOptions, counted = true, onWritten?: () => void): void {
+  add(name: string, data: Buffer, options: ZipEntryOptions, counted = true, onReleased?: () => void): void {
     this.zip.addBuffer(data, name, this.entryOptions(options));
     const entries = (this.zip as unknown as { entries: YazlEntry[] }).entries;
     const entry = entries[entries.length - 1];
-    if (!entry || typeof entry.state !== 'number') throw new Error('yazl no longer exposes its entries; the zip writer needs updating');
-    const bytes = counted ? data.length : 0;
-    if (onWritten && options.level === 0) {
-      this.afterFinish.push(onWritten);
-      onWritten = undefined;
+    if (!entry || typeof entry.state !== 'number' || typeof entry.setFileDataPumpFunction !== 'function') {
+      throw new Error('yazl no longer exposes its entries; the zip writer needs updating');
     }
-    this.waiting.push({ entry, bytes, ...(onWritten ? { onWritten } : {}) });
-    this.waitingBytes += bytes;
+    const waiting = { entry, bytes: counted ? data.length : 0 };
+    this.waiting.push(waiting);
+    this.waitingBytes += waiting.bytes;
+    if (options.level === 0) {
+      if (onReleased) this.afterFinish.push(onReleased);
+      return;
+    }
+    // yazl hands over the compressed bytes' pump once deflateRaw is done; from then on only they are held.
+    const setPump = entry.setFileDataPumpFunction;
+    entry.setFileDataPumpFunction = (pump) => {
+      setPump.call(entry, pump);
+      const compressed = entry.compressedSize ?? 0;
+      this.waitingBytes += compressed - waiting.bytes;
+      waiting.bytes = compressed;
+      onReleased?.();
+      this.wake();
+    };
   }
 
   begin(name: string, options: ZipEntryOptions): void {
@@ -149,14 +167,17 @@ export class ZipWriter {
   private settle(): void {
     let freed = false;
     while (this.waiting.length && (this.waiting[0]?.entry.state ?? 0) >= FILE_DATA_DONE) {
-      const done = this.waiting.shift() as { entry: YazlEntry; bytes: number; onWritten?: () => void };
+      const done = this.waiting.shift() as { entry: YazlEntry; bytes: number };
       // Written: let go of its bytes (yazl never pumps an entry twice).
       done.entry.doFileDataPump = null;
       this.waitingBytes -= done.bytes;
-      done.onWritten?.();
       freed = true;
     }
-    if (!freed || !this.wakers.length) return;
+    if (freed) this.wake();
+  }
+
+  private wake(): void {
+    if (!this.wakers.length) return;
     const wakers = this.wakers;
     this.wakers = [];
     for (const wake of wakers) wake();
