@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { crc32 } from 'node:zlib';
+import zlib, { crc32 } from 'node:zlib';
 import { eachEntry, entryName, openEntry, openZip, type ZipEntry } from './read-zip.ts';
 import { ZipWriter } from './zip-writer.ts';
 import { collector } from '../idle-memory.ts';
@@ -147,6 +147,34 @@ describe('ZipWriter', () => {
     expect(back.map(([name]) => name)).toEqual(['streaming.txt', 'deflated.jsonl']);
     expect(back[0]?.[1].toString()).toBe('first part\nsecond part\n');
     expect(back[1]?.[1].equals(text)).toBe(true);
+  });
+
+  it('deflates a whole entry in large output chunks, so this thread is not needed every 16 KB, and puts zlib back as it was', async () => {
+    const path = join(dir, 'chunks.zip');
+    const zip = new ZipWriter(createWriteStream(path));
+    const seen: Array<number | undefined> = [];
+    const real = zlib.deflateRaw;
+    const spy = ((buffer: zlib.InputType, options: zlib.ZlibOptions, callback: zlib.CompressCallback) => {
+      seen.push(options.chunkSize);
+      return real(buffer, options, callback);
+    }) as typeof zlib.deflateRaw;
+    zlib.deflateRaw = spy;
+    try {
+      const big = content(4096);
+      const small = content(8);
+      const opts = { mtime: new Date(), mode: 0o100644, level: 6 };
+      zip.add('big.bin', big, opts);
+      zip.add('small.bin', small, opts);
+      // Only the call made inside add is changed.
+      expect(zlib.deflateRaw).toBe(spy);
+      await zip.finish();
+      expect(seen).toEqual([1024 * 1024, 16 * 1024]);
+      const back = await readBack(path);
+      expect(back[0]?.[1].equals(big)).toBe(true);
+      expect(back[1]?.[1].equals(small)).toBe(true);
+    } finally {
+      zlib.deflateRaw = real;
+    }
   });
 
   it('a cancel while waiting for room rejects instead of hanging', async () => {
