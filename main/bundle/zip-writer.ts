@@ -114,7 +114,7 @@ export class ZipWriter {
     this.written.catch(() => undefined);
   }
 
-  /** Bytes of whole entries added and not yet written. */
+  /** Bytes held by whole entries not yet written: as given until deflated (uncounted ones: none), then compressed. */
   get pendingBytes(): number {
     return this.waitingBytes;
   }
