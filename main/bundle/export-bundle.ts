@@ -88,7 +88,7 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   const outError = new Promise<never>((_, reject) => out.once('error', reject));
   outError.catch(() => undefined);
   const zip = new ZipWriter(out, stop.signal, WAITING_BUDGET);
-  // Whole sources are read into buffers reused once yazl has written them.
+  // Whole sources are read into buffers reused once yazl has deflated them.
   const buffers = new BufferPool(POOL_KEEP);
 
   const result: ScanResult = { sessions: [], files: 0, bytes: 0, findings: [] };
