@@ -1,5 +1,6 @@
 // Turns a parsed Session into the text the full-text index stores (run in the scan worker, off the main thread).
 import type { MessagePart, Session } from '../../shared/session.ts';
+import { IdentCollector, scanIdents } from './ident-scan.ts';
 
 /** What the index keeps per session: weighted columns plus the identifiers for substring search. */
 export interface IndexText {
@@ -80,54 +81,6 @@ function partText(part: MessagePart): string {
   }
 }
 
-/** A token is an identifier worth substring search when it has inner structure: case humps, _ . / : - $ or digits. */
-const STRUCTURED = /[_$./:\\-]|[a-z][A-Z]|[A-Za-z][0-9]|[0-9][A-Za-z]/;
-
-/** Byte classes: 0 ends a token (anything else, every byte of a non-ASCII character too), then digit, upper, lower, joiner. */
-const DIGIT = 1;
-const UPPER = 2;
-const LOWER = 3;
-const JOINER = 4;
-const CLASS = new Uint8Array(256);
-for (let c = 48; c <= 57; c++) CLASS[c] = DIGIT;
-for (let c = 65; c <= 90; c++) CLASS[c] = UPPER;
-for (let c = 97; c <= 122; c++) CLASS[c] = LOWER;
-for (const ch of '_$./:\\-') CLASS[ch.charCodeAt(0)] = JOINER;
-const TRIM_START = new Uint8Array(256);
-for (const ch of '.:-') TRIM_START[ch.charCodeAt(0)] = 1;
-const TRIM_END = new Uint8Array(256);
-for (const ch of '.:/\\-') TRIM_END[ch.charCodeAt(0)] = 1;
-/** Whether class `cur` after class `prev` inside a token makes it structured: a joiner, a hump, or a digit next to a letter. */
-const HUMP = new Uint8Array(25);
-for (let prev = 1; prev <= 4; prev++) {
-  for (let cur = 1; cur <= 4; cur++) {
-    HUMP[prev * 5 + cur] = Number(cur === JOINER || (prev === LOWER && cur === UPPER) || (prev !== DIGIT && prev !== JOINER && cur === DIGIT) || (prev === DIGIT && (cur === UPPER || cur === LOWER)));
-  }
-}
-
-/**
- * Calls `found` with the start and end of every token of 5+ identifier bytes with inner structure in bytes[from, to).
- * It reads UTF-8 bytes: identifiers are ASCII, and a non-ASCII character ends a token as it does in a string.
- * Most bytes sit in plain words and spaces, so the loop runs over a token first and judges it at its end.
- */
-function scanIdents(bytes: Uint8Array, from: number, to: number, found: (start: number, end: number) => boolean): void {
-  let i = from;
-  while (i < to) {
-    while (i < to && CLASS[bytes[i] as number] === 0) i++;
-    if (i === to) return;
-    const start = i;
-    let prev = CLASS[bytes[i] as number] as number;
-    let structured = prev === JOINER;
-    for (i++; i < to; i++) {
-      const cls = CLASS[bytes[i] as number] as number;
-      if (cls === 0) break;
-      if (!structured && HUMP[prev * 5 + cls] === 1) structured = true;
-      prev = cls;
-    }
-    if (structured && i - start >= 5 && !found(start, i)) return;
-  }
-}
-
 /**
  * The session's index text built straight into UTF-8 in a reused buffer: title, body, meta, then the identifiers
  * scanned from those bytes. Building strings, joining them, encoding them and scanning them again took a third of
@@ -136,6 +89,8 @@ function scanIdents(bytes: Uint8Array, from: number, to: number, found: (start: 
 class TextBuilder {
   /** Empty until a session is built here (the main thread never builds one in a scan). */
   private static scratch = Buffer.alloc(0);
+  /** The same memory as whole 32-bit words, for the identifier scan (an allocUnsafeSlow buffer starts aligned). */
+  private static words = new Int32Array(0);
   /** A buffer grown past this for one huge session is let go afterwards rather than kept for the next. */
   private static readonly KEEP = 8 << 20;
   at = 0;
@@ -144,12 +99,17 @@ class TextBuilder {
     return TextBuilder.scratch;
   }
 
-  private room(n: number): Buffer {
+  get words(): Int32Array {
+    return TextBuilder.words;
+  }
+
+  room(n: number): Buffer {
     let buf = TextBuilder.scratch;
     if (buf.length - this.at < n) {
       const grown = Buffer.allocUnsafeSlow(Math.max(buf.length * 2, this.at + n, 1 << 20));
       buf.copy(grown, 0, 0, this.at);
       buf = TextBuilder.scratch = grown;
+      TextBuilder.words = new Int32Array(grown.buffer, grown.byteOffset, grown.length >> 2);
     }
     return buf;
   }
@@ -168,7 +128,10 @@ class TextBuilder {
   take(): Uint8Array {
     const out = new Uint8Array(this.at);
     out.set(TextBuilder.scratch.subarray(0, this.at));
-    if (TextBuilder.scratch.length > TextBuilder.KEEP) TextBuilder.scratch = Buffer.alloc(0);
+    if (TextBuilder.scratch.length > TextBuilder.KEEP) {
+      TextBuilder.scratch = Buffer.alloc(0);
+      TextBuilder.words = new Int32Array(0);
+    }
     this.at = 0;
     return out;
   }
@@ -231,6 +194,8 @@ function metaOf(session: Session): string {
     .join('\n');
 }
 
+const collector = new IdentCollector();
+
 /** The index text of a session as the scan worker hands it on: one UTF-8 buffer (see PackedIndexText). */
 export function extractPackedIndexText(session: Session): PackedIndexText {
   const out = new TextBuilder();
@@ -241,28 +206,24 @@ export function extractPackedIndexText(session: Session): PackedIndexText {
   out.write(metaOf(session));
   const metaEnd = out.at;
   // Identifiers in the title first, then the metadata, then the body, until the budget runs out.
-  const idents = new Set<string>();
-  let left = IDENTS_CAP;
+  const idents = collector;
+  idents.reset();
   const bytes = out.bytes;
+  const words = out.words;
+  // The budget counts a space after every identifier.
+  const budgetLeft = () => idents.bytes + 1 < IDENTS_CAP;
   const collect = (start: number, end: number): boolean => {
-    // Trimmed of leading . : - and trailing . : / \\ - (a sentence's full stop, a folder's slash) before it is a string.
-    while (start < end && TRIM_START[bytes[start] as number] === 1) start++;
-    while (end > start && TRIM_END[bytes[end - 1] as number] === 1) end--;
-    if (end - start < 5 || end - start > 200) return left > 0;
-    const token = bytes.toString('latin1', start, end);
-    if (!idents.has(token) && STRUCTURED.test(token)) {
-      idents.add(token);
-      left -= token.length + 1;
-    }
-    return left > 0;
+    idents.addToken(bytes, start, end);
+    return budgetLeft();
   };
-  scanIdents(bytes, 0, titleEnd, collect);
-  if (left > 0) scanIdents(bytes, bodyEnd, metaEnd, collect);
-  if (left > 0) scanIdents(bytes, titleEnd, bodyEnd, collect);
-  let n = 0;
-  for (const token of idents) {
-    if (n++) out.byte(0x20);
-    out.write(token);
+  scanIdents(bytes, words, 0, titleEnd, collect);
+  if (budgetLeft()) scanIdents(bytes, words, bodyEnd, metaEnd, collect);
+  if (budgetLeft()) scanIdents(bytes, words, titleEnd, bodyEnd, collect);
+  // Copied after the metadata (identifiers are ASCII, so their bytes are their UTF-8); growing keeps the offsets.
+  const into = out.room(idents.bytes);
+  for (let n = 0; n < idents.count; n++) {
+    if (n) into[out.at++] = 0x20;
+    out.at += into.copy(into, out.at, idents.starts[n] as number, idents.ends[n] as number);
   }
   const identsEnd = out.at;
   return { packed: out.take(), bytes: [titleEnd, bodyEnd - titleEnd, metaEnd - bodyEnd, identsEnd - metaEnd] };
