@@ -1,10 +1,11 @@
 // Reads a gzipped JSON document (ai-agent snapshots) whole, with an exact reason for every way the gzip or JSON can be broken.
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { MAX_DOCUMENT_BYTES, type DocumentContext } from './coerce.ts';
 import { decodeText, parseJsonText } from './decode.ts';
 import { UnreadableError } from './types.ts';
+import { statPath } from './file-bytes.ts';
 
 const gunzipAsync = promisify(gunzip);
 const MIB = 1024 * 1024;
@@ -51,7 +52,7 @@ export async function readGzipDocument(absPath: string): Promise<{ value: unknow
   let bytes: Buffer;
   let mtimeMs: number;
   try {
-    const info = await stat(absPath);
+    const info = await statPath(absPath);
     if (!info.isFile()) throw new UnreadableError('io_error', 'Not a regular file.');
     if (info.size > MAX_DOCUMENT_BYTES) {
       throw new UnreadableError('too_large', `File is ${Math.round(info.size / MIB)} MiB; snapshots over ${MAX_DOCUMENT_BYTES / MIB} MiB are not read.`);

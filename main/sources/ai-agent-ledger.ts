@@ -1,5 +1,4 @@
 // Reads ai-agent v3 session ledgers (<sessions>/session/<sessionId>.jsonl: session_start, turn_start/turn_end, session_summary/error).
-import { stat } from 'node:fs/promises';
 import type { Operation, Outcome, Session } from '../../shared/session.ts';
 import { Fields, isRecord, lastSegment, limitDepth, primarySourceFile, titleFromText, WarningList, type DocumentContext } from './coerce.ts';
 import { readJsonLines, type JsonLine } from './jsonl.ts';
@@ -8,6 +7,7 @@ import { ledgerRoot, recentlyWritten } from './ai-agent-paths.ts';
 import { bool, PayloadRefs } from './ai-agent-payloads.ts';
 import { readTotals, UsageSum } from './ai-agent-usage.ts';
 import { UnreadableError } from './types.ts';
+import { statPath } from './file-bytes.ts';
 
 export const LEDGER_VERSION = 3;
 
@@ -234,7 +234,7 @@ export function parseAiAgentLedger(records: JsonLine[], ctx: DocumentContext): S
 export async function readAiAgentLedger(absPath: string): Promise<Session> {
   let info;
   try {
-    info = await stat(absPath);
+    info = await statPath(absPath);
   } catch (err) {
     throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
   }

@@ -1,7 +1,7 @@
 // ai-agent payload references ({path, sha256, ...} into payloads/<id>/turn-NNNN/): described, checked for presence, never followed outside the sessions root.
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Fields, isRecord, type WarningList } from './coerce.ts';
+import { statPath } from './file-bytes.ts';
 
 /** not_captured: the producer did not write it; refused: the path leaves the sessions root; unchecked until probed. */
 export type PayloadState = 'not_captured' | 'refused' | 'unchecked' | 'present' | 'missing';
@@ -101,7 +101,7 @@ export class PayloadRefs {
     const missing: string[] = [];
     for (const { ref, abs } of this.#pending) {
       try {
-        const info = await stat(abs);
+        const info = await statPath(abs);
         if (info.isFile()) {
           ref.state = 'present';
           ref.size = info.size;

@@ -1,9 +1,9 @@
 // Where a Claude Code transcript sits under <config>/projects, and the sub-agent files and meta beside it.
-import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { SourceFile } from '../../shared/session.ts';
 import { isRecord } from './coerce.ts';
 import { readJsonFile } from './decode.ts';
+import { statPath, listFolder } from './file-bytes.ts';
 
 export type ClaudeCodeLayout =
   | { kind: 'session'; sessionId: string }
@@ -84,7 +84,7 @@ export async function readSubagentMeta(agentJsonlPath: string): Promise<MetaResu
   const path = metaPathOf(agentJsonlPath);
   let info;
   try {
-    info = await stat(path);
+    info = await statPath(path);
   } catch {
     return null;
   }
@@ -102,7 +102,7 @@ export async function readSubagentMeta(agentJsonlPath: string): Promise<MetaResu
 export async function listSubagents(subagentsDir: string, parentSessionId: string, exceptAgentId?: string): Promise<SubagentFile[]> {
   let names: string[];
   try {
-    names = await readdir(subagentsDir);
+    names = await listFolder(subagentsDir);
   } catch {
     return []; // most sessions never spawned a sub-agent
   }

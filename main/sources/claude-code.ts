@@ -1,5 +1,4 @@
 // Reads Claude Code transcripts (<config>/projects/<encoded-cwd>/<sessionId>.jsonl and their sub-agent files).
-import { stat } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Session, SourceFile } from '../../shared/session.ts';
 import { lastSegment, primarySourceFile, titleFromText, WarningList, type DocumentContext } from './coerce.ts';
@@ -12,6 +11,7 @@ import {
   agentKey, layoutOf, listSubagents, readSubagentMeta, sessionKey, type ClaudeCodeLayout, type SubagentFile, type SubagentMeta,
 } from './claude-code-subagents.ts';
 import { UnreadableError, type SourceReader } from './types.ts';
+import { statPath } from './file-bytes.ts';
 
 export interface ClaudeCodeContext extends DocumentContext {
   /** Wall-clock time for the "still running" test (tests pin it). */
@@ -108,7 +108,7 @@ export function parseClaudeCode(records: readonly JsonLine[], ctx: ClaudeCodeCon
 export async function readClaudeCodeFile(absPath: string, now = Date.now()): Promise<Session> {
   let info;
   try {
-    info = await stat(absPath);
+    info = await statPath(absPath);
   } catch (err) {
     throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
   }

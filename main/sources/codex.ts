@@ -1,5 +1,4 @@
 // Reads Codex CLI rollouts (<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-*.jsonl and archived_sessions/) in one streaming pass.
-import { stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { Session } from '../../shared/session.ts';
 import { Fields, isRecord, kindOfJson, type DocumentContext } from './coerce.ts';
@@ -10,6 +9,7 @@ import { buildCodexSession } from './codex-session.ts';
 import { bump, CodexState } from './codex-state.ts';
 import { readJsonLines, type JsonLine } from './jsonl.ts';
 import { UnreadableError, type SourceReader } from './types.ts';
+import { statPath } from './file-bytes.ts';
 
 const ROLLOUT_NAME = /^rollout-.+\.jsonl$/;
 
@@ -111,7 +111,7 @@ export function parseCodexRollout(records: readonly JsonLine[], ctx: DocumentCon
 export async function readCodexFile(absPath: string, now: number = Date.now()): Promise<Session> {
   let info;
   try {
-    info = await stat(absPath);
+    info = await statPath(absPath);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());

@@ -1,8 +1,8 @@
 // Turns untrusted JSON into canonical pieces: typed getters that warn instead of throwing, timestamps, titles.
-import { stat } from 'node:fs/promises';
 import type { ConfigEntry, Provenance, SourceFile, TokenUsage, Warning } from '../../shared/session.ts';
 import { readJsonFile } from './decode.ts';
 import { UnreadableError } from './types.ts';
+import { statPath } from './file-bytes.ts';
 
 /** Free-form values deeper than this are cut: deeper nesting overflows JSON.stringify and structured clone. */
 export const MAX_DEPTH = 32;
@@ -283,7 +283,7 @@ export function primarySourceFile(ctx: DocumentContext): SourceFile {
 export async function readDocument(absPath: string): Promise<{ value: unknown; ctx: DocumentContext }> {
   let info;
   try {
-    info = await stat(absPath);
+    info = await statPath(absPath);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());

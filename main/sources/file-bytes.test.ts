@@ -1,9 +1,9 @@
-// Reading a small file whole: its size and bytes from one open, and nothing read past the limit.
+// Reading a small file whole (its size and bytes from one open), and the stat/readdir that block in workers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFileUpTo } from './file-bytes.ts';
+import { listFolder, readFileUpTo, statPath } from './file-bytes.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -29,5 +29,18 @@ describe('readFileUpTo', () => {
   it('throws for a missing file and for a folder', async () => {
     await expect(readFileUpTo(join(dir, 'missing.jsonl'), 1024)).rejects.toThrow(/ENOENT/);
     await expect(readFileUpTo(dir, 1 << 20)).rejects.toThrow(/EISDIR/);
+  });
+});
+
+describe('statPath and listFolder', () => {
+  it('stat a file as fs.stat does, and reject a missing one with its errno code', async () => {
+    const [mine, theirs] = await Promise.all([statPath(join(dir, 'small.jsonl')), stat(join(dir, 'small.jsonl'))]);
+    expect([mine.size, mine.mtimeMs, mine.isFile()]).toEqual([theirs.size, theirs.mtimeMs, true]);
+    await expect(statPath(join(dir, 'missing.jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('list a folder as fs.readdir does, and reject a missing one with its errno code', async () => {
+    expect((await listFolder(dir)).sort()).toEqual((await readdir(dir)).sort());
+    await expect(listFolder(join(dir, 'subagents'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -1,6 +1,6 @@
 // Reads a small file whole: in blocking calls off the main thread (a worker has nothing else to do meanwhile), asynchronously on it.
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { isMainThread } from 'node:worker_threads';
 
 /**
@@ -11,6 +11,19 @@ import { isMainThread } from 'node:worker_threads';
  */
 export async function readWholeFile(path: string): Promise<Buffer> {
   return isMainThread ? readFile(path) : readFileSync(path);
+}
+
+/**
+ * stat(), blocking in a worker. Each asynchronous stat there is a round trip through libuv's thread pool: two
+ * cross-thread wake-ups per session file, which on a 2-core VM cost more than the system call itself.
+ */
+export async function statPath(path: string): Promise<Stats> {
+  return isMainThread ? stat(path) : statSync(path);
+}
+
+/** A folder's entry names, blocking in a worker (see statPath). */
+export async function listFolder(path: string): Promise<string[]> {
+  return isMainThread ? readdir(path) : readdirSync(path);
 }
 
 /**

@@ -1,5 +1,5 @@
 // Reads Gemini CLI chats (~/.gemini/tmp/<project>/chats/session-*.json|.jsonl and nested sub-agent chats).
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Session } from '../../shared/session.ts';
 import { isRecord, notAnObject, readDocument, WarningList, type DocumentContext } from './coerce.ts';
@@ -7,6 +7,7 @@ import { replayDocument, replayJsonLines } from './gemini-replay.ts';
 import { buildGeminiSession, placementOf, type GeminiSurroundings } from './gemini-session.ts';
 import { readJsonLines, type JsonLine } from './jsonl.ts';
 import { UnreadableError, type SourceReader } from './types.ts';
+import { statPath } from './file-bytes.ts';
 
 const NOTHING_AROUND: GeminiSurroundings = { projectRoot: null, projectRootFile: null };
 
@@ -49,7 +50,7 @@ async function surroundings(absPath: string): Promise<GeminiSurroundings> {
   const chats = basename(dirname(absPath)) === 'chats' ? dirname(absPath) : dirname(dirname(absPath));
   const marker = join(dirname(chats), '.project_root');
   try {
-    const [text, info] = await Promise.all([readFile(marker, 'utf8'), stat(marker)]);
+    const [text, info] = await Promise.all([readFile(marker, 'utf8'), statPath(marker)]);
     const root = text.trim();
     if (!root) return NOTHING_AROUND;
     return { projectRoot: root, projectRootFile: { path: marker, size: info.size, mtimeMs: info.mtimeMs, role: 'meta' } };
@@ -64,7 +65,7 @@ export async function readGeminiFile(absPath: string, now: number = Date.now()):
   if (extname(absPath) === '.jsonl') {
     let info;
     try {
-      info = await stat(absPath);
+      info = await statPath(absPath);
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
       throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());

@@ -1,8 +1,8 @@
 // Reads one session's row from ProjectHub's vault/.projecthub/index.db (opened read-only, never written).
-import { stat } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
 import type { SessionSummaryText, SourceFile } from '../../shared/session.ts';
 import { isRecord, type WarningList } from './coerce.ts';
+import { statPath } from './file-bytes.ts';
 
 export interface IndexRow {
   projectDir: string | null;
@@ -57,7 +57,7 @@ const str = (v: unknown) => (typeof v === 'string' ? v : null);
 export async function readIndexRow(dbPath: string, sessionId: string, warnings: WarningList): Promise<{ row: IndexRow | null; file: SourceFile } | null> {
   let info;
   try {
-    info = await stat(dbPath);
+    info = await statPath(dbPath);
   } catch {
     return null;
   }

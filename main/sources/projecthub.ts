@@ -1,5 +1,4 @@
 // Reads ProjectHub vault sessions (<project>/vault/sessions/<date>_<id>.md) merged with their transcript and index row.
-import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { LifecycleStatus, Session, SourceFile, Warning } from '../../shared/session.ts';
 import { lastSegment, primarySourceFile, titleFromText, WarningList, type DocumentContext } from './coerce.ts';
@@ -11,6 +10,7 @@ import { readConversation, type Conversation } from './claude-code-records.ts';
 import { readIndexRow, type IndexRow } from './projecthub-index.ts';
 import { parseVaultMarkdown, type VaultMarkdown } from './projecthub-markdown.ts';
 import { UnreadableError, type SourceReader } from './types.ts';
+import { statPath } from './file-bytes.ts';
 
 const SESSION_FILE = /^(\d{4}-\d{2}-\d{2})_(.+)\.md$/;
 
@@ -157,7 +157,7 @@ export function parseProjectHub(md: VaultMarkdown, ctx: ProjectHubContext): Sess
 async function readTranscript(path: string, warnings: WarningList): Promise<ProjectHubContext['transcript']> {
   let info;
   try {
-    info = await stat(path);
+    info = await statPath(path);
   } catch {
     return null; // `session capture` was never run for this session
   }
@@ -175,7 +175,7 @@ async function readTranscript(path: string, warnings: WarningList): Promise<Proj
 export async function readProjectHubFile(absPath: string, now = Date.now()): Promise<Session> {
   let info;
   try {
-    info = await stat(absPath);
+    info = await statPath(absPath);
   } catch (err) {
     throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
   }
