@@ -1,5 +1,5 @@
 // Finds the session files below a root: a bounded walk that skips dependency folders and symlinked dirs.
-import { opendir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Folders that never hold sessions but can hold millions of files. */
@@ -16,13 +16,16 @@ export async function* walkFiles(
   while (stack.length) {
     const next = stack.pop();
     if (!next) break;
-    let handle;
+    // One readdir per folder, not opendir's open / read per 32 entries / close: each is a round trip through
+    // libuv's thread pool, and most session folders hold a file or two (the 10,000-session bench corpus has
+    // 3,178 folders: walking it took 0.46 s of CPU, 0.15 s so). A folder of 300,000 files is one 40 MB array.
+    let entries;
     try {
-      handle = await opendir(next.dir);
+      entries = await readdir(next.dir, { withFileTypes: true });
     } catch {
       continue; // unreadable or vanished folder: nothing to list there
     }
-    for await (const entry of handle) {
+    for (const entry of entries) {
       const full = join(next.dir, entry.name);
       if (entry.isDirectory()) {
         if (next.depth < maxDepth && !SKIP_DIRS.has(entry.name)) stack.push({ dir: full, depth: next.depth + 1 });
