@@ -1,6 +1,6 @@
 // Find in session: counting, stepping and marking matches the way the find bar shows them.
 import { describe, expect, it } from 'vitest';
-import { anyOf, buildFindIndex, findCountLabel, findMatches, hasMatch, splitMatches, stepMatch } from './find.ts';
+import { anyOf, buildFindIndex, currentMatch, findCountLabel, findMatches, hasMatch, splitMatches, stepFind, stepMatch } from './find.ts';
 import { call, msg, result, text } from './test-sessions.ts';
 import { buildTranscript } from './transcript.ts';
 
@@ -49,5 +49,31 @@ describe('find in session', () => {
     expect(splitMatches('Merge order for the QUOKKA merge', words)).toEqual(['', 'Merge order', ' for the ', 'QUOKKA', ' ', 'merge', '']);
     expect(hasMatch('a Quokka here', words)).toBe(true);
     expect(hasMatch('nothing here', words)).toBe(false);
+  });
+});
+
+describe('stepping while the shown matches lag behind the typed query', () => {
+  const counts: Record<string, number> = { th: 5, the: 3 };
+  const matchesOf = (q: string) => counts[q] ?? 0;
+
+  it('an Enter right after typing steps within the typed query, not the prefix still shown', () => {
+    // "the" is typed; the deferred render still shows the matches of "th" when Enter is pressed.
+    const step = stepFind({ query: '', index: 0 }, 'the', matchesOf, 1);
+    expect(currentMatch(step, 'th', 5)).toBe(0);
+    // Once the matches of "the" are shown, the step is there: 2 of 3 (it used to fall back to 1 of 3).
+    expect(currentMatch(step, 'the', 3)).toBe(1);
+  });
+
+  it('steps on from the step already taken for the typed query, wrapping both ways', () => {
+    let step = stepFind({ query: '', index: 0 }, 'the', matchesOf, 1);
+    step = stepFind(step, 'the', matchesOf, 1);
+    expect(currentMatch(step, 'the', 3)).toBe(2);
+    step = stepFind(step, 'the', matchesOf, 1);
+    expect(currentMatch(step, 'the', 3)).toBe(0);
+    expect(currentMatch(stepFind({ query: '', index: 0 }, 'the', matchesOf, -1), 'the', 3)).toBe(2);
+  });
+
+  it('shows no match when the query has none', () => {
+    expect(currentMatch(stepFind({ query: '', index: 0 }, 'zzz', matchesOf, 1), 'zzz', 0)).toBe(-1);
   });
 });

@@ -63,6 +63,28 @@ export function stepMatch(current: number, total: number, delta: 1 | -1): number
   return (current + delta + total) % total;
 }
 
+/** The match find has stepped to, for the query it was stepped in. */
+export interface FindStep {
+  query: string;
+  index: number;
+}
+
+/** The match shown for `query` (the query the matches were found for): the step's, or the first. -1 with no matches. */
+export function currentMatch(step: FindStep, query: string, total: number): number {
+  if (total === 0) return -1;
+  return step.query === query ? Math.min(step.index, total - 1) : 0;
+}
+
+/**
+ * Enter / Shift+Enter: the step for what is typed. The shown matches may still be for an earlier prefix (they are
+ * found in a deferred render while typing goes on); a step taken against those was lost once they caught up, so
+ * the typed query's own matches are counted here.
+ */
+export function stepFind(step: FindStep, typed: string, matchesOf: (query: string) => number, delta: 1 | -1): FindStep {
+  const total = matchesOf(typed);
+  return { query: typed, index: stepMatch(currentMatch(step, typed, total), total, delta) };
+}
+
 /** "3 of 17", "No results", or "10000+ …" when the cap was reached. */
 export function findCountLabel(current: number, total: number, cap = 10_000): string {
   if (total === 0) return 'No results';

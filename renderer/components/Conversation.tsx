@@ -2,7 +2,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { Message, Operation } from '../../shared/session.ts';
 import { expansionFor } from '../expansion.ts';
-import { anyOf, buildFindIndex, findMatches, stepMatch } from '../find.ts';
+import { anyOf, buildFindIndex, currentMatch, findMatches, stepFind, type FindStep } from '../find.ts';
 import type { SearchFocus } from '../store-search.ts';
 import { buildTranscript, type Row } from '../transcript.ts';
 import { useVirtualRows } from '../use-virtual-rows.ts';
@@ -76,12 +76,12 @@ export function Conversation(props: {
   const { rows } = transcript;
   const expansion = useMemo(() => expansionFor(`conversation:${sessionKey}`), [sessionKey]);
   const [query, setQuery] = useState('');
-  const [step, setStep] = useState({ query: '', index: 0 });
+  const [step, setStep] = useState<FindStep>({ query: '', index: 0 });
   const deferred = useDeferredValue(find.open ? query : '');
   // Built on first use of find only: a long session pays nothing until someone searches it.
   const index = useMemo(() => (find.open ? buildFindIndex(rows) : null), [rows, find.open]);
   const matches = useMemo(() => (index ? findMatches(index, deferred) : []), [index, deferred]);
-  const current = matches.length === 0 ? -1 : step.query === deferred ? Math.min(step.index, matches.length - 1) : 0;
+  const current = currentMatch(step, deferred, matches.length);
   const active = current >= 0 ? matches[current] : undefined;
 
   const ctx: RowContext = useMemo(
@@ -128,8 +128,8 @@ export function Conversation(props: {
   }, [active, listRef, virtualizer]);
 
   const onStep = useCallback(
-    (delta: 1 | -1) => setStep({ query: deferred, index: stepMatch(current, matches.length, delta) }),
-    [deferred, current, matches.length],
+    (delta: 1 | -1) => setStep((was) => stepFind(was, query, (q) => (q === deferred ? matches.length : index ? findMatches(index, q).length : 0), delta)),
+    [query, deferred, matches.length, index],
   );
 
   const items = virtualizer.getVirtualItems();
