@@ -136,3 +136,53 @@ describe('searchIndex ranking', () => {
     expect(listing.hits.every((h) => h.snippet.length === 0 && h.messageIndex === null)).toBe(true);
   });
 });
+
+describe('searchIndex query paths', () => {
+  const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 3_600_000).toISOString();
+
+  it('needs every term in each file, each found as a word or inside an identifier, however many files identifiers bring in', () => {
+    add(makeSession('both-words', { messages: [textMessage('user', 'the zorp helper, plain and simple')] }));
+    add(makeSession('ident-and-word', { messages: [textMessage('user', 'callZorpHelper twice, plain')] }));
+    add(makeSession('ident-only', { messages: [textMessage('user', 'callZorpHelper only')] }));
+    add(makeSession('word-only', { messages: [textMessage('user', 'plain words')] }));
+    const found = (query: string) => new Set(searchIndex(index, query, { limit: 1000 }).hits.map((h) => h.key.replace('vizier:', '')));
+    // A few files found through identifiers: each is looked up for the other terms one by one.
+    expect(found('zorp plain')).toEqual(new Set(['both-words', 'ident-and-word']));
+    expect(found('plain zorp')).toEqual(new Set(['both-words', 'ident-and-word']));
+    expect(found('zorp -plain')).toEqual(new Set(['ident-only']));
+    // Hundreds of them: each term's files are gathered once instead.
+    for (let i = 0; i < 310; i++) add(makeSession(`bulk${i}`, { messages: [textMessage('user', `callZorpHelper number ${i}${i % 100 === 0 ? ' plain' : ''}`)] }));
+    expect(found('zorp plain')).toEqual(new Set(['both-words', 'ident-and-word', 'bulk0', 'bulk100', 'bulk200', 'bulk300']));
+    expect(searchIndex(index, 'zorp plain').total).toBe(6);
+  });
+
+  it('lists the unranked matches newest first, whether most files match (read along the time index) or few (sorted)', () => {
+    for (let i = 0; i < 40; i++) {
+      const words = [i < 30 ? 'common' : '', i % 13 === 0 ? 'rare' : ''].join(' ');
+      add(makeSession(`s${i}`, { updatedAt: day((i * 7) % 40), messages: [textMessage('user', `text ${words}`)] }));
+    }
+    for (const [word, count] of [['common', 30], ['rare', 4]] as const) {
+      // A limit of 0 ranks nothing in the body, and no title has the word: every match is in the newest-first part.
+      const all = searchIndex(index, word, { limit: 100, fullRankLimit: 0 });
+      expect(all.total).toBe(count);
+      const times = all.hits.map((h) => Number(h.key.replace('vizier:s', ''))).map((i) => (i * 7) % 40);
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+      const paged = [0, 1, 2].flatMap((p) => searchIndex(index, word, { limit: 3, offset: p * 3, fullRankLimit: 0 }).hits.map((h) => h.key));
+      expect(paged).toEqual(all.hits.slice(0, 9).map((h) => h.key));
+    }
+  });
+
+  it('ranks a phrase whose words are in more files than the limit by titles and metadata, the other matches newest first', () => {
+    add(makeSession('title-phrase', { title: 'Fix the merge conflict', updatedAt: day(1), messages: [textMessage('user', 'hello')] }));
+    add(makeSession('older', { updatedAt: day(2), messages: [textMessage('user', 'a merge conflict again')] }));
+    add(makeSession('newer', { updatedAt: day(30), messages: [textMessage('user', 'one more merge conflict')] }));
+    add(makeSession('apart', { updatedAt: day(40), messages: [textMessage('user', 'merge, then no conflict')] }));
+    const past = searchIndex(index, '"merge conflict"', { fullRankLimit: 1 });
+    expect(past.hits.map((h) => [h.key.replace('vizier:', ''), h.score === null])).toEqual([['title-phrase', false], ['newer', true], ['older', true]]);
+    expect(past.total).toBe(3);
+    const within = searchIndex(index, '"merge conflict"', { fullRankLimit: 100 });
+    expect(within.hits.every((h) => h.score !== null)).toBe(true);
+    expect(within.hits[0]?.key).toBe('vizier:title-phrase');
+    expect(within.total).toBe(3);
+  });
+});

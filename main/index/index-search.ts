@@ -15,7 +15,7 @@ export interface SearchOptions {
   limits?: MatchLimits;
   /** Post-filter for what only the caller knows; false drops the file. Every match is then read to count them. */
   accept?: (hit: { path: string; key: string }) => boolean;
-  /** Above this many sessions with the first word, only title and metadata matches are ranked (see FULL_RANK_LIMIT). */
+  /** Above this many matches (for phrases, files holding all their words), only title and metadata matches are ranked (see FULL_RANK_LIMIT). */
   fullRankLimit?: number;
 }
 

@@ -144,6 +144,27 @@ describe('SessionIndex recovery', () => {
     db.close();
   });
 
+  it('upgrades a version 4 index in place: its titles are ranked through the new heads table without re-reading a file', () => {
+    const index = openIndex();
+    add(index, makeSession('titled', { title: 'Quokka census', messages: [textMessage('user', 'counting')] }));
+    for (let i = 0; i < 3; i++) add(index, makeSession(`body${i}`, { title: `Other ${i}`, messages: [textMessage('user', 'a quokka in the body')] }));
+    index.close();
+    open.splice(0);
+    // What version 4 wrote: everything but the heads table.
+    const db = new DatabaseSync(file);
+    db.exec('DROP TABLE heads; PRAGMA user_version = 4');
+    db.close();
+    const upgraded = openIndex();
+    expect(upgraded.note).toBe(`The search index was upgraded from version 4 to ${SCHEMA_VERSION}.`);
+    expect(upgraded.count).toBe(4);
+    // Past the full-ranking limit only titles and metadata are ranked: that reads the heads table.
+    const page = searchIndex(upgraded, 'quokka', { fullRankLimit: 1 });
+    expect(page.total).toBe(4);
+    expect(page.hits[0]?.key).toBe('vizier:titled');
+    expect(page.hits[0]?.score).not.toBeNull();
+    expect(page.hits.slice(1).map((h) => h.score)).toEqual([null, null, null]);
+  });
+
   it('a failed migration step leaves the file as it was', () => {
     const db = new DatabaseSync(file);
     db.exec(`CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT); PRAGMA user_version = ${SCHEMA_VERSION - 1}`);

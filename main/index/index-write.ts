@@ -46,6 +46,8 @@ export class IndexWrites {
   private readonly deleteDoc: StatementSync;
   private readonly insertDoc: StatementSync;
   private readonly deleteIdents: StatementSync;
+  private readonly deleteHead: StatementSync;
+  private readonly insertHead: StatementSync;
   private readonly insertIdents: StatementSync;
   private readonly putText: StatementSync;
   private readonly deleteText: StatementSync;
@@ -72,6 +74,8 @@ export class IndexWrites {
     this.insertDoc = db.prepare('INSERT INTO docs (rowid, title, body, meta) VALUES (?, ?, ?, ?)');
     this.deleteIdents = db.prepare('DELETE FROM idents WHERE rowid = ?');
     this.insertIdents = db.prepare('INSERT INTO idents (rowid, text) VALUES (?, ?)');
+    this.deleteHead = db.prepare('DELETE FROM heads WHERE rowid = ?');
+    this.insertHead = db.prepare('INSERT INTO heads (rowid, title, meta) VALUES (?, ?, ?)');
     this.putText = db.prepare('INSERT OR REPLACE INTO texts (id, title, meta, body_bytes, body_chunks) VALUES (?, ?, ?, ?, ?)');
     this.deleteText = db.prepare('DELETE FROM texts WHERE id = ?');
     this.insertChunk = db.prepare('INSERT INTO body_chunks (rowid, first_message, text) VALUES (?, ?, ?)');
@@ -140,6 +144,7 @@ export class IndexWrites {
   private deleteTexts(id: number, fullText: Array<() => void>): void {
     fullText.push(() => {
       this.deleteDoc.run(id);
+      this.deleteHead.run(id);
       this.deleteIdents.run(id);
     });
     this.deleteText.run(id);
@@ -180,6 +185,7 @@ export class IndexWrites {
     const text = given ?? { title: s?.title ?? '', body: '', meta: s ? [s.id, s.projectPath, s.branch].filter(Boolean).join('\n') : op.path, idents: '' };
     fullText.push(() => {
       this.insertDoc.run(row.id, text.title, text.body, text.meta);
+      this.insertHead.run(row.id, text.title, text.meta);
       if (text.idents.length) this.insertIdents.run(row.id, text.idents);
     });
     const chunks = bodyChunks(text.body);

@@ -33,6 +33,7 @@ function attempt(file: string): OpenedIndex {
     db.prepare('SELECT id FROM results LIMIT 1').get();
     db.prepare("SELECT rowid FROM docs WHERE docs MATCH 'x' LIMIT 1").all();
     db.prepare("SELECT rowid FROM idents WHERE idents MATCH 'xyz' LIMIT 1").all();
+    db.prepare("SELECT rowid FROM heads WHERE heads MATCH 'x' LIMIT 1").all();
     return { db, note };
   } catch (err) {
     try {

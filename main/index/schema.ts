@@ -2,7 +2,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * FTS5 gathers a transaction's tokens in memory and writes them out as a new segment whenever that buffer
@@ -14,6 +14,13 @@ const FTS_TUNING = `
 INSERT INTO docs(docs, rank) VALUES ('hashsize', 16777216);
 INSERT INTO idents(idents, rank) VALUES ('hashsize', 16777216);
 `;
+
+/**
+ * The titles and metadata again, in a table of their own: when a word is in thousands of sessions, ranking only
+ * those with it in the title or metadata reads this table's short lists instead of every position of the word in
+ * every transcript (a word in 9,700 of 10,000 sessions: 4.5 ms -> 0.7 ms).
+ */
+const CREATE_HEADS = `CREATE VIRTUAL TABLE heads USING fts5(title, meta, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');`;
 
 const CREATE = `
 CREATE TABLE files (
@@ -63,6 +70,7 @@ CREATE TABLE body_chunks (
 );
 CREATE VIRTUAL TABLE docs USING fts5(title, body, meta, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE idents USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram');
+${CREATE_HEADS}
 ${FTS_TUNING}`;
 
 /**
@@ -71,7 +79,13 @@ ${FTS_TUNING}`;
  * that version 4 replaces with contentless ones, which cannot be converted without re-reading every file: an
  * index older than 4 is rebuilt. (The steps 1 -> 2 -> 3 that once upgraded in place are in the history.)
  */
-export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {};
+export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
+  // 4 -> 5: the titles and metadata are already stored in `texts`; index them again in `heads`.
+  4: (db) => {
+    db.exec(CREATE_HEADS);
+    db.exec('INSERT INTO heads (rowid, title, meta) SELECT id, title, meta FROM texts');
+  },
+};
 
 export function createSchema(db: DatabaseSync): void {
   db.exec(CREATE);

@@ -23,19 +23,22 @@ export interface MatchLimits {
 export interface Match {
   ctes: string[];
   cteParams: SQLInputValue[];
-  /** The other positive terms' sets (the first is the driver). */
-  positiveConds: string[];
+  /**
+   * The CTE (one column, `id`) of every file all positive terms match, before exclusions and filters; null when
+   * the query has no positive term. Every match is in it, so a query can start from it instead of every file.
+   */
+  matched: string | null;
   /** Excluded terms and rows. */
   idConds: string[];
   idParams: SQLInputValue[];
   fileConds: string[];
   fileParams: SQLInputValue[];
-  /** The first positive term's CTE: every match is in it, so a query can start from it instead of every file. */
-  driver: string | null;
   /** True when every positive term is found by the word index alone (phrases): `rank` then matches exactly their files. */
   wordsOnly: boolean;
   /** FTS5 expression of every positive word term, for bm25 relevance; null when the query has no words. */
   rank: string | null;
+  /** True when every file `rank` finds is in `matched` (every positive term has words to look up). */
+  rankWithinMatched: boolean;
 }
 
 /** An FTS5 string literal: the text as one phrase, quotes doubled. */
@@ -43,26 +46,74 @@ export const ftsString = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 const hasWordChars = (text: string) => /[\p{L}\p{N}]/u.test(text);
 
-/** The subquery of files one term matches, or null when the term can match nothing searchable. */
-function termSet(term: Term, params: SQLInputValue[]): { sql: string; wordsOnly: boolean } | null {
-  const parts: string[] = [];
-  if (hasWordChars(term.text)) {
-    parts.push('SELECT rowid AS rid FROM docs WHERE docs MATCH ?');
-    params.push(term.kind === 'prefix' ? `${ftsString(term.text)}*` : ftsString(term.text));
-  }
-  // Substrings of identifiers and paths (`VizierDoc`, `toolu_01`); trigrams need three characters.
-  if (term.kind !== 'phrase' && [...term.text].length >= 3) {
-    parts.push('SELECT rowid AS rid FROM idents WHERE idents MATCH ?');
-    params.push(ftsString(term.text));
-  }
-  return parts.length ? { sql: parts.join(' UNION '), wordsOnly: parts.length === 1 && hasWordChars(term.text) } : null;
+/** How a term is looked up: in the word index (null without letters or digits) and in the identifiers' trigrams (null under three characters, and for phrases). */
+interface Lookups {
+  word: string | null;
+  ident: string | null;
 }
+
+function lookups(term: Term): Lookups {
+  return {
+    word: hasWordChars(term.text) ? (term.kind === 'prefix' ? `${ftsString(term.text)}*` : ftsString(term.text)) : null,
+    // Substrings of identifiers and paths (`VizierDoc`, `toolu_01`); trigrams need three characters.
+    ident: term.kind !== 'phrase' && [...term.text].length >= 3 ? ftsString(term.text) : null,
+  };
+}
+
+const WORD_SET = 'SELECT rowid AS rid FROM docs WHERE docs MATCH ?';
+/** Up to this many files found only through identifiers are checked for the other terms one lookup at a time. */
+const PROBE_LIMIT = 300;
+const IDENT_SET = 'SELECT rowid AS rid FROM idents WHERE idents MATCH ?';
 
 /** Relevance: every positive term through the word index, weighted title > metadata > body. */
 function rankExpression(terms: Term[]): string | null {
-  const positive = terms.filter((t) => !t.negated && hasWordChars(t.text));
-  if (!positive.length) return null;
-  return positive.map((t) => (t.kind === 'prefix' ? `${ftsString(t.text)}*` : ftsString(t.text))).join(' AND ');
+  const words = terms.filter((t) => !t.negated).flatMap((t) => lookups(t).word ?? []);
+  return words.length ? words.join(' AND ') : null;
+}
+
+/**
+ * The CTE of the files every positive term matches, a term matching through either index. Where every term is
+ * found as words, one lookup of the word index intersects them (two common words: 0.6 ms, where intersecting
+ * each term's set took 5 ms); files that only an identifier substring brings in are then checked term by term.
+ */
+function matchedSet(positive: Lookups[], m: Match): string {
+  const parts: string[] = [];
+  const params: SQLInputValue[] = [];
+  if (positive.every((t) => t.word !== null)) {
+    parts.push(WORD_SET);
+    params.push(positive.map((t) => t.word).join(' AND '));
+  }
+  const withIdents = positive.filter((t) => t.ident !== null);
+  if (positive.length === 1 && withIdents.length === 1) {
+    parts.push(IDENT_SET);
+    params.push(withIdents[0]?.ident as string);
+  } else if (withIdents.length) {
+    // Every file an identifier lookup found, once, with a flag per term saying which lookups found it.
+    const flags = withIdents.map((_, i) => `f${i}`);
+    const found = withIdents.map((t, i) => {
+      m.cteParams.push(t.ident as string);
+      return `SELECT rowid AS rid, ${flags.map((f, j) => `${i === j ? 1 : 0} AS ${f}`).join(', ')} FROM idents WHERE idents MATCH ?`;
+    });
+    m.ctes.push(
+      `ua AS MATERIALIZED (SELECT rid, ${flags.map((f) => `max(${f}) AS ${f}`).join(', ')} FROM (${found.join(' UNION ALL ')}) GROUP BY rid)`,
+      'un AS MATERIALIZED (SELECT count(*) AS n FROM ua)',
+    );
+    const conds = positive.map((t) => {
+      const either: string[] = [];
+      if (t.ident !== null) either.push(`u.${flags[withIdents.indexOf(t)]}`);
+      if (t.word !== null) {
+        // A few files are looked up one by one in the word index (about 10 µs each); many are checked against the
+        // term's whole set, gathered once (about 1.5 ms per 10,000 files).
+        either.push(`CASE WHEN (SELECT n FROM un) <= ${PROBE_LIMIT} THEN EXISTS (SELECT 1 FROM docs WHERE docs MATCH ? AND rowid = u.rid) ELSE u.rid IN (${WORD_SET}) END`);
+        params.push(t.word, t.word);
+      }
+      return either.length > 1 ? `(${either.join(' OR ')})` : (either[0] as string);
+    });
+    parts.push(`SELECT u.rid AS rid FROM ua u WHERE ${conds.join(' AND ')}`);
+  }
+  m.ctes.push(`c0 AS MATERIALIZED (SELECT rid AS id FROM (${parts.join(' UNION ')}))`);
+  m.cteParams.push(...params);
+  return 'c0';
 }
 
 /** A LIKE pattern where `*` is a wildcard and everything else is literal. */
@@ -111,23 +162,29 @@ function filterClauses(f: Filters, where: string[], params: SQLInputValue[]): vo
 
 /** The parts of a query's match, or null when a positive term can match nothing (only punctuation, too short). */
 export function buildMatch(query: ParsedQuery, limits: MatchLimits = {}): Match | null {
-  const m: Match = { ctes: [], cteParams: [], positiveConds: [], idConds: [], idParams: [], fileConds: [], fileParams: [], driver: null, wordsOnly: true, rank: rankExpression(query.terms) };
+  const m: Match = { ctes: [], cteParams: [], matched: null, idConds: [], idParams: [], fileConds: [], fileParams: [], wordsOnly: false, rank: rankExpression(query.terms), rankWithinMatched: false };
+  const positive: Lookups[] = [];
   for (const term of query.terms) {
-    const set = termSet(term, m.cteParams);
-    if (set === null) {
+    const l = lookups(term);
+    if (l.word === null && l.ident === null) {
       if (!term.negated) return null;
       continue;
     }
-    const name = `t${m.ctes.length}`;
-    m.ctes.push(`${name} AS MATERIALIZED (${set.sql})`);
-    if (term.negated) m.idConds.push(`{id} NOT IN ${name}`);
-    else {
-      m.wordsOnly &&= set.wordsOnly;
-      if (m.driver === null) m.driver = name;
-      else m.positiveConds.push(`{id} IN ${name}`);
+    if (!term.negated) {
+      positive.push(l);
+      continue;
     }
+    const name = `n${m.ctes.length}`;
+    m.ctes.push(`${name} AS MATERIALIZED (${[l.word === null ? null : WORD_SET, l.ident === null ? null : IDENT_SET].filter(Boolean).join(' UNION ')})`);
+    m.cteParams.push(...[l.word, l.ident].filter((p) => p !== null));
+    m.idConds.push(`{id} NOT IN ${name}`);
   }
-  m.wordsOnly &&= m.driver !== null && m.rank !== null;
+  if (positive.length) {
+    // CTEs may be listed before the ones they use only if written in order: the exclusions' sets go first.
+    m.matched = matchedSet(positive, m);
+    m.wordsOnly = m.rank !== null && positive.every((t) => t.ident === null);
+    m.rankWithinMatched = positive.every((t) => t.word !== null);
+  }
   if (limits.excludeIds?.length) {
     m.idConds.push('{id} NOT IN (SELECT value FROM json_each(?))');
     m.idParams.push(JSON.stringify(limits.excludeIds));
@@ -142,8 +199,8 @@ export function buildMatch(query: ParsedQuery, limits: MatchLimits = {}): Match 
 
 const withClause = (ctes: string[]) => (ctes.length ? `WITH ${ctes.join(', ')} ` : '');
 const whereClause = (conds: string[]) => (conds.length ? ` WHERE ${conds.join(' AND ')}` : '');
-/** The id conditions for files read from the `files` table (so including the first term's set). */
-const idConds = (m: Match, column: string) => [...(m.driver ? [`{id} IN ${m.driver}`] : []), ...m.positiveConds, ...m.idConds].map((c) => c.replaceAll('{id}', column));
+/** The id conditions for files read from the `files` table (so including the matched set). */
+const idConds = (m: Match, column: string) => [...(m.matched ? [`{id} IN ${m.matched}`] : []), ...m.idConds].map((c) => c.replaceAll('{id}', column));
 
 /**
  * Newest/largest first; missing values last; ties newest first, then by row id so pages never overlap (and the
@@ -170,8 +227,8 @@ export function orderBy(sort: Exclude<SearchSort, 'relevance'> | 'rank'): string
 /** Every matching file (id, path, key, score) in order; with `page`, only that slice (`LIMIT ? OFFSET ?` appended to the params). */
 export function rowsSql(m: Match, sort: SearchSort, page?: { limit: number; offset: number }): SearchSql {
   const byRank = sort === 'relevance' && m.rank !== null;
-  const ctes = [...(byRank ? ['h AS MATERIALIZED (SELECT rowid AS rid, bm25(docs, 10.0, 1.0, 3.0) AS score FROM docs WHERE docs MATCH ?)'] : []), ...m.ctes];
-  const params: SQLInputValue[] = [...(byRank ? [m.rank as string] : []), ...m.cteParams, ...m.idParams, ...m.fileParams];
+  const ctes = [...m.ctes, ...(byRank ? [`h AS MATERIALIZED (SELECT rowid AS rid, ${BM25} AS score FROM docs WHERE docs MATCH ?)`] : [])];
+  const params: SQLInputValue[] = [...m.cteParams, ...(byRank ? [m.rank as string] : []), ...m.idParams, ...m.fileParams];
   const order = orderBy(byRank ? 'rank' : sort === 'relevance' ? 'date' : sort).replaceAll('score', 'h.score');
   let sql = `${withClause(ctes)}SELECT f.id AS id, f.path AS path, f.key AS key, ${byRank ? 'h.score' : 'NULL'} AS score FROM files f${byRank ? ' LEFT JOIN h ON h.rid = f.id' : ''}${whereClause([...idConds(m, 'f.id'), ...m.fileConds])} ORDER BY ${order}`;
   if (page) {
@@ -182,45 +239,32 @@ export function rowsSql(m: Match, sort: SearchSort, page?: { limit: number; offs
 }
 
 /**
- * When a query's first term is in more sessions than this, bm25 (whose cost grows with every occurrence of every
- * term) ranks only the sessions matching in the title or metadata; the rest follow newest first. A word in most
- * sessions says little about which is most relevant, and recency then serves people better than term counts.
+ * When a query matches more sessions than this, bm25 (whose cost grows with every occurrence of every term) ranks
+ * only the sessions matching in the title or metadata; the rest follow newest first. A word in most sessions says
+ * little about which is most relevant, and recency then serves people better than term counts.
  */
 export const FULL_RANK_LIMIT = 2500;
 
 const BM25 = 'bm25(docs, 10.0, 1.0, 3.0)';
+/** The same weights over the titles and metadata alone (the `heads` table). */
+const HEADS_BM25 = 'bm25(heads, 10.0, 3.0)';
 
-/** The CTEs of a ranked query: the term sets, the matches `c`, their count `n`, and the ranked set `h`. */
-function rankedCtes(m: Match, fullRankLimit: number): SearchSql {
-  const rank = m.rank as string;
-  if (m.wordsOnly) {
-    // The ranking's own lookup is the match (phrases): one pass over the word index, every match ranked.
-    const conds = m.idConds.map((c) => c.replaceAll('{id}', 'h.rid'));
-    const c = m.fileConds.length
-      ? `SELECT h.rid AS id FROM h JOIN files f ON f.id = h.rid${whereClause([...conds, ...m.fileConds])}`
-      : `SELECT h.rid AS id FROM h${whereClause(conds)}`;
-    return {
-      sql: `WITH ${[
-        ...m.ctes,
-        `h AS MATERIALIZED (SELECT rowid AS rid, ${BM25} AS score FROM docs WHERE docs MATCH ?)`,
-        `c AS MATERIALIZED (${c})`,
-        'n AS MATERIALIZED (SELECT count(*) AS n FROM c)',
-      ].join(', ')} `,
-      params: [...m.cteParams, rank, ...m.idParams, ...m.fileParams],
-    };
-  }
-  const c = candidates(m);
-  return {
-    sql: `WITH ${[
-      ...m.ctes,
-      `c AS MATERIALIZED (${c.sql})`,
-      'n AS MATERIALIZED (SELECT count(*) AS n FROM c)',
-      // bm25's cost follows the words' matches, not what the filters leave of them: decide on the first term's set.
-      `h AS MATERIALIZED (SELECT rowid AS rid, ${BM25} AS score FROM docs WHERE docs MATCH (CASE WHEN (SELECT count(*) FROM ${m.driver}) <= ? THEN ? ELSE ? END))`,
-    ].join(', ')} `,
-    params: [...m.cteParams, ...c.params, fullRankLimit, rank, `{title meta} : (${rank})`],
-  };
+/** An FTS5 query matching nothing, found at once: what a lookup gets when its arm of a statement is not wanted. */
+const NOTHING = `'""'`;
+/** `docs MATCH` (or another table's) the parameter when `condition` holds, else nothing (SQLite runs a virtual table's lookup before testing the rest of a WHERE). */
+const matchIf = (table: string, condition: string) => `${table} MATCH (CASE WHEN ${condition} THEN ? ELSE ${NOTHING} END)`;
+
+/**
+ * The ranked set `h` (rid, score): every match through the word index when `count` (a scalar subquery) is within
+ * the limit, else only title and metadata matches through `heads`.
+ */
+function rankedSet(count: string): string {
+  return `h AS MATERIALIZED (SELECT rowid AS rid, ${BM25} AS score FROM docs WHERE ${matchIf('docs', `${count} <= ?`)} UNION ALL SELECT rowid AS rid, ${HEADS_BM25} AS score FROM heads WHERE ${matchIf('heads', `${count} > ?`)})`;
 }
+
+/** The phrases' words, each on its own: how many files hold them all bounds how many hold the phrases, and costs no position checks. */
+const looseExpression = (rank: string) =>
+  rank.replace(/"((?:[^"]|"")*)"/g, (_, inner: string) => inner.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(ftsString).join(' AND '));
 
 /**
  * One page of matches: the ranked ones best first, then the rest (substring-only matches, or body-only ones past
@@ -229,20 +273,57 @@ function rankedCtes(m: Match, fullRankLimit: number): SearchSql {
  * ones, and nothing here reads a `files` row except the page's own, unless filters need them.
  */
 export function rankedPageSql(m: Match, page: { limit: number; offset: number }, fullRankLimit = FULL_RANK_LIMIT): SearchSql {
-  const head = rankedCtes(m, fullRankLimit);
+  const rank = m.rank as string;
+  const ctes = [...m.ctes];
+  const params: SQLInputValue[] = [...m.cteParams];
+  let matched = m.matched as string;
+  if (m.wordsOnly) {
+    // Phrases: every match is in the ranking's own lookup, so within the limit one ranked pass over the word index
+    // is the match; past it the phrases are matched and only titles and metadata ranked. The count deciding it is
+    // of the files holding all the phrases' words (a bound: no positions compared).
+    ctes.push('k AS MATERIALIZED (SELECT count(*) AS k FROM docs WHERE docs MATCH ?)', rankedSet('(SELECT k FROM k)'));
+    ctes.push(`cw AS MATERIALIZED (SELECT rid AS id FROM h WHERE (SELECT k FROM k) <= ? UNION ALL SELECT rowid AS id FROM docs WHERE ${matchIf('docs', '(SELECT k FROM k) > ?')})`);
+    params.push(looseExpression(rank), fullRankLimit, rank, fullRankLimit, rank, fullRankLimit, fullRankLimit, rank);
+    matched = 'cw';
+  } else {
+    // bm25's cost follows the words' matches, not what the exclusions and filters leave of them.
+    ctes.push(`k AS MATERIALIZED (SELECT count(*) AS k FROM ${matched})`, rankedSet('(SELECT k FROM k)'));
+    params.push(fullRankLimit, rank, fullRankLimit, rank);
+  }
+  /** The exclusions and filters on a match whose row id is `column` (`f` its files row, joined where filters need it). */
+  const narrowing = (column: string) => {
+    params.push(...m.idParams, ...m.fileParams);
+    return [...m.idConds.map((c) => c.replaceAll('{id}', column)), ...m.fileConds];
+  };
+  const needsFiles = m.fileConds.length > 0;
+  if (needsFiles || m.idConds.length) {
+    ctes.push(`n AS MATERIALIZED (SELECT count(*) AS n FROM ${matched} d${needsFiles ? ' CROSS JOIN files f ON f.id = d.id' : ''}${whereClause(narrowing('d.id'))})`);
+  } else ctes.push(`n AS MATERIALIZED (SELECT count(*) AS n FROM ${matched})`);
+  // The ranked matches: h is small, so each of its rows is checked rather than joined with every match.
+  const hConds = [...(m.rankWithinMatched ? [] : [`h.rid IN ${matched}`]), ...narrowing('h.rid')];
+  ctes.push(`hc AS MATERIALIZED (SELECT h.rid AS id, h.score AS score FROM h${needsFiles ? ' CROSS JOIN files f ON f.id = h.rid' : ''}${whereClause(hConds)})`);
+  ctes.push('r AS MATERIALIZED (SELECT count(*) AS ranked FROM hc)');
   const end = page.offset + page.limit;
-  const ranked = 'SELECT c.id AS id, h.score AS score, 0 AS tier FROM c JOIN h ON h.rid = c.id ORDER BY h.score ASC, c.id DESC LIMIT ?';
-  const rest = `SELECT f.id AS id, NULL AS score, 1 AS tier FROM c JOIN files f ON f.id = c.id WHERE c.id NOT IN (SELECT rid FROM h) ORDER BY f.time_ms DESC, f.id DESC LIMIT max(0, ? - (SELECT ranked FROM r))`;
+  const ranked = 'SELECT id, score, 0 AS tier FROM hc ORDER BY score ASC, id DESC LIMIT ?';
+  params.push(end);
+  // The rest newest first: when most files match, walking the time index from the newest finds the page's rows
+  // after a few steps; otherwise the matches are sorted. The arm not wanted has LIMIT 0, so it reads nothing.
+  const dense = '(SELECT n FROM n) * 4 > (SELECT max(id) FROM files)';
+  const restLimit = (when: string) => `LIMIT CASE WHEN ${when} THEN max(0, ? - (SELECT ranked FROM r)) ELSE 0 END`;
+  const walk = `SELECT f.id AS id, NULL AS score, 1 AS tier FROM files f INDEXED BY files_time${whereClause([`f.id IN ${matched}`, ...narrowing('f.id'), 'f.id NOT IN (SELECT rid FROM h)'])} ORDER BY f.time_ms DESC, f.id DESC ${restLimit(dense)}`;
+  params.push(end);
+  const sorted = `SELECT f.id AS id, NULL AS score, 1 AS tier FROM ${matched} d CROSS JOIN files f ON f.id = d.id${whereClause([...narrowing('d.id'), 'd.id NOT IN (SELECT rid FROM h)'])} ORDER BY f.time_ms DESC, f.id DESC ${restLimit(`NOT ${dense}`)}`;
+  params.push(end, page.offset);
   return {
-    sql: `${head.sql.replace(/ $/, '')}, r AS MATERIALIZED (SELECT count(*) AS ranked FROM c JOIN h ON h.rid = c.id) SELECT s.total AS total, s.ranked AS ranked, p.id AS id, p.score AS score, f.path AS path, f.key AS key FROM (SELECT (SELECT n FROM n) AS total, (SELECT ranked FROM r) AS ranked) s LEFT JOIN (SELECT * FROM (${ranked}) UNION ALL SELECT * FROM (${rest})) p LEFT JOIN files f ON f.id = p.id ORDER BY p.tier ASC, p.score ASC, CASE WHEN p.tier = 1 THEN f.time_ms END DESC, p.id DESC LIMIT -1 OFFSET ?`,
-    params: [...head.params, end, end, page.offset],
+    sql: `WITH ${ctes.join(', ')} SELECT s.total AS total, s.ranked AS ranked, p.id AS id, p.score AS score, f.path AS path, f.key AS key FROM (SELECT (SELECT n FROM n) AS total, (SELECT ranked FROM r) AS ranked) s LEFT JOIN (SELECT * FROM (${ranked}) UNION ALL SELECT * FROM (${walk}) UNION ALL SELECT * FROM (${sorted})) p LEFT JOIN files f ON f.id = p.id ORDER BY p.tier ASC, p.score ASC, CASE WHEN p.tier = 1 THEN f.time_ms END DESC, p.id DESC LIMIT -1 OFFSET ?`,
+    params,
   };
 }
 
-/** The ids of every match, starting from the first term's set when no filter needs the files table. */
+/** The ids of every match, starting from the matched set when no filter needs the files table. */
 function candidates(m: Match): SearchSql {
-  if (m.driver && !m.fileConds.length) {
-    return { sql: `SELECT d.rid AS id FROM ${m.driver} d${whereClause([...m.positiveConds, ...m.idConds].map((c) => c.replaceAll('{id}', 'd.rid')))}`, params: [...m.idParams] };
+  if (m.matched && !m.fileConds.length) {
+    return { sql: `SELECT d.id AS id FROM ${m.matched} d${whereClause(m.idConds.map((c) => c.replaceAll('{id}', 'd.id')))}`, params: [...m.idParams] };
   }
   return { sql: `SELECT f.id AS id FROM files f${whereClause([...idConds(m, 'f.id'), ...m.fileConds])}`, params: [...m.idParams, ...m.fileParams] };
 }
@@ -276,10 +357,4 @@ export function matchedKeysSql(m: Match, among: readonly string[]): SearchSql {
     sql: `${withClause(m.ctes)}SELECT f.key AS key FROM files f${whereClause([...idConds(m, 'f.id'), ...m.fileConds, 'f.key IN (SELECT value FROM json_each(?))'])}`,
     params: [...m.cteParams, ...m.idParams, ...m.fileParams, JSON.stringify(among)],
   };
-}
-
-/** Every matching file, best first (kept for callers that page and post-filter themselves). */
-export function buildSearchSql(query: ParsedQuery, sort: SearchSort): SearchSql | null {
-  const m = buildMatch(query);
-  return m ? rowsSql(m, sort) : null;
 }

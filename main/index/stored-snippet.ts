@@ -17,22 +17,27 @@ export interface StatementSource {
 export const BIG_BODY_BYTES = 256 * 1024;
 
 const HEAD = 'SELECT title, meta, body_bytes AS bytes, body_chunks AS chunks FROM texts WHERE id = ?';
-const FIRST_WITH = 'SELECT rowid - ? AS n FROM body_chunks WHERE rowid >= ? AND rowid < ? AND instr(lower(text), ?) > 0 ORDER BY rowid LIMIT 1';
+// LIKE folds ASCII case as lower() does, without copying each piece: 2 MB of pieces scanned in 1.1 ms instead of 4-5.
+const FIRST_WITH = "SELECT rowid - ? AS n FROM body_chunks WHERE rowid >= ? AND rowid < ? AND text LIKE ? ESCAPE '\\' ORDER BY rowid LIMIT 1";
 const PIECES = 'SELECT rowid - ? AS n, first_message AS firstMessage, text FROM body_chunks WHERE rowid >= ? AND rowid < ? ORDER BY rowid';
 
 type Stored = string | Uint8Array | null;
 
 /**
- * What SQLite can look for to find the first piece that may hold each positive term: its first word, lower-cased.
- * A term whose word is not plain ASCII is left out (SQLite's lower() folds ASCII only, the snippet's pattern all
- * of Unicode), and so bounds nothing.
+ * What SQLite can look for to find the first piece that may hold each positive term, as LIKE patterns, best
+ * first: a phrase as written with single spaces (when no piece has it so, its first word), any other term as it
+ * is. A term whose words are not plain ASCII is left out (LIKE folds ASCII only, the snippet's pattern all of
+ * Unicode), and so bounds nothing.
  */
-function sqlNeedles(terms: Term[]): string[] {
-  const needles: string[] = [];
+function sqlNeedles(terms: Term[]): string[][] {
+  const needles: string[][] = [];
+  const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const ascii = (text: string) => /^[\x20-\x7e]+$/.test(text);
   for (const t of terms) {
     if (t.negated) continue;
-    const word = t.kind === 'phrase' ? (/[\p{L}\p{N}]+/u.exec(t.text)?.[0] ?? '') : t.text;
-    if (word && /^[\x20-\x7e]+$/.test(word)) needles.push(word.toLowerCase());
+    const words = t.kind === 'phrase' ? t.text.split(/[^\p{L}\p{N}]+/u).filter(Boolean) : [t.text];
+    const tries = [...(words.length > 1 ? [words.join(' ')] : []), words[0] ?? ''].filter((w) => w && ascii(w));
+    if (tries.length) needles.push(tries.map(likePattern));
   }
   return needles;
 }
@@ -80,7 +85,8 @@ class Pieces {
 /**
  * The match locateMatch would find in the file's whole stored text, reading as little of the transcript as
  * settles it. SQLite finds the first piece holding each term (in C, without handing megabytes to
- * JavaScript); the scan starts a piece before it and doubles its reach until settledInPart says the rest cannot
+ * JavaScript; a phrase by its spaced form, so one written with other punctuation between its words may be passed
+ * over for a later one); the scan starts a piece before it and doubles its reach until settledInPart says the rest cannot
  * change the answer. When it never does, the whole body is read and scanned as one. (A term cut in two by a piece
  * boundary, or 500 matches before the best message, are the rare cases where a later match is named.)
  */
@@ -97,9 +103,13 @@ export function locateStored(index: StatementSource, id: number, terms: Term[]):
   // A message holding every term comes no sooner than the first piece holding each: start a piece before the latest.
   let from = 0;
   if (head.chunks > 2) {
-    for (const needle of sqlNeedles(terms)) {
-      const found = index.statement(FIRST_WITH).get(base, base, base + head.chunks, needle) as { n: number } | undefined;
-      if (found) from = Math.max(from, found.n - 1);
+    for (const tries of sqlNeedles(terms)) {
+      for (const needle of tries) {
+        const found = index.statement(FIRST_WITH).get(base, base, base + head.chunks, needle) as { n: number } | undefined;
+        if (!found) continue;
+        from = Math.max(from, found.n - 1);
+        break;
+      }
     }
   }
   let to = Math.min(head.chunks, from + 2);
