@@ -2,7 +2,8 @@
 import type { SearchSort } from '../../shared/search-api.ts';
 import type { SessionIndex } from './index-store.ts';
 import { parseQuery, type ParsedQuery } from './query-parser.ts';
-import { buildMatch, countSql, rankedPageSql, rowsSql, type Match, type MatchLimits } from './search.ts';
+import { buildMatch, countSql, rowsSql, type Match, type MatchLimits } from './search.ts';
+import { rankedPageSql } from './ranked-page-sql.ts';
 import type { MatchLocation, SnippetPart } from './snippet.ts';
 import { locateStored } from './stored-snippet.ts';
 
