@@ -157,6 +157,7 @@ describe('SessionIndex recovery', () => {
     const upgraded = openIndex();
     expect(upgraded.note).toBe(`The search index was upgraded from version 4 to ${SCHEMA_VERSION}.`);
     expect(upgraded.count).toBe(4);
+    expect(ftsSettings('automerge')).toEqual({ docs: 8, idents: 8, heads: 8 });
     // Past the full-ranking limit only titles and metadata are ranked: that reads the heads table.
     const page = searchIndex(upgraded, 'quokka', { fullRankLimit: 1 });
     expect(page.total).toBe(4);
@@ -178,9 +179,10 @@ describe('SessionIndex recovery', () => {
     db.close();
   });
 
-  it('a new index writes its FTS5 tables with 16 MB write buffers (one segment per batch, not one per megabyte)', () => {
+  it('a new index writes its FTS5 tables with 16 MB write buffers (one segment per batch, not one per megabyte), merged 8 at a time', () => {
     openIndex().close();
-    expect(ftsHashSizes()).toEqual({ docs: 16777216, idents: 16777216 });
+    expect(ftsSettings('hashsize')).toEqual({ docs: 16777216, idents: 16777216, heads: null });
+    expect(ftsSettings('automerge')).toEqual({ docs: 8, idents: 8, heads: 8 });
   });
 
   it('starts fresh after the file was deleted', async () => {
@@ -194,13 +196,13 @@ describe('SessionIndex recovery', () => {
   });
 });
 
-/** The 'hashsize' each FTS5 table of the index file was configured with (null: FTS5's 1 MB default). */
-function ftsHashSizes(): { docs: number | null; idents: number | null } {
+/** A setting each FTS5 table of the index file was configured with (null: FTS5's default). */
+function ftsSettings(key: 'hashsize' | 'automerge'): Record<'docs' | 'idents' | 'heads', number | null> {
   const db = new DatabaseSync(file);
-  const of = (table: string) => (db.prepare(`SELECT v FROM ${table}_config WHERE k = 'hashsize'`).get() as { v: number } | undefined)?.v ?? null;
-  const sizes = { docs: of('docs'), idents: of('idents') };
+  const of = (table: string) => (db.prepare(`SELECT v FROM ${table}_config WHERE k = ?`).get(key) as { v: number } | undefined)?.v ?? null;
+  const settings = { docs: of('docs'), idents: of('idents'), heads: of('heads') };
   db.close();
-  return sizes;
+  return settings;
 }
 
 describe('SessionIndex search', () => {
