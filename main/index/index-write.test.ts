@@ -12,13 +12,13 @@ function openWrites(): { db: DatabaseSync; writes: IndexWrites } {
   return { db, writes: new IndexWrites(db) };
 }
 
-function put(id: string, words: string): WriteOp {
-  const { result, text } = readResult(makeSession(id, { messages: [textMessage('user', words)] }));
+function put(id: string, words: string, title = `Session ${id}`): WriteOp {
+  const { result, text } = readResult(makeSession(id, { title, messages: [textMessage('user', words)] }));
   return { kind: 'put', path: `/roots/${id}.json`, size: 100, mtimeMs: 1, key: `vizier:${id}`, result, text };
 }
 
-const matches = (db: DatabaseSync, query: string) =>
-  (db.prepare('SELECT f.path FROM docs JOIN files f ON f.id = docs.rowid WHERE docs MATCH ? ORDER BY f.path').all(query) as Array<{ path: string }>).map((r) => r.path);
+const matches = (db: DatabaseSync, query: string, table: 'docs' | 'heads' | 'idents' = 'docs') =>
+  (db.prepare(`SELECT f.path FROM ${table} JOIN files f ON f.id = ${table}.rowid WHERE ${table} MATCH ? ORDER BY f.path`).all(query) as Array<{ path: string }>).map((r) => r.path);
 /** Rows of FTS5's segment store: every segment written adds at least one. */
 const segmentRows = (db: DatabaseSync) => (db.prepare('SELECT count(*) AS n FROM docs_data').get() as { n: number }).n;
 
@@ -34,15 +34,15 @@ describe('IndexWrites', () => {
     expect(matches(db, 'alpha17')).toEqual(['/roots/s17.json']);
   });
 
-  it('applies a batch changing, removing and re-adding the same rows in the order given', () => {
+  it('applies a batch changing, removing and re-adding the same rows in the order given, in every full-text table', () => {
     const { db, writes } = openWrites();
-    writes.apply([put('a', 'first version'), put('b', 'bravo words')]);
+    writes.apply([put('a', 'first version callFirstHelper', 'Title one'), put('b', 'bravo words callBravoHelper', 'Bravo title')]);
     writes.apply([
-      put('a', 'second version'),
+      put('a', 'second version callSecondHelper', 'Title two'),
       { kind: 'remove', path: '/roots/b.json' },
       // Takes the removed row's id: its words must not be deleted by the remove queued before it.
-      put('c', 'charlie words'),
-      put('a', 'third version'),
+      put('c', 'charlie words callCharlieHelper', 'Charlie title'),
+      put('a', 'third version callThirdHelper', 'Title three'),
     ]);
     expect(matches(db, 'first')).toEqual([]);
     expect(matches(db, 'second')).toEqual([]);
@@ -50,6 +50,13 @@ describe('IndexWrites', () => {
     expect(matches(db, 'bravo')).toEqual([]);
     expect(matches(db, 'charlie')).toEqual(['/roots/c.json']);
     expect(matches(db, 'words')).toEqual(['/roots/c.json']);
+    // The titles and metadata, and the identifiers' trigrams, were changed in the same order.
+    expect(matches(db, 'title', 'heads')).toEqual(['/roots/a.json', '/roots/c.json']);
+    expect(matches(db, 'three', 'heads')).toEqual(['/roots/a.json']);
+    expect(matches(db, 'one OR two OR bravo', 'heads')).toEqual([]);
+    expect(matches(db, 'Helper', 'idents')).toEqual(['/roots/a.json', '/roots/c.json']);
+    expect(matches(db, 'ThirdHelp', 'idents')).toEqual(['/roots/a.json']);
+    expect(matches(db, 'FirstHelp OR SecondHelp OR BravoHelp', 'idents')).toEqual([]);
   });
 });
 

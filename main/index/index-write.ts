@@ -40,6 +40,13 @@ export function releaseText(ops: Iterable<WriteOp>): void {
   for (const op of ops) if (op.kind === 'put' && op.text && isPacked(op.text)) releaseBytes(op.text.packed);
 }
 
+/** A batch's full-text changes per FTS5 table, each in the batch's order. */
+interface FullText {
+  docs: Array<() => void>;
+  heads: Array<() => void>;
+  idents: Array<() => void>;
+}
+
 export class IndexWrites {
   private readonly db: DatabaseSync;
   private readonly upsert: StatementSync;
@@ -94,13 +101,19 @@ export class IndexWrites {
    * upsert: a unique path and two indexes) runs in a statement savepoint, and FTS5 writes out the words it has
    * gathered at every savepoint, as a new segment: interleaved, each session's words became a segment of their
    * own, to be merged again later. 3,000 sessions (169 MB of text) on one thread: 6.8 s -> 4.0 s.
+   *
+   * And they go in table by table: each FTS5 table gathers its words in a hash of up to 16 MB, and a session's
+   * words, title and identifiers written one after the other kept all three hashes in the processor's caches at
+   * once. The 10,000-session bench corpus's batches replayed alone: 9.1 -> 7.8 s (4 interleaved runs each).
    */
   apply(ops: Iterable<WriteOp>): void {
     this.db.exec('BEGIN');
     try {
-      const fullText: Array<() => void> = [];
+      const fullText: FullText = { docs: [], heads: [], idents: [] };
       for (const op of ops) this.one(op, fullText);
-      for (const write of fullText) write();
+      for (const write of fullText.docs) write();
+      for (const write of fullText.heads) write();
+      for (const write of fullText.idents) write();
       this.db.exec('COMMIT');
     } catch (err) {
       this.db.exec('ROLLBACK');
@@ -126,14 +139,14 @@ export class IndexWrites {
     }
   }
 
-  /** Writes the op's plain rows now and queues its full-text changes on `fullText`, in order. */
-  private one(op: WriteOp, fullText: Array<() => void>): void {
+  /** Writes the op's plain rows now and queues its full-text changes on `fullText`, in order for each table. */
+  private one(op: WriteOp, fullText: FullText): void {
     if (op.kind === 'remove') this.remove(op.path, fullText);
     else if (op.kind === 'key') this.setKey.run(op.key, op.path);
     else this.put(op, fullText);
   }
 
-  private remove(path: string, fullText: Array<() => void>): void {
+  private remove(path: string, fullText: FullText): void {
     const row = this.idOf.get(path) as { id: number } | undefined;
     if (!row) return;
     this.deleteTexts(row.id, fullText);
@@ -141,17 +154,15 @@ export class IndexWrites {
     this.deleteFile.run(row.id);
   }
 
-  private deleteTexts(id: number, fullText: Array<() => void>): void {
-    fullText.push(() => {
-      this.deleteDoc.run(id);
-      this.deleteHead.run(id);
-      this.deleteIdents.run(id);
-    });
+  private deleteTexts(id: number, fullText: FullText): void {
+    fullText.docs.push(() => this.deleteDoc.run(id));
+    fullText.heads.push(() => this.deleteHead.run(id));
+    fullText.idents.push(() => this.deleteIdents.run(id));
     this.deleteText.run(id);
     this.deleteChunks.run(firstChunkRowid(id), firstChunkRowid(id) + CHUNK_SLOTS);
   }
 
-  private put(op: Extract<WriteOp, { kind: 'put' }>, fullText: Array<() => void>): void {
+  private put(op: Extract<WriteOp, { kind: 'put' }>, fullText: FullText): void {
     const s: SessionSummary | null = op.result.ok ? op.result.summary : null;
     const created = timeOf(s?.createdAt ?? null);
     const updated = timeOf(s?.updatedAt ?? null);
@@ -183,11 +194,9 @@ export class IndexWrites {
     // Packed text goes in as its UTF-8 bytes (stored as blobs; readers decode them with storedString).
     const given = op.text && isPacked(op.text) ? packedParts(op.text) : op.text;
     const text = given ?? { title: s?.title ?? '', body: '', meta: s ? [s.id, s.projectPath, s.branch].filter(Boolean).join('\n') : op.path, idents: '' };
-    fullText.push(() => {
-      this.insertDoc.run(row.id, text.title, text.body, text.meta);
-      this.insertHead.run(row.id, text.title, text.meta);
-      if (text.idents.length) this.insertIdents.run(row.id, text.idents);
-    });
+    fullText.docs.push(() => this.insertDoc.run(row.id, text.title, text.body, text.meta));
+    fullText.heads.push(() => this.insertHead.run(row.id, text.title, text.meta));
+    if (text.idents.length) fullText.idents.push(() => this.insertIdents.run(row.id, text.idents));
     const chunks = bodyChunks(text.body);
     const bodyBytes = chunks.reduce((n, c) => n + c.bytes.byteLength, 0);
     this.putText.run(row.id, text.title, text.meta, bodyBytes, chunks.length);
