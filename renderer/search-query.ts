@@ -24,12 +24,41 @@ export function hasFilter(query: string, filter: string): boolean {
   return pieces(query).some((p) => p.toLowerCase() === filter.toLowerCase());
 }
 
-/** Adds a facet's filter to the query, or takes it out when it is already there. */
+/** Filters the query holds one of (the parser keeps the last given); tags and is: add up instead. */
+const SINGLE = new Set(['source', 'format', 'project', 'branch', 'status', 'outcome', 'model', 'after', 'before', 'has']);
+
+/** What a filter piece sets, so another piece setting the same can replace it: `after`, `tokens>`; null for words and tags. */
+function filterKey(piece: string): string | null {
+  const comparison = /^(tokens|cost)(>|<|=)/i.exec(piece);
+  if (comparison) return `${(comparison[1] as string).toLowerCase()}${comparison[2]}`;
+  const name = /^([a-zA-Z]+):/.exec(piece)?.[1]?.toLowerCase();
+  if (!name || !SINGLE.has(name)) return null;
+  return name === 'format' ? 'source' : name;
+}
+
+/**
+ * Adds a facet's filter to the query, or takes it out when it is already there. A filter the query can hold only
+ * one of (a source, a date, a least number of tokens) replaces the one there.
+ */
 export function toggleFilter(query: string, filter: string): string {
   const all = pieces(query);
   const kept = all.filter((p) => p.toLowerCase() !== filter.toLowerCase());
   if (kept.length < all.length) return kept.join(' ');
-  return [...all, filter].join(' ');
+  const key = filterKey(filter);
+  return [...all.filter((p) => key === null || filterKey(p) !== key), filter].join(' ');
+}
+
+/** The query with its `after:` or `before:` date set to `day` (YYYY-MM-DD), or taken out when `day` is empty. */
+export function withDate(query: string, name: 'after' | 'before', day: string): string {
+  const rest = pieces(query).filter((p) => filterKey(p) !== name);
+  return [...rest, ...(day ? [`${name}:${day}`] : [])].join(' ');
+}
+
+/** The day (YYYY-MM-DD) of the query's `after:` or `before:` filter, or '' when it has none or gives it otherwise (`after:7d`). */
+export function dateOf(query: string, name: 'after' | 'before'): string {
+  const piece = pieces(query).filter((p) => filterKey(p) === name).at(-1);
+  const day = piece?.slice(name.length + 1) ?? '';
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : '';
 }
 
 const FILTER_PIECE = /^-|^[a-zA-Z]+(:|[<>]=?)/;

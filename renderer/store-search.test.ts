@@ -1,7 +1,7 @@
 // The search slice against a fake client: debounced queries, stale answers, paging, facets, sorting, opening at a message, progress.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MethodInput, MethodOutput } from '../shared/api.ts';
-import type { Facets, IndexProgress, SearchResult } from '../shared/search-api.ts';
+import { emptyFacets, type Facets, type IndexProgress, type SearchResult } from '../shared/search-api.ts';
 import type { Message } from '../shared/session.ts';
 import { shownSessions } from './shown-sessions.ts';
 import { createAppStore } from './store.ts';
@@ -41,7 +41,7 @@ function setup(answer: (input: SearchIn) => Promise<SearchOut>) {
   return { store, fake, searches };
 }
 
-const facets = (some: Partial<Facets>): Facets => ({ source: [], project: [], branch: [], status: [], outcome: [], model: [], tag: [], ...some });
+const facets = (some: Partial<Facets>): Facets => ({ ...emptyFacets(), ...some });
 const out = (results: SearchResult[], over: Partial<SearchOut> = {}): SearchOut => ({ results, total: results.length, problems: [], tookMs: 3.2, ...over });
 
 beforeEach(() => vi.useFakeTimers());

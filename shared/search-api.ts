@@ -24,12 +24,16 @@ export type SearchSort = z.infer<typeof SearchSort>;
 export const FacetValue = z.object({ value: z.string(), count: z.number().int().nonnegative(), filter: z.string() });
 export type FacetValue = z.infer<typeof FacetValue>;
 
-export const FacetName = z.enum(['source', 'project', 'branch', 'status', 'outcome', 'model', 'tag']);
+/** Values of a field (source … tag), and ranges offered as filters: how recent, how many tokens, how much it cost, whether summarized. */
+export const FacetName = z.enum(['source', 'project', 'branch', 'status', 'outcome', 'model', 'tag', 'date', 'tokens', 'cost', 'summary']);
 export type FacetName = z.infer<typeof FacetName>;
 
-/** Counts per facet over everything the query matches (most common values first, at most 20 per facet). */
+/** Counts per facet over everything the query matches (most common values first, at most 20 per facet; ranges in their own order). */
 export const Facets = z.record(FacetName, z.array(FacetValue));
 export type Facets = z.infer<typeof Facets>;
+
+/** Facets with nothing counted in any of them. */
+export const emptyFacets = (): Facets => Object.fromEntries(FacetName.options.map((name) => [name, []])) as unknown as Facets;
 
 /** Indexing progress: files and bytes read so far of those found, sent a few times a second while a scan runs. */
 export const IndexProgress = z.object({
@@ -51,7 +55,8 @@ export const searchEvents = {
 export const searchApi = {
   /**
    * Words, "exact phrases", prefix*, -excluded, substrings of identifiers and paths, and filters:
-   * source: project: branch: status: outcome: model: tag: is:starred is:kept has:summary after: before: tokens>N cost>N sort:<relevance|date|updated|created|size|tokens|cost>.
+   * source: project: branch: status: outcome: model: tag: is:starred is:kept has:summary after: before: (a date, or a span back
+   * from now: after:7d) tokens>N cost>N sort:<relevance|date|updated|created|size|tokens|cost>.
    * An empty query lists everything (with the filters), so the list can page and sort through the index.
    */
   searchSessions: {

@@ -102,6 +102,24 @@ test('clicking a facet narrows the results and clicking it again widens them', a
   await expect(page.locator('[data-testid="facet"][data-filter="source:vizier"]')).toBeVisible();
 });
 
+test('a date range set in Refine narrows the results, and clearing it widens them', async ({ page, searchVault }) => {
+  await page.goto(searchVault.url);
+  await page.getByTestId('filter').fill('quokka');
+  await expect(rows(page)).toHaveCount(2);
+  await page.getByTestId('facets-toggle').click();
+  // The long session was last active in December 2025, the Vizier one in January 2026.
+  await page.getByTestId('date-after').fill('2026-01-01');
+  await expect(page.getByTestId('filter')).toHaveValue('quokka after:2026-01-01');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toHaveAttribute('data-key', 'vizier:v-2');
+  await page.getByTestId('date-before').fill('2025-12-31');
+  await expect(rows(page)).toHaveCount(0);
+  await page.getByTestId('date-after').fill('');
+  await expect(page.getByTestId('filter')).toHaveValue('quokka before:2025-12-31');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toHaveAttribute('data-key', 'jido-code:j-long');
+});
+
 test('the sort control reorders the list and the results', async ({ page, searchVault }) => {
   await page.goto(searchVault.url);
   await expect(rows(page)).toHaveCount(5);

@@ -15,6 +15,7 @@ Query syntax:
   -word             sessions without the word
   source:codex project:NAME branch:NAME status:closed outcome:accepted model:gpt-5 tag:NAME
   is:starred is:kept has:summary after:2026-01-31 before:2026-02 tokens>10k cost>1.5 sort:size
+  after:7d          a span back from now (h, d, w): active in the past 7 days; before:24h, older than a day
   project:"my app"  a quoted project, branch or model is the whole value, not part of it
   (no words)        lists every session the filters allow
 

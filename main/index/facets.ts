@@ -1,7 +1,7 @@
 // Counts per facet (source, project, branch, …) over everything a query matches, each value with the filter selecting exactly it.
 import type { FacetName, FacetValue, Facets } from '../../shared/search-api.ts';
 import type { SessionIndex } from './index-store.ts';
-import { facetCountsSql, matchedKeysSql, type Match } from './search.ts';
+import { facetCountsSql, matchedKeysSql, type Match, type RangeCount } from './search.ts';
 
 export const MAX_FACET_VALUES = 20;
 
@@ -83,10 +83,41 @@ function projectFacet(rows: Array<{ value: string; n: number }>): FacetValue[] {
   return top(tallies);
 }
 
-/** Facets over a query's matches; `tagsByKey` holds the vault's tags of every session that has any. */
-export function countFacets(index: SessionIndex, m: Match, tagsByKey: ReadonlyMap<string, readonly string[]>): Facets {
-  const built = facetCountsSql(m);
-  const rows = index.statement(built.sql).all(...built.params) as Array<{ facet: FacetName; value: string; n: number }>;
+const HOUR_MS = 3_600_000;
+
+/**
+ * The ranges offered beside the facets, in the order shown, each with its filter (the query syntax the parser reads
+ * the same way) and the condition counting it over the matches' facet columns.
+ */
+function ranges(now: number): Array<{ facet: 'date' | 'tokens' | 'cost' | 'summary'; value: string; filter: string } & RangeCount> {
+  const since = (facet: 'date', value: string, filter: string, hours: number) => ({ facet, value, filter, condition: 'time_ms >= ?', params: [now - hours * HOUR_MS] });
+  const atLeast = (facet: 'tokens' | 'cost', value: string, filter: string, column: string, n: number) => ({ facet, value, filter, condition: `${column} >= ${n}`, params: [] });
+  return [
+    since('date', 'Past 24 hours', 'after:24h', 24),
+    since('date', 'Past 7 days', 'after:7d', 7 * 24),
+    since('date', 'Past 30 days', 'after:30d', 30 * 24),
+    since('date', 'Past year', 'after:365d', 365 * 24),
+    atLeast('tokens', '10k+', 'tokens>=10k', 'tokens', 10_000),
+    atLeast('tokens', '100k+', 'tokens>=100k', 'tokens', 100_000),
+    atLeast('tokens', '1M+', 'tokens>=1m', 'tokens', 1_000_000),
+    atLeast('cost', '$1+', 'cost>=1', 'cost', 1),
+    atLeast('cost', '$10+', 'cost>=10', 'cost', 10),
+    { facet: 'summary', value: 'Has a summary', filter: 'has:summary', condition: 'has_summary = 1', params: [] },
+  ];
+}
+
+/**
+ * Facets over a query's matches; `tagsByKey` holds the vault's tags of every session that has any. `now` is what
+ * the date ranges (`after:7d`) count back from.
+ */
+export function countFacets(index: SessionIndex, m: Match, tagsByKey: ReadonlyMap<string, readonly string[]>, now = Date.now()): Facets {
+  const offered = ranges(now);
+  const built = facetCountsSql(m, offered);
+  const rows = index.statement(built.sql).all(...built.params) as Array<{ facet: FacetName | 'ranges'; value: string; n: number }>;
+  const rangeCounts = JSON.parse(rows.find((r) => r.facet === 'ranges')?.value ?? '[]') as number[];
+  // Nested ranges (the past day is in the past week) keep their order; a range nothing is in is left out.
+  const range = (facet: 'date' | 'tokens' | 'cost' | 'summary'): FacetValue[] =>
+    offered.flatMap((r, i) => (r.facet === facet && (rangeCounts[i] ?? 0) > 0 ? [{ value: r.value, filter: r.filter, count: rangeCounts[i] as number }] : []));
   const of = (facet: FacetName) => rows.filter((r) => r.facet === facet);
   const simple = (facet: FacetName, always: boolean, name: string = facet): FacetValue[] => {
     const tallies = new Map<string, Tally>();
@@ -110,5 +141,9 @@ export function countFacets(index: SessionIndex, m: Match, tagsByKey: ReadonlyMa
     outcome: simple('outcome', false),
     model: simple('model', true),
     tag: top(tags.values()),
+    date: range('date'),
+    tokens: range('tokens'),
+    cost: range('cost'),
+    summary: range('summary'),
   };
 }

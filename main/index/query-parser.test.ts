@@ -68,6 +68,18 @@ describe('parseQuery', () => {
     expect(q.filters.source).toBeUndefined();
   });
 
+  it('reads a span back from now as a date: after:7d is the past week, before:24h older than a day', () => {
+    const now = Date.UTC(2026, 10, 26, 12, 0, 0);
+    const q = parseQuery('after:7d before:24h merge', now);
+    expect(q.filters.afterMs).toBe(now - 7 * 86_400_000);
+    expect(q.filters.beforeMs).toBe(now - 86_400_000);
+    expect(parseQuery('after:2W', now).filters.afterMs).toBe(now - 14 * 86_400_000);
+    expect(q.terms).toEqual([{ kind: 'word', text: 'merge', negated: false }]);
+    const wrong = parseQuery('after:7y', now);
+    expect(wrong.filters.afterMs).toBeUndefined();
+    expect(wrong.problems[0]).toContain('7d');
+  });
+
   it('treats an unclosed quote as a phrase to the end', () => {
     expect(parseQuery('"unclosed phrase').terms).toEqual([{ kind: 'phrase', text: 'unclosed phrase', negated: false }]);
   });

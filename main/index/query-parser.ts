@@ -40,8 +40,15 @@ export interface ParsedQuery {
 /** A leading minus excludes only before a word or a quote, so `->` stays a word. */
 const TOKEN = /(-(?=[\p{L}\p{N}"]))?(?:([a-zA-Z]+):"([^"]*)"?|"([^"]*)"?|(\S+))/gu;
 
-/** `2026-01-31`, `2026-01`, `2026`, or any date Date.parse understands; `before:` a day means before it ends. */
-function parseDate(value: string, endOfRange: boolean): number | null {
+const UNIT_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
+
+/**
+ * `2026-01-31`, `2026-01`, `2026`, or any date Date.parse understands; `before:` a day means before it ends. A span
+ * back from now (`24h`, `7d`, `2w`) means that long ago: `after:7d` is the past week, `before:30d` older than a month.
+ */
+function parseDate(value: string, endOfRange: boolean, now: number): number | null {
+  const span = /^(\d+)([hdw])$/i.exec(value);
+  if (span) return now - Number(span[1]) * (UNIT_MS[(span[2] as string).toLowerCase()] as number);
   const m = /^(\d{4})(?:-(\d{2}))?(?:-(\d{2}))?$/.exec(value);
   if (m) {
     const year = Number(m[1]);
@@ -58,7 +65,7 @@ function parseDate(value: string, endOfRange: boolean): number | null {
 
 const COMPARISON = /^(tokens|cost)(>=|<=|>|<|=)(\d+(?:\.\d+)?)(k|m)?$/i;
 
-function applyFilter(filters: Filters, name: string, value: string, problems: string[], negated: boolean, quoted = false): boolean {
+function applyFilter(filters: Filters, name: string, value: string, problems: string[], negated: boolean, now: number, quoted = false): boolean {
   const lower = name.toLowerCase();
   if (negated) return false;
   switch (lower) {
@@ -94,8 +101,8 @@ function applyFilter(filters: Filters, name: string, value: string, problems: st
       return true;
     case 'after':
     case 'before': {
-      const t = parseDate(value, lower === 'before');
-      if (t === null) problems.push(`"${value}" is not a date (use 2026-01-31).`);
+      const t = parseDate(value, lower === 'before', now);
+      if (t === null) problems.push(`"${value}" is not a date (use 2026-01-31, or 7d for the past 7 days).`);
       else if (lower === 'after') filters.afterMs = t;
       else filters.beforeMs = t;
       return true;
@@ -125,7 +132,8 @@ function applyComparison(filters: Filters, text: string): boolean {
   return true;
 }
 
-export function parseQuery(input: string): ParsedQuery {
+/** `now` is what spans back from now (`after:7d`) are measured from. */
+export function parseQuery(input: string, now = Date.now()): ParsedQuery {
   const terms: Term[] = [];
   const filters: Filters = { tags: [] };
   const problems: string[] = [];
@@ -134,7 +142,7 @@ export function parseQuery(input: string): ParsedQuery {
     const negated = m[1] === '-';
     const [, , filterName, filterQuoted, phrase, bare] = m;
     if (filterName !== undefined && filterQuoted !== undefined) {
-      if (!applyFilter(filters, filterName, filterQuoted, problems, negated, true)) {
+      if (!applyFilter(filters, filterName, filterQuoted, problems, negated, now, true)) {
         terms.push({ kind: 'phrase', text: `${filterName}:${filterQuoted}`, negated });
       }
       continue;
@@ -154,7 +162,7 @@ export function parseQuery(input: string): ParsedQuery {
         else problems.push(`"sort:${colon[2]}" is not an order (sort:${SearchSort.options.join(', sort:')}).`);
         continue;
       }
-      if (applyFilter(filters, colon[1], colon[2], problems, negated)) continue;
+      if (applyFilter(filters, colon[1], colon[2], problems, negated, now)) continue;
     }
     if (text === 'OR' || text === 'AND' || text === 'NOT') continue;
     if (text.length > 1 && text.endsWith('*')) terms.push({ kind: 'prefix', text: text.slice(0, -1), negated });

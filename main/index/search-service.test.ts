@@ -121,6 +121,8 @@ describe('searchSessions listing', () => {
   });
 });
 
+const RANGES = ['date', 'tokens', 'cost', 'summary'];
+
 describe('searchSessions facets', () => {
   it('counts each facet over every match, most common first, with a filter selecting exactly that many', () => {
     for (const query of ['', 'merge', 'sort:size -readme', 'tag:bug']) {
@@ -128,7 +130,8 @@ describe('searchSessions facets', () => {
       expect(page.facets).toBeDefined();
       for (const [name, values] of Object.entries(page.facets ?? {}) as Array<[string, Array<{ count: number; filter: string }>]>) {
         const counts = values.map((v) => v.count);
-        expect(counts, name).toEqual([...counts].sort((x, y) => y - x));
+        // Ranges keep their own order (the past day, then the past week, …).
+        if (!RANGES.includes(name)) expect(counts, name).toEqual([...counts].sort((x, y) => y - x));
         for (const v of values) expect(search(`${query} ${v.filter}`).total, `${query} ${v.filter}`).toBe(v.count);
       }
     }
@@ -152,6 +155,22 @@ describe('searchSessions facets', () => {
     expect(facets?.tag.map((v) => [v.value.toLowerCase(), v.count, v.filter.toLowerCase()])).toEqual([['bug', 2, 'tag:bug'], ['ui work', 1, 'tag:"ui work"']]);
     expect(facets?.model.map((v) => [v.value, v.count])).toEqual([['claude-sonnet-4-5', 3], ['claude-sonnet-4-5-20250929', 1], ['gpt-5', 1]]);
     expect(search('').facets).toBeUndefined();
+  });
+
+  it('offers ranges of date, tokens and cost, and summarized sessions, each counted as its filter finds them', () => {
+    const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+    add(makeSession('recent', { updatedAt: ago(2), usage: usage(250_000), cost: { usd: 12, estimated: false }, messages: [textMessage('user', 'merge today')] }));
+    add(makeSession('week', { updatedAt: ago(3 * 24), usage: usage(20_000), outcome: { status: 'accepted', summary: 'Merged.', commitSha: null }, messages: [textMessage('user', 'merge this week')] }));
+    add(makeSession('month', { updatedAt: ago(20 * 24), usage: usage(2_000_000), cost: { usd: 1.5, estimated: true }, messages: [textMessage('user', 'merge this month')] }));
+    const facets = search('merge', { facets: true }).facets;
+    const of = (name: 'date' | 'tokens' | 'cost' | 'summary') => facets?.[name].map((v) => [v.value, v.count, v.filter]);
+    expect(of('date')?.slice(0, 3)).toEqual([['Past 24 hours', 1, 'after:24h'], ['Past 7 days', 2, 'after:7d'], ['Past 30 days', 3, 'after:30d']]);
+    // The past year also holds the fixture's January 2026 sessions for as long as they are less than a year old.
+    expect(of('date')?.[3]?.slice(0, 1)).toEqual(['Past year']);
+    expect(of('tokens')).toEqual([['10k+', 3, 'tokens>=10k'], ['100k+', 2, 'tokens>=100k'], ['1M+', 1, 'tokens>=1m']]);
+    expect(of('cost')).toEqual([['$1+', 3, 'cost>=1'], ['$10+', 1, 'cost>=10']]);
+    expect(of('summary')).toEqual([['Has a summary', 1, 'has:summary']]);
+    for (const name of RANGES) for (const v of facets?.[name as 'date'] ?? []) expect(search(`merge ${v.filter}`).total, v.filter).toBe(v.count);
   });
 });
 

@@ -1,6 +1,6 @@
 // Implements searchSessions and the list's text box over the index, with what only the vault knows (stars, tags, kept).
 import type { SessionSummary } from '../../shared/session.ts';
-import type { Facets, SearchResult, SearchSort } from '../../shared/search-api.ts';
+import { emptyFacets, type Facets, type SearchResult, type SearchSort } from '../../shared/search-api.ts';
 import type { CatalogueEntry, Decorate, ListQuery } from '../catalogue/catalogue.ts';
 import type { IndexedCatalogue } from './indexed-catalogue.ts';
 import { countFacets } from './facets.ts';
@@ -125,7 +125,7 @@ export function searchSessions(catalogue: IndexedCatalogue, input: SearchInput, 
   let facets: Facets | undefined;
   if (input.facets) {
     const m = buildMatch(parsed, limits);
-    facets = m ? countFacets(catalogue.index, m, facts?.tagsByKey ?? new Map()) : { source: [], project: [], branch: [], status: [], outcome: [], model: [], tag: [] };
+    facets = m ? countFacets(catalogue.index, m, facts?.tagsByKey ?? new Map()) : emptyFacets();
   }
   return { results, total: page.total, problems: page.problems, tookMs: Math.round((performance.now() - t0) * 10) / 10, ...(facets ? { facets } : {}) };
 }

@@ -216,17 +216,28 @@ export function countSql(m: Match): SearchSql {
 /** Columns of the `files` table a facet counts. */
 export const FACET_COLUMNS = { source: 'format', project: 'project', branch: 'branch', status: 'status', outcome: 'outcome', model: 'model' } as const;
 
+/** A range offered as a filter (the past week, 10k+ tokens): the SQL condition on a match's facet columns that counts it. */
+export interface RangeCount {
+  condition: string;
+  params: SQLInputValue[];
+}
+
 /**
  * Counts per value of each facet column over every match, in one pass: rows (facet, value, n), values grouped as
- * the filters compare them (case-insensitive).
+ * the filters compare them (case-insensitive); with `ranges`, one more row (facet 'ranges') whose value is a JSON
+ * array of how many matches each range holds.
  */
-export function facetCountsSql(m: Match): SearchSql {
-  const columns = Object.values(FACET_COLUMNS);
+export function facetCountsSql(m: Match, ranges: readonly RangeCount[] = []): SearchSql {
+  const columns = [...Object.values(FACET_COLUMNS), 'time_ms', 'tokens', 'cost', 'has_summary'];
   const matched = `m AS MATERIALIZED (SELECT ${columns.map((c) => `f.${c} AS ${c}`).join(', ')} FROM files f${whereClause([...idConds(m, 'f.id'), ...m.fileConds])})`;
   const groups = Object.entries(FACET_COLUMNS).map(
     ([facet, c]) => `SELECT '${facet}' AS facet, ${c} AS value, count(*) AS n FROM m WHERE ${c} IS NOT NULL AND ${c} != '' GROUP BY ${c} COLLATE NOCASE`,
   );
-  return { sql: `WITH ${[...m.ctes, matched].join(', ')} ${groups.join(' UNION ALL ')}`, params: [...m.cteParams, ...m.idParams, ...m.fileParams] };
+  if (ranges.length) groups.push(`SELECT 'ranges' AS facet, json_array(${ranges.map((r) => `coalesce(sum(${r.condition}), 0)`).join(', ')}) AS value, count(*) AS n FROM m`);
+  return {
+    sql: `WITH ${[...m.ctes, matched].join(', ')} ${groups.join(' UNION ALL ')}`,
+    params: [...m.cteParams, ...m.idParams, ...m.fileParams, ...ranges.flatMap((r) => r.params)],
+  };
 }
 
 /** Keys of the matches among the given keys (to count the vault's tags over what a query matches). */

@@ -1,7 +1,8 @@
-// Counts per facet under the search box (behind "Refine"); a chip adds its filter to the query, a second click takes it out.
-import { useState } from 'react';
+// Counts per facet under the search box (behind "Refine"); a chip adds its filter to the query, a second click takes it out;
+// the date fields set a custom range.
+import { useState, type ReactNode } from 'react';
 import type { FacetName, FacetValue } from '../../shared/search-api.ts';
-import { hasFilter } from '../search-query.ts';
+import { dateOf, hasFilter, withDate } from '../search-query.ts';
 import { useAppStore } from '../store-context.ts';
 import { formatLabel } from '../format.ts';
 import type { SourceFormat } from '../../shared/session.ts';
@@ -14,6 +15,10 @@ const GROUPS: ReadonlyArray<{ name: FacetName; label: string }> = [
   { name: 'outcome', label: 'Outcome' },
   { name: 'model', label: 'Model' },
   { name: 'tag', label: 'Tag' },
+  { name: 'date', label: 'When' },
+  { name: 'tokens', label: 'Tokens' },
+  { name: 'cost', label: 'Cost' },
+  { name: 'summary', label: 'Summary' },
 ];
 
 /** Chips shown per facet before "more". */
@@ -24,7 +29,29 @@ function chipLabel(name: FacetName, value: string): string {
   return name === 'tag' ? `#${value}` : value;
 }
 
-function FacetGroup(props: { name: FacetName; label: string; values: FacetValue[]; query: string; onToggle(filter: string): void }) {
+/** A custom date range: the query's `after:` and `before:` days, set or cleared from date fields. */
+function DateRange(props: { query: string; onChange(query: string): void }) {
+  const field = (name: 'after' | 'before', label: string) => (
+    <input
+      type="date"
+      className="facet-date"
+      data-testid={`date-${name}`}
+      aria-label={label}
+      title={label}
+      value={dateOf(props.query, name)}
+      onChange={(e) => props.onChange(withDate(props.query, name, e.target.value))}
+    />
+  );
+  return (
+    <span className="facet-range">
+      {field('after', 'Active on or after this day')}
+      <span className="muted">to</span>
+      {field('before', 'Active on or before this day')}
+    </span>
+  );
+}
+
+function FacetGroup(props: { name: FacetName; label: string; values: FacetValue[]; query: string; onToggle(filter: string): void; children?: ReactNode }) {
   const [all, setAll] = useState(false);
   const { name, values, query } = props;
   // Active filters stay visible even when they fall beyond the first few.
@@ -55,6 +82,7 @@ function FacetGroup(props: { name: FacetName; label: string; values: FacetValue[
             +{values.length - shown.length} more
           </button>
         )}
+        {props.children}
       </span>
     </div>
   );
@@ -83,9 +111,11 @@ export function FacetPanel() {
   const facets = useAppStore((s) => s.facets);
   const query = useAppStore((s) => s.filter);
   const toggleFacet = useAppStore((s) => s.toggleFacet);
+  const setFilter = useAppStore((s) => s.setFilter);
   // Closed until asked for: counts arriving after the list must not push its rows from under the pointer.
   const [open, setOpen] = useState(rememberedOpen);
-  const groups = facets ? GROUPS.filter((g) => (facets[g.name]?.length ?? 0) > 0) : [];
+  // The date group stays for its range fields when no preset range holds a match.
+  const groups = facets ? GROUPS.filter((g) => g.name === 'date' || (facets[g.name]?.length ?? 0) > 0) : [];
   const toggle = () => {
     rememberOpen(!open);
     setOpen(!open);
@@ -98,7 +128,9 @@ export function FacetPanel() {
       {open && facets === null && <span className="muted facets-note"> counting…</span>}
       {open &&
         groups.map((g) => (
-          <FacetGroup key={g.name} name={g.name} label={g.label} values={facets?.[g.name] ?? []} query={query} onToggle={toggleFacet} />
+          <FacetGroup key={g.name} name={g.name} label={g.label} values={facets?.[g.name] ?? []} query={query} onToggle={toggleFacet}>
+            {g.name === 'date' && <DateRange query={query} onChange={setFilter} />}
+          </FacetGroup>
         ))}
     </div>
   );

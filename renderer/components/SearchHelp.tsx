@@ -14,6 +14,7 @@ const SYNTAX: ReadonlyArray<[string, string]> = [
   ['is:starred  is:kept', 'starred or kept in the vault'],
   ['has:summary', 'sessions with a summary'],
   ['after:2026-01-31  before:2026-03-01', 'by date'],
+  ['after:7d  before:24h', 'a span back from now (h, d, w)'],
   ['tokens>100000  cost>2.5', 'at least this many tokens or dollars'],
   ['sort:updated', 'relevance, date, updated, created, size, tokens or cost'],
 ];

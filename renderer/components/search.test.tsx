@@ -1,6 +1,6 @@
 // Search as the list and transcript show it: snippets with marks (as text), counts and problems, facets, progress, the opened match.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SearchResult } from '../../shared/search-api.ts';
+import { emptyFacets, type SearchResult } from '../../shared/search-api.ts';
 import type { SearchView } from '../shown-sessions.ts';
 import { summary } from '../test-fixtures.ts';
 import { count, render } from '../test-render.tsx';
@@ -59,11 +59,7 @@ describe('search in the list', () => {
     const html = render(<FacetPanel />, {
       filter: 'quokka source:codex',
       facets: {
-        project: [],
-        status: [],
-        outcome: [],
-        model: [],
-        tag: [],
+        ...emptyFacets(),
         source: [
           { value: 'codex', count: 12, filter: 'source:codex' },
           { value: 'vizier', count: 3, filter: 'source:vizier' },
@@ -77,9 +73,31 @@ describe('search in the list', () => {
     expect(html).not.toContain('data-facet="model"');
   });
 
+  it('offers date, token, cost and summary ranges as chips, and date fields showing the query\'s own range', () => {
+    vi.stubGlobal('localStorage', memoryStorage({ 'session-vault.facets-open': '1' }));
+    const html = render(<FacetPanel />, {
+      filter: 'quokka after:2026-01-31 tokens>=100k',
+      facets: {
+        ...emptyFacets(),
+        date: [{ value: 'Past 30 days', count: 4, filter: 'after:30d' }],
+        tokens: [{ value: '10k+', count: 9, filter: 'tokens>=10k' }, { value: '100k+', count: 2, filter: 'tokens>=100k' }],
+        summary: [{ value: 'Has a summary', count: 1, filter: 'has:summary' }],
+      },
+    });
+    expect(html).toMatch(/data-facet="date".*When.*data-filter="after:30d" aria-pressed="false"[^>]*>Past 30 days <span class="facet-count">4</s);
+    expect(html).toMatch(/data-testid="date-after"[^>]*value="2026-01-31"/);
+    expect(html).toMatch(/data-testid="date-before"[^>]*value=""/);
+    expect(html).toMatch(/data-filter="tokens&gt;=100k" aria-pressed="true"/);
+    expect(html).toContain('Has a summary');
+    expect(html).not.toContain('data-facet="cost"');
+    // With no preset range holding a match, the date fields are still there.
+    const none = render(<FacetPanel />, { filter: 'quokka', facets: emptyFacets() });
+    expect(none).toContain('data-testid="date-after"');
+  });
+
   it('starts closed, one "Refine" line, so counts arriving later never move the list', () => {
     vi.stubGlobal('localStorage', memoryStorage({}));
-    const html = render(<FacetPanel />, { facets: { project: [], status: [], outcome: [], model: [], tag: [], branch: [], source: [{ value: 'codex', count: 12, filter: 'source:codex' }] } });
+    const html = render(<FacetPanel />, { facets: { ...emptyFacets(), source: [{ value: 'codex', count: 12, filter: 'source:codex' }] } });
     expect(html).toMatch(/aria-expanded="false"[^>]*>▸ Refine/);
     expect(html).not.toContain('data-testid="facet"');
     // The same line stands before any counts exist.
