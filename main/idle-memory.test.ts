@@ -38,9 +38,8 @@ describe('configureHeaps', () => {
     // Unheld, V8 grows it to 64-128 MB and keeps it there.
     expect(median(grown)).toBeGreaterThan(32 * MB);
     expect(median(held)).toBeLessThanOrEqual(4 * MB);
-    // While a full collection is under way V8 lets it overshoot for a round or three (up to 27 MB seen), then
-    // shrinks it back: the old check of the peak alone failed about half the time on a loaded 2-core machine.
-    expect(Math.max(...held)).toBeLessThanOrEqual(32 * MB);
+    // While a full collection is under way V8 lets it overshoot for a round or three (12-42 MB seen, more under
+    // load), then shrinks it back: a check of the peak failed about half the time on a loaded 2-core machine.
     expect(held.filter((size) => size > 4 * MB).length).toBeLessThanOrEqual(held.length / 4);
   });
 
