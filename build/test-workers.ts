@@ -21,7 +21,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     output: { dir, format: 'esm', entryFileNames: 'read-worker.js', chunkFileNames: '[name]-[hash].js' },
     logLevel: 'warn',
   });
-  process.env.SESSION_VAULT_TEST_WORKER_FILE = join(dir, 'read-worker.js');
+  process.env.SESSION_VAULT_WORKER_FILE = join(dir, 'read-worker.js');
   return async () => {
     await rm(dir, { recursive: true, force: true });
   };

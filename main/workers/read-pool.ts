@@ -29,11 +29,12 @@ interface Slot {
 const PIPELINE = 2;
 
 /**
- * The bundle runs the sibling `read-worker.js`. Sources run `read-worker.ts` (type stripping), unless the
- * unit tests' setup has bundled it to JavaScript for their run (build/test-workers.ts says why).
+ * The bundle runs the sibling `read-worker.js`. Sources run `read-worker.ts` (type stripping), unless
+ * SESSION_VAULT_WORKER_FILE names a bundled worker entry: the unit tests' setup bundles one for their run
+ * (build/test-workers.ts says why), and the benchmarks start the app's own (`out/main/read-worker.js`).
  */
 export function workerFile(): string {
-  const bundled = process.env.SESSION_VAULT_TEST_WORKER_FILE;
+  const bundled = process.env.SESSION_VAULT_WORKER_FILE;
   if (bundled) return bundled;
   const here = fileURLToPath(import.meta.url);
   return join(dirname(here), here.endsWith('.ts') ? 'read-worker.ts' : 'read-worker.js');
