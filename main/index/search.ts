@@ -51,6 +51,7 @@ const hasWordChars = (text: string) => /[\p{L}\p{N}]/u.test(text);
 interface Lookups {
   word: string | null;
   ident: string | null;
+  prefix: boolean;
 }
 
 function lookups(term: Term): Lookups {
@@ -58,6 +59,7 @@ function lookups(term: Term): Lookups {
     word: hasWordChars(term.text) ? (term.kind === 'prefix' ? `${ftsString(term.text)}*` : ftsString(term.text)) : null,
     // Substrings of identifiers and paths (`VizierDoc`, `toolu_01`); trigrams need three characters.
     ident: term.kind !== 'phrase' && [...term.text].length >= 3 ? ftsString(term.text) : null,
+    prefix: term.kind === 'prefix',
   };
 }
 
@@ -102,7 +104,11 @@ function matchedSet(positive: Lookups[], m: Match): string {
     const conds = positive.map((t) => {
       const either: string[] = [];
       if (t.ident !== null) either.push(`u.${flags[withIdents.indexOf(t)]}`);
-      if (t.word !== null) {
+      if (t.word !== null && t.prefix) {
+        // A prefix is expanded to every word it starts at each lookup (a common one: 12 ms): gathered once.
+        either.push(`u.rid IN (${WORD_SET})`);
+        params.push(t.word);
+      } else if (t.word !== null) {
         // A few files are looked up one by one in the word index (about 10 µs each); many are checked against the
         // term's whole set, gathered once (about 1.5 ms per 10,000 files).
         either.push(`CASE WHEN (SELECT n FROM un) <= ${PROBE_LIMIT} THEN EXISTS (SELECT 1 FROM docs WHERE docs MATCH ? AND rowid = u.rid) ELSE u.rid IN (${WORD_SET}) END`);
