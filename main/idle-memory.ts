@@ -69,3 +69,15 @@ export async function releaseIdleMemory(): Promise<void> {
     // Nothing to give back is not an error.
   }
 }
+
+/**
+ * A regular full collection, started now and run alongside (V8 marks concurrently): what a long scan calls every
+ * few thousand files. Never throws.
+ */
+export function collectOldGarbage(): void {
+  try {
+    void Promise.resolve(collector()?.({ type: 'major', execution: 'async', flavor: 'regular' })).catch(() => undefined);
+  } catch {
+    // A runtime without gc() keeps V8's own schedule.
+  }
+}

@@ -58,10 +58,14 @@ describe('LibrarySync', () => {
       onChange: () => undefined,
       onRootsChanged: () => undefined,
       onProblem: (message) => calls.push(`problem ${message}`),
+      collectGarbage: () => calls.push('collect'),
+      collectEvery: 2,
     });
     cleanups.push(() => index.close(), () => sessionPool.close(), () => livePool.close(), () => sync.stop());
 
     await sync.firstScan();
+    // Every second file read had the main thread's old garbage collected (4,000 in the app).
+    expect(calls.filter((c) => c === 'collect')).toEqual(['collect']);
     expect([...catalogue.entries()].map((e) => e.key).sort()).toEqual(['jido-code:big-1', 'jido-code:big-2', 'jido-code:small']);
     expect(catalogue.byKey('jido-code:big-2')?.summary.unreadable ?? null).toBeNull();
     // Large files come after the small ones, one at a time, each followed by ending the worker that parsed it.
