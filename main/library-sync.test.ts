@@ -3,10 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { IndexProgressTracker } from './index/index-progress.ts';
 import { IndexedCatalogue } from './index/indexed-catalogue.ts';
 import { SessionIndex } from './index/index-store.ts';
 import { LibrarySync } from './library-sync.ts';
+import { textSinceTidy } from './index/index-tidy.ts';
 import type { RootRecord } from './roots/root-store.ts';
 import { jidoSession } from './test-support/session-files.ts';
 import { ReadPool } from './workers/read-pool.ts';
@@ -72,5 +74,47 @@ describe('LibrarySync', () => {
     const large = calls.filter((c) => c.startsWith('summarize') || c === 'release');
     expect(large.filter((_, i) => i % 2 === 1)).toEqual(['release', 'release']);
     expect(large.filter((_, i) => i % 2 === 0).sort()).toEqual(['summarize big-1.json', 'summarize big-2.json']);
+  });
+
+  it('has the index merge its full-text tables once a scan has written enough text', async () => {
+    base = await mkdtemp(join(tmpdir(), 'sv-sync-'));
+    const dir = join(base, 'root', '.jido_code', 'sessions');
+    await mkdir(dir, { recursive: true });
+    for (let i = 0; i < 4; i++) await writeFile(join(dir, `s${i}.json`), jidoSession(`s${i}`, `session ${i}`));
+    // Any amount of text is enough here (32 MB, and a fifth of the index, in the app).
+    const index = new SessionIndex(join(base, 'index.sqlite'), null, { minBytes: 1 });
+    const catalogue = new IndexedCatalogue(index);
+    const livePool = new ReadPool(1);
+    const sessionPool = new ReadPool(1);
+    const root: RootRecord = { id: 'r1', path: join(base, 'root'), kind: 'user', format: null };
+    const sync = new LibrarySync({
+      catalogue,
+      index,
+      roots: () => [root],
+      vaultRoots: () => [],
+      livePool,
+      sessionPool,
+      pricingFile: join(base, 'pricing.json'),
+      progress: new IndexProgressTracker(() => undefined),
+      watch: false,
+      onChange: () => undefined,
+      onRootsChanged: () => undefined,
+      onProblem: () => undefined,
+    });
+    cleanups.push(() => index.close(), () => sessionPool.close(), () => livePool.close(), () => sync.stop());
+    const since = () => {
+      const db = new DatabaseSync(join(base, 'index.sqlite'), { readOnly: true });
+      try {
+        return textSinceTidy(db);
+      } finally {
+        db.close();
+      }
+    };
+
+    await sync.firstScan();
+    await index.whenTidied();
+    // The pass ran to its end: the text it merged no longer counts.
+    expect(since()).toBe(0);
+    expect([...catalogue.entries()]).toHaveLength(4);
   });
 });

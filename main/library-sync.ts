@@ -113,6 +113,8 @@ export class LibrarySync {
       // Scanned means searchable: the writer thread has every file's text in the index; then the
       // catalogue lets go of the summaries the index now holds.
       await this.o.catalogue.release();
+      // After a large scan, the writer thread merges the full-text tables (index-tidy.ts).
+      if (!this.closed) this.o.index.tidy();
       // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
       await this.scanPool.release();
       // And the main thread's: the scan and the watcher's walk grew its young generation, which V8 keeps otherwise.

@@ -48,6 +48,8 @@ export interface Services {
   start(): Promise<void>;
   /** Resolves when every root has been scanned once (start() does not wait for it). */
   whenScanned(): Promise<void>;
+  /** Resolves once scanned and no merge of the index's full-text tables runs (what a scan may start; the bench waits for it). */
+  whenIndexTidied(): Promise<void>;
   close(): Promise<void>;
   /** Problems met while loading (unreadable roots file, a --root that does not exist). */
   startupProblems(): string[];
@@ -365,6 +367,11 @@ export function createServices(options: ServicesOptions): Services {
       // A scan is started by start(): one not over yet has none to wait for yet.
       await started?.catch(() => undefined);
       return sync.whenScanned();
+    },
+    whenIndexTidied: async () => {
+      await started?.catch(() => undefined);
+      await sync.whenScanned();
+      return index.whenTidied();
     },
     async close() {
       if (flushTimer) clearTimeout(flushTimer);

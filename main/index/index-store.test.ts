@@ -8,6 +8,7 @@ import { SessionIndex } from './index-store.ts';
 import { searchIndex } from './index-search.ts';
 import { storedText } from './stored-snippet.ts';
 import { migrate, SCHEMA_VERSION } from './schema.ts';
+import { TEXT_TOTAL_SQL, textSinceTidy } from './index-tidy.ts';
 import { extractPackedIndexText } from './index-text.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 import type { Session } from '../../shared/session.ts';
@@ -152,7 +153,7 @@ describe('SessionIndex recovery', () => {
     open.splice(0);
     // What version 4 wrote: everything but the heads table.
     const db = new DatabaseSync(file);
-    db.exec('DROP TABLE heads; PRAGMA user_version = 4');
+    db.exec('DROP TABLE heads; DROP TABLE index_state; PRAGMA user_version = 4');
     db.close();
     const upgraded = openIndex();
     expect(upgraded.note).toBe(`The search index was upgraded from version 4 to ${SCHEMA_VERSION}.`);
@@ -164,6 +165,36 @@ describe('SessionIndex recovery', () => {
     expect(page.hits[0]?.key).toBe('vizier:titled');
     expect(page.hits[0]?.score).not.toBeNull();
     expect(page.hits.slice(1).map((h) => h.score)).toEqual([null, null, null]);
+  });
+
+  it('upgrades a version 5 index in place: all its text counts as not yet merged, so the next tidy merges it', async () => {
+    const index = openIndex();
+    for (let i = 0; i < 3; i++) {
+      add(index, makeSession(`s${i}`, { messages: [textMessage('user', `numbat number ${i}`)] }));
+      index.flush();
+    }
+    index.close();
+    open.splice(0);
+    // What version 5 wrote: everything but the tidy counter.
+    const db = new DatabaseSync(file);
+    db.exec('DROP TABLE index_state; PRAGMA user_version = 5');
+    db.close();
+    const upgraded = new SessionIndex(file, null, { minBytes: 1 });
+    open.push(upgraded);
+    expect(upgraded.note).toBe(`The search index was upgraded from version 5 to ${SCHEMA_VERSION}.`);
+    const check = new DatabaseSync(file, { readOnly: true });
+    const counted = textSinceTidy(check);
+    const all = (check.prepare(TEXT_TOTAL_SQL).get() as { n: number }).n;
+    check.close();
+    expect(counted).toBe(all);
+    expect(counted).toBeGreaterThan(0);
+    upgraded.tidy();
+    await upgraded.whenTidied();
+    expect(searchIndex(upgraded, 'numbat').total).toBe(3);
+    const after = new DatabaseSync(file, { readOnly: true });
+    expect(textSinceTidy(after)).toBe(0);
+    expect((after.prepare('SELECT count(DISTINCT segid) AS n FROM docs_idx').get() as { n: number }).n).toBe(1);
+    after.close();
   });
 
   it('a failed migration step leaves the file as it was', () => {

@@ -7,6 +7,7 @@ import type { IndexText, PackedIndexText } from './index-text.ts';
 import { opBytes, type WriteOp } from './index-write.ts';
 import { InlineWriter, ThreadWriter, type IndexWriter } from './index-writer.ts';
 import { openIndexDatabase } from './open-database.ts';
+import { tidyDue, type TidyLimits } from './index-tidy.ts';
 
 export const INDEX_FILE_NAME = 'index.sqlite';
 
@@ -53,7 +54,10 @@ export class SessionIndex {
   private readonly statements = new Map<string, StatementSync>();
   private waiting: Array<() => void> = [];
 
-  constructor(file: string, note: string | null = null) {
+  private readonly tidyLimits: TidyLimits | undefined;
+
+  /** `tidyLimits`: for tests, when a merge of the full-text tables is due (index-tidy.ts). */
+  constructor(file: string, note: string | null = null, tidyLimits?: TidyLimits) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.file = file;
     const opened = openIndexDatabase(file);
@@ -62,7 +66,8 @@ export class SessionIndex {
     this.resultOf = this.db.prepare('SELECT r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path = ?');
     this.resultsOf = this.db.prepare('SELECT f.path AS path, r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path IN (SELECT value FROM json_each(?))');
     const inline = () => new InlineWriter(this.db);
-    this.writer = file === ':memory:' ? inline() : new ThreadWriter(file, inline);
+    this.tidyLimits = tidyLimits;
+    this.writer = file === ':memory:' ? inline() : new ThreadWriter(file, inline, tidyLimits);
     this.writer.onCommit = () => this.wake();
   }
 
@@ -247,6 +252,21 @@ export class SessionIndex {
   /** Ends the writer thread if it has nothing to do (a new one starts with the next write), returning its memory. */
   rest(): void {
     if (!this.closed && !this.pending.size) this.writer.rest();
+  }
+
+  /**
+   * After a scan: when it wrote enough text, the writer thread merges the full-text tables, a step at a time
+   * between any new batches, so searches get faster (index-tidy.ts). Cheap when nothing is due.
+   */
+  tidy(): void {
+    if (this.closed) return;
+    this.flush();
+    if (tidyDue(this.db, this.tidyLimits)) this.writer.tidy();
+  }
+
+  /** Resolves when no merge of the full-text tables runs (the bench waits for it before timing queries). */
+  whenTidied(): Promise<void> {
+    return this.writer.whenTidied();
   }
 
   /** Writes every queued change now and waits for it (searches call it, so what was read is searchable at once). */

@@ -2,16 +2,21 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { MessagePort } from 'node:worker_threads';
 import { IndexWrites, releaseText, type WriteOp } from './index-write.ts';
+import { IndexTidy, tidyDue, type TidyLimits } from './index-tidy.ts';
 
 export interface WriterData {
   role: 'index-writer';
   file: string;
   /** Int32 slots, see COMMITTED / STATE. */
   signal: SharedArrayBuffer;
+  /** Thresholds for tests; the defaults are in index-tidy.ts. */
+  tidy?: TidyLimits;
 }
 
-export type WriterRequest = { seq: number; ops: WriteOp[] } | { close: true };
-export type WriterReport = { committed: number; error: string | null };
+/** `tidy`: merge the full-text tables, between batches, if enough text came in since the last time (index-tidy.ts). */
+export type WriterRequest = { seq: number; ops: WriteOp[] } | { close: true } | { tidy: true };
+/** `tidying`: whether a tidy pass runs now (sent when one starts or ends, and in answer to every tidy request). */
+export type WriterReport = { committed: number; error: string | null; tidying?: boolean };
 
 /** The last batch applied (or given up on), so the main thread can wait for it without an event loop. */
 export const COMMITTED = 0;
@@ -40,9 +45,45 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
   }
   const queue: Array<{ seq: number; ops: WriteOp[] }> = [];
   let scheduled = false;
+  let tidy: IndexTidy | null = null;
+  let stepScheduled = false;
+
+  const scheduleStep = (): void => {
+    if (stepScheduled || !tidy) return;
+    stepScheduled = true;
+    setImmediate(tidyStep);
+  };
+
+  // One merge step per turn of the event loop, and none while batches wait: they go in first.
+  const tidyStep = (): void => {
+    stepScheduled = false;
+    if (!tidy || queue.length) return;
+    let error: string | null = null;
+    let more = false;
+    try {
+      more = tidy.step();
+    } catch (err) {
+      error = `Merging the search index stopped: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    if (more) return scheduleStep();
+    tidy = null;
+    port.postMessage({ committed: Atomics.load(signal, COMMITTED), error, tidying: false } satisfies WriterReport);
+  };
+
+  const startTidy = (): void => {
+    let error: string | null = null;
+    try {
+      if (!tidy && tidyDue(db, data.tidy)) tidy = new IndexTidy(db, data.tidy);
+    } catch (err) {
+      error = `The search index could not be merged: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    port.postMessage({ committed: Atomics.load(signal, COMMITTED), error, tidying: tidy !== null } satisfies WriterReport);
+    scheduleStep();
+  };
 
   const applyAll = (): void => {
     scheduled = false;
+    scheduleStep();
     if (!queue.length) return;
     const batches = queue.splice(0);
     const last = (batches.at(-1) as { seq: number }).seq;
@@ -56,7 +97,10 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
   };
 
   port.on('message', (request: WriterRequest) => {
+    if ('tidy' in request) return startTidy();
     if ('close' in request) {
+      // A tidy pass cut short here goes on at the next tidy request: its count stays in the file.
+      tidy = null;
       applyAll();
       db.close();
       Atomics.store(signal, STATE, CLOSED);

@@ -4,6 +4,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { WORKER_YOUNG_MB, workerFile } from '../workers/read-pool.ts';
 import { IndexWrites, transferables, type WriteOp } from './index-write.ts';
 import { CLOSED, COMMITTED, FAILED, STATE, type WriterData, type WriterReport, type WriterRequest } from './index-writer-thread.ts';
+import type { TidyLimits } from './index-tidy.ts';
 
 export interface IndexWriter {
   write(ops: WriteOp[], bytes: number): void;
@@ -19,6 +20,10 @@ export interface IndexWriter {
   rest(): void;
   /** Paths of the batches handed over and not yet committed. */
   uncommittedPaths(into: Set<string>): void;
+  /** Merges the full-text tables between batches if enough text came in since the last time (index-tidy.ts). */
+  tidy(): void;
+  /** Resolves when no tidy pass runs. */
+  whenTidied(): Promise<void>;
   close(): void;
 }
 
@@ -44,6 +49,13 @@ export class InlineWriter implements IndexWriter {
   rest(): void {}
 
   uncommittedPaths(): void {}
+
+  /** Not here: a tidy pass takes seconds of a large index, and this writer runs on the main thread. */
+  tidy(): void {}
+
+  whenTidied(): Promise<void> {
+    return Promise.resolve();
+  }
 
   close(): void {}
 }
@@ -90,13 +102,18 @@ export class ThreadWriter implements IndexWriter {
   private idleTimer: NodeJS.Timeout | null = null;
   private replacement: IndexWriter | null = null;
   private inline: IndexWriter | null = null;
+  /** A tidy pass asked for and not yet over: the thread is not retired meanwhile. */
+  private tidying = false;
+  private tidied: Array<() => void> = [];
+  private readonly tidyLimits: TidyLimits | undefined;
   problem: string | null = null;
   onCommit = () => undefined;
 
   /** `fallback` makes an in-thread writer, used for small batches while no thread runs and when the thread cannot run. */
-  constructor(file: string, fallback: () => IndexWriter) {
+  constructor(file: string, fallback: () => IndexWriter, tidyLimits?: TidyLimits) {
     this.file = file;
     this.fallback = fallback;
+    this.tidyLimits = tidyLimits;
   }
 
   get backlog(): number {
@@ -108,13 +125,15 @@ export class ThreadWriter implements IndexWriter {
     const shared = new SharedArrayBuffer(8);
     const signal = new Int32Array(shared);
     Atomics.store(signal, COMMITTED, this.seq);
-    const data: WriterData = { role: 'index-writer', file: this.file, signal: shared };
+    const data: WriterData = { role: 'index-writer', file: this.file, signal: shared, ...(this.tidyLimits ? { tidy: this.tidyLimits } : {}) };
     // The writer holds at most one batch of text at a time: a small heap cap keeps V8 from growing past that.
     const worker = new Worker(workerFile(), { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
     worker.unref();
     const thread: Thread = { worker, signal };
     worker.on('message', (report: WriterReport) => {
-      if (report.error) this.problem = `Some sessions could not be added to the search index: ${report.error}`;
+      // A tidy report's error is a sentence of its own; a batch's names what failed.
+      if (report.error) this.problem = report.tidying === undefined ? `Some sessions could not be added to the search index: ${report.error}` : report.error;
+      if (report.tidying === false) this.endTidy();
       this.settle(report.committed);
       this.onCommit();
       if (this.thread === thread && !this.inFlight.size) this.idleLater();
@@ -137,7 +156,7 @@ export class ThreadWriter implements IndexWriter {
   rest(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    if (this.replacement || this.inFlight.size || !this.thread) return;
+    if (this.replacement || this.inFlight.size || this.tidying || !this.thread) return;
     // Retired: it closes its connection and ends; the next write starts a fresh one.
     this.thread.worker.postMessage({ close: true } satisfies WriterRequest);
     this.thread = null;
@@ -151,9 +170,32 @@ export class ThreadWriter implements IndexWriter {
     }
   }
 
+  tidy(): void {
+    if (this.replacement) return this.replacement.tidy();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    this.thread ??= this.spawn();
+    this.tidying = true;
+    this.thread.worker.postMessage({ tidy: true } satisfies WriterRequest);
+  }
+
+  whenTidied(): Promise<void> {
+    if (this.replacement) return this.replacement.whenTidied();
+    if (!this.tidying) return Promise.resolve();
+    return new Promise((resolve) => this.tidied.push(resolve));
+  }
+
+  private endTidy(): void {
+    this.tidying = false;
+    const waiting = this.tidied;
+    this.tidied = [];
+    for (const resolve of waiting) resolve();
+  }
+
   /** The thread is gone: what it had not applied is written here, and so is everything after. */
   private takeOver(reason: string): void {
     if (this.replacement) return;
+    this.endTidy();
     if (this.thread) this.settle(Atomics.load(this.thread.signal, COMMITTED));
     this.problem ??= `The search index is written on the main thread (${reason}).`;
     const replacement = this.fallback();
@@ -210,6 +252,8 @@ export class ThreadWriter implements IndexWriter {
   close(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
+    // The thread stops a tidy pass at close; nobody waits for it any more.
+    this.endTidy();
     if (this.replacement) return this.replacement.close();
     this.sync();
     const thread = this.thread;

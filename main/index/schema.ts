@@ -1,8 +1,9 @@
 // The index's tables and the steps that bring an older index file up to the current schema.
 import type { DatabaseSync } from 'node:sqlite';
+import { TEXT_TOTAL_SQL } from './index-tidy.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /**
  * FTS5 merges segments once this many of one size pile up (4 by default). Each merge rewrites its segments, so
@@ -28,6 +29,10 @@ ${AUTOMERGE}`;
  * those with it in the title or metadata reads this table's short lists instead of every position of the word in
  * every transcript (a word in 9,700 of 10,000 sessions: 4.5 ms -> 0.7 ms).
  */
+/** Counters the writer keeps with the index (index-tidy.ts: the text written since the full-text tables were last merged). */
+const CREATE_STATE = `CREATE TABLE index_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO index_state (name, value) VALUES ('text_since_tidy', 0);`;
+
 const CREATE_HEADS = `CREATE VIRTUAL TABLE heads USING fts5(title, meta, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');`;
 
 const CREATE = `
@@ -79,6 +84,7 @@ CREATE TABLE body_chunks (
 CREATE VIRTUAL TABLE docs USING fts5(title, body, meta, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
 CREATE VIRTUAL TABLE idents USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram');
 ${CREATE_HEADS}
+${CREATE_STATE}
 ${FTS_TUNING}`;
 
 /**
@@ -93,6 +99,11 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
     db.exec(CREATE_HEADS);
     db.exec(AUTOMERGE);
     db.exec('INSERT INTO heads (rowid, title, meta) SELECT id, title, meta FROM texts');
+  },
+  // 5 -> 6: the tidy counter; all the text so far counts as not yet merged, so the tables are merged once.
+  5: (db) => {
+    db.exec(CREATE_STATE);
+    db.exec(`UPDATE index_state SET value = (${TEXT_TOTAL_SQL}) WHERE name = 'text_since_tidy'`);
   },
 };
 
