@@ -27,6 +27,30 @@ function largeJido(id: string, mb: number): string {
   return JSON.stringify(doc);
 }
 
+/** A LibrarySync over one root under `base`, with pools and index closed after the test. */
+function syncOver(index: SessionIndex, livePool: ReadPool, extra: Partial<ConstructorParameters<typeof LibrarySync>[0]> = {}) {
+  const catalogue = new IndexedCatalogue(index);
+  const sessionPool = new ReadPool(1);
+  const root: RootRecord = { id: 'r1', path: join(base, 'root'), kind: 'user', format: null };
+  const sync = new LibrarySync({
+    catalogue,
+    index,
+    roots: () => [root],
+    vaultRoots: () => [],
+    livePool,
+    sessionPool,
+    pricingFile: join(base, 'pricing.json'),
+    progress: new IndexProgressTracker(() => undefined),
+    watch: false,
+    onChange: () => undefined,
+    onRootsChanged: () => undefined,
+    onProblem: () => undefined,
+    ...extra,
+  });
+  cleanups.push(() => index.close(), () => sessionPool.close(), () => livePool.close(), () => sync.stop());
+  return { sync, catalogue };
+}
+
 describe('LibrarySync', () => {
   it('indexes small and large files alike, parsing each large one in a fresh worker (its garbage goes with it)', async () => {
     base = await mkdtemp(join(tmpdir(), 'sv-sync-'));
@@ -37,33 +61,18 @@ describe('LibrarySync', () => {
     await writeFile(join(dir, 'big-2.json'), largeJido('big-2', 9));
 
     const index = new SessionIndex(':memory:');
-    const catalogue = new IndexedCatalogue(index);
     const livePool = new ReadPool(1);
-    const sessionPool = new ReadPool(1);
     // What the live pool was asked to do, in order.
     const calls: string[] = [];
     const summarize = livePool.summarize.bind(livePool);
     livePool.summarize = (path, ...rest) => (calls.push(`summarize ${path.slice(dir.length + 1)}`), summarize(path, ...rest));
     const release = livePool.release.bind(livePool);
     livePool.release = () => (calls.push('release'), release());
-    const root: RootRecord = { id: 'r1', path: join(base, 'root'), kind: 'user', format: null };
-    const sync = new LibrarySync({
-      catalogue,
-      index,
-      roots: () => [root],
-      vaultRoots: () => [],
-      livePool,
-      sessionPool,
-      pricingFile: join(base, 'pricing.json'),
-      progress: new IndexProgressTracker(() => undefined),
-      watch: false,
-      onChange: () => undefined,
-      onRootsChanged: () => undefined,
+    const { sync, catalogue } = syncOver(index, livePool, {
       onProblem: (message) => calls.push(`problem ${message}`),
       collectGarbage: () => calls.push('collect'),
       collectEvery: 2,
     });
-    cleanups.push(() => index.close(), () => sessionPool.close(), () => livePool.close(), () => sync.stop());
 
     await sync.firstScan();
     // Every second file read had the main thread's old garbage collected (4,000 in the app).
@@ -83,25 +92,7 @@ describe('LibrarySync', () => {
     for (let i = 0; i < 4; i++) await writeFile(join(dir, `s${i}.json`), jidoSession(`s${i}`, `session ${i}`));
     // Any amount of text is enough here (32 MB, and a fifth of the index, in the app).
     const index = new SessionIndex(join(base, 'index.sqlite'), null, { minBytes: 1 });
-    const catalogue = new IndexedCatalogue(index);
-    const livePool = new ReadPool(1);
-    const sessionPool = new ReadPool(1);
-    const root: RootRecord = { id: 'r1', path: join(base, 'root'), kind: 'user', format: null };
-    const sync = new LibrarySync({
-      catalogue,
-      index,
-      roots: () => [root],
-      vaultRoots: () => [],
-      livePool,
-      sessionPool,
-      pricingFile: join(base, 'pricing.json'),
-      progress: new IndexProgressTracker(() => undefined),
-      watch: false,
-      onChange: () => undefined,
-      onRootsChanged: () => undefined,
-      onProblem: () => undefined,
-    });
-    cleanups.push(() => index.close(), () => sessionPool.close(), () => livePool.close(), () => sync.stop());
+    const { sync, catalogue } = syncOver(index, new ReadPool(1));
     const since = () => {
       const db = new DatabaseSync(join(base, 'index.sqlite'), { readOnly: true });
       try {
