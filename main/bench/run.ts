@@ -8,7 +8,7 @@ import { benchSearch, printSearch } from './search.ts';
 import { benchCompare, printCompare } from './compare.ts';
 import { benchBundle, printBundle } from './bundle.ts';
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { only: { type: 'string' }, sessions: { type: 'string' }, 'no-rg': { type: 'boolean' }, 'bundle-mb': { type: 'string' } }, strict: true });
+const { values } = parseArgs({ args: process.argv.slice(2), options: { only: { type: 'string' }, sessions: { type: 'string' }, runs: { type: 'string' }, 'no-rg': { type: 'boolean' }, 'bundle-mb': { type: 'string' } }, strict: true });
 const wanted = (name: string) => !values.only || values.only.split(',').includes(name);
 
 console.log(`Session Vault benchmarks — node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 1024 ** 3)} GiB`);
@@ -21,5 +21,5 @@ if (!process.env.SESSION_VAULT_WORKER_FILE && existsSync(builtWorker)) {
 } else if (!process.env.SESSION_VAULT_WORKER_FILE) console.log('Worker threads: from the sources (no build in out/; npm run bench builds one)');
 if (wanted('large')) printLargeFiles(await benchLargeFiles());
 if (wanted('compare')) printCompare(await benchCompare());
-if (wanted('search')) printSearch(await benchSearch(Number(values.sessions ?? 2000), !values['no-rg']), availableParallelism());
+if (wanted('search')) printSearch(await benchSearch(Number(values.sessions ?? 2000), !values['no-rg'], Math.max(1, Number(values.runs ?? 1))), availableParallelism());
 if (wanted('bundle')) printBundle(await benchBundle(Number(values['bundle-mb'] ?? 1024)));
