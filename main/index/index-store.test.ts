@@ -99,6 +99,21 @@ describe('SessionIndex recovery', () => {
     expect(index.count).toBe(1);
   });
 
+  it('rebuilds an index whose tidy counter is gone, so writes land again (each batch counts its text there)', () => {
+    const first = openIndex();
+    add(first, makeSession('a', { messages: [textMessage('user', 'before the damage')] }));
+    first.close();
+    open.splice(0);
+    const db = new DatabaseSync(file);
+    db.exec('DROP TABLE index_state');
+    db.close();
+    const index = openIndex();
+    expect(index.note).toMatch(/could not be read \(no such table: index_state\).*rebuilt/);
+    add(index, makeSession('b', { messages: [textMessage('user', 'written after the rebuild')] }));
+    expect(index.problem).toBeNull();
+    expect(keys(index, 'rebuild')).toEqual(['vizier:b']);
+  });
+
   it('rebuilds an index with a newer schema version', () => {
     const db = new DatabaseSync(file);
     db.exec(`CREATE TABLE files (x); CREATE VIRTUAL TABLE docs USING fts5(a); PRAGMA user_version = ${SCHEMA_VERSION + 5}`);
