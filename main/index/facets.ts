@@ -90,13 +90,13 @@ const HOUR_MS = 3_600_000;
  * the same way) and the condition counting it over the matches' facet columns.
  */
 function ranges(now: number): Array<{ facet: 'date' | 'tokens' | 'cost' | 'summary'; value: string; filter: string } & RangeCount> {
-  const since = (facet: 'date', value: string, filter: string, hours: number) => ({ facet, value, filter, condition: 'time_ms >= ?', params: [now - hours * HOUR_MS] });
+  const since = (value: string, filter: string, hours: number) => ({ facet: 'date' as const, value, filter, condition: 'time_ms >= ?', params: [now - hours * HOUR_MS] });
   const atLeast = (facet: 'tokens' | 'cost', value: string, filter: string, column: string, n: number) => ({ facet, value, filter, condition: `${column} >= ${n}`, params: [] });
   return [
-    since('date', 'Past 24 hours', 'after:24h', 24),
-    since('date', 'Past 7 days', 'after:7d', 7 * 24),
-    since('date', 'Past 30 days', 'after:30d', 30 * 24),
-    since('date', 'Past year', 'after:365d', 365 * 24),
+    since('Past 24 hours', 'after:24h', 24),
+    since('Past 7 days', 'after:7d', 7 * 24),
+    since('Past 30 days', 'after:30d', 30 * 24),
+    since('Past year', 'after:365d', 365 * 24),
     atLeast('tokens', '10k+', 'tokens>=10k', 'tokens', 10_000),
     atLeast('tokens', '100k+', 'tokens>=100k', 'tokens', 100_000),
     atLeast('tokens', '1M+', 'tokens>=1m', 'tokens', 1_000_000),

@@ -1,6 +1,6 @@
 // The index's tables and the steps that bring an older index file up to the current schema.
 import type { DatabaseSync } from 'node:sqlite';
-import { TEXT_TOTAL_SQL } from './index-tidy.ts';
+import { SINCE_TIDY, TEXT_TOTAL_SQL } from './index-tidy.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
 export const SCHEMA_VERSION = 6;
@@ -24,15 +24,15 @@ INSERT INTO docs(docs, rank) VALUES ('hashsize', 16777216);
 INSERT INTO idents(idents, rank) VALUES ('hashsize', 16777216);
 ${AUTOMERGE}`;
 
+/** Counters the writer keeps with the index (index-tidy.ts: the text written since the full-text tables were last merged). */
+const CREATE_STATE = `CREATE TABLE index_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO index_state (name, value) VALUES ('${SINCE_TIDY}', 0);`;
+
 /**
  * The titles and metadata again, in a table of their own: when a word is in thousands of sessions, ranking only
  * those with it in the title or metadata reads this table's short lists instead of every position of the word in
  * every transcript (a word in 9,700 of 10,000 sessions: 4.5 ms -> 0.7 ms).
  */
-/** Counters the writer keeps with the index (index-tidy.ts: the text written since the full-text tables were last merged). */
-const CREATE_STATE = `CREATE TABLE index_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-INSERT INTO index_state (name, value) VALUES ('text_since_tidy', 0);`;
-
 const CREATE_HEADS = `CREATE VIRTUAL TABLE heads USING fts5(title, meta, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');`;
 
 const CREATE = `
@@ -103,7 +103,7 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
   // 5 -> 6: the tidy counter; all the text so far counts as not yet merged, so the tables are merged once.
   5: (db) => {
     db.exec(CREATE_STATE);
-    db.exec(`UPDATE index_state SET value = (${TEXT_TOTAL_SQL}) WHERE name = 'text_since_tidy'`);
+    db.prepare(`UPDATE index_state SET value = (${TEXT_TOTAL_SQL}) WHERE name = ?`).run(SINCE_TIDY);
   },
 };
 

@@ -55,8 +55,7 @@ describe('search in the list', () => {
   });
 
   it('shows facet counts when opened, with the filters already in the box pressed', () => {
-    vi.stubGlobal('localStorage', memoryStorage({ 'session-vault.facets-open': '1' }));
-    const html = render(<FacetPanel />, {
+    const html = renderOpenPanel({
       filter: 'quokka source:codex',
       facets: {
         ...emptyFacets(),
@@ -74,8 +73,7 @@ describe('search in the list', () => {
   });
 
   it('offers date, token, cost and summary ranges as chips, and date fields showing the query\'s own range', () => {
-    vi.stubGlobal('localStorage', memoryStorage({ 'session-vault.facets-open': '1' }));
-    const html = render(<FacetPanel />, {
+    const html = renderOpenPanel({
       filter: 'quokka after:2026-01-31 tokens>=100k',
       facets: {
         ...emptyFacets(),
@@ -108,6 +106,12 @@ describe('search in the list', () => {
 /** The browser's localStorage, as far as the panel uses it, for the Node test run (which has none). */
 function memoryStorage(values: Record<string, string>): Pick<Storage, 'getItem' | 'setItem'> {
   return { getItem: (k) => values[k] ?? null, setItem: (k, v) => void (values[k] = v) };
+}
+
+/** The panel as a user who opened it before sees it (the open state is remembered in localStorage). */
+function renderOpenPanel(state: Parameters<typeof render>[1]): string {
+  vi.stubGlobal('localStorage', memoryStorage({ 'session-vault.facets-open': '1' }));
+  return render(<FacetPanel />, state);
 }
 
 afterEach(() => vi.unstubAllGlobals());
