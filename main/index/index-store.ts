@@ -7,7 +7,7 @@ import type { IndexText, PackedIndexText } from './index-text.ts';
 import { opBytes, type WriteOp } from './index-write.ts';
 import { InlineWriter, ThreadWriter, type IndexWriter } from './index-writer.ts';
 import { openIndexDatabase } from './open-database.ts';
-import { tidyDue, type TidyLimits } from './index-tidy.ts';
+import { tidyNeeded, type TidyLimits } from './index-tidy.ts';
 
 export const INDEX_FILE_NAME = 'index.sqlite';
 
@@ -255,13 +255,14 @@ export class SessionIndex {
   }
 
   /**
-   * After a scan: when it wrote enough text, the writer thread merges the full-text tables, a step at a time
-   * between any new batches, so searches get faster (index-tidy.ts). Cheap when nothing is due.
+   * After a scan: the writer thread merges what the scan wrote unmerged (merge-mode.ts), or, when it wrote enough
+   * text, all of the full-text tables, a step at a time between any new batches, so searches get faster
+   * (index-tidy.ts). Cheap when nothing is due.
    */
   tidy(): void {
     if (this.closed) return;
     this.flush();
-    if (tidyDue(this.db, this.tidyLimits)) this.writer.tidy();
+    if (tidyNeeded(this.db, this.tidyLimits)) this.writer.tidy();
   }
 
   /** Resolves when no merge of the full-text tables runs (the bench waits for it before timing queries). */

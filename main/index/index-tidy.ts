@@ -1,12 +1,15 @@
-// After a scan has written a lot of text, merges each full-text table's segments into one, in small steps.
+// After a scan, merges the full-text tables' segments: into one per table after much new text, else the scan's own.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { mergeModeOf, setMergeMode } from './merge-mode.ts';
 
 /**
- * Why: FTS5 merges segments as they pile up ('automerge'), so a cold build ends with each table spread over a
- * few dozen segments of different sizes, and a lookup reads every one of them. Merged into one, the bench's 50
- * queries over 10,000 sessions ran p50 7.6 -> 6.3 ms, p95 18.0 -> 16.6 ms. Merging rewrites the tables once (10,000
- * sessions: about 3 s of the writer thread), so it is worth it only after much new text: at least TIDY_MIN_BYTES,
- * and at least a fifth of all the text indexed (one session edited in a 5 GB index must not rewrite it).
+ * Why: a scan writes in bulk merge mode (merge-mode.ts), so it ends with each table spread over one segment per
+ * batch (10,000 sessions: 48; 100,000: 585), and a lookup reads every one of them (the bench's 50 queries at
+ * 100,000 sessions: p95 772 ms, against 139 ms merged). Merged into one, even a steady-mode build's few dozen
+ * segments: p50 7.6 -> 6.3 ms, p95 18.0 -> 16.6 ms at 10,000 sessions. A full merge rewrites the tables once
+ * (10,000 sessions: 1.5-1.9 s of the writer thread), so it is worth it only after much new text: at least
+ * TIDY_MIN_BYTES, and at least a fifth of all the text indexed (one session edited in a 5 GB index must not
+ * rewrite it). Otherwise a pass only merges segments of the same size (what a bulk scan left).
  */
 export const TIDY_MIN_BYTES = 32 * 1024 * 1024;
 const TIDY_SHARE = 5;
@@ -17,7 +20,12 @@ const TIDY_SHARE = 5;
  */
 export const TIDY_STEP_PAGES = 500;
 
-const TABLES = ['docs', 'idents', 'heads'] as const;
+/**
+ * In this order: searches read the small `heads` table for every common word, and it merges in well under a second;
+ * then the word index, the largest (100,000 sessions, 585 segments after a scan in bulk mode: 0.6 s, 29.6 s and
+ * 11.1 s; the bench's query p95 772 -> 753 -> 176 -> 139 ms as each was merged).
+ */
+const TABLES = ['heads', 'docs', 'idents'] as const;
 
 /** The name of the index_state row counting the text written since the last tidy. */
 export const SINCE_TIDY = 'text_since_tidy';
@@ -45,8 +53,21 @@ export function tidyDue(db: DatabaseSync, limits: TidyLimits = {}): boolean {
 }
 
 /**
+ * How much a pass merges. `full`: every table into one segment (after much new text, see tidyDue). `settle`: only
+ * until no size has 4 segments or more (FTS5's 'merge' with a positive count), which merges what a scan in bulk mode
+ * left unmerged (merge-mode.ts) without rewriting the rest of the index.
+ */
+export type TidyKind = 'full' | 'settle';
+
+/** The pass a file needs now, if any: a full one when enough text came in, else a settling one after bulk writes. */
+export function tidyNeeded(db: DatabaseSync, limits: TidyLimits = {}): TidyKind | null {
+  if (tidyDue(db, limits)) return 'full';
+  return mergeModeOf(db) === 'bulk' ? 'settle' : null;
+}
+
+/**
  * One tidy pass over the index file, a step at a time, so the writer can apply new batches between steps. The text
- * written during the pass still counts towards the next one.
+ * written during the pass still counts towards the next one. At its end the file is back in steady merge mode.
  */
 export class IndexTidy {
   private readonly db: DatabaseSync;
@@ -54,10 +75,12 @@ export class IndexTidy {
   private readonly totalChanges: StatementSync;
   private readonly startSince: number;
   private readonly stepPages: number;
+  private readonly kind: TidyKind;
   private table = 0;
 
-  constructor(db: DatabaseSync, limits: TidyLimits = {}) {
+  constructor(db: DatabaseSync, limits: TidyLimits = {}, kind: TidyKind = 'full') {
     this.db = db;
+    this.kind = kind;
     this.steps = TABLES.map((t) => db.prepare(`INSERT INTO ${t}(${t}, rank) VALUES ('merge', ?)`));
     this.totalChanges = db.prepare('SELECT total_changes() AS n');
     this.startSince = textSinceTidy(db);
@@ -75,11 +98,12 @@ export class IndexTidy {
     const before = (this.totalChanges.get() as { n: number }).n;
     this.db.exec('BEGIN');
     try {
-      statement.run(-this.stepPages);
+      statement.run(this.kind === 'full' ? -this.stepPages : this.stepPages);
       // The command's own row counts as one change; more means pages were merged and there may be more to do.
       const worked = (this.totalChanges.get() as { n: number }).n - before > 1;
       if (!worked && ++this.table >= this.steps.length) {
-        this.db.prepare('UPDATE index_state SET value = max(0, value - ?) WHERE name = ?').run(this.startSince, SINCE_TIDY);
+        if (this.kind === 'full') this.db.prepare('UPDATE index_state SET value = max(0, value - ?) WHERE name = ?').run(this.startSince, SINCE_TIDY);
+        setMergeMode(this.db, 'steady');
       }
       this.db.exec('COMMIT');
     } catch (err) {

@@ -2,7 +2,8 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { MessagePort } from 'node:worker_threads';
 import { IndexWrites, releaseText, type WriteOp } from './index-write.ts';
-import { IndexTidy, tidyDue, type TidyLimits } from './index-tidy.ts';
+import { IndexTidy, tidyNeeded, type TidyLimits } from './index-tidy.ts';
+import { mergeModeOf, setMergeMode } from './merge-mode.ts';
 
 export interface WriterData {
   role: 'index-writer';
@@ -13,10 +14,17 @@ export interface WriterData {
   tidy?: TidyLimits;
 }
 
-/** `tidy`: merge the full-text tables, between batches, if enough text came in since the last time (index-tidy.ts). */
+/**
+ * `tidy`: merge the full-text tables, between batches: all of them if enough text came in since the last time, or
+ * what bulk writes left unmerged (index-tidy.ts).
+ */
 export type WriterRequest = { seq: number; ops: WriteOp[] } | { close: true } | { tidy: true };
-/** `tidying`: whether a tidy pass runs now (sent when one starts or ends, and in answer to every tidy request). */
-export type WriterReport = { committed: number; error: string | null; tidying?: boolean };
+/**
+ * `tidying`: whether a tidy pass runs now (sent when one starts or ends, and in answer to every tidy request).
+ * `bulk` (with `tidying`): the file is in bulk merge mode (merge-mode.ts), its batches waiting for a tidy pass to be
+ * merged. Every batch this thread applies puts the file in that mode.
+ */
+export type WriterReport = { committed: number; error: string | null; tidying?: boolean; bulk?: boolean };
 
 /** The last batch applied (or given up on), so the main thread can wait for it without an event loop. */
 export const COMMITTED = 0;
@@ -47,6 +55,17 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
   let scheduled = false;
   let tidy: IndexTidy | null = null;
   let stepScheduled = false;
+  // This thread writes scans and large changes: their batches are merged by a tidy pass afterwards (merge-mode.ts).
+  let bulk = false;
+
+  const readMode = (): boolean => {
+    try {
+      return mergeModeOf(db) === 'bulk';
+    } catch {
+      return bulk;
+    }
+  };
+  bulk = readMode();
 
   const scheduleStep = (): void => {
     if (stepScheduled || !tidy) return;
@@ -64,20 +83,28 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
       more = tidy.step();
     } catch (err) {
       error = `Merging the search index stopped: ${err instanceof Error ? err.message : String(err)}`;
+      try {
+        // FTS5 merges as writes come in again, so the thread is not asked to settle the same pile forever.
+        setMergeMode(db, 'steady');
+      } catch {
+        // the next start asks again
+      }
     }
     if (more) return scheduleStep();
     tidy = null;
-    port.postMessage({ committed: Atomics.load(signal, COMMITTED), error, tidying: false } satisfies WriterReport);
+    bulk = readMode();
+    port.postMessage({ committed: Atomics.load(signal, COMMITTED), error, tidying: false, bulk } satisfies WriterReport);
   };
 
   const startTidy = (): void => {
     let error: string | null = null;
     try {
-      if (!tidy && tidyDue(db, data.tidy)) tidy = new IndexTidy(db, data.tidy);
+      const kind = tidy ? null : tidyNeeded(db, data.tidy);
+      if (kind) tidy = new IndexTidy(db, data.tidy, kind);
     } catch (err) {
       error = `The search index could not be merged: ${err instanceof Error ? err.message : String(err)}`;
     }
-    port.postMessage({ committed: Atomics.load(signal, COMMITTED), error, tidying: tidy !== null } satisfies WriterReport);
+    port.postMessage({ committed: Atomics.load(signal, COMMITTED), error, tidying: tidy !== null, bulk } satisfies WriterReport);
     scheduleStep();
   };
 
@@ -87,6 +114,14 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
     if (!queue.length) return;
     const batches = queue.splice(0);
     const last = (batches.at(-1) as { seq: number }).seq;
+    if (!bulk) {
+      try {
+        setMergeMode(db, 'bulk');
+        bulk = true;
+      } catch {
+        // Then FTS5 merges as the batches come in: slower, nothing lost.
+      }
+    }
     // One bad row must not cost the whole batch.
     const ops = batches.flatMap((b) => b.ops);
     const error = writes.applyEach(ops);

@@ -104,6 +104,11 @@ export class ThreadWriter implements IndexWriter {
   private inline: IndexWriter | null = null;
   /** A tidy pass asked for and not yet over: the thread is not retired meanwhile. */
   private tidying = false;
+  /**
+   * The thread's batches may not be merged yet (every batch it applies puts the file in bulk merge mode,
+   * merge-mode.ts): it settles them before it is retired.
+   */
+  private bulk = false;
   private tidied: Array<() => void> = [];
   private readonly tidyLimits: TidyLimits | undefined;
   problem: string | null = null;
@@ -133,6 +138,8 @@ export class ThreadWriter implements IndexWriter {
     worker.on('message', (report: WriterReport) => {
       // A tidy report's error is a sentence of its own; a batch's names what failed.
       if (report.error) this.problem = report.tidying === undefined ? `Some sessions could not be added to the search index: ${report.error}` : report.error;
+      // A pass's end says whether the file is still in bulk mode; a batch sent after what it covers puts it back.
+      if (this.thread === thread && report.bulk !== undefined) this.bulk = report.bulk || this.seq > report.committed;
       if (report.tidying === false) this.endTidy();
       this.settle(report.committed);
       this.onCommit();
@@ -157,6 +164,9 @@ export class ThreadWriter implements IndexWriter {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     if (this.replacement || this.inFlight.size || this.tidying || !this.thread) return;
+    // Not before what it wrote in bulk is merged: FTS5 would then merge the whole pile at the next small write,
+    // on the main thread. That pass ends with an idle thread again, and this is called once more.
+    if (this.bulk) return this.tidy();
     // Retired: it closes its connection and ends; the next write starts a fresh one.
     this.thread.worker.postMessage({ close: true } satisfies WriterRequest);
     this.thread = null;
@@ -223,6 +233,7 @@ export class ThreadWriter implements IndexWriter {
     this.idleTimer = null;
     this.thread ??= this.spawn();
     const seq = ++this.seq;
+    this.bulk = true;
     this.inFlight.set(seq, { ops, bytes });
     this.bytes += bytes;
     this.thread.worker.postMessage({ seq, ops } satisfies WriterRequest, transferables(ops));

@@ -1,17 +1,13 @@
 // The index's tables and the steps that bring an older index file up to the current schema.
 import type { DatabaseSync } from 'node:sqlite';
 import { SINCE_TIDY, TEXT_TOTAL_SQL } from './index-tidy.ts';
+import { mergeModeSql } from './merge-mode.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
 export const SCHEMA_VERSION = 6;
 
-/**
- * FTS5 merges segments once this many of one size pile up (4 by default). Each merge rewrites its segments, so
- * fewer, larger merges write less: the writer thread's work for the 10,000-session bench corpus, replayed alone,
- * 10.2 -> 9.2 s (median of 5 interleaved runs; 12 gave 9.0 s). Queries over the result were no slower (p50 7.8-8.7
- * ms either way), since a lookup reads every segment's short index before its few matching pages.
- */
-const AUTOMERGE = ['docs', 'idents', 'heads'].map((t) => `INSERT INTO ${t}(${t}, rank) VALUES ('automerge', 8);`).join('\n');
+/** A new file starts in steady mode: FTS5 merges segments as they pile up (merge-mode.ts). */
+const AUTOMERGE = mergeModeSql('steady');
 
 /**
  * FTS5 gathers a transaction's tokens in memory and writes them out as a new segment whenever that buffer
