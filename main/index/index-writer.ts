@@ -109,6 +109,8 @@ export class ThreadWriter implements IndexWriter {
    * merge-mode.ts): it settles them before it is retired.
    */
   private bulk = false;
+  /** A settling pass was asked for since the last batch: if it failed, the thread retires anyway. */
+  private settleAsked = false;
   private tidied: Array<() => void> = [];
   private readonly tidyLimits: TidyLimits | undefined;
   problem: string | null = null;
@@ -164,9 +166,12 @@ export class ThreadWriter implements IndexWriter {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     if (this.replacement || this.inFlight.size || this.tidying || !this.thread) return;
-    // Not before what it wrote in bulk is merged: FTS5 would then merge the whole pile at the next small write,
-    // on the main thread. That pass ends with an idle thread again, and this is called once more.
-    if (this.bulk) return this.tidy();
+    // Not before what it wrote in bulk is merged: every search reads each of those segments, and nothing else would
+    // merge them before the next scan. That pass ends with an idle thread again, and this is called once more.
+    if (this.bulk && !this.settleAsked) {
+      this.settleAsked = true;
+      return this.tidy();
+    }
     // Retired: it closes its connection and ends; the next write starts a fresh one.
     this.thread.worker.postMessage({ close: true } satisfies WriterRequest);
     this.thread = null;
@@ -234,6 +239,7 @@ export class ThreadWriter implements IndexWriter {
     this.thread ??= this.spawn();
     const seq = ++this.seq;
     this.bulk = true;
+    this.settleAsked = false;
     this.inFlight.set(seq, { ops, bytes });
     this.bytes += bytes;
     this.thread.worker.postMessage({ seq, ops } satisfies WriterRequest, transferables(ops));
