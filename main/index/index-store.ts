@@ -82,6 +82,11 @@ export class SessionIndex {
     }
   }
 
+  /** Whether the index's writer thread runs now (it is retired when idle, and its bulk writes merged first). */
+  get writerThreadRunning(): boolean {
+    return this.writer instanceof ThreadWriter && this.writer.threadRunning;
+  }
+
   /** A write that failed since the start (the sessions stay listed; their text is not searchable). */
   get problem(): string | null {
     return this.writer.problem;

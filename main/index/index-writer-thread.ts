@@ -82,13 +82,9 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
     try {
       more = tidy.step();
     } catch (err) {
+      // A file left in bulk mode is asked again after the next scan. (Steady mode now would have FTS5 merge the
+      // whole pile at the next write, maybe on the main thread.)
       error = `Merging the search index stopped: ${err instanceof Error ? err.message : String(err)}`;
-      try {
-        // FTS5 merges as writes come in again, so the thread is not asked to settle the same pile forever.
-        setMergeMode(db, 'steady');
-      } catch {
-        // the next start asks again
-      }
     }
     if (more) return scheduleStep();
     tidy = null;

@@ -177,6 +177,11 @@ export class ThreadWriter implements IndexWriter {
     this.thread = null;
   }
 
+  /** Whether a writer thread runs now (it is retired when idle). */
+  get threadRunning(): boolean {
+    return this.thread !== null;
+  }
+
   private settle(committed: number): void {
     for (const [seq, batch] of this.inFlight) {
       if (seq > committed) break;

@@ -92,6 +92,23 @@ describe('bulk merge mode', () => {
     expect(docSegments()).toBeLessThan(4);
   });
 
+  it('retires an idle writer thread whose merge failed, instead of asking it again every few seconds', async () => {
+    const index = openIndex();
+    writeScan(index);
+    // Damage the word index's pages so that merging them fails.
+    const db = new DatabaseSync(file, { defensive: false });
+    db.exec('UPDATE docs_data SET block = zeroblob(length(block)) WHERE id > 10');
+    db.close();
+    index.rest();
+    await index.whenTidied();
+    expect(index.problem).toMatch(/^Merging the search index stopped: /);
+    // Left in bulk mode: the next start's scan asks again.
+    expect(mode()).toBe('bulk');
+    expect(index.writerThreadRunning).toBe(true);
+    index.rest();
+    expect(index.writerThreadRunning).toBe(false);
+  });
+
   it('merges what a quit in the middle of a scan left, after the next start’s scan', async () => {
     const first = openIndex();
     writeScan(first);
