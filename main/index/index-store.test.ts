@@ -1,10 +1,9 @@
 // The persistent index: survives restarts keyed by (path, size, mtime), searches text and filters, heals itself.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { rm, writeFile } from 'node:fs/promises';
 import { DatabaseSync } from 'node:sqlite';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SessionIndex } from './index-store.ts';
+import type { SessionIndex } from './index-store.ts';
+import { indexFilePerTest } from './index-file-per-test.ts';
 import { searchIndex } from './index-search.ts';
 import { storedText } from './stored-snippet.ts';
 import { migrate, SCHEMA_VERSION } from './schema.ts';
@@ -13,23 +12,8 @@ import { extractPackedIndexText } from './index-text.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 import type { Session } from '../../shared/session.ts';
 
-let dir: string;
-let file: string;
-const open: SessionIndex[] = [];
-const openIndex = () => {
-  const index = new SessionIndex(file);
-  open.push(index);
-  return index;
-};
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sv-index-'));
-  file = join(dir, 'index.sqlite');
-});
-afterEach(async () => {
-  for (const index of open.splice(0)) index.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const at = indexFilePerTest('sv-index-');
+const openIndex = () => at.open();
 
 function add(index: SessionIndex, session: Session, size = 100, mtimeMs = 1) {
   const path = `/roots/${session.id}.json`;
@@ -92,7 +76,7 @@ describe('SessionIndex writer thread', () => {
 
 describe('SessionIndex recovery', () => {
   it('rebuilds an index file full of garbage, with a note saying so', async () => {
-    await writeFile(file, 'this is not a database '.repeat(500));
+    await writeFile(at.file, 'this is not a database '.repeat(500));
     const index = openIndex();
     expect(index.note).toMatch(/could not be read.*rebuilt/);
     add(index, makeSession('a'));
@@ -103,8 +87,7 @@ describe('SessionIndex recovery', () => {
     const first = openIndex();
     add(first, makeSession('a', { messages: [textMessage('user', 'before the damage')] }));
     first.close();
-    open.splice(0);
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(at.file);
     db.exec('DROP TABLE index_state');
     db.close();
     const index = openIndex();
@@ -115,7 +98,7 @@ describe('SessionIndex recovery', () => {
   });
 
   it('rebuilds an index with a newer schema version', () => {
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(at.file);
     db.exec(`CREATE TABLE files (x); CREATE VIRTUAL TABLE docs USING fts5(a); PRAGMA user_version = ${SCHEMA_VERSION + 5}`);
     db.close();
     const index = openIndex();
@@ -125,7 +108,7 @@ describe('SessionIndex recovery', () => {
   });
 
   it('rebuilds an older index that has no migration step', () => {
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(at.file);
     db.exec('CREATE TABLE sessions (path TEXT); PRAGMA user_version = 0');
     db.close();
     const index = openIndex();
@@ -134,7 +117,7 @@ describe('SessionIndex recovery', () => {
   });
 
   it('rebuilds a version 3 index (its text inside the FTS5 tables) and finds words again once files are re-read', () => {
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(at.file);
     db.exec(`CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime_ms REAL NOT NULL);
       CREATE VIRTUAL TABLE docs USING fts5(title, body, meta, tokenize = 'unicode61 remove_diacritics 2');
       CREATE VIRTUAL TABLE idents USING fts5(text, tokenize = 'trigram');
@@ -151,7 +134,7 @@ describe('SessionIndex recovery', () => {
   });
 
   it('upgrades in place when every step from the file version has a migration, keeping its entries', () => {
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(at.file);
     db.exec(`CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT); INSERT INTO files (path) VALUES ('/roots/kept.json'); PRAGMA user_version = ${SCHEMA_VERSION - 1}`);
     const note = migrate(db, { [SCHEMA_VERSION - 1]: (d) => d.exec('ALTER TABLE files ADD COLUMN added TEXT') });
     expect(note).toBe(`The search index was upgraded from version ${SCHEMA_VERSION - 1} to ${SCHEMA_VERSION}.`);
@@ -165,9 +148,8 @@ describe('SessionIndex recovery', () => {
     add(index, makeSession('titled', { title: 'Quokka census', messages: [textMessage('user', 'counting')] }));
     for (let i = 0; i < 3; i++) add(index, makeSession(`body${i}`, { title: `Other ${i}`, messages: [textMessage('user', 'a quokka in the body')] }));
     index.close();
-    open.splice(0);
     // What version 4 wrote: everything but the heads table.
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(at.file);
     db.exec('DROP TABLE heads; DROP TABLE index_state; PRAGMA user_version = 4');
     db.close();
     const upgraded = openIndex();
@@ -189,15 +171,13 @@ describe('SessionIndex recovery', () => {
       index.flush();
     }
     index.close();
-    open.splice(0);
     // What version 5 wrote: everything but the tidy counter.
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(at.file);
     db.exec('DROP TABLE index_state; PRAGMA user_version = 5');
     db.close();
-    const upgraded = new SessionIndex(file, null, { minBytes: 1 });
-    open.push(upgraded);
+    const upgraded = at.open({ minBytes: 1 });
     expect(upgraded.note).toBe(`The search index was upgraded from version 5 to ${SCHEMA_VERSION}.`);
-    const check = new DatabaseSync(file, { readOnly: true });
+    const check = new DatabaseSync(at.file, { readOnly: true });
     const counted = textSinceTidy(check);
     const all = (check.prepare(TEXT_TOTAL_SQL).get() as { n: number }).n;
     check.close();
@@ -206,14 +186,14 @@ describe('SessionIndex recovery', () => {
     upgraded.tidy();
     await upgraded.whenTidied();
     expect(searchIndex(upgraded, 'numbat').total).toBe(3);
-    const after = new DatabaseSync(file, { readOnly: true });
+    const after = new DatabaseSync(at.file, { readOnly: true });
     expect(textSinceTidy(after)).toBe(0);
     expect((after.prepare('SELECT count(DISTINCT segid) AS n FROM docs_idx').get() as { n: number }).n).toBe(1);
     after.close();
   });
 
   it('a failed migration step leaves the file as it was', () => {
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(at.file);
     db.exec(`CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT); PRAGMA user_version = ${SCHEMA_VERSION - 1}`);
     const failing = (d: DatabaseSync) => {
       d.exec('ALTER TABLE files ADD COLUMN added TEXT');
@@ -235,7 +215,7 @@ describe('SessionIndex recovery', () => {
     const first = openIndex();
     add(first, makeSession('a'));
     first.close();
-    await rm(file);
+    await rm(at.file);
     const index = openIndex();
     expect(index.count).toBe(0);
     expect(index.note).toBeNull();
@@ -244,7 +224,7 @@ describe('SessionIndex recovery', () => {
 
 /** A setting each FTS5 table of the index file was configured with (null: FTS5's default). */
 function ftsSettings(key: 'hashsize' | 'automerge'): Record<'docs' | 'idents' | 'heads', number | null> {
-  const db = new DatabaseSync(file);
+  const db = new DatabaseSync(at.file);
   const of = (table: string) => (db.prepare(`SELECT v FROM ${table}_config WHERE k = ?`).get(key) as { v: number } | undefined)?.v ?? null;
   const settings = { docs: of('docs'), idents: of('idents'), heads: of('heads') };
   db.close();

@@ -1,31 +1,14 @@
 // Tidying the index: full-text tables merged into one segment each after a large scan, with nothing lost meanwhile.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SessionIndex } from './index-store.ts';
+import type { SessionIndex } from './index-store.ts';
+import { indexFilePerTest } from './index-file-per-test.ts';
 import { searchIndex } from './index-search.ts';
 import { IndexTidy, textSinceTidy, tidyDue, type TidyLimits } from './index-tidy.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 
-let dir: string;
-let file: string;
-const open: SessionIndex[] = [];
-const openIndex = (limits: TidyLimits) => {
-  const index = new SessionIndex(file, null, limits);
-  open.push(index);
-  return index;
-};
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sv-tidy-'));
-  file = join(dir, 'index.sqlite');
-});
-afterEach(async () => {
-  for (const index of open.splice(0)) index.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const at = indexFilePerTest('sv-tidy-');
+const openIndex = (limits: TidyLimits) => at.open(limits);
 
 const WORDS = ['quokka', 'wombat', 'numbat', 'bilby', 'dingo', 'echidna'];
 
@@ -45,7 +28,7 @@ function addBatches(index: SessionIndex, batches: number, from = 0): void {
 
 /** Segments per full-text table, from FTS5's own page index (one or more rows per segment). */
 function segments(): Record<string, number> {
-  const db = new DatabaseSync(file, { readOnly: true });
+  const db = new DatabaseSync(at.file, { readOnly: true });
   try {
     const count = (t: string) => (db.prepare(`SELECT count(DISTINCT segid) AS n FROM ${t}_idx`).get() as { n: number }).n;
     return { docs: count('docs'), idents: count('idents'), heads: count('heads') };
@@ -55,7 +38,7 @@ function segments(): Record<string, number> {
 }
 
 function since(): number {
-  const db = new DatabaseSync(file, { readOnly: true });
+  const db = new DatabaseSync(at.file, { readOnly: true });
   try {
     return textSinceTidy(db);
   } finally {
@@ -90,7 +73,7 @@ describe('index tidy', () => {
     index.tidy();
     await index.whenTidied();
     addBatches(index, 1, 10);
-    const db = new DatabaseSync(file, { readOnly: true });
+    const db = new DatabaseSync(at.file, { readOnly: true });
     try {
       // One batch in eleven: under a fifth of the text.
       expect(textSinceTidy(db)).toBeGreaterThan(0);
@@ -124,7 +107,7 @@ describe('index tidy', () => {
     addBatches(first, 6);
     first.close();
     // A pass cut short: two steps of one page, then the app quits.
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(at.file);
     const cut = new IndexTidy(db, { minBytes: 1, stepPages: 1 });
     cut.step();
     cut.step();

@@ -20,7 +20,10 @@ export interface IndexWriter {
   rest(): void;
   /** Paths of the batches handed over and not yet committed. */
   uncommittedPaths(into: Set<string>): void;
-  /** Merges the full-text tables between batches if enough text came in since the last time (index-tidy.ts). */
+  /**
+   * Merges the full-text tables between batches, when due: all of them after much new text, else what bulk writes
+   * left unmerged (index-tidy.ts, merge-mode.ts).
+   */
   tidy(): void;
   /** Resolves when no tidy pass runs. */
   whenTidied(): Promise<void>;

@@ -1,33 +1,16 @@
 // Bulk merge mode: a scan's batches are written unmerged and merged once afterwards, with nothing lost meanwhile.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { DatabaseSync } from 'node:sqlite';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { SessionIndex } from './index-store.ts';
+import type { SessionIndex } from './index-store.ts';
+import { indexFilePerTest } from './index-file-per-test.ts';
 import { searchIndex } from './index-search.ts';
 import { tidyNeeded, type TidyLimits } from './index-tidy.ts';
 import { mergeModeOf, setMergeMode, type MergeMode } from './merge-mode.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 
-let dir: string;
-let file: string;
-const open: SessionIndex[] = [];
+const at = indexFilePerTest('sv-merge-mode-');
 /** A full tidy is never due here unless a test asks: what is merged is what bulk mode left. */
-const openIndex = (limits: TidyLimits = { minBytes: 2 ** 40 }) => {
-  const index = new SessionIndex(file, null, limits);
-  open.push(index);
-  return index;
-};
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sv-merge-mode-'));
-  file = join(dir, 'index.sqlite');
-});
-afterEach(async () => {
-  for (const index of open.splice(0)) index.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const openIndex = (limits: TidyLimits = { minBytes: 2 ** 40 }) => at.open(limits);
 
 const WORDS = ['quokka', 'wombat', 'numbat', 'bilby', 'dingo', 'echidna'];
 
@@ -47,7 +30,7 @@ function writeScan(index: SessionIndex): void {
 }
 
 function inFile<T>(read: (db: DatabaseSync) => T): T {
-  const db = new DatabaseSync(file, { readOnly: true });
+  const db = new DatabaseSync(at.file, { readOnly: true });
   try {
     return read(db);
   } finally {
@@ -96,7 +79,7 @@ describe('bulk merge mode', () => {
     const index = openIndex();
     writeScan(index);
     // Damage the word index's pages so that merging them fails.
-    const db = new DatabaseSync(file, { defensive: false });
+    const db = new DatabaseSync(at.file, { defensive: false });
     db.exec('UPDATE docs_data SET block = zeroblob(length(block)) WHERE id > 10');
     db.close();
     index.rest();
@@ -137,7 +120,7 @@ describe('bulk merge mode', () => {
   it('asks for a pass only when one is needed', () => {
     const index = openIndex();
     index.close();
-    const db = new DatabaseSync(file);
+    const db = new DatabaseSync(at.file);
     try {
       expect(mergeModeOf(db)).toBe('steady');
       expect(tidyNeeded(db)).toBeNull();
