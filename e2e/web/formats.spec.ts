@@ -1,10 +1,9 @@
 // Every format end to end: the whole sample corpus is listed, and one session of each opens with its own structure.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, samplesRoot, callApi } from './vault-fixture.ts';
 
-test.skip(!existsSync(join(samplesRoot, 'manifest.json')), 'the shared sample corpus (../shared/samples) is not beside this checkout');
 
 interface Summary {
   key: string;
@@ -77,7 +76,8 @@ const CASES: Array<{ format: string; key: string; check: (page: Page) => Promise
 test('every session file of the corpus is listed, and only the broken ones are unreadable', async ({ samplesVault }) => {
   const manifest = JSON.parse(readFileSync(join(samplesRoot, 'manifest.json'), 'utf8')) as { files: Array<{ path: string; format: string }> };
   const sessionFiles = manifest.files.filter(
-    (f) => !f.path.startsWith('malformed/') && /transcript$|rollout$|snapshot|ledger$|markdown$|^vizier \(|^jido-code session|^gemini chat/.test(f.format),
+    // loose/ is outside every tool's layout: only recognition by content (issue #22) will find those files.
+    (f) => !f.path.startsWith('malformed/') && !f.path.startsWith('loose/') && /transcript$|rollout$|snapshot|ledger$|markdown$|^vizier \(|^jido-code session|^gemini chat/.test(f.format),
   );
   // The scan runs in the background after start-up: wait until every file is in.
   let sessions: Summary[] = [];

@@ -72,8 +72,8 @@ export async function startVault(
   }
 }
 
-/** The shared sample corpus beside the checkout, when it is there. */
-export const samplesRoot = resolve('..', 'shared', 'samples');
+/** The repository's copy of the sample corpus (samples/README.md says where it comes from). */
+export const samplesRoot = resolve('samples');
 
 export const test = base.extend<{ vault: Vault; emptyVault: Vault; samplesVault: Vault; compareVault: Vault }>({
   // Playwright reads a fixture's dependencies from its first parameter's pattern; these have none.

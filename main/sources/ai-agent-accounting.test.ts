@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { accountingLedgerPath, readAccountingLedger, summarizeAccounting } from './ai-agent-accounting.ts';
 import { aiAgentReader } from './ai-agent.ts';
 import { UnreadableError } from './types.ts';
-import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { samplesDir } from '../test-support/samples.ts';
 import { testTempDir } from '../test-support/temp-dir.ts';
 
 const ROOT = '7a1e2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 const CHILD = 'b2c3d4e5-f607-4182-9a3b-4c5d6e7f8091';
 
-describe.skipIf(!hasSamples('ai-agent/accounting.jsonl'))('the sample billing file', () => {
+describe('the sample billing file', () => {
   it('adds up each run; the web-research run matches the totals its snapshot records', async () => {
     const ledger = await readAccountingLedger(join(samplesDir, 'ai-agent/accounting.jsonl'));
     expect(ledger.warnings).toEqual([]);

@@ -9,7 +9,7 @@ import { aiAgentReader } from './ai-agent.ts';
 import { parseAiAgentLedger } from './ai-agent-ledger.ts';
 import type { JsonLine } from './jsonl.ts';
 import { UnreadableError } from './types.ts';
-import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { samplesDir } from '../test-support/samples.ts';
 import { valid } from '../test-support/reader-checks.ts';
 import { testTempDir } from '../test-support/temp-dir.ts';
 
@@ -109,14 +109,14 @@ const CASES: Array<[string, string[]]> = [
   ['session_error', ['66666666-6666-6666-6666-666666666666']],
 ];
 
-describe.skipIf(!hasSamples('ai-agent-v3/_expected'))("v3 samples against ai-viewer's expected streams", () => {
+describe("v3 samples against ai-viewer's expected streams", () => {
   it.each(CASES)('%s', async (caseName, ids) => {
     const events = expected(caseName);
     for (const id of ids) compare(await read(join(sampleLedgers, `${id}.jsonl`)), events);
   });
 });
 
-describe.skipIf(!hasSamples('ai-agent-v3'))('v3 samples', () => {
+describe('v3 samples', () => {
   const sample = (id: string) => read(join(sampleLedgers, `${id}.jsonl`));
 
   it('happy single turn: title, model, totals from session_summary, line origins', async () => {

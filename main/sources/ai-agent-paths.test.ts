@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimsAiAgent } from './ai-agent.ts';
 import { claimsLedger, claimsSnapshot, isTempName, recentlyWritten } from './ai-agent-paths.ts';
-import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { samplesDir } from '../test-support/samples.ts';
 
 const UUID = '5d2b7f9e-3c1a-4e6b-8d0f-9a1c3e5b7d24';
 
@@ -66,7 +66,7 @@ function walk(dir: string): string[] {
   });
 }
 
-describe.skipIf(!hasSamples('ai-agent'))('claims over the whole sample corpus', () => {
+describe('claims over the whole sample corpus', () => {
   it('claims exactly the ai-agent snapshots and v3 ledgers, nothing of other tools, no temps, no expectations', () => {
     const claimed = walk(samplesDir).filter(claimsAiAgent).map((p) => relative(samplesDir, p)).sort();
     const snapshots = readdirSync(join(samplesDir, 'ai-agent/sessions')).filter((n) => n.endsWith('.json.gz')).map((n) => `ai-agent/sessions/${n}`);

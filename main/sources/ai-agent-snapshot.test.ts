@@ -9,7 +9,7 @@ import type { DocumentContext } from './coerce.ts';
 import { aiAgentReader } from './ai-agent.ts';
 import { parseGzipJson } from './ai-agent-gzip.ts';
 import { parseAiAgentSnapshot, readAiAgentSnapshot } from './ai-agent-snapshot.ts';
-import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { samplesDir } from '../test-support/samples.ts';
 import { failure, valid } from '../test-support/reader-checks.ts';
 import { testTempDir } from '../test-support/temp-dir.ts';
 
@@ -32,7 +32,7 @@ async function parseBytes(path: string, mtimeMs = LONG_AGO, ctxPath = path): Pro
 const opIds = (s: Session) => s.operations.map((o) => o.id);
 const byId = (s: Session, id: string) => s.operations.find((o) => o.id === id);
 
-describe.skipIf(!hasSamples('ai-agent'))('ai-agent snapshot samples', () => {
+describe('ai-agent snapshot samples', () => {
   const sample = (uuid: string) => join(sampleSessions, `${uuid}.json.gz`);
 
   it('happy v2 single turn: one turn with one llm call, recorded cost, closed successfully', async () => {
@@ -231,7 +231,7 @@ const CASES: Array<[string, string]> = [
   ['tmp_file', '00000000-0000-4000-8000-00000000000a'],
 ];
 
-describe.skipIf(!hasSamples('ai-agent/_expected'))("ai-viewer's expected event streams", () => {
+describe("ai-viewer's expected event streams", () => {
   it.each(CASES)('%s: same sessions, agents, ops, tokens, costs, child links and end times', async (caseName, uuid) => {
     const events = expected(caseName);
     const s = await read(join(sampleSessions, `${uuid}.json.gz`));
@@ -258,7 +258,7 @@ describe.skipIf(!hasSamples('ai-agent/_expected'))("ai-viewer's expected event s
 
 const malformed = (name: string) => join(samplesDir, 'malformed', name);
 
-describe.skipIf(!hasSamples('malformed'))('hostile snapshot files', () => {
+describe('hostile snapshot files', () => {
   it.each([
     ['gzip_bad_crc__snapshot.json.gz', 'invalid_encoding', 'The gzip data is corrupt: its CRC-32 checksum does not match (the file was damaged after it was written).'],
     ['gzip_truncated_stream__snapshot.json.gz', 'invalid_encoding', 'The gzip stream ends early (unexpected end of file): the file was cut off while being written.'],

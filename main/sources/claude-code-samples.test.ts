@@ -1,10 +1,10 @@
-// The Claude Code reader over ../shared/samples: every transcript, ai-viewer's expected events, and the malformed files.
+// The Claude Code reader over the sample corpus (samples/): every transcript, ai-viewer's expected events, and the malformed files.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../shared/session.ts';
 import { countToolCalls } from '../../shared/summarize.ts';
-import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { samplesDir } from '../test-support/samples.ts';
 import { parseClaudeCode, readClaudeCodeFile } from './claude-code.ts';
 import { isPrompt } from './claude-code-facts.ts';
 import { readJsonLines } from './jsonl.ts';
@@ -49,7 +49,7 @@ const SAMPLES: Array<[string, Facts]> = [
   ['-tmp/ses_stage0_small.jsonl', { title: 'Stage0 small fixture', span: ['2025-12-16T00:00:00.000Z', '2026-04-16T20:10:42.522Z'], path: '/tmp', branch: '[trimmed for fixture]', messages: 26, toolCalls: 3, tokens: [10, 5, 0, 0], parent: null, children: [] }],
 ];
 
-describe.skipIf(!hasSamples('claude-code'))('shared Claude Code samples', () => {
+describe('shared Claude Code samples', () => {
   it('covers every transcript in the sample tree', () => {
     const all = readdirSync(projects, { recursive: true, encoding: 'utf8' }).filter((p) => p.endsWith('.jsonl'));
     expect(all.sort()).toEqual(SAMPLES.map(([rel]) => rel).sort());
@@ -168,7 +168,7 @@ const CASES: Array<[string, string[]]> = [
   ['g_resumed', ['-home-user-src-demo/77777777-7777-4777-8777-777777777777.jsonl']],
 ];
 
-describe.skipIf(!hasSamples('claude-code/_expected'))("ai-viewer's expected events for the Claude Code cases", () => {
+describe("ai-viewer's expected events for the Claude Code cases", () => {
   it.each(CASES)('%s', async (caseName, files) => {
     const ours = new Map<string, Session>();
     for (const rel of files) {
@@ -249,7 +249,7 @@ const MALFORMED: Record<string, Expectation> = {
   },
 };
 
-describe.skipIf(!hasSamples('malformed'))('malformed inputs through the Claude Code parser', () => {
+describe('malformed inputs through the Claude Code parser', () => {
   const dir = join(samplesDir, 'malformed');
 
   it('has an expectation for every Claude Code-like sample', () => {

@@ -35,11 +35,13 @@ export function agentKey(parentSessionId: string, agentId: string): string {
 
 /**
  * `<encoded-cwd>` folders sit directly in `projects`; Claude Code replaces separators, spaces and
- * punctuation with "-", so a folder name with whitespace is someone else's.
+ * punctuation with "-", so a folder name with whitespace is someone else's. Factory's Droid keeps the same
+ * shape in `~/.factory/projects/`, which is Droid's, not Claude Code's.
  */
 function isProjectFolder(dir: string): boolean {
   const name = basename(dir);
-  return basename(dirname(dir)) === 'projects' && name.length > 0 && !/\s/.test(name);
+  const projects = dirname(dir);
+  return basename(projects) === 'projects' && basename(dirname(projects)) !== '.factory' && name.length > 0 && !/\s/.test(name);
 }
 
 /**

@@ -50,6 +50,8 @@ describe('claimsClaudeCode', () => {
     '/home/u/repo/vault/.projecthub/transcripts/2d7a9c4e.jsonl',
     '/home/u/projects/my app/notes.jsonl',
     '/home/u/.claude/projects/-home-u-src-app/0a1b/subagents/notes.jsonl',
+    // Factory's Droid writes the same shape under ~/.factory/projects/.
+    '/home/u/.factory/projects/-tmp/sid_stage0_small.jsonl',
   ])('does not claim %s', (p) => expect(claimsClaudeCode(p)).toBe(false));
 });
 

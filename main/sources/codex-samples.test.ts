@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { countToolCalls } from '../../shared/summarize.ts';
-import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { samplesDir } from '../test-support/samples.ts';
 import { claimsCodex, readCodexFile } from './codex.ts';
 import { valid } from '../test-support/reader-checks.ts';
 
@@ -44,7 +44,7 @@ const SAMPLES: Row[] = [
   ['2026/08/03/rollout-2026-08-03T10-48-56-019fc8be-3658-7ca3-9e29-000000000000.jsonl', '[trimmed for fixture]', '2026-08-03T10:48:56.000Z', '2026-08-03T10:48:56.000Z', '/tmp/repo', 'main', 'closed', 31, 8, [12757, 18, 3584, 63], null, ['codex:[trimmed for fixture]']],
 ];
 
-describe.skipIf(!hasSamples('codex'))('shared Codex samples', () => {
+describe('shared Codex samples', () => {
   it.each(SAMPLES)('%s', async (rel, title, createdAt, updatedAt, path, branch, status, messages, tools, usage, parentKey, childKeys) => {
     const s = await read(rel);
     expect([s.title, s.createdAt, s.updatedAt, s.project.path, s.project.branch, s.status]).toEqual([title, createdAt, updatedAt, path, branch, status]);
@@ -164,7 +164,7 @@ const CASES: Record<string, string> = {
 /** ai-viewer's turn outcome in our words. */
 const TURN_STATUS: Record<string, string> = { 'completed/': 'completed', 'failed/user_interrupt': 'aborted', 'failed/incomplete': 'incomplete', 'failed/replaced': 'replaced' };
 
-describe.skipIf(!hasSamples('codex/_expected'))('Codex samples against ai-viewer expectations', () => {
+describe('Codex samples against ai-viewer expectations', () => {
   it.each(Object.entries(CASES))('%s', async (name, rel) => {
     const want = loadExpected(name);
     const s = await read(rel);

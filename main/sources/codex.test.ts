@@ -277,7 +277,7 @@ const MALFORMED: Record<string, Expectation> = {
   'zero_byte__rollout.jsonl': { code: 'empty_file', phrase: 'File is empty (0 bytes).' },
 };
 
-describe.skipIf(!existsSync(join(samplesDir, 'malformed')))('malformed inputs through the Codex reader', () => {
+describe('malformed inputs through the Codex reader', () => {
   const dir = join(samplesDir, 'malformed');
 
   it('has an expectation for every Codex-like sample', () => {

@@ -1,11 +1,11 @@
-// Conformance over the whole shared corpus: every session file is claimed by exactly one reader and reads.
+// Conformance over the sample corpus (samples/): every session file is claimed by exactly one reader and reads.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Session } from '../../shared/session.ts';
 import { readers } from './registry.ts';
 import { UnreadableError } from './types.ts';
-import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { samplesDir } from '../test-support/samples.ts';
 
 interface ManifestFile {
   path: string;
@@ -41,15 +41,28 @@ const NOT_SESSIONS = new Set([
   'vizier checkpoint temp file',
 ]);
 
-const manifest = hasSamples('manifest.json')
-  ? (JSON.parse(readFileSync(join(samplesDir, 'manifest.json'), 'utf8')) as { files: ManifestFile[] }).files
-  : [];
-const inLayout = manifest.filter((f) => !f.path.startsWith('malformed/'));
+/**
+ * Agents whose files the corpus holds but no reader reads yet (issue #22 adds their readers). Until then no
+ * reader may claim them, so none of them is misread as another agent's session.
+ */
+const AGENTS_NOT_READ_YET = ['opencode', 'copilot-cli', 'cursor-agent', 'qwen-code', 'kimi', 'pi', 'hermes', 'openclaw', 'goose', 'grok', 'droid', 'amp', 'aider', 'codebuff', 'vibe', 'kilo', 'devin', 'antigravity'];
 
-describe.skipIf(!manifest.length)('every sample in ../shared/samples', () => {
+/** Files outside any tool's layout: only recognition by content (issue #22) can find them; no path rule claims them. */
+const LOOSE = 'loose/';
+
+const manifest = (JSON.parse(readFileSync(join(samplesDir, 'manifest.json'), 'utf8')) as { files: ManifestFile[] }).files;
+const notReadYet = (f: ManifestFile) => AGENTS_NOT_READ_YET.includes(f.path.split('/')[0]!);
+const inLayout = manifest.filter((f) => !f.path.startsWith('malformed/') && !f.path.startsWith(LOOSE) && !notReadYet(f));
+
+describe('every sample in samples/', () => {
   it('has a known role: session file, or a file that is not a session', () => {
     const unknown = inLayout.filter((f) => !(f.format in SESSION_FORMATS) && !NOT_SESSIONS.has(f.format));
     expect(unknown.map((f) => `${f.path} (${f.format})`)).toEqual([]);
+  });
+
+  it.each(manifest.filter((f) => notReadYet(f) || f.path.startsWith(LOOSE)).map((f) => [f.path]))('%s is claimed by no reader (yet)', (path) => {
+    const abs = join(samplesDir, path);
+    expect(readers.filter((r) => r.claims(abs)).map((r) => r.format)).toEqual([]);
   });
 
   it.each(inLayout.filter((f) => NOT_SESSIONS.has(f.format)).map((f) => [f.path]))('%s is not claimed as a session', (path) => {

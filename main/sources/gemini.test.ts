@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { countToolCalls } from '../../shared/summarize.ts';
-import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { samplesDir } from '../test-support/samples.ts';
 import { readDocument, type DocumentContext } from './coerce.ts';
 import { claimsGemini, parseGeminiDocument, parseGeminiJsonLines, readGeminiFile } from './gemini.ts';
 import type { JsonLine } from './jsonl.ts';
@@ -167,7 +167,7 @@ describe('Gemini replay edge cases', () => {
   });
 });
 
-describe.skipIf(!hasSamples('gemini'))('shared Gemini samples', () => {
+describe('shared Gemini samples', () => {
   const dir = join(samplesDir, 'gemini/tmp');
 
   it('reads the small chat with thoughts and tokens', async () => {
@@ -229,7 +229,7 @@ const MALFORMED: Record<string, { code: UnreadableError['code']; phrase: string 
   'zero_byte__session.json': { code: 'empty_file', phrase: 'File is empty (0 bytes).' },
 };
 
-describe.skipIf(!hasSamples('malformed'))('malformed generic session.json files through the Gemini parser', () => {
+describe('malformed generic session.json files through the Gemini parser', () => {
   const dir = join(samplesDir, 'malformed');
 
   it('covers every generic session.json sample, none of which the Gemini reader claims', () => {

@@ -1,5 +1,5 @@
 // Tests for the JidoCode reader: version 1 variants, the shared samples, hostile files and path claims.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -151,7 +151,7 @@ describe('parseJidoDocument edge cases', () => {
   });
 });
 
-describe.skipIf(!existsSync(join(samples, 'jido-code')))('shared JidoCode samples', () => {
+describe('shared JidoCode samples', () => {
   const dir = join(samples, 'jido-code/.jido_code/sessions');
 
   it('reads the early unsigned writer', async () => {
@@ -238,7 +238,7 @@ const MALFORMED: Record<string, Expectation> = {
   'zero_byte__session.json': { code: 'empty_file', phrase: 'File is empty (0 bytes).' },
 };
 
-describe.skipIf(!existsSync(join(samples, 'malformed')))('malformed inputs through the JidoCode parser', () => {
+describe('malformed inputs through the JidoCode parser', () => {
   const dir = join(samples, 'malformed');
 
   it('has an expectation for every JidoCode-like or generic session.json sample', () => {

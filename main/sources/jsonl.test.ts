@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { once } from 'node:events';
 import { readJsonLines } from './jsonl.ts';
 import { UnreadableError } from './types.ts';
-import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { samplesDir } from '../test-support/samples.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -118,7 +118,7 @@ describe('readJsonLines', () => {
   });
 });
 
-describe.skipIf(!hasSamples('malformed'))('readJsonLines on the shared malformed samples', () => {
+describe('readJsonLines on the shared malformed samples', () => {
   const m = (name: string) => join(samplesDir, 'malformed', name);
   it.each([
     ['torn_last_line__claude_code.jsonl', 2, ['torn_line']],

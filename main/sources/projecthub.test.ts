@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { countToolCalls } from '../../shared/summarize.ts';
-import { hasSamples, samplesDir } from '../test-support/samples.ts';
+import { samplesDir } from '../test-support/samples.ts';
 import { WarningList } from './coerce.ts';
 import { claimsProjectHub, parseProjectHub, projectHubReader, readProjectHubFile, type ProjectHubContext } from './projecthub.ts';
 import { parseVaultMarkdown } from './projecthub-markdown.ts';
@@ -181,7 +181,7 @@ describe('ProjectHub companions that cannot be used', () => {
   });
 });
 
-describe.skipIf(!hasSamples('projecthub'))('shared ProjectHub samples', () => {
+describe('shared ProjectHub samples', () => {
   const sessions = join(samplesDir, 'projecthub/vault/sessions');
   const sample = (name: string) => read(join(sessions, name));
 

@@ -1,5 +1,5 @@
 // Tests for the Vizier reader: both schemas, the shared samples, hostile files, artifacts and path claims.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -242,7 +242,7 @@ describe('Vizier artifacts', () => {
   });
 });
 
-describe.skipIf(!existsSync(join(samples, 'vizier')))('shared Vizier samples', () => {
+describe('shared Vizier samples', () => {
   const ledgerly = join(samples, 'vizier/ledgerly/.vizier/sessions');
   const orbit = join(samples, 'vizier/orbit-notes/.vizier/sessions');
 
@@ -381,7 +381,7 @@ const MALFORMED: Record<string, Expectation> = {
   'zero_byte__session.json': { code: 'empty_file', phrase: 'File is empty (0 bytes).' },
 };
 
-describe.skipIf(!existsSync(join(samples, 'malformed')))('malformed inputs through the Vizier parser', () => {
+describe('malformed inputs through the Vizier parser', () => {
   const dir = join(samples, 'malformed');
 
   it('has an expectation for every Vizier-like or generic session.json sample', () => {
