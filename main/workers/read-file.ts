@@ -82,27 +82,25 @@ export function recycleStore(store: ArrayBuffer): void {
 }
 
 export async function readSessionFile(request: ReadRequest): Promise<ReadResponse> {
-  const { id, path, mode } = request;
-  if (mode === 'compare') return compareInWorker(request, openCached);
-  if (mode === 'window') {
+  const { id, path } = request;
+  if (request.mode === 'compare') return compareInWorker(request, openCached);
+  if (request.mode === 'window') {
     const result = await openCached(id, path);
     if (!('key' in result)) return result;
-    const offset = request.offset ?? 0;
-    const messages = result.messages.slice(offset, offset + (request.limit ?? result.messages.length));
+    const messages = result.messages.slice(request.offset, request.offset + request.limit);
     return { id, ok: true, session: { ...result, messages }, messagesTotal: result.messages.length };
   }
-  if (mode === 'bundle') {
+  if (request.mode === 'bundle') {
     const parsed = await parse(id, path);
     if (!('key' in parsed)) return parsed;
     // The same session the main thread's full read gives once the catalogue's key and children are applied.
-    const key = request.key ?? parsed.key;
-    const session = { ...parsed, key, childKeys: [...new Set([...parsed.childKeys, ...(request.childKeys ?? [])])] };
-    const scan = request.scan ?? null;
+    const session = { ...parsed, key: request.key, childKeys: [...new Set([...parsed.childKeys, ...request.childKeys])] };
+    const { scan } = request;
     return { id, ok: true, prepared: await prepareSession(session, scan ? scanContext(scan.env, scan.keep) : null, scan?.emit ?? true, shelf) };
   }
-  const result = request.keep ? await openCached(id, path) : await parse(id, path);
+  const result = request.mode === 'summary' && request.keep ? await openCached(id, path) : await parse(id, path);
   if (!('key' in result)) return result;
-  if (mode === 'full') return { id, ok: true, session: result };
+  if (request.mode === 'full') return { id, ok: true, session: result };
   const companions = result.sourceFiles.filter((f) => f.role !== 'primary' && f.path !== path).map((f) => f.path);
   return { id, ok: true, summary: toSummary(result), companions, text: extractPackedIndexText(result) };
 }

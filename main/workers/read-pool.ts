@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { JsonScan } from '../bundle/prepare-session.ts';
-import type { CompareResponse, FullResponse, PrepareResponse, ReadRequest, ReadResponse, SummaryResponse, WindowResponse } from './read-protocol.ts';
+import type { CompareResponse, FullResponse, PrepareResponse, ReadRequest, ReadResponse, SummaryResponse, UnsentRequest, WindowResponse } from './read-protocol.ts';
 
 export type Priority = 'interactive' | 'background';
 
@@ -116,7 +116,7 @@ export class ReadPool {
     slot.worker.postMessage({ recycle: store }, [store]);
   }
 
-  private enqueue(request: Omit<ReadRequest, 'id'>, priority: Priority): Promise<ReadResponse> {
+  private enqueue(request: UnsentRequest, priority: Priority): Promise<ReadResponse> {
     if (this.closed) return Promise.reject(new Error('read pool is closed'));
     return new Promise((resolve, reject) => {
       const task: Task = { request: { ...request, id: this.nextId++ }, resolve, reject };

@@ -12,26 +12,50 @@ import type { JsonScan, PreparedSession } from '../bundle/prepare-session.ts';
  * `bundle`: a session for a bundle: parsed uncached, its session.json serialized (and scanned) here; only
  * its head, findings and the bytes (a transferred buffer) come back.
  */
-export type ReadMode = 'full' | 'summary' | 'window' | 'compare' | 'bundle';
-
-export interface ReadRequest {
+interface RequestBase {
   id: number;
   path: string;
-  mode: ReadMode;
-  /** For `window`: the first message and how many. */
-  offset?: number;
-  limit?: number;
-  /** For `summary`: keep the parsed session, because it is likely to be opened next (a large new file). */
+}
+
+/** The whole session. */
+export interface FullRequest extends RequestBase {
+  mode: 'full';
+}
+
+/** The list's summary; `keep`: keep the parsed session, because it is likely to be opened next (a large new file). */
+export interface SummaryRequest extends RequestBase {
+  mode: 'summary';
   keep?: boolean;
-  /** For `compare`: session B's file, and the catalogue's keys of A and B (they may carry a path hash). */
-  otherPath?: string;
+}
+
+/** One window of an opened session's messages: the first message and how many. */
+export interface WindowRequest extends RequestBase {
+  mode: 'window';
+  offset: number;
+  limit: number;
+}
+
+/** Two sessions compared: session B's file, and the catalogue's keys of A and B (they may carry a path hash). */
+export interface CompareRequest extends RequestBase {
+  mode: 'compare';
+  otherPath: string;
   keyA?: string;
   keyB?: string;
-  /** For `bundle`: the catalogue's key and the children it knows of (session.json carries both), and how to scan it. */
-  key?: string;
-  childKeys?: string[];
-  scan?: JsonScan | null;
 }
+
+/** A session for a bundle: the catalogue's key and the children it knows of (session.json carries both), and how to scan it. */
+export interface BundleRequest extends RequestBase {
+  mode: 'bundle';
+  key: string;
+  childKeys: string[];
+  scan: JsonScan | null;
+}
+
+export type ReadRequest = FullRequest | SummaryRequest | WindowRequest | CompareRequest | BundleRequest;
+export type ReadMode = ReadRequest['mode'];
+
+/** A request before the pool gives it an id (Omit over each member keeps the union discriminated). */
+export type UnsentRequest = ReadRequest extends infer R ? (R extends ReadRequest ? Omit<R, 'id'> : never) : never;
 
 /** Not a request: a session.json store the main thread is done with, moved back for the worker to write the next one into. */
 export interface RecycleMessage {
