@@ -1,5 +1,6 @@
 // Where things go inside a bundle, and the rules an entry name must pass before anything is extracted.
 import { posix } from 'node:path';
+import { portableNameRefusal, type NameRefusal } from './portable-names.ts';
 
 export const MANIFEST_PATH = 'manifest.json';
 export const SESSIONS_DIR = 'sessions';
@@ -25,21 +26,27 @@ export function isSafeFolder(name: string): boolean {
 }
 
 /**
- * Why an entry name is refused, or null. Names must be relative, normalized, forward-slashed paths:
- * no `..`, `.` or empty segment, no leading `/`, no drive letter, no backslash, no control character.
+ * Why an entry name is refused, and under which rule, or null. Names must be relative, normalized, forward-slashed
+ * paths (no `..`, `.` or empty segment, no leading `/`, no drive letter, no backslash, no control character:
+ * `unsafe-path`) that every platform can create (`portableNameRefusal`: Windows names, depth, length).
  */
-export function entryNameProblem(name: string): string | null {
-  if (name.length === 0) return 'an empty name';
-  if (name.length > 4096) return 'a name longer than 4096 characters';
-  if (name.includes('\\')) return 'a backslash in the path (zip paths use "/"; "\\" can walk out on Windows)';
-  if (name.startsWith('/')) return 'an absolute path';
-  if (/^[A-Za-z]:/.test(name)) return 'a drive-letter path';
-  if (/\p{Cc}/u.test(name)) return 'a control character in the path';
+export function entryNameRefusal(name: string): NameRefusal | null {
+  const unsafe = (problem: string): NameRefusal => ({ rule: 'unsafe-path', problem });
+  if (name.length === 0) return unsafe('an empty name');
+  if (name.includes('\\')) return unsafe('a backslash in the path (zip paths use "/"; "\\" can walk out on Windows)');
+  if (name.startsWith('/')) return unsafe('an absolute path');
+  if (/^[A-Za-z]:/.test(name)) return unsafe('a drive-letter path');
+  if (/\p{Cc}/u.test(name)) return unsafe('a control character in the path');
   const segments = (name.endsWith('/') ? name.slice(0, -1) : name).split('/');
-  if (segments.includes('..')) return 'a ".." segment (zip slip)';
-  if (segments.some((s) => s === '' || s === '.')) return 'a path that is not normalized (empty or "." segment)';
-  if (posix.normalize(name) !== name) return 'a path that is not normalized';
-  return null;
+  if (segments.includes('..')) return unsafe('a ".." segment (zip slip)');
+  if (segments.some((s) => s === '' || s === '.')) return unsafe('a path that is not normalized (empty or "." segment)');
+  if (posix.normalize(name) !== name) return unsafe('a path that is not normalized');
+  return portableNameRefusal(name);
+}
+
+/** Why an entry name is refused, or null (the export's check: the same rules as import). */
+export function entryNameProblem(name: string): string | null {
+  return entryNameRefusal(name)?.problem ?? null;
 }
 
 /** The name two entries collide under on a case-insensitive or normalizing file system (macOS, Windows). */

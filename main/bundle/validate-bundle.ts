@@ -2,17 +2,19 @@
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { crc32, createInflateRaw } from 'node:zlib';
 import { Session } from '../../shared/session.ts';
 import { BundleError } from './bundle-error.ts';
-import { MANIFEST_PATH, entryNameProblem, foldedName, isSafeFolder, sessionJsonPath, sessionPrefix, sourceEntryPath } from './bundle-paths.ts';
+import { MANIFEST_PATH, entryNameRefusal, foldedName, isSafeFolder, sessionJsonPath, sessionPrefix, sourceEntryPath } from './bundle-paths.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, Manifest, type ManifestFile } from './manifest.ts';
-import { eachEntry, entryName, isDirectory, isSymlink, openEntry, openZip, type ZipEntry, type ZipReader } from './read-zip.ts';
+import { eachEntry, entryName, isDirectory, isSymlink, openRawEntry, openZip, type ZipEntry, type ZipReader } from './read-zip.ts';
+import { checkLayout, type NamedEntry } from './zip-layout.ts';
 
 export interface ImportLimits {
   maxEntries: number;
   /** Sum of every entry's uncompressed size. */
   maxTotalBytes: number;
-  /** Uncompressed / compressed, checked for entries above `ratioFloorBytes` (tiny entries compress absurdly well). */
+  /** Uncompressed / compressed, checked for entries above `ratioFloorBytes` (tiny entries compress absurdly well), and for the whole bundle. */
   maxRatio: number;
   ratioFloorBytes: number;
   maxManifestBytes: number;
@@ -37,16 +39,40 @@ export interface ValidBundle {
   totalBytes: number;
 }
 
-/** Streams an entry through `sink`, mapping yauzl's and zlib's complaints to the rule they break. */
+const hex = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
+
+/**
+ * Streams an entry through `sink`, inflating it here so that every one of its compressed bytes is known to be used
+ * (zlib stops quietly at a deflate stream's last block, and bytes after it would be hidden), stopping as soon as it
+ * yields more than its declared size, and checking its CRC-32 (yauzl does not). yauzl's and zlib's complaints are
+ * mapped to the rule they break.
+ */
 async function readEntry(zip: ZipReader, name: string, entry: ZipEntry, sink: (chunk: Buffer) => void): Promise<void> {
+  let crc = 0;
+  let size = 0;
+  const inflate = entry.compressionMethod === 8 ? createInflateRaw() : null;
+  const take = new Writable({
+    write: (chunk: Buffer, _enc, done) => {
+      size += chunk.length;
+      if (size > entry.uncompressedSize) return done(new Error(`too many bytes: more than the ${entry.uncompressedSize} declared`));
+      crc = crc32(chunk, crc);
+      sink(chunk);
+      done();
+    },
+  });
   try {
-    const stream = await openEntry(zip, entry);
-    await pipeline(stream, new Writable({ write: (chunk: Buffer, _enc, done) => (sink(chunk), done()) }));
+    const raw = await openRawEntry(zip, entry);
+    await (inflate ? pipeline(raw, inflate, take) : pipeline(raw, take));
   } catch (err) {
     const message = (err as Error).message;
     if (/too many bytes|too few bytes|expected .* bytes/i.test(message)) throw new BundleError('size-mismatch', name, `its data does not match the size its header declares (${message}).`);
     throw new BundleError('corrupt-archive', name, `its data cannot be read (${message}).`);
   }
+  if (size !== entry.uncompressedSize) throw new BundleError('size-mismatch', name, `its data does not match the size its header declares (${size} bytes, not ${entry.uncompressedSize}).`);
+  if (inflate && inflate.bytesWritten !== entry.compressedSize) {
+    throw new BundleError('hidden-data', name, `its deflate data ends after ${inflate.bytesWritten} of its ${entry.compressedSize} bytes; the rest belongs to nothing that is extracted.`);
+  }
+  if (crc !== entry.crc32) throw new BundleError('crc-mismatch', name, `its data has CRC-32 ${hex(crc)}, its header says ${hex(entry.crc32)}; the bundle is damaged or was changed.`);
 }
 
 async function readManifest(zip: ZipReader, entry: ZipEntry, limits: ImportLimits): Promise<Manifest> {
@@ -74,36 +100,43 @@ async function readManifest(zip: ZipReader, entry: ZipEntry, limits: ImportLimit
   return parsed.data;
 }
 
-/** Every structural rule that the central directory alone can answer, entry by entry. */
+/** Every structural rule that the central directory alone can answer, entry by entry; then where each entry's bytes lie. */
 async function checkDirectory(zip: ZipReader, limits: ImportLimits): Promise<{ files: Map<string, ZipEntry>; totalBytes: number }> {
   if (zip.entryCount > limits.maxEntries) {
     throw new BundleError('too-many-entries', null, `it has ${zip.entryCount} entries; at most ${limits.maxEntries} are accepted.`);
   }
   const files = new Map<string, ZipEntry>();
   const folded = new Map<string, { name: string; dir: boolean }>();
+  const all: NamedEntry[] = [];
   let totalBytes = 0;
+  let totalCompressed = 0;
   try {
     await eachEntry(zip, (entry) => {
       const name = entryName(entry);
-      const problem = entryNameProblem(name);
-      if (problem) throw new BundleError('unsafe-path', name, `the name has ${problem}.`);
+      const refusal = entryNameRefusal(name);
+      if (refusal) throw new BundleError(refusal.rule, name, `the name has ${refusal.problem}.`);
       if (isSymlink(entry)) throw new BundleError('symlink', name, 'it is a symbolic link; bundles hold regular files only.');
       if (entry.generalPurposeBitFlag & 0x1) throw new BundleError('encrypted', name, 'it is encrypted; bundles are never encrypted.');
       if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
         throw new BundleError('unsupported-compression', name, `it uses compression method ${entry.compressionMethod}; only stored (0) and deflate (8) are read.`);
       }
       const dir = isDirectory(name);
+      // A folder holds no data; an empty deflate stream is 2 bytes.
+      if (dir && (entry.uncompressedSize > 0 || entry.compressedSize > 2)) throw new BundleError('hidden-data', name, `it is a folder entry but carries ${Math.max(entry.compressedSize, entry.uncompressedSize)} bytes of data.`);
       if (!dir && entry.uncompressedSize > limits.ratioFloorBytes && entry.uncompressedSize / Math.max(entry.compressedSize, 1) > limits.maxRatio) {
         throw new BundleError('compression-ratio', name, `it expands ${Math.round(entry.uncompressedSize / Math.max(entry.compressedSize, 1))}:1 (${entry.uncompressedSize} bytes from ${entry.compressedSize}); at most ${limits.maxRatio}:1 is accepted (zip bomb).`);
       }
       totalBytes += entry.uncompressedSize;
+      totalCompressed += entry.compressedSize;
       if (totalBytes > limits.maxTotalBytes) throw new BundleError('total-size', name, `the entries add up to more than ${limits.maxTotalBytes} bytes uncompressed.`);
       const key = foldedName(dir ? name.slice(0, -1) : name);
       const twin = folded.get(key);
       if (twin && !(twin.dir && dir)) throw new BundleError('duplicate-name', name, `it has the same name as "${twin.name}" once letter case and Unicode form are ignored.`);
       folded.set(key, { name, dir });
       if (!dir) files.set(name, entry);
+      all.push({ name, entry });
     });
+    await checkLayout(zip, all);
   } catch (err) {
     if (err instanceof BundleError) throw err;
     const message = (err as Error).message;
@@ -111,6 +144,10 @@ async function checkDirectory(zip: ZipReader, limits: ImportLimits): Promise<{ f
     if (/encryption/i.test(message)) throw new BundleError('encrypted', null, `an entry is encrypted (${message}); bundles are never encrypted.`);
     if (/size mismatch/i.test(message)) throw new BundleError('size-mismatch', null, `an entry's sizes disagree (${message}).`);
     throw new BundleError('corrupt-archive', null, `its central directory cannot be read (${message}).`);
+  }
+  // No byte is shared (checkLayout), so the compressed sizes add up to the file: many entries each under the ratio floor still count.
+  if (totalBytes > limits.ratioFloorBytes && totalBytes / Math.max(totalCompressed, 1) > limits.maxRatio) {
+    throw new BundleError('compression-ratio', null, `the whole bundle expands ${Math.round(totalBytes / Math.max(totalCompressed, 1))}:1 (${totalBytes} bytes from ${totalCompressed}); at most ${limits.maxRatio}:1 is accepted (zip bomb).`);
   }
   // A file whose name is also a folder of another file cannot both exist on disk.
   for (const name of files.keys()) {
@@ -139,8 +176,8 @@ function crossCheck(manifest: Manifest, files: Map<string, ZipEntry>): void {
   for (const f of manifest.files) {
     if (listed.has(f.path)) throw new BundleError('manifest-invalid', f.path, 'the manifest lists this file twice.');
     listed.add(f.path);
-    const problem = entryNameProblem(f.path);
-    if (problem) throw new BundleError('unsafe-path', f.path, `the name has ${problem}.`);
+    const refusal = entryNameRefusal(f.path);
+    if (refusal) throw new BundleError(refusal.rule, f.path, `the name has ${refusal.problem}.`);
     const session = manifest.sessions.find((s) => s.folder === f.session);
     if (!session) throw new BundleError('manifest-invalid', f.path, `it belongs to session folder "${f.session}", which the manifest does not list.`);
     checkPlace(f, session.folder);
