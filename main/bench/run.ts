@@ -7,6 +7,7 @@ import { benchLargeFiles, printLargeFiles } from './large-files.ts';
 import { benchSearch, printSearch } from './search.ts';
 import { benchCompare, printCompare } from './compare.ts';
 import { benchBundle, printBundle } from './bundle.ts';
+import { benchRedaction, printRedaction } from './redaction.ts';
 
 const { values } = parseArgs({ args: process.argv.slice(2), options: { only: { type: 'string' }, sessions: { type: 'string' }, runs: { type: 'string' }, 'no-rg': { type: 'boolean' }, 'bundle-mb': { type: 'string' } }, strict: true });
 const wanted = (name: string) => !values.only || values.only.split(',').includes(name);
@@ -23,3 +24,4 @@ if (wanted('large')) printLargeFiles(await benchLargeFiles());
 if (wanted('compare')) printCompare(await benchCompare());
 if (wanted('search')) printSearch(await benchSearch(Number(values.sessions ?? 2000), !values['no-rg'], Math.max(1, Number(values.runs ?? 1))), availableParallelism());
 if (wanted('bundle')) printBundle(await benchBundle(Number(values['bundle-mb'] ?? 1024)));
+if (wanted('redaction')) printRedaction(await benchRedaction());

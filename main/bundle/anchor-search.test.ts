@@ -29,7 +29,7 @@ const EXAMPLES = [
   'A3T', 'AKIA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'ASIA', 'secretaccess_key', 'account', 'PRIVATE KEY', 'x-oauth-basic',
   '://user-1:', '_authToken', 'npm_', 'xox', 'xapp', 'hooks.slack.com', 'mongodb', 'mysql', 'postgres', 'sk-', 'k_live', 'k_test', 'gsk_',
   'hf_', 'lin_api_', 'ntn_', 'SG.', 'shp', 'ghr_', 'github_pat_', 'glpat-', 'glc_', 'glsa_', 'ops_', 'hvb.', 'vcq_', 'dapi', 'dckr_pat_',
-  'figd_', 'cfabc_', 'tskey-', 'eyJ',
+  'figd_', 'cfabc_', 'tskey-', 'eyJ', 'AIza', 'PASSWORD=', 'SECRET_KEY =', 'token\t=', 'API_KEY=', '://:',
 ];
 
 /** A deterministic generator (mulberry32), so a failure replays. */

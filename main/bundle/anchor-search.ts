@@ -4,7 +4,7 @@
  * A superset of what every rule needs to see on a line before it can match there (case-insensitive, so
  * wider than the rules): each rule's fixed prefix, or the words its pattern requires (aws's
  * `secret_access_key` and `account`, basicauth's `://user:`, the database URL schemes). The gap rules'
- * `eyJ` (JWT) and `PRIVATE KEY` are in it too. Each is a regular expression whose first three atoms are
+ * `eyJ` (JWT), `PRIVATE KEY`, `AIza`, the `.env` names and `://…:` are in it too. Each is a regular expression whose first three atoms are
  * a character or a class, none optional (the trigram table is built from them; a pattern that breaks this throws at load).
  */
 export const ANCHOR_PATTERNS = [
@@ -18,6 +18,9 @@ export const ANCHOR_PATTERNS = [
   'gh[pousr]_', 'github_pat_', 'glpat-', 'glc_', 'glsa_', 'ops_', 'hv[sbr]\\.', 'vc[a-z]_', 'dapi', // github, gitlab, grafana, 1password, hashicorp-vault, vercel, databricks
   'dckr_pat_', 'figd_', 'cf[a-z]{1,3}_', 'tskey-', // docker, figma, cloudflare, tailscale
   'eyJ', // the jwt gap rule
+  'AIza', // the google-api-key gap rule
+  'passw[a-z0-9_]{0,64}[ \\t]?=', 'secret[a-z0-9_]{0,64}[ \\t]?=', 'token[a-z0-9_]{0,64}[ \\t]?=', 'api_?key[a-z0-9_]{0,64}[ \\t]?=', // the env-assignment gap rule
+  ':\\/\\/[^\\s:@/]{0,256}:', // the connection-url-password gap rule (any scheme, an empty user too)
 ];
 
 /** Every anchor, tried at the start of a short piece of the window (decoded as Latin-1: a character per byte). */

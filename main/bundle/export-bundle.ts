@@ -15,6 +15,7 @@ import type { Finding } from './finding.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest, type ManifestFile, type RedactionReport } from './manifest.ts';
 import { abortError, contextFactory, jsonScanOf, loaderOf, plans, REDACTION_RULES, sessionEntry, sink, type BundleOptions, type ExportResult, type ScanResult, type SessionSource } from './scan-bundle.ts';
 import { redactedPieces, type ScanContext, type SecretScanStream } from './secret-scan.ts';
+import { scannedManifest } from './scan-manifest.ts';
 import { ZipWriter } from './zip-writer.ts';
 
 export { scanBundle, type BundleOptions, type BundleProgress, type ExportResult, type LoadSession, type ScanResult, type SessionSource } from './scan-bundle.ts';
@@ -91,8 +92,10 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   // Whole sources are read into buffers reused once yazl has deflated them.
   const buffers = new BufferPool(POOL_KEEP);
 
-  const result: ScanResult = { sessions: [], files: 0, bytes: 0, findings: [] };
+  const result: ScanResult = { sessions: [], files: 0, bytes: 0, findings: [], refused: [] };
   const files: ManifestFile[] = [];
+  // Every secret any session held: the manifest (titles) is scanned for them too.
+  const exportSecrets = new Map<string, string>();
   let sessionsTotal = keys.length;
   let bytesTotal = 0;
   let bytesDone = 0;
@@ -213,6 +216,8 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
       zip.add(jsonEntry.path, json, { mtime: new Date(), mode: 0o100644, level: Math.min(level, 1) }, false, released);
       release();
       for (const e of plan.sources) record(await writeSource(e, plan.format, ctx));
+      result.refused.push(...plan.refused);
+      if (ctx) for (const [literal, rule] of ctx.literals) exportSecrets.set(literal, rule);
       result.sessions.push(sessionEntry(plan));
       progress('');
     }
@@ -242,7 +247,9 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
       gzip: false,
       clip: 'json',
     };
-    await writeEntry(manifestEntry, [Readable.from([Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)])], level);
+    const scannedMan = await scannedManifest(manifest, context ? { ...context(), literals: exportSecrets } : null);
+    result.findings.push(...scannedMan.findings);
+    await writeEntry(manifestEntry, [Readable.from([scannedMan.bytes])], level);
     await zip.finish();
     // A cancel that came while the last entries were deflated still wins: nothing is renamed into place.
     stop.signal.throwIfAborted();

@@ -9,6 +9,7 @@ import type { Finding } from './finding.ts';
 import { sessionHtml } from './html-export.ts';
 import { sessionMarkdown } from './markdown-export.ts';
 import { SecretScanStream } from './secret-scan.ts';
+import { redactTitle } from './title-redaction.ts';
 
 export type DocumentFormat = 'md' | 'html';
 
@@ -25,9 +26,11 @@ export interface DocumentResult {
 
 /** Renders the document and redacts it; findings name `session.md` / `session.html`, so a review's ids hold for any output path. */
 export async function renderDocument(session: Session, format: DocumentFormat, options: DocumentOptions = {}): Promise<DocumentResult> {
-  const text = format === 'md' ? sessionMarkdown(session) : sessionHtml(session, `Session Vault ${appVersion}`);
-  if (options.redact === false) return { text, findings: [] };
+  if (options.redact === false) return { text: format === 'md' ? sessionMarkdown(session) : sessionHtml(session, `Session Vault ${appVersion}`), findings: [] };
   const ctx = { redactor: new Redactor(['secrets', 'env'], options.env ?? process.env), literals: new Map<string, string>(), keep: new Set(options.keep ?? []) };
+  // A title cut from a prompt may end in part of a key (see title-redaction.ts).
+  const titled = await redactTitle(session, ctx.redactor);
+  const text = format === 'md' ? sessionMarkdown(titled) : sessionHtml(titled, `Session Vault ${appVersion}`);
   const scan = new SecretScanStream(ctx, { file: `session.${format}`, clip: format === 'html' ? 'html' : 'text', emit: true });
   const out: Buffer[] = [];
   await pipeline(Readable.from([Buffer.from(text)]), scan, new Writable({ write: (chunk: Buffer, _enc, done) => (out.push(chunk), done()) }));

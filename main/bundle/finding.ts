@@ -31,6 +31,18 @@ export function markerLabel(rule: string): string {
   return rule.replace(/[^A-Za-z0-9_.:-]/g, '_');
 }
 
+/** Rules that catch any value by what surrounds it (an assignment, a URL); a specific rule that names the same secret names it instead. */
+const GENERIC_RULES = new Set(['env-assignment', 'connection-url-password']);
+
+export function isGenericRule(rule: string): boolean {
+  return GENERIC_RULES.has(rule);
+}
+
+/** Which of two rules names a secret both caught: a specific rule before a generic one, then by name. */
+export function ruleOrder(a: string, b: string): number {
+  return Number(GENERIC_RULES.has(a)) - Number(GENERIC_RULES.has(b)) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
 const CONTEXT = 40;
 
 /**

@@ -1,5 +1,6 @@
 // What a bundle needs of a parsed session (its head and session.json's bytes, scanned and redacted), made where it was parsed so the main thread never holds it.
 import { createHash } from 'node:crypto';
+import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import type { Session } from '../../shared/session.ts';
 import { Redactor } from '../store/redact.ts';
 import { safeName } from '../vault/vault-store.ts';
@@ -9,6 +10,7 @@ import { prefilterFor } from './secret-prefilter.ts';
 import { redactedPieces, SecretScanStream, type ScanContext } from './secret-scan.ts';
 import { unmap } from './read-whole.ts';
 import { GrowingBuffer, sessionJsonBytes, type StoreShelf } from './session-json.ts';
+import { redactTitle } from './title-redaction.ts';
 
 /** The fields a bundle plan reads: everything but the transcript. */
 export type SessionHead = Pick<Session, 'key' | 'id' | 'format' | 'title' | 'createdAt' | 'updatedAt' | 'closedAt' | 'childKeys' | 'sourceFiles' | 'artifacts'>;
@@ -30,6 +32,8 @@ export interface PreparedSession {
   findings: Finding[];
   /** Secrets found in session.json, which the session's sources are searched for next. */
   literals: Array<[string, string]>;
+  /** Files the session names that the roots check left out of `head` (session-gate.ts); never read. */
+  refused?: BundleRefusedFile[];
 }
 
 /** Gives the bundle a session, prepared for it: in a worker (the app) or on this thread from a parsed session (tests, simple callers). */
@@ -55,7 +59,9 @@ export function scanContext(env: NodeJS.ProcessEnv, keep: Iterable<string>): Sca
  * same buffer, or a redacted copy when the scan redacted something. With a `shelf` (a worker's), the buffer is
  * written into a used store when one is there, and a store not handed on goes back to it.
  */
-export async function prepareSession(session: Session, ctx: ScanContext | null, emit = true, shelf?: StoreShelf): Promise<PreparedSession> {
+export async function prepareSession(parsed: Session, ctx: ScanContext | null, emit = true, shelf?: StoreShelf): Promise<PreparedSession> {
+  // The title goes into session.json and the manifest; cut from a prompt, it may hold part of a key (see title-redaction.ts).
+  const session = ctx ? await redactTitle(parsed, ctx.redactor) : parsed;
   const head = headOf(session);
   const letGo = (bytes: Buffer) => (shelf ? shelf.give(bytes.buffer as ArrayBuffer) : unmap(bytes));
   let json = sessionJsonBytes(session, shelf?.take());

@@ -1,6 +1,7 @@
 // What an export and its review share: sessions loaded in order (the next one while this one streams), one scan context per session, and the review scan.
 import { pipeline } from 'node:stream/promises';
 import { Transform, Writable } from 'node:stream';
+import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import type { Session } from '../../shared/session.ts';
 import { planSession, scanner, type SessionPlan } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
@@ -51,6 +52,8 @@ export interface ScanResult {
   files: number;
   bytes: number;
   findings: Finding[];
+  /** Files the sessions name that were left out, never read (outside every root, or outside the session's own folder). */
+  refused: BundleRefusedFile[];
 }
 
 export interface ExportResult extends ScanResult {
@@ -150,7 +153,7 @@ export function jsonScanOf(options: BundleOptions, emit: boolean): JsonScan | nu
 export async function scanBundle(keys: string[], source: SessionSource, options: BundleOptions = {}): Promise<ScanResult> {
   const review = { ...options, redact: true, keep: [] };
   const context = contextFactory(review) as () => ScanContext;
-  const result: ScanResult = { sessions: [], files: 0, bytes: 0, findings: [] };
+  const result: ScanResult = { sessions: [], files: 0, bytes: 0, findings: [], refused: [] };
   let bytesTotal = 0;
   let bytesDone = 0;
   for await (const { plan, total, release } of plans(keys, loaderOf(source), jsonScanOf(review, false), options.includeChildren !== false, options.signal)) {
@@ -162,6 +165,7 @@ export async function scanBundle(keys: string[], source: SessionSource, options:
     const progress = (file: string) => options.onProgress?.({ phase: 'scan', sessionsDone: result.sessions.length, sessionsTotal: total, bytesDone, bytesTotal, file });
     progress(plan.json.path);
     result.findings.push(...plan.prepared.findings);
+    result.refused.push(...plan.refused);
     result.files++;
     result.bytes += plan.json.size;
     for (const entry of plan.sources) {

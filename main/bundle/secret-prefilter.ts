@@ -1,6 +1,7 @@
 // Picks the lines of a window that could hold a secret, so the full rule set runs on those lines, not on megabytes of plain output.
 import { envSecrets, type Redactor, type SecretSpan } from '../store/redact.ts';
 import { anchorHits, charOffsets } from './anchor-search.ts';
+import { findSpansInViews, type EscapeMode } from './escape-view.ts';
 
 /**
  * The rules of secretlint's recommended preset (13.0.7) this prefilter was written against; a test fails
@@ -86,6 +87,7 @@ function pickedLines(bytes: Buffer, latin1: boolean, needles: Iterable<string>):
  * a known secret or an environment value go through the rule set (joined into one text, offsets mapped back),
  * and a window with none of them is never decoded. `decode` gives the window's text (UTF-8, or Latin-1 when
  * `latin1`); spans are offsets in it. Windows that are small, mostly picked, or hold a line-spanning candidate are scanned whole.
+ * The rules read the escape-blanked views of `mode` (see escape-view.ts).
  */
 export async function findSpansFiltered(
   redactor: Redactor,
@@ -94,13 +96,15 @@ export async function findSpansFiltered(
   latin1: boolean,
   decode: () => string,
   literals: ReadonlyMap<string, string>,
+  mode: EscapeMode = 'text',
 ): Promise<SecretSpan[]> {
-  if (bytes.length < MIN_FILTERED_BYTES) return redactor.findSpans(decode(), literals);
+  const find = (text: string) => findSpansInViews(redactor, text, literals, mode);
+  if (bytes.length < MIN_FILTERED_BYTES) return find(decode());
   const lines = pickedLines(bytes, latin1, [...prefilter.envNeedles, ...literals.keys()]);
-  if (lines === null) return redactor.findSpans(decode(), literals);
+  if (lines === null) return find(decode());
   if (lines.length === 0) return [];
   const picked = lines.reduce((n, [a, b]) => n + (b - a), 0);
-  if (picked > bytes.length * MAX_PICKED_SHARE) return redactor.findSpans(decode(), literals);
+  if (picked > bytes.length * MAX_PICKED_SHARE) return find(decode());
   const text = decode();
   const bounds = charOffsets(bytes, text, lines.flat());
   const ranges = lines.map((_, i) => [bounds[2 * i], bounds[2 * i + 1]] as [number, number]);
@@ -115,7 +119,7 @@ export async function findSpansFiltered(
   }
   const joined = parts.join(JOINT);
   const out: SecretSpan[] = [];
-  for (const span of await redactor.findSpans(joined, literals)) {
+  for (const span of await find(joined)) {
     // The range holding the span's start: the last whose joined offset is at or before it.
     let lo = 0;
     let hi = at.length - 1;

@@ -3,7 +3,9 @@ import { isUtf8 } from 'node:buffer';
 import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Redactor, SecretSpan } from '../store/redact.ts';
-import { findingId, markerLabel, previewOf, type Finding } from './finding.ts';
+import { findingId, isGenericRule, markerLabel, previewOf, ruleOrder, type Finding } from './finding.ts';
+import { encodedBodies, mayHoldBodies, reencodeRedacted } from './encoded-bodies.ts';
+import { findSpansInViews } from './escape-view.ts';
 import { findSpansFiltered, type Prefilter } from './secret-prefilter.ts';
 
 /** What every file of one export shares. */
@@ -33,6 +35,9 @@ export interface ScanOptions {
   context?: number;
 }
 
+/** A secret found in a decoded base64 body: offsets in the decoded text. */
+type BodySecret = SecretSpan;
+
 const WINDOW = 4 * 1024 * 1024;
 const OVERLAP = 64 * 1024;
 const CONTEXT = 4 * 1024;
@@ -41,6 +46,8 @@ interface Placed {
   start: number;
   end: number;
   rule: string;
+  /** What goes in its place, when not the `[REDACTED:<rule>]` marker (a base64 body re-encoded without its secrets). */
+  replacement?: string;
 }
 
 /** The first byte at or before `at` that starts a UTF-8 character. */
@@ -162,10 +169,13 @@ export class SecretScanStream extends Transform {
     const limit = final ? Infinity : this.base + charStart(buf, end - this.options.overlap);
 
     const { redactor, prefilter, literals } = this.ctx;
+    // Rules read the text with its escapes blanked (escape-view.ts): a secret after a `\n` is then a word of its own.
+    const mode = this.binary ? 'text' : this.options.clip;
     let spans: Array<SecretSpan | { start: number; end: number; rule: string; text: string }> = prefilter
-      ? await findSpansFiltered(redactor, prefilter, bytes, latin1, decode, literals)
-      : await redactor.findSpans(decode(), literals);
-    const text = spans.length ? decode() : '';
+      ? await findSpansFiltered(redactor, prefilter, bytes, latin1, decode, literals, mode)
+      : await findSpansInViews(redactor, decode(), literals, mode);
+    const bodies = this.options.clip === 'json' && !this.binary && mayHoldBodies(bytes) ? await this.bodySpans(decode()) : [];
+    const text = spans.length || bodies.length ? decode() : '';
     if (this.options.clip !== 'text' && !this.binary) {
       const clip = this.options.clip === 'json' ? clipToJsonString : clipToHtmlText;
       spans = spans.flatMap((s) => {
@@ -173,18 +183,21 @@ export class SecretScanStream extends Transform {
         return clipped ? [{ ...clipped, rule: s.rule, text: text.slice(clipped.start, clipped.end) }] : [];
       });
     }
-    // One finding per place: two rules (or a rule and a known literal) naming the same text give the first rule by name.
+    // One finding per place: two rules (or a rule and a known literal) naming the same text give the first rule by name,
+    // a specific rule before a generic one; a generic rule's span that overlaps a specific rule's is that secret again.
     const byPlace = new Map<string, (typeof spans)[number]>();
     for (const s of spans) {
       const held = byPlace.get(`${s.start}:${s.end}`);
-      if (!held || s.rule < held.rule) byPlace.set(`${s.start}:${s.end}`, s);
+      if (!held || ruleOrder(s.rule, held.rule) < 0) byPlace.set(`${s.start}:${s.end}`, s);
     }
     spans = [...byPlace.values()];
-    const offsets = byteOffsets(text, spans.flatMap((s) => [s.start, s.end]), latin1);
+    const specific = spans.filter((s) => !isGenericRule(s.rule));
+    if (specific.length < spans.length) spans = spans.filter((s) => !isGenericRule(s.rule) || !specific.some((o) => o.start < s.end && o.end > s.start));
+    const offsets = byteOffsets(text, [...spans, ...bodies].flatMap((s) => [s.start, s.end]), latin1);
     const seen = new Set<string>();
     let lineCursor = 0;
     let line = this.lineAtBase;
-    for (const s of spans.sort((a, b) => a.start - b.start || b.end - a.end || (a.rule < b.rule ? -1 : 1))) {
+    for (const s of spans.sort((a, b) => a.start - b.start || b.end - a.end || ruleOrder(a.rule, b.rule))) {
       const start = this.base + (offsets.get(s.start) ?? 0);
       const stop = this.base + (offsets.get(s.end) ?? 0);
       if (start < this.settled || start >= limit || seen.has(`${start}:${s.rule}`)) continue;
@@ -197,6 +210,31 @@ export class SecretScanStream extends Transform {
       this.findings.push({ id, rule: s.rule, file: this.options.file, line, preview, redacted: redact });
       if (!s.rule.startsWith('ENV:') && s.text.length >= 8) this.ctx.literals.set(s.text, s.rule);
       if (redact) this.pending.push({ start, end: stop, rule: s.rule });
+    }
+    for (const body of bodies) {
+      const start = this.base + (offsets.get(body.start) ?? 0);
+      if (start < this.settled || start >= limit) continue;
+      line += count(buf, 0x0a, lineCursor, start - this.base);
+      lineCursor = start - this.base;
+      const redacted: BodySecret[] = [];
+      for (const s of body.secrets) {
+        // One finding per rule per body: its id names the body's place, as a finding in the file itself would.
+        const id = findingId(this.options.file, start, s.rule);
+        if (seen.has(`${start}:${s.rule}`)) {
+          if (redacted.some((r) => r.rule === s.rule)) redacted.push(s);
+          continue;
+        }
+        seen.add(`${start}:${s.rule}`);
+        const redact = !this.ctx.keep.has(id);
+        const preview = previewOf(body.decoded, s.start, s.end, s.rule, body.secrets.filter((o) => o !== s));
+        this.findings.push({ id, rule: s.rule, file: this.options.file, line, preview, redacted: redact });
+        if (!s.rule.startsWith('ENV:') && s.text.length >= 8) this.ctx.literals.set(s.text, s.rule);
+        if (redact) redacted.push(s);
+      }
+      if (redacted.length) {
+        const stop = this.base + (offsets.get(body.end) ?? 0);
+        this.pending.push({ start, end: stop, rule: (redacted[0] as BodySecret).rule, replacement: reencodeRedacted(body.decoded, redacted) });
+      }
     }
     this.settled = final ? Infinity : limit;
     this.emitThrough(buf, final ? this.base + buf.length : limit);
@@ -215,13 +253,27 @@ export class SecretScanStream extends Transform {
     this.base += keepFrom;
   }
 
+  /** The base64 bodies in the window's text that hold a secret once decoded (the decoded text read as JSON), with those secrets. */
+  private async bodySpans(text: string): Promise<Array<{ start: number; end: number; decoded: string; secrets: BodySecret[] }>> {
+    const out: Array<{ start: number; end: number; decoded: string; secrets: BodySecret[] }> = [];
+    for (const body of encodedBodies(text)) {
+      const byPlace = new Map<string, BodySecret>();
+      for (const s of await findSpansInViews(this.ctx.redactor, body.decoded, this.ctx.literals, 'json')) {
+        const held = byPlace.get(`${s.start}:${s.end}`);
+        if (!held || ruleOrder(s.rule, held.rule) < 0) byPlace.set(`${s.start}:${s.end}`, s);
+      }
+      if (byPlace.size) out.push({ ...body, secrets: [...byPlace.values()].sort((a, b) => a.start - b.start) });
+    }
+    return out;
+  }
+
   /** Passes on the bytes before `through`, redacting settled spans (a span that crosses it goes out whole). */
   private emitThrough(buf: Buffer, through: number): void {
     const out: Buffer[] = [];
     const take = (from: number, to: number) => {
       if (to > from) out.push(buf.subarray(from - this.base, to - this.base));
     };
-    const spans = this.pending.sort((a, b) => a.start - b.start || b.end - a.end || (a.rule < b.rule ? -1 : 1));
+    const spans = this.pending.sort((a, b) => a.start - b.start || b.end - a.end || ruleOrder(a.rule, b.rule));
     const later: Placed[] = [];
     let at = this.emitted;
     for (let i = 0; i < spans.length; i++) {
@@ -235,7 +287,7 @@ export class SecretScanStream extends Transform {
       while (i + 1 < spans.length && (spans[i + 1] as Placed).start < stop) stop = Math.max(stop, (spans[++i] as Placed).end);
       if (stop <= at) continue;
       take(at, Math.max(span.start, at));
-      out.push(this.binary ? Buffer.alloc(stop - Math.max(span.start, at), '*') : Buffer.from(`[REDACTED:${markerLabel(span.rule)}]`));
+      out.push(this.binary ? Buffer.alloc(stop - Math.max(span.start, at), '*') : Buffer.from(span.replacement ?? `[REDACTED:${markerLabel(span.rule)}]`));
       at = stop;
     }
     const end = Math.max(at, Math.min(through, this.base + buf.length));

@@ -58,6 +58,14 @@ describe('envSecrets: which environment values count', () => {
     }).map((e) => e.name);
     expect(picked.sort()).toEqual(['BUILD_ID', 'DATABASE_URL', 'GH_TOKEN']);
   });
+
+  it("skips the variables npm sets for a script (an export under `npm start` kept \"session-vault\" out of its own manifest), not npm's auth token", () => {
+    const picked = envSecrets({
+      npm_package_name: 'session-vault', npm_package_version: '0.1.0-beta', npm_config_registry: 'https://registry.example/',
+      npm_lifecycle_event: 'start-server', npm_config__authToken: 'npm_abcdefghijklmnop',
+    }).map((e) => e.name);
+    expect(picked).toEqual(['npm_config__authToken']);
+  });
 });
 
 describe('nothing planted reaches disk', () => {

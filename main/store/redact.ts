@@ -36,15 +36,54 @@ function loadLinter(): Promise<(content: string) => Promise<SecretLintCoreResult
 
 /**
  * What the preset misses (checked against 13.0.7): JWTs have no rule, and the private-key rule
- * needs 100+ characters of key body, so short or truncated PEM blocks would pass.
+ * needs 100+ characters of key body, so short or truncated PEM blocks would pass. Google API keys have no
+ * rule; `.env`-style assignments (`DB_PASSWORD=…`) and passwords in connection URLs of any scheme are caught
+ * by none or only by chance. A rule with a `secret` group redacts only that group (the value, not its name).
  */
-const GAP_RULES: Array<{ label: string; pattern: RegExp }> = [
+const GAP_RULES: Array<{ label: string; pattern: RegExp; keep?: (secret: string) => boolean }> = [
   {
     label: 'private-key',
     pattern: /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
   },
   { label: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  // The preset's own rules end on `\b`, so a key whose last character is `-`, `/` or `+` (one in 20 or so) goes unseen.
+  { label: 'openai', pattern: /(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200}(?![A-Za-z0-9_-])/g },
+  {
+    label: 'aws',
+    pattern: /(?:aws)?_?secret_?access_?key["']?\s*(?::|=>|=)\s*["']?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
+  },
+  { label: 'google-api-key', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
+  {
+    label: 'env-assignment',
+    pattern: /(?<![A-Za-z0-9_])[A-Z0-9_]{0,64}(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY)[A-Z0-9_]{0,64}[ \t]?=[ \t]?["']?(?<secret>[^\s"'`]{6,256})/dg,
+    keep: (secret) => isPlaceholder(secret),
+  },
+  {
+    label: 'connection-url-password',
+    pattern: /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}:\/\/[^\s:@/"'`<>]{0,256}:(?<secret>[^\s:@/"'`<>]{3,256})@[A-Za-z0-9[]/dg,
+    keep: (secret) => isPlaceholder(secret),
+  },
 ];
+
+/** A value that stands for a secret without being one: `${VAR}`, `$VAR`, `<password>`, `****`, `changeme`, an earlier redaction. */
+function isPlaceholder(value: string): boolean {
+  if (/^\$\{?[A-Za-z_(]|^%[A-Za-z_]+%$|^<[^>]*>$|^\{\{|^\*+$|\[?REDACTED/i.test(value)) return true;
+  if (/^(?:x+|\.+|-+|_+|(?:your|my|the)[-_].*|changeme|password|passwd|secret|token|pass|pwd|example|placeholder|dummy|null|none|undefined|true|false)$/i.test(value)) return true;
+  // A value with no letter or digit, or one character over and over, hides nothing.
+  return !/[A-Za-z0-9]/.test(value) || /^(.)\1*$/.test(value);
+}
+
+/** Where each gap rule matches in `text`: the whole match, or its `secret` group when it has one (and it is no placeholder). */
+function gapSpans(text: string, into: Span[]): void {
+  for (const { label, pattern, keep } of GAP_RULES) {
+    for (const m of text.matchAll(pattern)) {
+      const group = m.indices?.groups?.secret;
+      if (group) {
+        if (!keep?.(text.slice(group[0], group[1]))) into.push({ start: group[0], end: group[1], label });
+      } else into.push({ start: m.index, end: m.index + m[0].length, label });
+    }
+  }
+}
 
 /** Variables that name places and terminals, never secrets; their values are everywhere in a session. */
 const NEVER_SECRET = new Set([
@@ -62,7 +101,7 @@ function looksLikePathOrList(value: string): boolean {
 
 /**
  * The environment values worth hiding. Skipped: names that are clearly places or terminals, locale
- * and XDG variables, values under 8 characters, plain numbers, file paths and path lists, and
+ * and XDG variables, npm's own script variables, values under 8 characters, plain numbers, file paths and path lists, and
  * single lowercase words ("production") — unless the name says secret (TOKEN, KEY, PASSWORD, …).
  */
 export function envSecrets(env: NodeJS.ProcessEnv): Array<{ name: string; value: string }> {
@@ -74,7 +113,9 @@ export function envSecrets(env: NodeJS.ProcessEnv): Array<{ name: string; value:
       if (trimmed.length >= 4) out.push({ name, value: trimmed });
       continue;
     }
-    if (NEVER_SECRET.has(name) || /^(LC_|XDG_)/.test(name)) continue;
+    // npm sets npm_package_* and npm_config_* for every script (`npm start` included): the app's own name and
+    // version, registry addresses; an npm auth token's name says TOKEN and was taken above.
+    if (NEVER_SECRET.has(name) || /^(LC_|XDG_|npm_)/.test(name)) continue;
     if (trimmed.length < MIN_ENV_VALUE || /^\d+$/.test(trimmed) || /^[a-z]+$/.test(trimmed) || looksLikePathOrList(trimmed)) continue;
     out.push({ name, value: trimmed });
   }
@@ -154,9 +195,7 @@ export class Redactor {
       // the variable name); the secret value in `data` is redacted wherever it appears.
       for (const value of Object.values(message.data ?? {})) if (typeof value === 'string') allOccurrences(text, value, label, spans);
     }
-    for (const { label, pattern } of GAP_RULES) {
-      for (const m of text.matchAll(pattern)) spans.push({ start: m.index, end: m.index + m[0].length, label });
-    }
+    gapSpans(text, spans);
     return spans;
   }
 
@@ -166,11 +205,13 @@ export class Redactor {
    * words around it (a JSON key, `aws_secret_access_key =`) stay; environment values are also found in
    * their JSON-escaped spelling, since most sources are JSON. `literals` are secrets already found elsewhere.
    */
-  async findSpans(text: string, literals: ReadonlyMap<string, string> = new Map()): Promise<SecretSpan[]> {
+  async findSpans(text: string, literals: ReadonlyMap<string, string> = new Map(), ruleText: string = text): Promise<SecretSpan[]> {
     const spans: Span[] = [];
+    // The rules read `ruleText` (a view of `text` of the same length, e.g. with JSON escapes blanked); literals and environment values the text itself.
+    const rules = ruleText.length === text.length ? ruleText : text;
     if (this.secrets && text.length > 0) {
       for (const [literal, label] of literals) allOccurrences(text, literal, label, spans);
-      const result = await (await loadLinter())(text);
+      const result = await (await loadLinter())(rules);
       for (const message of result.messages) {
         const label = shortRule(message.ruleId);
         const [from, to] = message.range;
@@ -179,14 +220,12 @@ export class Redactor {
         for (const value of Object.values(message.data ?? {})) {
           if (typeof value !== 'string') continue;
           const found: Span[] = [];
-          allOccurrences(text, value, label, found);
+          allOccurrences(rules, value, label, found);
           if (found.some((s) => s.start < to && s.end > from)) named.push(...found);
         }
         spans.push(...(named.length ? named : [{ start: from, end: to, label }]));
       }
-      for (const { label, pattern } of GAP_RULES) {
-        for (const m of text.matchAll(pattern)) spans.push({ start: m.index, end: m.index + m[0].length, label });
-      }
+      gapSpans(rules, spans);
     }
     for (const { name, value } of this.envValues) {
       // Every value envSecrets picked counts, however short (as in redactString), as written, in JSON and in HTML.

@@ -1,0 +1,134 @@
+// Every planted secret stays out of every exported byte: JSON escapes, nested JSON, base64 bodies, titles, the manifest, Markdown and HTML.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Session } from '../../shared/session.ts';
+import { writeRedactionCorpus } from '../bench/redaction-corpus.ts';
+import { measureRecall } from '../bench/redaction-recall.ts';
+import { Redactor } from '../store/redact.ts';
+import { renderDocument } from './export-document.ts';
+import { exportBundle } from './export-bundle.ts';
+import { prefilterFor } from './secret-prefilter.ts';
+import { SecretScanStream, type ScanContext } from './secret-scan.ts';
+import { testSession, unzipAll } from './test-zip.ts';
+
+/** Built from pieces so no key-shaped string sits in the repository. */
+const KEYS = {
+  github: `ghp_${'Ab3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3hJ5'}`,
+  awsId: `AKIA${'QWERTYUIOPASDFGH'}`,
+  google: `AIza${'SyD4-k9Xq2Lm7Np0Rs5Tu8Vw1Yz3Ab6Cd9E'}`,
+  anthropic: `sk-ant-api03-${'x7Yq2Lm9Np4Rs6Tu8Vw1Yz3Ab5Cd7Ef9Gh2Jk4Lm6Np8Qr0St2Uv4Wx6Yz8Ab1Cd3Ef5Gh7Jk9Lm2Np4Qr6St8Uv0Wx2Yz4Ab6Cd8Ef0G'}AA`,
+  awsSecretEndingInSlash: `wJalrXUtnFEMI/K7MDENG/bPxRfiCYz${'Q1w2E3r4/'}`,
+  openaiEndingInDash: `sk-proj-${'a'.repeat(30)}${'B1c2D3e4F5g6H7i8J9k0L1m2N3o4P5q6R7s8T9u0V1w2X3'}T3BlbkFJ${'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2H1g0F9e8D7c6B5a4Z3y2X1w0V9u8T7s6R5-'}`,
+};
+
+function context(keep: string[] = []): ScanContext {
+  return { redactor: new Redactor(['secrets', 'env'], {}), literals: new Map(), keep: new Set(keep), prefilter: prefilterFor({}) };
+}
+
+async function scan(text: string, clip: 'json' | 'text' | 'html' = 'json', keep: string[] = []) {
+  const s = new SecretScanStream(context(keep), { file: 'f.jsonl', clip, emit: true });
+  const out: Buffer[] = [];
+  for await (const piece of Readable.from([Buffer.from(text)], { objectMode: false }).pipe(s)) out.push(piece as Buffer);
+  return { out: Buffer.concat(out).toString('utf8'), findings: s.findings };
+}
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+describe('redaction recall', () => {
+  it('lets none of a planted corpus out: every secret type, in every place, in every format, through bundle, Markdown and HTML', { timeout: 120_000 }, async () => {
+    const base = await mkdtemp(join(tmpdir(), 'sv-recall-'));
+    dirs.push(base);
+    const { plants, files } = await writeRedactionCorpus(join(base, 'root'), 20261126);
+    const result = await measureRecall(files, plants, join(base, 'out.zip'));
+    expect(plants.length).toBeGreaterThan(400);
+    expect(new Set(plants.map((p) => p.format)).size).toBe(6);
+    expect(result.leaked.map((l) => `${l.plant.type} in ${l.plant.place} (${l.plant.format}) -> ${l.where}`)).toEqual([]);
+  });
+
+  it('finds a secret glued to a JSON escape (\\n, \\t, \\"), and one inside JSON inside a JSON string', async () => {
+    const lines = [
+      JSON.stringify({ text: `first line\n${KEYS.github}\nlast` }),
+      JSON.stringify({ text: `col\t${KEYS.awsId}` }),
+      JSON.stringify({ arguments: JSON.stringify({ command: `echo\n${KEYS.google}` }) }),
+    ].join('\n');
+    const { out, findings } = await scan(`${lines}\n`);
+    for (const key of [KEYS.github, KEYS.awsId, KEYS.google]) expect(out).not.toContain(key);
+    expect(findings.map((f) => f.rule).sort()).toEqual(['aws', 'github', 'google-api-key']);
+    // Still valid JSON Lines, the escapes around each secret kept.
+    expect(out.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown)[0]).toEqual({ text: 'first line\n[REDACTED:github]\nlast' });
+  });
+
+  it('redacts .env assignments and connection-URL passwords, leaving names, placeholders and hosts', async () => {
+    const text = [
+      'DB_PASSWORD=Tr0ub4dor-and-3',
+      'export STRIPE_WEBHOOK_SECRET="whsec_9f8e7d6c5b4a"',
+      'API_KEY=${API_KEY}',
+      'PASSWORD=changeme',
+      'queue: amqp://svc:S3cretRabbit99@mq.internal:5672/vhost',
+      'cache: redis://:n0tAPlaceholder@cache:6379',
+      'docs: smtp://mailer:<password>@mail.example.com',
+    ].join('\n');
+    const { out } = await scan(text, 'text');
+    expect(out).toContain('DB_PASSWORD=[REDACTED:env-assignment]');
+    expect(out).toContain('export STRIPE_WEBHOOK_SECRET="[REDACTED:env-assignment]"');
+    expect(out).toContain('API_KEY=${API_KEY}');
+    expect(out).toContain('PASSWORD=changeme');
+    expect(out).toContain('amqp://svc:[REDACTED:connection-url-password]@mq.internal:5672/vhost');
+    expect(out).toContain('redis://:[REDACTED:connection-url-password]@cache:6379');
+    expect(out).toContain('smtp://mailer:<password>@mail.example.com');
+  });
+
+  it('catches AWS secret keys and OpenAI keys whose last character is not a letter or digit', async () => {
+    const { out } = await scan(`aws_secret_access_key = ${KEYS.awsSecretEndingInSlash}\nkey: ${KEYS.openaiEndingInDash}\n`, 'text');
+    expect(out).not.toContain(KEYS.awsSecretEndingInSlash);
+    expect(out).not.toContain(KEYS.openaiEndingInDash);
+  });
+
+  it('decodes a base64 body, finds its secret, and re-encodes the body without it (a kept finding stays)', async () => {
+    const http = `HTTP/1.1 200 OK\r\n\r\n${JSON.stringify({ content: `token:\n${KEYS.github}` })}`;
+    const line = `${JSON.stringify({ llmResponsePayload: { format: 'http', body: Buffer.from(http).toString('base64') } })}\n`;
+    const { out, findings } = await scan(line);
+    expect(findings.map((f) => f.rule)).toEqual(['github']);
+    expect(findings[0]?.preview).not.toContain(KEYS.github);
+    const body = (JSON.parse(out) as { llmResponsePayload: { body: string } }).llmResponsePayload.body;
+    const decoded = Buffer.from(body, 'base64').toString('utf8');
+    expect(decoded).not.toContain(KEYS.github);
+    expect(decoded).toContain('[REDACTED:github]');
+    expect(decoded.startsWith('HTTP/1.1 200 OK')).toBe(true);
+    const kept = await scan(line, 'json', [findings[0]!.id]);
+    expect(kept.out).toBe(line);
+  });
+
+  it('never shows a secret in a preview, neighbouring ones included', async () => {
+    const { findings } = await scan(`${JSON.stringify({ text: `${KEYS.awsId} and\n${KEYS.github}\t${KEYS.google}` })}\n`);
+    expect(findings).toHaveLength(3);
+    for (const f of findings) for (const key of [KEYS.awsId, KEYS.github, KEYS.google]) expect(f.preview).not.toContain(key.slice(6));
+  });
+
+  it('keeps a key out of the manifest, session.json, Markdown and HTML when the title holds it, even cut to 80 characters', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'sv-title-'));
+    dirs.push(base);
+    const prompt = `Deploy with ${KEYS.anthropic} and ${KEYS.awsId}`;
+    const session: Session = {
+      ...testSession('jido-code:t-1', join(base, 'none.json')),
+      sourceFiles: [],
+      title: `${prompt.slice(0, 79)}…`,
+      messages: [{ id: 'm1', role: 'user', timestamp: null, parts: [{ type: 'text', text: prompt }] } as Session['messages'][number]],
+    };
+    const out = join(base, 'b.zip');
+    await exportBundle([session.key], async () => session, out, { env: {} });
+    const head = KEYS.anthropic.slice(0, 40);
+    for (const [name, bytes] of await unzipAll(out)) expect(bytes.toString('utf8'), name).not.toContain(head);
+    for (const format of ['md', 'html'] as const) {
+      const { text } = await renderDocument({ ...session, title: `Quick note\n${KEYS.github}` }, format, { env: {} });
+      expect(text).not.toContain(KEYS.github);
+      expect((await renderDocument(session, format, { env: {} })).text).not.toContain(head);
+    }
+  });
+});
