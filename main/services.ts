@@ -16,8 +16,10 @@ import { writeDemoSessions } from './demo/demo-sessions.ts';
 import { readRawWindow } from './raw-source.ts';
 import { readRawRecord } from './raw-record.ts';
 import { defaultRootCandidates } from './roots/default-roots.ts';
-import { canonical, isWithin } from './roots/paths.ts';
+import { isWithin } from './roots/paths.ts';
+import { SessionFileCheck } from './roots/session-files.ts';
 import { RootStore, type RootRecord } from './roots/root-store.ts';
+import { fsErrorSentence } from './fs/fs-error-text.ts';
 import { appVersion } from './version.ts';
 import { OpenedBundles } from './open/opened-bundles.ts';
 import { ReadPool } from './workers/read-pool.ts';
@@ -145,9 +147,13 @@ export function createServices(options: ServicesOptions): Services {
     emitRoots();
   };
 
+  // The one roots check every file operation on a session passes: the folders added, and the vault's own.
+  const sessionFiles = new SessionFileCheck(() => [...roots.list().map((r) => r.path), ...vault.roots()]);
+
   const vault: Vault = new Vault({
     dataDir: options.dataDir,
     catalogue,
+    files: sessionFiles,
     readFull: async (key) => {
       const entry = entryFor(key);
       const result = await sessionPool.read(entry.path, 'interactive');
@@ -184,15 +190,7 @@ export function createServices(options: ServicesOptions): Services {
     return { session, messagesTotal: result.messagesTotal };
   };
 
-  const assertInsideRoots = async (path: string) => {
-    const real = await canonical(path);
-    const allowed = [...roots.list().map((r) => r.path), ...vault.roots()];
-    const inside = await Promise.all(allowed.map(async (p) => isWithin(await canonical(p), real)));
-    if (!inside.some(Boolean)) {
-      throw new AppError('OUTSIDE_ROOTS', `Refusing to read ${path}: it is outside every known session folder.`);
-    }
-    return real;
-  };
+  const assertInsideRoots = (path: string) => sessionFiles.assertInside(path, 'read');
 
   /** The file behind a session's source-file index; paths never come from the UI. */
   const sourcePath = async (key: string, fileIndex: number): Promise<string> => {
@@ -220,6 +218,7 @@ export function createServices(options: ServicesOptions): Services {
       return { ...result.session, key, childKeys: [...new Set([...result.session.childKeys, ...catalogue.childrenOf(key)])] };
     },
     known: (key) => catalogue.byKey(key) !== undefined,
+    files: sessionFiles,
     rescanVault,
     emit,
   });
@@ -262,10 +261,21 @@ export function createServices(options: ServicesOptions): Services {
     getIndexProgress: async () => progress.current(),
     listRoots: async () => listRoots(),
     addRoot: async ({ path }) => {
+      // roots.add validates first (exists, a folder, readable, not / or /proc or as broad as home) and saves only then.
+      const known = new Set(roots.list().map((r) => r.path));
       const record = await roots.add(path);
-      emitRoots();
-      await sync.rewatch();
-      await sync.scanAll([record]);
+      try {
+        emitRoots();
+        await sync.rewatch();
+        await sync.scanAll([record]);
+        const error = sync.rootErrors.get(record.id);
+        if (error) throw new AppError('UNREADABLE', `${error.replace(/\.?$/, '.')} The folder was not added.`, 'path');
+      } catch (err) {
+        // Only what works is kept: a new folder that cannot be watched or scanned leaves the saved list again.
+        if (!known.has(record.path)) await methods.removeRoot({ id: record.id }).catch(() => undefined);
+        if (err instanceof AppError) throw err;
+        throw new AppError('IO_ERROR', `Could not read ${record.path}: ${fsErrorSentence(err) ?? 'the folder could not be scanned'}. The folder was not added.`, 'path');
+      }
       return describeRoot(record);
     },
     removeRoot: async ({ id }) => {

@@ -25,11 +25,24 @@ export const BundleFinding = z.object({
 });
 export type BundleFinding = z.infer<typeof BundleFinding>;
 
+/** A file a session names that the export left out: outside every folder the user added, or outside the session's own folder. */
+export const BundleRefusedFile = z.object({
+  /** The session that named it. */
+  session: z.string(),
+  /** The path as the session names it. */
+  path: z.string(),
+  /** Why it was left out, in plain words. */
+  reason: z.string(),
+});
+export type BundleRefusedFile = z.infer<typeof BundleRefusedFile>;
+
 export const BundleFormat = z.enum(['zip', 'md', 'html']);
 export type BundleFormat = z.infer<typeof BundleFormat>;
 
 export const BundleScan = z.object({
   findings: z.array(BundleFinding),
+  /** Files the export will leave out, never read (the review shows them); absent or empty when none. */
+  refused: z.array(BundleRefusedFile).optional(),
   sessions: z.number().int().nonnegative(),
   files: z.number().int().nonnegative(),
   bytes: z.number().nonnegative(),
@@ -46,6 +59,8 @@ export const BundleExport = z.object({
   files: z.number().int().nonnegative(),
   redacted: z.number().int().nonnegative(),
   kept: z.number().int().nonnegative(),
+  /** Files left out of the bundle, never read; absent or empty when none. */
+  refused: z.array(BundleRefusedFile).optional(),
 });
 export type BundleExport = z.infer<typeof BundleExport>;
 
@@ -70,6 +85,31 @@ export const BundleProgressEvent = z.object({
   bytesTotal: z.number().nonnegative(),
 });
 export type BundleProgressEvent = z.infer<typeof BundleProgressEvent>;
+
+/** What importing an uploaded bundle would bring in, worked out with nothing written (shown before the user confirms). */
+export const BundlePreview = z.object({
+  sessions: z.array(
+    z.object({
+      key: z.string(),
+      title: z.string(),
+      format: z.string(),
+      files: z.number().int().nonnegative(),
+      bytes: z.number().nonnegative(),
+      /** The vault (or the list) already has this key: a plain import skips it, "as copies" keeps both. */
+      conflict: z.boolean(),
+    }),
+  ),
+  files: z.number().int().nonnegative(),
+  bytes: z.number().nonnegative(),
+  /** What the sender's export found and redacted, and the findings they chose to leave in (from the manifest). */
+  redactionEnabled: z.boolean(),
+  findings: z.number().int().nonnegative(),
+  redacted: z.number().int().nonnegative(),
+  keptFindings: z.array(z.object({ rule: z.string(), file: z.string(), line: z.number().int().positive() })),
+  appVersion: z.string(),
+  createdAt: z.string(),
+});
+export type BundlePreview = z.infer<typeof BundlePreview>;
 
 /** A bundle the operating system asked the app to open (open-with, a double-click, the command line). */
 export const OpenedBundle = z.object({ openId: UploadId, fileName: z.string(), size: z.number().int().nonnegative() });
@@ -128,6 +168,11 @@ export const bundleApi = {
   readOpenedBundle: {
     input: z.object({ openId: UploadId, offset: z.number().int().nonnegative(), length: z.number().int().positive().max(UPLOAD_CHUNK) }).strict(),
     output: z.object({ data: z.string() }),
+  },
+  /** Checks a completely uploaded bundle whole and says what importing it would bring in; writes nothing, keeps the upload. */
+  previewBundle: {
+    input: z.object({ uploadId: UploadId }).strict(),
+    output: BundlePreview,
   },
   /** Imports a completely uploaded bundle; it is checked whole before anything is written, and removed after. */
   importBundle: {

@@ -42,6 +42,8 @@ export const Cost = z.object({
   usd: z.number(),
   /** true when computed from a pricing table instead of recorded by the tool. */
   estimated: z.boolean(),
+  /** On a total: calls with tokens but no known price, left out of `usd` (then a lower bound, shown as partial). */
+  unpricedMessages: z.number().int().positive().optional(),
 });
 export type Cost = z.infer<typeof Cost>;
 
@@ -176,6 +178,8 @@ export const Artifact = z.object({
   /** Absolute path when the artifact was found beside the session. */
   resolvedPath: z.string().nullable(),
   size: z.number().nullable(),
+  /** Why the file the session names was not read: it lies outside the session's own folder (by its path or a link). */
+  refused: z.string().optional(),
 });
 export type Artifact = z.infer<typeof Artifact>;
 

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { Duplex, Readable } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
+import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import type { Session, SourceFile } from '../../shared/session.ts';
 import { safeName } from '../vault/vault-store.ts';
 import { entryNameProblem, foldedName, sessionJsonPath, sourceEntryPath } from './bundle-paths.ts';
@@ -41,6 +42,8 @@ export interface SessionPlan {
   json: PlannedEntry;
   /** The source files and artifacts, in the order they go in. */
   sources: SourceEntry[];
+  /** Files the session names that were left out, never read (outside every root, or outside the session's own folder). */
+  refused: BundleRefusedFile[];
 }
 
 const JSON_NAME = /\.(json|jsonl|ndjson)(\.gz)?$/i;
@@ -73,6 +76,8 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
     manifest: { key: session.key, id: session.id, title: session.title, sessionTime: session.closedAt ?? session.updatedAt ?? session.createdAt },
     json: { path: sessionJsonPath(folder), kind: 'session', role: null, originalPath: null, mtimeMs: null, size: 0, gzip: false, clip: 'json' },
     sources: [],
+    // Ungated (a loader over parsed sessions): at least the artifacts the reader refused are named.
+    refused: prepared.refused ?? session.artifacts.flatMap((a) => (a.refused ? [{ session: session.key, path: a.path, reason: a.refused }] : [])),
   };
   const files = new Map<string, SourceFile['role']>();
   for (const f of session.sourceFiles) if (!files.has(f.path)) files.set(f.path, f.role);

@@ -2,6 +2,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { extname, resolve } from 'node:path';
 import type { Finding } from '../bundle/finding.ts';
+import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import { exportBundle, scanBundle, type BundleProgress } from '../bundle/export-bundle.ts';
 import { exportDocument, renderDocument, type DocumentFormat } from '../bundle/export-document.ts';
 import { importBundle, type ImportReport } from '../bundle/import-bundle.ts';
@@ -10,6 +11,7 @@ import { withOneShotServices } from './one-shot.ts';
 import { resolveDataDir } from '../data-dir.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { sanitizeDeep, sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 
 const COMMON = `  --root DIR       also read sessions below DIR (repeatable; not saved)
   --json           print the result as JSON
@@ -89,11 +91,18 @@ export function formatFindings(findings: Finding[]): string {
   if (!findings.length) return 'No secrets found.';
   const kept = findings.filter((f) => !f.redacted).length;
   const lines = [`${findings.length} finding(s)${kept ? `, ${kept} kept as you asked` : ''} (rule, file:line, masked preview; --keep ID leaves one in place):`];
-  for (const f of findings) {
+  // File names and previews are the sessions' own text: one safe line each.
+  for (const f of sanitizeDeep(findings)) {
     lines.push(`  ${f.id}  ${f.redacted ? '' : 'KEPT '}${f.rule}  ${f.file}:${f.line}`);
     lines.push(`      ${f.preview}`);
   }
   return lines.join('\n');
+}
+
+/** The files the sessions name that the export leaves out (outside every folder added), one line each; none: no lines. */
+export function formatRefused(refused: readonly BundleRefusedFile[]): string[] {
+  if (!refused.length) return [];
+  return [`Left out ${refused.length} file(s) the sessions name, never read:`, ...sanitizeDeep(refused).map((r) => `  ${r.path}  ${r.reason}`)];
 }
 
 function megabytes(n: number): string {
@@ -139,14 +148,14 @@ async function runExport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
       if (keys.length !== 1) throw new UsageError(`--format ${format} writes one session; ${keys.length} were given.`);
       const session = await load(keys[0]!);
       const result = dryRun ? await renderDocument(session, format, options) : await exportDocument(session, format, output, options);
-      const text = [formatFindings(result.findings), dryRun ? 'Dry run: nothing was written.' : `Wrote ${keys[0]} to ${output}`].join('\n');
-      return void process.stdout.write(v.json ? `${JSON.stringify({ path: dryRun ? null : output, findings: result.findings }, null, 2)}\n` : `${text}\n`);
+      const text = [formatFindings(result.findings), dryRun ? 'Dry run: nothing was written.' : `Wrote ${sanitizeForTerminal(keys[0]!)} to ${sanitizeForTerminal(output)}`].join('\n');
+      return void process.stdout.write(v.json ? `${terminalJson({ path: dryRun ? null : output, findings: result.findings })}\n` : `${text}\n`);
     }
     if (dryRun) {
       const loader = services.bundles.openLoader();
       const scan = await scanBundle(keys, loader, options).finally(() => loader.close());
-      const text = `${formatFindings(scan.findings)}\nDry run: ${scan.sessions.length} session(s), ${scan.files} file(s) scanned; nothing was written.`;
-      return void process.stdout.write(v.json ? `${JSON.stringify(scan, null, 2)}\n` : `${text}\n`);
+      const text = [formatFindings(scan.findings), ...formatRefused(scan.refused), `Dry run: ${scan.sessions.length} session(s), ${scan.files} file(s) scanned; nothing was written.`].join('\n');
+      return void process.stdout.write(v.json ? `${terminalJson(scan)}\n` : `${text}\n`);
     }
     const controller = new AbortController();
     const onSigint = () => controller.abort();
@@ -161,10 +170,11 @@ async function runExport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
         : 'Not redacted (--no-redact): the sources are byte-for-byte, secrets included.';
       const text = [
         ...(result.redaction.enabled ? [formatFindings(result.findings)] : []),
+        ...formatRefused(result.refused),
         redaction,
-        `Wrote ${result.sessions.length} session(s), ${result.files} file(s) to ${output} (${megabytes(result.size)}).`,
+        `Wrote ${result.sessions.length} session(s), ${result.files} file(s) to ${sanitizeForTerminal(output)} (${megabytes(result.size)}).`,
       ].join('\n');
-      process.stdout.write(v.json ? `${JSON.stringify(result, null, 2)}\n` : `${text}\n`);
+      process.stdout.write(v.json ? `${terminalJson(result)}\n` : `${text}\n`);
     } catch (err) {
       bar.done();
       throw err;
@@ -175,7 +185,9 @@ async function runExport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
   });
 }
 
-export function formatImport(report: ImportReport): string {
+export function formatImport(given: ImportReport): string {
+  // Keys, titles and reasons come from the bundle: one safe line each.
+  const report = sanitizeDeep(given);
   const lines: string[] = [];
   lines.push(report.imported.length ? `Imported ${report.imported.length} session(s) into the vault:` : 'Imported no session.');
   for (const s of report.imported) lines.push(`  ${s.key}  ${s.title}${s.copyOf ? `  (a copy of ${s.copyOf})` : ''}`);
@@ -197,7 +209,7 @@ async function runImport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
     const { sessions } = await services.methods.listSessions({ includeChildren: true });
     const known = new Set(sessions.map((s) => s.key));
     const report = await importBundle(file, { dataDir: resolveDataDir(env), asCopy: v['as-copy'] === true, known: (key) => known.has(key) });
-    process.stdout.write(v.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatImport(report)}\n`);
+    process.stdout.write(v.json ? `${terminalJson(report)}\n` : `${formatImport(report)}\n`);
   });
 }
 

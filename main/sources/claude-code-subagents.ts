@@ -4,6 +4,7 @@ import type { SourceFile } from '../../shared/session.ts';
 import { isRecord } from './coerce.ts';
 import { readJsonFile } from './decode.ts';
 import { statPath, listFolder } from './file-bytes.ts';
+import { companionInside } from './companion.ts';
 
 export type ClaudeCodeLayout =
   | { kind: 'session'; sessionId: string }
@@ -81,9 +82,13 @@ export type MetaResult =
   | { ok: false; reason: string }
   | null;
 
-/** The meta file of one sub-agent transcript: null when there is none, a reason when it cannot be used. */
+/**
+ * The meta file of one sub-agent transcript: null when there is none (or it is a link to a file outside the
+ * sub-agent's folder, which is not its meta), a reason when it cannot be used.
+ */
 export async function readSubagentMeta(agentJsonlPath: string): Promise<MetaResult> {
   const path = metaPathOf(agentJsonlPath);
+  if (!(await companionInside(path, dirname(agentJsonlPath)))) return null;
   let info;
   try {
     info = await statPath(path);

@@ -8,6 +8,7 @@ import { buildGeminiSession, placementOf, type GeminiSurroundings } from './gemi
 import { readJsonLines, type JsonLine } from './jsonl.ts';
 import { UnreadableError, type SourceReader } from './types.ts';
 import { statPath } from './file-bytes.ts';
+import { companionInside } from './companion.ts';
 
 const NOTHING_AROUND: GeminiSurroundings = { projectRoot: null, projectRootFile: null };
 
@@ -43,12 +44,16 @@ export function parseGeminiJsonLines(records: readonly JsonLine[], ctx: Document
   return buildGeminiSession(replayJsonLines(records, warnings), ctx, around, now, warnings);
 }
 
-/** Newer CLIs name project folders by slug and leave the project's path in `<slug>/.project_root`. */
+/**
+ * Newer CLIs name project folders by slug and leave the project's path in `<slug>/.project_root`. Only a marker
+ * whose real path stays in that folder is read: one linked to a file elsewhere is not the project's.
+ */
 async function surroundings(absPath: string): Promise<GeminiSurroundings> {
   const { projectDir } = placementOf(absPath);
   if (projectDir === null) return NOTHING_AROUND;
   const chats = basename(dirname(absPath)) === 'chats' ? dirname(absPath) : dirname(dirname(absPath));
   const marker = join(dirname(chats), '.project_root');
+  if (!(await companionInside(marker, dirname(chats)))) return NOTHING_AROUND;
   try {
     const [text, info] = await Promise.all([readFile(marker, 'utf8'), statPath(marker)]);
     const root = text.trim();

@@ -11,6 +11,7 @@ import { readIndexRow, type IndexRow } from './projecthub-index.ts';
 import { parseVaultMarkdown, type VaultMarkdown } from './projecthub-markdown.ts';
 import { UnreadableError, type SourceReader } from './types.ts';
 import { statPath } from './file-bytes.ts';
+import { companionInside } from './companion.ts';
 
 const SESSION_FILE = /^(\d{4}-\d{2}-\d{2})_(.+)\.md$/;
 
@@ -185,11 +186,15 @@ export async function readProjectHubFile(absPath: string, now = Date.now()): Pro
   warnings.addAll(decoding);
   const md = parseVaultMarkdown(text, warnings);
   const id = projectHubId(md, absPath);
-  const hub = join(dirname(dirname(absPath)), '.projecthub');
-  const index = await readIndexRow(join(hub, 'index.db'), id, warnings);
+  // Companions count only when their real path stays in this ProjectHub vault (a linked .projecthub is not its own).
+  const own = dirname(dirname(absPath));
+  const hub = join(own, '.projecthub');
+  const dbPath = join(hub, 'index.db');
+  const index = (await companionInside(dbPath, own)) ? await readIndexRow(dbPath, id, warnings) : null;
   // The id comes from the file's text: one that could name a path outside transcripts/ is not looked up.
   const safeId = /^[\w-][\w.-]*$/.test(id);
-  const transcript = safeId ? await readTranscript(join(hub, 'transcripts', `${id}.jsonl`), warnings) : null;
+  const transcriptPath = join(hub, 'transcripts', `${id}.jsonl`);
+  const transcript = safeId && (await companionInside(transcriptPath, own)) ? await readTranscript(transcriptPath, warnings) : null;
   const companions: Warning[] = warnings.list();
   return parseProjectHub(md, { path: absPath, size: info.size, mtimeMs: info.mtimeMs, warnings: companions, now, index, transcript });
 }

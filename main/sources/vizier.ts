@@ -1,5 +1,6 @@
 // Reads Vizier's repo-local session.json: the real writer's vizier.session.v1 and the seed-000 MVP schema.
 import { realpath, stat } from 'node:fs/promises';
+import { isWithin } from '../roots/paths.ts';
 import { basename, dirname, extname, isAbsolute, join, relative } from 'node:path';
 import { Provenance } from '../../shared/session.ts';
 import type { Artifact, ConfigEntry, Message, MessageRole, ModelInfo, Operation, Outcome, Session, SourceFile, VcsFacts } from '../../shared/session.ts';
@@ -308,41 +309,60 @@ export function parseVizierDocument(value: unknown, ctx: DocumentContext): Sessi
   return session;
 }
 
-function isWithin(parent: string, child: string): boolean {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
+/** Why an artifact is not read: a file the session names outside its own folder is never taken. */
+export const ARTIFACT_OUTSIDE = "is outside this session's own folder (by its path or through a link); it was not read";
 
-/** Finds an artifact beside the session or under the repository, never outside those folders. */
-async function locateArtifact(path: string, bases: string[], recordedRoot: string | null): Promise<{ real: string; size: number; mtimeMs: number } | null> {
-  const relPath = isAbsolute(path) && recordedRoot && isWithin(recordedRoot, path) ? relative(recordedRoot, path) : path;
-  for (const base of bases) {
-    const candidate = isAbsolute(relPath) ? relPath : join(base, relPath);
+type Located = { real: string; size: number; mtimeMs: number } | { refused: string } | null;
+
+/**
+ * Finds an artifact in the session's own place on disk (its repository and its folder), never elsewhere: the
+ * content's `repo.root` only says where the repository was when the file was written, so an absolute path below
+ * it is looked for at the same place below the repository on disk. A named file whose real path (links followed)
+ * lies outside those folders is refused, never read; a missing one stays unresolved.
+ */
+async function locateArtifact(path: string, bases: string[], realBases: string[], recordedRoot: string | null): Promise<Located> {
+  const below = recordedRoot && isAbsolute(path) && isAbsolute(recordedRoot) ? relative(recordedRoot, path) : null;
+  const mapped = below !== null && below !== '' && !below.startsWith('..') && !isAbsolute(below) ? bases.map((b) => join(b, below)) : [];
+  const candidates = isAbsolute(path) ? [path, ...mapped] : bases.map((b) => join(b, path));
+  let outside = false;
+  for (const candidate of candidates) {
     try {
-      const [realBase, real] = await Promise.all([realpath(base), realpath(candidate)]);
-      if (!isWithin(realBase, real)) continue;
+      const real = await realpath(candidate);
+      if (!realBases.some((b) => isWithin(b, real))) {
+        outside = true;
+        continue;
+      }
       const info = await stat(real);
       if (info.isFile()) return { real, size: info.size, mtimeMs: info.mtimeMs };
     } catch {
       // Missing artifacts are normal (pruned logs, another machine's paths): they stay unresolved.
     }
   }
-  return null;
+  return outside ? { refused: ARTIFACT_OUTSIDE } : null;
 }
 
 async function resolveArtifacts(session: Session, recordedRoot: string | null): Promise<void> {
   const primary = session.sourceFiles[0];
   if (!primary || session.artifacts.length === 0) return;
-  const bases = [repoOnDisk(primary.path), dirname(primary.path), recordedRoot].filter((b): b is string => b !== null);
+  // The session's own place: where the reader found it, never a folder its content names.
+  const bases = [...new Set([repoOnDisk(primary.path), dirname(primary.path)].filter((b): b is string => b !== null))];
+  const realBases = (await Promise.all(bases.map((b) => realpath(b).catch(() => null)))).filter((b): b is string => b !== null);
   const files: SourceFile[] = [];
+  const refused = new WarningList();
   for (const artifact of session.artifacts) {
-    const found = await locateArtifact(artifact.path, [...new Set(bases)], recordedRoot);
+    const found = await locateArtifact(artifact.path, bases, realBases, recordedRoot);
     if (!found) continue;
+    if ('refused' in found) {
+      artifact.refused = found.refused;
+      refused.add('artifact_outside', `The artifact ${JSON.stringify(artifact.path)} ${found.refused}.`);
+      continue;
+    }
     artifact.resolvedPath = found.real;
     artifact.size = found.size;
     if (!files.some((f) => f.path === found.real)) files.push({ path: found.real, size: found.size, mtimeMs: found.mtimeMs, role: 'artifact' });
   }
   session.sourceFiles.push(...files);
+  session.warnings.push(...refused.list());
 }
 
 export const vizierReader: SourceReader = {

@@ -10,6 +10,7 @@ import type { ServiceMethods } from '../dispatch.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { statFile } from '../fs/stat-file.ts';
 import { isWithin } from '../roots/paths.ts';
+import type { SessionFileCheck } from '../roots/session-files.ts';
 import { AnnotationStore } from './annotations.ts';
 import { forkSession } from './fork.ts';
 import { ACTIVE_WINDOW_MS, resumeInfo } from './resume-info.ts';
@@ -29,6 +30,8 @@ export interface VaultDeps {
   readFull(key: string): Promise<Session>;
   /** Re-reads the vault's folders after the vault changed them (the watcher would too, a little later). */
   rescanVault(): Promise<void>;
+  /** The roots check every file a keep copies or a delete removes must pass first. */
+  files: SessionFileCheck;
   host?: VaultHost | undefined;
 }
 
@@ -163,9 +166,28 @@ export class Vault {
     const entry = this.entry(key);
     if (entry.summary.unreadable) throw new AppError('UNREADABLE', `Cannot keep an unreadable file: ${entry.summary.unreadable.message}`);
     if (this.kindOf(entry.path) !== null) return this.status(key); // already the vault's own
-    await this.store.keep(await this.deps.readFull(key));
+    await this.store.keep(await this.insideRoots(await this.deps.readFull(key)));
     await this.deps.rescanVault();
     return this.status(key);
+  }
+
+  /**
+   * The session with only the files that pass the roots check: a keep copies those and no other. A file left out
+   * is named in the kept session's warnings; a session whose own file is outside every root is not kept at all.
+   */
+  private async insideRoots(session: Session): Promise<Session> {
+    const { inside, outside } = await this.deps.files.partition(session.sourceFiles.map((f) => f.path));
+    const primary = session.sourceFiles[0];
+    if (primary && !inside.has(primary.path)) {
+      throw new AppError('OUTSIDE_ROOTS', `Refusing to keep ${primary.path}: it is outside every known session folder.`);
+    }
+    if (!outside.length) return session;
+    return {
+      ...session,
+      sourceFiles: session.sourceFiles.filter((f) => inside.has(f.path)),
+      artifacts: session.artifacts.map((a) => (a.resolvedPath && !inside.has(a.resolvedPath) ? { ...a, resolvedPath: null } : a)),
+      warnings: [...session.warnings, ...outside.map((o) => ({ code: 'outside_roots', message: `${o.path} ${o.reason}; it was not kept.`, count: 1 }))],
+    };
   }
 
   /** Keeps every session that is closed, or idle for 10 minutes, and refreshes copies whose source grew. */
@@ -181,7 +203,7 @@ export class Vault {
       const existing = copy ? await this.store.get(key) : null;
       if (existing && Date.parse(existing.meta.keptAt) >= mtimeMs && copy) continue;
       try {
-        await this.store.keep(await this.deps.readFull(key));
+        await this.store.keep(await this.insideRoots(await this.deps.readFull(key)));
         kept++;
       } catch {
         // A file that vanishes or breaks is kept on a later sweep, or never: nothing else to do here.
@@ -216,29 +238,37 @@ export class Vault {
     return this.trash.put(dir, key, title);
   }
 
+  /**
+   * Everything is checked before anything is moved: a delete that is refused (a file that is not the session's,
+   * or one outside every root) leaves the kept copy, the fork and every source file where they were.
+   */
   async delete(key: string, confirmSourceFiles: string[] | undefined) {
     const entry = this.entry(key);
-    const trashed: TrashEntry[] = [];
     const kept = await this.store.get(key);
-    if (kept) trashed.push(await this.trashFolder(kept.dir, key, kept.meta.title));
-    const sourceFilesDeleted: string[] = [];
-    if (this.kindOf(entry.path) === 'owned') {
-      // A fork lives only in the vault: its folder is the session.
-      const folder = join(entry.path, '..');
-      trashed.push(await this.trashFolder(folder, key, entry.summary.title));
+    // A fork lives only in the vault: its folder is the session.
+    const ownedFolder = this.kindOf(entry.path) === 'owned' ? join(entry.path, '..') : null;
+    let confirmed: string[] = [];
+    if (ownedFolder) {
+      await this.deps.files.assertInside(ownedFolder, 'delete');
     } else if (confirmSourceFiles?.length) {
       // Live sources are the user's tool's files: only the exact files the user confirmed, nothing else.
       const session = await this.deps.readFull(key);
       const own = new Set(session.sourceFiles.map((f) => f.path));
       const stray = confirmSourceFiles.filter((f) => !own.has(f));
       if (stray.length) throw new AppError('INVALID_INPUT', `Not a source file of this session: ${stray[0]}`, 'confirmSourceFiles');
-      for (const f of confirmSourceFiles) {
-        if (this.deps.host?.trashItem) await this.deps.host.trashItem(f);
-        else await rm(f, { force: true });
-        sourceFilesDeleted.push(f);
-      }
+      await this.deps.files.assertAllInside(confirmSourceFiles, 'delete');
+      confirmed = confirmSourceFiles;
     } else if (!kept) {
       throw new AppError('INVALID_INPUT', 'This session is not in the vault; to delete its source files, list them in confirmSourceFiles.', 'confirmSourceFiles');
+    }
+    const trashed: TrashEntry[] = [];
+    if (kept) trashed.push(await this.trashFolder(kept.dir, key, kept.meta.title));
+    if (ownedFolder) trashed.push(await this.trashFolder(ownedFolder, key, entry.summary.title));
+    const sourceFilesDeleted: string[] = [];
+    for (const f of confirmed) {
+      if (this.deps.host?.trashItem) await this.deps.host.trashItem(f);
+      else await rm(f, { force: true });
+      sourceFilesDeleted.push(f);
     }
     await this.deps.rescanVault();
     return { trashed, sourceFilesDeleted };

@@ -3,6 +3,7 @@ import { useAppStore } from '../store-context.ts';
 import { formatBytes } from '../format.ts';
 import type { BundleFormat } from '../../shared/bundle-api.ts';
 import { ModalDialog } from './ModalDialog.tsx';
+import { BundleRefusedFiles } from './BundleRefusedFiles.tsx';
 
 const FORMATS: Array<{ value: BundleFormat; label: string }> = [
   { value: 'zip', label: 'Bundle (.zip) — sources, session.json, checksums; imports into any Session Vault' },
@@ -90,6 +91,7 @@ export function BundleShareDialog() {
         </label>
       </fieldset>
       {share.phase !== 'done' && <Findings />}
+      <BundleRefusedFiles />
       {busy && (
         <p role="status" data-testid="bundle-progress">
           {share.phase === 'exporting' ? 'Exporting…' : 'Saving…'}{' '}
