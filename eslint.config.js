@@ -1,4 +1,4 @@
-// Lint rules, including the process boundaries of DESIGN.md: who may import electron, node:*, main/.
+// Lint rules, including the process boundaries (ARCHITECTURE.md, "Rules that keep it this way"): who may import electron, node:*, main/.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';

@@ -6,10 +6,13 @@ import { runRecord, RECORD_HELP } from './cli/record-command.ts';
 import { runValidate, VALIDATE_HELP } from './cli/validate-command.ts';
 import { runVaultCommand, VAULT_HELP } from './cli/vault-commands.ts';
 import { runBundleCommand, BUNDLE_HELP } from './cli/bundle-commands.ts';
+import { runTeam, TEAM_HELP } from './cli/team-commands.ts';
 import { runServe } from './serve.ts';
 import { SERVE_HELP } from './cli/serve-args.ts';
 import { UsageError } from './cli/usage-error.ts';
 import { appVersion } from './version.ts';
+import { sanitizeLines } from './cli/terminal-text.ts';
+import { describeError } from './fs/fs-error-text.ts';
 
 const HELP = `Usage: session-vault <command> [options]
 
@@ -31,6 +34,7 @@ Commands:
   clear      move every vault session to the trash
   export     share sessions as a redacted zip bundle, or one as Markdown or HTML
   import     bring a bundle's sessions into the vault (checked first, never overwrites)
+  team       push sessions to a team's PostgreSQL store (redacted, incremental); manage its accounts
   help       show help for a command: session-vault help <command>
 
 Options:
@@ -52,6 +56,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   serve: { run: (argv) => runServe(argv), help: SERVE_HELP },
   record: { run: (argv) => runRecord(argv), help: RECORD_HELP },
   validate: { run: (argv) => runValidate(argv), help: VALIDATE_HELP },
+  team: { run: (argv) => runTeam(argv), help: TEAM_HELP },
   ...Object.fromEntries(
     Object.entries(VAULT_HELP).map(([name, help]) => [name, { run: (argv: string[]) => runVaultCommand(name, argv), help }]),
   ),
@@ -84,11 +89,12 @@ export async function main(argv: string[]): Promise<number> {
     await entry.run(rest);
     return 0;
   } catch (err) {
+    // Messages name sessions, keys and bundle entries: printed without the escape sequences they may hold.
     if (err instanceof UsageError) {
-      process.stderr.write(`session-vault ${command}: ${err.message}\n`);
+      process.stderr.write(`session-vault ${command}: ${sanitizeLines(err.message)}\n`);
       return 2;
     }
-    process.stderr.write(`session-vault ${command}: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`session-vault ${command}: ${sanitizeLines(describeError(err))}\n`);
     return 1;
   }
 }
@@ -98,7 +104,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`session-vault: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`session-vault: ${sanitizeLines(describeError(err))}\n`);
     process.exitCode = 1;
   },
 );

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import { api, isMethodName, type Api, type MethodName, type MethodOutput } from '../shared/api.ts';
 import { AppError, type Result } from '../shared/result.ts';
+import { fsErrorAppCode, fsErrorSentence, withoutPaths } from './fs/fs-error-text.ts';
 
 /** What the services must implement: one async function per contract method, on validated input. */
 export type ServiceMethods = {
@@ -33,7 +34,10 @@ export function createDispatch(services: ServiceMethods, log: (err: unknown) => 
     } catch (err) {
       if (err instanceof AppError) return { ok: false, error: err.toShape() };
       log(err);
-      const message = err instanceof Error ? err.message : String(err);
+      // The answer may leave this machine's process (HTTP): no errno text, no paths into the data folder.
+      const sentence = fsErrorSentence(err);
+      if (sentence !== null) return { ok: false, error: { code: fsErrorAppCode(err), message: `${method} failed: ${sentence}.` } };
+      const message = withoutPaths(err instanceof Error ? err.message : String(err));
       return { ok: false, error: { code: 'INTERNAL', message: `Internal error in ${method}: ${message}` } };
     }
   };

@@ -8,6 +8,8 @@ import { sendBundleDownload } from './http/bundle-download.ts';
 import { sendError, sendJson } from './http/json-response.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { serveStatic } from './http/static-files.ts';
+import { closeAfter, DEFAULT_HTTP_LIMITS, serverOptions, type HttpLimits } from './http/limits.ts';
+import { BodyRefused, readBody } from './http/read-body.ts';
 
 export interface HttpTransportOptions {
   dispatch: Dispatch;
@@ -18,9 +20,9 @@ export interface HttpTransportOptions {
   /** Port the server is reachable on, for the Host check; set once listening. */
   port: () => number;
   heartbeatMs?: number;
+  /** Timeouts, the body size and the connection cap (DEFAULT_HTTP_LIMITS; tests make them small). */
+  limits?: Partial<HttpLimits>;
 }
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   INVALID_INPUT: 400,
@@ -41,19 +43,18 @@ function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > MAX_BODY_BYTES) throw new Error(`Request body is larger than ${MAX_BODY_BYTES} bytes.`);
-    chunks.push(chunk);
+/** The method name from `/api/<name>`, or null when its percent-encoding is broken (`%E0%A4%A`). */
+function methodName(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname.slice('/api/'.length));
+  } catch {
+    return null;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 export function createHttpTransport(options: HttpTransportOptions): Server {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
 
   /** DNS-rebinding defence: only the loopback names we listen on are accepted. */
   const hostAllowed = (host: string | undefined): boolean => {
@@ -70,18 +71,26 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
   };
 
   const handleApi = async (req: IncomingMessage, res: ServerResponse, method: string) => {
+    // Refused before the body is read: the answer goes out and the connection closes (closeAfter).
     if (req.method !== 'POST') {
-      res.writeHead(405, { Allow: 'POST', ...securityHeaders }).end();
+      closeAfter(req, res).writeHead(405, { Allow: 'POST', ...securityHeaders }).end();
       return;
     }
     const type = req.headers['content-type'] ?? '';
     if (!type.startsWith('application/json')) {
-      sendError(res, 415, 'INVALID_INPUT', 'Content-Type must be application/json.');
+      sendError(closeAfter(req, res), 415, 'INVALID_INPUT', 'Content-Type must be application/json.');
+      return;
+    }
+    let text: string;
+    try {
+      text = await readBody(req, limits);
+    } catch (err) {
+      if (err instanceof BodyRefused) sendError(closeAfter(req, res), err.status, 'INVALID_INPUT', err.message);
+      else req.socket.destroy(); // the client went away mid-body: nobody to answer
       return;
     }
     let input: unknown;
     try {
-      const text = await readBody(req);
       input = text.trim() ? JSON.parse(text) : {};
     } catch (err) {
       sendError(res, 400, 'INVALID_INPUT', `Request body is not valid JSON: ${(err as Error).message}`);
@@ -112,40 +121,56 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
     });
   };
 
-  return createServer((req, res) => {
+  const server = createServer(serverOptions(limits), (req, res) => {
     void (async () => {
       if (!hostAllowed(req.headers.host)) {
-        res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', ...securityHeaders }).end('Forbidden: unexpected Host header.');
+        closeAfter(req, res).writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', ...securityHeaders }).end('Forbidden: unexpected Host header.');
         return;
       }
-      const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+      } catch {
+        sendError(closeAfter(req, res), 400, 'INVALID_INPUT', 'The request address is not a valid URL.');
+        return;
+      }
       const isApi = url.pathname.startsWith('/api/');
       const isDownload = url.pathname === '/download/bundle';
       if (isApi || isDownload || url.pathname === '/events') {
         const origin = req.headers.origin;
         if (origin !== undefined && origin !== `http://${req.headers.host}`) {
-          sendError(res, 403, 'INVALID_INPUT', 'Forbidden: cross-origin request.');
+          sendError(closeAfter(req, res), 403, 'INVALID_INPUT', 'Forbidden: cross-origin request.');
           return;
         }
         const status = tokenStatus(req, url);
         if (status !== 200) {
           const message = status === 401 ? 'Missing token: open the URL printed by `session-vault serve`.' : 'Wrong token.';
-          sendError(res, status, 'INVALID_INPUT', message);
+          sendError(closeAfter(req, res), status, 'INVALID_INPUT', message);
           return;
         }
-        if (isApi) await handleApi(req, res, decodeURIComponent(url.pathname.slice('/api/'.length)));
+        const method = isApi ? methodName(url.pathname) : '';
+        if (method === null) {
+          sendError(closeAfter(req, res), 400, 'INVALID_INPUT', 'The method name in the address is not valid percent-encoding.');
+          return;
+        }
+        if (isApi) await handleApi(req, res, method);
         else if (isDownload) await sendBundleDownload(options.dispatch, url.searchParams.get('key'), res, (r) => STATUS_BY_CODE[r.error.code]);
         else handleEvents(req, res);
         return;
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { Allow: 'GET', ...securityHeaders }).end();
+        closeAfter(req, res).writeHead(405, { Allow: 'GET', ...securityHeaders }).end();
         return;
       }
       await serveStatic(options.rendererDir, url.pathname, res);
     })().catch((err: unknown) => {
-      if (!res.headersSent) sendError(res, 500, 'INTERNAL', `Internal error: ${(err as Error).message}`);
-      else res.end();
+      // The details (paths, errno codes) go to the server's log, never to the client.
+      console.error(err);
+      if (!res.headersSent) sendError(closeAfter(req, res), 500, 'INTERNAL', 'Internal error: the request could not be answered.');
+      else res.destroy();
     });
   });
+  // Beyond this many open connections new ones are closed at once: a tab needs a handful.
+  server.maxConnections = limits.maxConnections;
+  return server;
 }

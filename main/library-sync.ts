@@ -5,6 +5,7 @@ import type { IndexProgressTracker } from './index/index-progress.ts';
 import type { IndexedCatalogue } from './index/indexed-catalogue.ts';
 import type { SessionIndex } from './index/index-store.ts';
 import { statFile } from './fs/stat-file.ts';
+import { fsErrorSentence } from './fs/fs-error-text.ts';
 import type { RootRecord } from './roots/root-store.ts';
 import { findReader } from './sources/registry.ts';
 import { RootWatcher, type WatchBatch } from './watch/root-watcher.ts';
@@ -108,7 +109,8 @@ export class LibrarySync {
 
   /** Scans these roots after whatever scan is running; the catalogue then lets go of what the index holds. */
   scanAll(list: RootRecord[]): Promise<void> {
-    this.scanning = this.scanning.then(async () => {
+    // A scan that failed before is its caller's to report: it must not fail every scan queued after it.
+    this.scanning = this.scanning.catch(() => undefined).then(async () => {
       await Promise.all(list.map((root) => this.scan(root)));
       // Scanned means searchable: the writer thread has every file's text in the index; then the
       // catalogue lets go of the summaries the index now holds.
@@ -217,7 +219,10 @@ export class LibrarySync {
         // The peak of a scan is a large file's parse: let the main thread's grown heap go before it.
         await releaseIdleMemory();
       },
-    }, maxDepth).finally(() => progress.end());
+    }, maxDepth)
+      // A walk that throws (a file system failing under it) marks this root, never the scans of the others.
+      .catch((err: unknown) => ({ seen: new Set<string>(), error: `The folder could not be scanned: ${fsErrorSentence(err) ?? (err instanceof Error ? err.message : String(err))}.` }))
+      .finally(() => progress.end());
     if (result.error) {
       this.rootErrors.set(root.id, result.error);
       return;

@@ -9,6 +9,7 @@ import { createServices, type Services } from './services.ts';
 import { resolveDataDir } from './data-dir.ts';
 import { parseServeArgs, SERVE_HELP } from './cli/serve-args.ts';
 import { UsageError } from './cli/usage-error.ts';
+import { sanitizeForTerminal } from './cli/terminal-text.ts';
 
 export interface RunningServer {
   url: string;
@@ -108,7 +109,7 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
     await running.close();
     throw err;
   }
-  for (const problem of running.services.startupProblems()) process.stderr.write(`warning: ${problem}\n`);
+  for (const problem of running.services.startupProblems()) process.stderr.write(`warning: ${sanitizeForTerminal(problem)}\n`);
   await new Promise<void>((resolveStop) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -4,6 +4,7 @@ import { formatComparisonText } from '../compare/text-report.ts';
 import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { sanitizeDeep, terminalJson } from './terminal-text.ts';
 
 export const DIFF_HELP = `Usage: session-vault diff <a> <b> [--json] [--all] [--root DIR]... [--no-defaults]
 
@@ -48,6 +49,7 @@ export async function runDiff(argv: string[], env: NodeJS.ProcessEnv = process.e
     const result = await services.dispatch('compareSessions', { a, b });
     if (!result.ok) throw new Error(result.error.message);
     const comparison = result.value as Parameters<typeof formatComparisonText>[0];
-    process.stdout.write(values.json ? `${JSON.stringify(comparison, null, 2)}\n` : formatComparisonText(comparison, { all: values.all ?? false }));
+    // Every title, prompt, tool argument and label came from a session: each is made one safe line before formatting.
+    process.stdout.write(values.json ? `${terminalJson(comparison)}\n` : formatComparisonText(sanitizeDeep(comparison), { all: values.all ?? false }));
   });
 }

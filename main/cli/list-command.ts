@@ -2,6 +2,7 @@
 import type { SessionSummary } from '../../shared/session.ts';
 import { withOneShotServices } from './one-shot.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 
 export const LIST_HELP = `Usage: session-vault list [--json] [--root DIR]... [--no-defaults]
 
@@ -16,7 +17,7 @@ Options:
 `;
 
 function cell(value: string | null | undefined, width: number): string {
-  const text = (value ?? '-').replace(/\s+/g, ' ');
+  const text = sanitizeForTerminal(value ?? '-').replace(/\s+/g, ' ');
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 }
 
@@ -32,7 +33,7 @@ export function formatTable(sessions: SessionSummary[], width?: number): string 
   const lines = [`${cell('ID', 38)} ${cell('CREATED', 16)} ${cell('SOURCE', 11)} ${cell('BRANCH', 20)} ${cell('OUTCOME', 10)} SUMMARY`];
   for (const s of sessions) {
     const summary = s.unreadable ? `UNREADABLE: ${s.unreadable.message} (${s.primaryPath})` : (s.outcomeSummary ?? s.title);
-    const line = `${cell(s.id, 38)} ${cell(created(s), 16)} ${cell(s.format, 11)} ${cell(s.branch, 20)} ${cell(s.outcomeStatus ?? s.status, 10)} ${summary.replace(/\s+/g, ' ')}`;
+    const line = `${cell(s.id, 38)} ${cell(created(s), 16)} ${cell(s.format, 11)} ${cell(s.branch, 20)} ${cell(s.outcomeStatus ?? s.status, 10)} ${sanitizeForTerminal(summary).replace(/\s+/g, ' ')}`;
     lines.push(width && line.length > width ? `${line.slice(0, Math.max(width - 1, 0))}…` : line);
   }
   return `${lines.join('\n')}\n`;
@@ -57,6 +58,6 @@ export async function runList(argv: string[], env: NodeJS.ProcessEnv = process.e
   await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
     const { sessions } = await services.methods.listSessions({});
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
-    process.stdout.write(values.json ? `${JSON.stringify(sessions, null, 2)}\n` : formatTable(sessions, width));
+    process.stdout.write(values.json ? `${terminalJson(sessions)}\n` : formatTable(sessions, width));
   });
 }

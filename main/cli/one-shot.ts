@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { createServices, type Services } from '../services.ts';
 import { resolveDataDir } from '../data-dir.ts';
+import { sanitizeForTerminal } from './terminal-text.ts';
 
 export interface OneShotOptions {
   /** --root folders, relative to the current directory; used for this run only. */
@@ -21,7 +22,7 @@ export async function withOneShotServices<T>(options: OneShotOptions, env: NodeJ
   });
   try {
     await services.start();
-    for (const problem of services.startupProblems()) process.stderr.write(`warning: ${problem}\n`);
+    for (const problem of services.startupProblems()) process.stderr.write(`warning: ${sanitizeForTerminal(problem)}\n`);
     await services.whenScanned();
     return await work(services);
   } finally {

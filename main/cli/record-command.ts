@@ -11,10 +11,11 @@ import { defaultSessionsDir } from '../store/sessions-dir.ts';
 import { StoreError } from '../store/store-error.ts';
 import { CONFIG_FILE_HELP, parseRedactList, parseSessionLogging, type WriterSettingValues } from '../store/writer-config.ts';
 import { UsageError } from './usage-error.ts';
+import { sanitizeForTerminal, sanitizeLines, terminalJson } from './terminal-text.ts';
 
 export const RECORD_HELP = `Usage: session-vault record <step> [options]
 
-Records an assistant session as <sessions dir>/<id>/session.json (seed 000's schema), one step per
+Records an assistant session as <sessions dir>/<id>/session.json (the Vizier session format), one step per
 run: every checkpoint is written to session.json.tmp, synced, validated and renamed into place.
 
 Steps:
@@ -246,15 +247,16 @@ async function prepare(step: Step, values: Values): Promise<Action> {
   return (session) => session.close({ status, ...(summary !== undefined && { summary }), ...(commit !== undefined && { commit_sha: commit }) });
 }
 
+/** Ids, branches, summaries and paths can hold what an agent wrote: printed without escape sequences. */
 function humanEpilogue(step: Step, session: RecordingSession, header: string | null): void {
-  if (header) process.stdout.write(`${header}\n`);
+  if (header) process.stdout.write(`${sanitizeForTerminal(header)}\n`);
   if (step === 'start' && !session.resumed) {
     // stdout carries only the id, so `ID=$(session-vault record start)` works.
-    process.stdout.write(`${session.id}\n`);
-    process.stderr.write(session.path ? `Session file: ${session.path}\n` : `${epilogueText(session)}`);
+    process.stdout.write(`${sanitizeForTerminal(session.id)}\n`);
+    process.stderr.write(session.path ? `Session file: ${sanitizeForTerminal(session.path)}\n` : sanitizeLines(epilogueText(session)));
     return;
   }
-  process.stdout.write(epilogueText(session));
+  process.stdout.write(sanitizeLines(epilogueText(session)));
 }
 
 export async function runRecord(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
@@ -310,13 +312,13 @@ export async function runRecord(argv: string[], env: NodeJS.ProcessEnv = process
       await session.release().catch(() => undefined);
       throw err;
     }
-    if (protocol) process.stdout.write(`${JSON.stringify(outcomeV1(session, `record ${step}`, header))}\n`);
+    if (protocol) process.stdout.write(`${terminalJson(outcomeV1(session, `record ${step}`, header), 0)}\n`);
     else humanEpilogue(step, session, header);
   } catch (err) {
     if (protocol) {
       const code = err instanceof StoreError ? err.reason : err instanceof UsageError ? 'usage' : 'error';
       const message = err instanceof Error ? err.message.split('\n\n')[0] : String(err);
-      process.stdout.write(`${JSON.stringify({ type: 'error', schema: 'outcome.v1', command: `record ${step}`, code, message, session: { id: id ?? null } })}\n`);
+      process.stdout.write(`${terminalJson({ type: 'error', schema: 'outcome.v1', command: `record ${step}`, code, message, session: { id: id ?? null } }, 0)}\n`);
     }
     throw err;
   }

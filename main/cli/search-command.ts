@@ -3,6 +3,7 @@ import { SearchSort, type Facets, type SearchResult } from '../../shared/search-
 import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { sanitizeDeep, sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 
 export const SEARCH_HELP = `Usage: session-vault search "<query>" [--json] [--limit N] [--sort KEY] [--facets] [--root DIR]... [--no-defaults]
 
@@ -36,7 +37,7 @@ Options:
 export function formatResults(results: SearchResult[], total: number): string {
   if (!results.length) return 'No sessions match.\n';
   const lines: string[] = [];
-  for (const r of results) {
+  for (const r of sanitizeDeep(results)) {
     const s = r.summary;
     const when = (s.updatedAt ?? s.createdAt ?? '').slice(0, 16).replace('T', ' ');
     lines.push(`${s.key}  ${when}  ${s.title.replace(/\s+/g, ' ')}`);
@@ -50,7 +51,7 @@ export function formatResults(results: SearchResult[], total: number): string {
 /** One block per facet: count, value, and the filter to add to the query to see just those sessions. */
 export function formatFacets(facets: Facets): string {
   const lines: string[] = [];
-  for (const [name, values] of Object.entries(facets)) {
+  for (const [name, values] of Object.entries(sanitizeDeep(facets))) {
     if (!values.length) continue;
     lines.push(`${name}:`);
     const width = Math.max(...values.map((v) => String(v.count).length));
@@ -86,8 +87,8 @@ export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process
   const facets = values.facets === true;
   await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
     const page = await services.methods.searchSessions({ query, limit, offset: 0, sort, ...(facets ? { facets } : {}) });
-    for (const problem of page.problems) process.stderr.write(`warning: ${problem}\n`);
-    if (values.json) process.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+    for (const problem of page.problems) process.stderr.write(`warning: ${sanitizeForTerminal(problem)}\n`);
+    if (values.json) process.stdout.write(`${terminalJson(page)}\n`);
     else process.stdout.write(formatResults(page.results, page.total) + (page.facets ? `\n${formatFacets(page.facets)}` : ''));
   });
 }

@@ -6,10 +6,11 @@ import { UnreadableError } from '../sources/types.ts';
 import { MAX_SESSION_FILE_BYTES, schemaProblems, type SchemaProblem } from '../store/session-schema.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { sanitizeDeep, terminalJson } from './terminal-text.ts';
 
 export const VALIDATE_HELP = `Usage: session-vault validate [--json] <file>...
 
-Checks each file against the session schema (seed 000's MVP schema; the same rules as
+Checks each file against the session schema (the Vizier session format's MVP schema; the same rules as
 build/session.schema.json) and prints every problem with its JSON path, e.g. $.chat[2].role.
 
 Options:
@@ -45,7 +46,9 @@ export async function validateFile(path: string): Promise<FileReport> {
   return { file, valid: problems.length === 0, problems };
 }
 
-export function formatReport(report: FileReport): string {
+export function formatReport(given: FileReport): string {
+  // The file's name and the problems (which quote its values) are printed as safe lines.
+  const report = sanitizeDeep(given);
   if (report.valid) return `${report.file}: valid\n`;
   const n = report.problems.length;
   return `${report.file}: invalid (${n} problem${n === 1 ? '' : 's'})\n${report.problems.map((p) => `  ${p.path}: ${p.message}\n`).join('')}`;
@@ -62,7 +65,7 @@ export async function runValidate(argv: string[], _env: NodeJS.ProcessEnv = proc
   for (const file of parsed.positionals) {
     const report = await validateFile(file);
     reports.push(report);
-    process.stdout.write(parsed.values.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+    process.stdout.write(parsed.values.json ? `${terminalJson(report, 0)}\n` : formatReport(report));
   }
   const bad = reports.filter((r) => !r.valid).length;
   // Thrown so the CLI exits 1; the problems themselves are already on stdout.

@@ -6,6 +6,7 @@ import { resolveSessionRef } from '../compare/resolve-session.ts';
 import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { sanitizeForTerminal as t, terminalJson } from './terminal-text.ts';
 
 const COMMON = `  --root DIR     also read sessions below DIR (repeatable; not saved)
   --json         print the result as JSON
@@ -45,7 +46,7 @@ async function call<T>(services: Services, method: string, input: unknown): Prom
 }
 
 function out(json: boolean | undefined, value: unknown, text: string): void {
-  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
+  process.stdout.write(json ? `${terminalJson(value)}\n` : `${text}\n`);
 }
 
 async function readStdin(): Promise<string> {
@@ -74,12 +75,14 @@ export async function runVaultCommand(command: string, argv: string[], env: Node
   if (needsSession && !positionals[0]) throw new UsageError(`missing <session>.\n\n${VAULT_HELP[command]}`);
   await withOneShotServices({ roots: v.root as string[] | undefined }, env, async (services) => {
     const key = needsSession ? await resolveKey(services, positionals[0]!) : '';
+    // Keys, titles, tags and paths come from sessions: each is printed as one line without escape sequences.
+    const shownKey = t(key);
     switch (command) {
       case 'keep': {
         const keys = [key, ...(await Promise.all(positionals.slice(1).map((p) => resolveKey(services, p))))];
         const kept = [];
         for (const k of keys) kept.push({ key: k, ...(await call<{ keptPath: string }>(services, 'keepSession', { key: k })) });
-        return out(json, kept, kept.map((k) => `Kept ${k.key} in ${k.keptPath}`).join('\n'));
+        return out(json, kept, kept.map((k) => `Kept ${t(k.key)} in ${t(k.keptPath)}`).join('\n'));
       }
       case 'tag': {
         const current = (await call<{ annotations: { tags: string[] } }>(services, 'getVaultStatus', { key })).annotations.tags;
@@ -88,29 +91,29 @@ export async function runVaultCommand(command: string, argv: string[], env: Node
         const tags = [...current, ...add].filter((t) => !remove.has(t));
         const starred = v.star ? true : v.unstar ? false : undefined;
         const a = await call<{ starred: boolean; tags: string[] }>(services, 'setAnnotations', { key, tags, ...(starred === undefined ? {} : { starred }) });
-        return out(json, a, `${key}: ${a.starred ? '★ ' : ''}${a.tags.length ? a.tags.join(', ') : '(no tags)'}`);
+        return out(json, a, `${shownKey}: ${a.starred ? '★ ' : ''}${a.tags.length ? a.tags.map(t).join(', ') : '(no tags)'}`);
       }
       case 'note': {
         const text = positionals[1] === '-' ? await readStdin() : positionals.slice(1).join(' ');
         const a = await call<{ note: string }>(services, 'setAnnotations', { key, note: text.trimEnd() });
-        return out(json, a, a.note ? `Note saved for ${key}.` : `Note removed from ${key}.`);
+        return out(json, a, a.note ? `Note saved for ${shownKey}.` : `Note removed from ${shownKey}.`);
       }
       case 'fork': {
         const through = Number(v.through);
         if (!Number.isInteger(through) || through < 1) throw new UsageError('--through must be a whole number of messages, at least 1.');
         const f = await call<{ key: string; path: string }>(services, 'forkSession', { key, throughMessage: through - 1 });
-        return out(json, f, `Forked ${key} after message ${through} as ${f.key}\nSession file: ${f.path}`);
+        return out(json, f, `Forked ${shownKey} after message ${through} as ${t(f.key)}\nSession file: ${t(f.path)}`);
       }
       case 'resume': {
         const r = await call<{ command: string | null; cwd: string | null; available: boolean; reason: string | null }>(services, 'getResumeInfo', { key });
-        if (!json && !r.available) throw new Error(`Cannot resume ${key}: ${r.reason}`);
-        return out(json, r, `cd ${JSON.stringify(r.cwd)} && ${r.command}`);
+        if (!json && !r.available) throw new Error(`Cannot resume ${shownKey}: ${t(String(r.reason))}`);
+        return out(json, r, `cd ${t(JSON.stringify(r.cwd))} && ${t(String(r.command))}`);
       }
       case 'prune': {
         const days = v['older-than'] === undefined ? 30 : Number(v['older-than']);
         if (!Number.isInteger(days) || days < 1) throw new UsageError('--older-than must be a whole number of days, at least 1.');
         const r = await call<{ dryRun: boolean; sessions: Array<{ key: string; title: string; at: string | null }> }>(services, 'pruneVault', { olderThanDays: days, dryRun: !v.yes });
-        const lines = r.sessions.map((s) => `  ${s.at ?? '-'}  ${s.key}  ${s.title}`);
+        const lines = r.sessions.map((s) => `  ${t(s.at ?? '-')}  ${t(s.key)}  ${t(s.title)}`);
         const head = r.dryRun
           ? `${r.sessions.length} vault session(s) older than ${days} days would go to the trash (run again with --yes):`
           : `Moved ${r.sessions.length} vault session(s) older than ${days} days to the trash.`;
@@ -120,8 +123,8 @@ export async function runVaultCommand(command: string, argv: string[], env: Node
         const files = v['source-file'] as string[] | undefined;
         const r = await call<{ trashed: Array<{ id: string }>; sourceFilesDeleted: string[] }>(services, 'deleteSession', { key, ...(files ? { confirmSourceFiles: files.map((f) => resolve(f)) } : {}) });
         const text = [
-          ...r.trashed.map((t) => `Moved the vault's copy of ${key} to the trash (id ${t.id}).`),
-          ...r.sourceFilesDeleted.map((f) => `Deleted source file ${f}`),
+          ...r.trashed.map((trashed) => `Moved the vault's copy of ${shownKey} to the trash (id ${t(trashed.id)}).`),
+          ...r.sourceFilesDeleted.map((f) => `Deleted source file ${t(f)}`),
         ].join('\n');
         return out(json, r, text);
       }

@@ -1,5 +1,6 @@
 // Resolves what a person types on the command line (a key, an id, or the start of an id) to one session key.
 import type { SessionSummary } from '../../shared/session.ts';
+import { sanitizeForTerminal } from '../cli/terminal-text.ts';
 
 export class SessionNotFound extends Error {
   constructor(message: string) {
@@ -17,7 +18,7 @@ export function resolveSessionRef(ref: string, sessions: readonly SessionSummary
   const pick = (matches: readonly SessionSummary[], how: string): string | null => {
     if (matches.length === 1) return (matches[0] as SessionSummary).key;
     if (matches.length === 0) return null;
-    const keys = matches.slice(0, 10).map((s) => `  ${s.key}  ${s.title}`);
+    const keys = matches.slice(0, 10).map((s) => `  ${sanitizeForTerminal(s.key)}  ${sanitizeForTerminal(s.title)}`);
     const more = matches.length > 10 ? [`  … and ${matches.length - 10} more`] : [];
     throw new SessionNotFound(`"${ref}" ${how} ${matches.length} sessions; give a key instead:\n${[...keys, ...more].join('\n')}`);
   };

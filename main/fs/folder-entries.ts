@@ -1,4 +1,4 @@
-// A folder's entries, or none when it cannot be opened (gone or unreadable): the walks treat both alike.
+// A folder's entries, or none when it cannot be opened or read (gone or unreadable): the walks treat both alike.
 import type { Dirent } from 'node:fs';
 import { opendir } from 'node:fs/promises';
 
@@ -9,5 +9,11 @@ export async function* folderEntries(dir: string): AsyncGenerator<Dirent> {
   } catch {
     return;
   }
-  yield* handle;
+  // Reading can fail after the open succeeded (EACCES inside /proc, a folder on a dropped network share):
+  // the entries read so far stand, the rest are skipped like an unreadable folder's. The loop closes the handle.
+  try {
+    for await (const entry of handle) yield entry;
+  } catch {
+    return;
+  }
 }

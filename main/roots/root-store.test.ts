@@ -1,7 +1,7 @@
 // The roots list: validation with clear errors, atomic persistence, default discovery, hiding, --root.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, mkdir, readFile, rm, writeFile, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, mkdir, readFile, rm, writeFile, readdir, symlink } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RootStore } from './root-store.ts';
 import { AppError } from '../../shared/result.ts';
@@ -94,5 +94,56 @@ describe('RootStore', () => {
     expect(store.list()).toEqual([]);
     expect(problems[0]).toContain('roots.json');
     expect(await readFile(join(dataDir, 'roots.json'), 'utf8')).toContain('tru'); // not overwritten until the user changes the list
+  });
+
+  it('refuses / and /proc (also through a symlink) with a clear reason, saves nothing, and the next add works', async () => {
+    const store = new RootStore(dataDir);
+    await store.load([]);
+    const first = join(base, 'first');
+    await mkdir(first);
+    await store.add(first);
+    const saved = await readFile(join(dataDir, 'roots.json'), 'utf8');
+    await expectAppError(store.add('/'), 'INVALID_INPUT', 'root of the file system');
+    if (process.platform === 'linux') {
+      await expectAppError(store.add('/proc'), 'INVALID_INPUT', 'system file system');
+      await expectAppError(store.add('/proc/self'), 'INVALID_INPUT', 'system file system');
+      await expectAppError(store.add('/sys'), 'INVALID_INPUT', 'system file system');
+    }
+    await symlink('/', join(base, 'to-root'));
+    await expectAppError(store.add(join(base, 'to-root')), 'INVALID_INPUT', 'root of the file system');
+    await expectAppError(store.add(homedir()), 'INVALID_INPUT', 'whole home folder');
+    expect(await readFile(join(dataDir, 'roots.json'), 'utf8')).toBe(saved);
+    const second = join(base, 'second');
+    await mkdir(second);
+    await store.add(second);
+    expect(store.list().map((r) => r.path)).toEqual([first, second]);
+  });
+
+  it('says a name is too long without echoing the path, and saves nothing', async () => {
+    const store = new RootStore(dataDir);
+    await store.load([]);
+    const long = join(base, 'x'.repeat(300));
+    const err = await store.add(long).then(() => null, (e: unknown) => e as AppError);
+    expect(err?.code).toBe('INVALID_INPUT');
+    expect(err?.message).toContain('too long');
+    expect(err?.message).not.toContain(base);
+    expect(err?.message).not.toContain('ENAMETOOLONG');
+    expect(await readdir(base)).toEqual([]); // no roots.json written
+  });
+
+  it('leaves out a saved / or /proc (from an older version) with a problem, and later adds save without it', async () => {
+    await mkdir(dataDir, { recursive: true });
+    const kept = join(base, 'kept');
+    await mkdir(kept);
+    await writeFile(join(dataDir, 'roots.json'), JSON.stringify({ version: 1, roots: [{ path: '/', kind: 'user' }, { path: '/proc', kind: 'user' }, { path: kept, kind: 'user' }] }));
+    const store = new RootStore(dataDir);
+    const problems = await store.load([]);
+    expect(store.list().map((r) => r.path)).toEqual([kept]);
+    expect(problems).toEqual([expect.stringContaining('Left out the saved folder /'), expect.stringContaining('Left out the saved folder /proc')]);
+    const added = join(base, 'added');
+    await mkdir(added);
+    await store.add(added);
+    const file = JSON.parse(await readFile(join(dataDir, 'roots.json'), 'utf8')) as { roots: Array<{ path: string }> };
+    expect(file.roots.map((r) => r.path)).toEqual([kept, added]);
   });
 });

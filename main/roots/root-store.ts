@@ -1,5 +1,6 @@
 // The list of session folders: user-added and demo roots persisted atomically, default roots discovered.
-import { readFile, stat } from 'node:fs/promises';
+import { access, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -7,6 +8,8 @@ import type { SourceFormat } from '../../shared/session.ts';
 import { AppError } from '../../shared/result.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { canonical, expandHome } from './paths.ts';
+import { whyRefusedRoot } from './refused-roots.ts';
+import { fsErrorCode, fsErrorSentence } from '../fs/fs-error-text.ts';
 import type { DefaultRoot } from './default-roots.ts';
 
 export interface RootRecord {
@@ -52,7 +55,7 @@ export class RootStore {
     const problems: string[] = [];
     try {
       const parsed = RootsFile.safeParse(JSON.parse(await readFile(this.filePath, 'utf8')));
-      if (parsed.success) this.file = parsed.data;
+      if (parsed.success) this.file = this.withoutRefused(parsed.data, problems);
       else problems.push(`${this.filePath} is not a valid roots list; starting with no saved folders.`);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
@@ -104,7 +107,10 @@ export class RootStore {
     return { id: rootId(path), path, kind, format: null };
   }
 
-  /** Validates a folder the user typed and returns its canonical absolute path. */
+  /**
+   * Validates a folder the user typed and returns its canonical absolute path: it exists, is a folder, can be
+   * listed, and is not one that must never be read whole (whyRefusedRoot), also when a symlink leads there.
+   */
   private async checkFolder(input: string): Promise<string> {
     const expanded = expandHome(input.trim());
     if (!isAbsolute(expanded)) {
@@ -113,11 +119,33 @@ export class RootStore {
     let info;
     try {
       info = await stat(expanded);
-    } catch {
-      throw new AppError('NOT_FOUND', `Folder does not exist: ${expanded}`, 'path');
+    } catch (err) {
+      const code = fsErrorCode(err);
+      if (code === 'ENOENT' || code === 'ENOTDIR' || code === null) throw new AppError('NOT_FOUND', `Folder does not exist: ${expanded}`, 'path');
+      // A name too long is not echoed: the sentence says what is wrong, and the path is what the user just typed.
+      if (code === 'ENAMETOOLONG') throw new AppError('INVALID_INPUT', 'That folder path is too long: a file or folder name in it is longer than the file system allows.', 'path');
+      throw new AppError('INVALID_INPUT', `Cannot use folder ${expanded}: ${fsErrorSentence(err)}.`, 'path');
     }
     if (!info.isDirectory()) throw new AppError('INVALID_INPUT', `Not a folder: ${expanded}`, 'path');
-    return canonical(resolve(expanded));
+    const path = await canonical(resolve(expanded));
+    const refused = whyRefusedRoot(path);
+    if (refused) throw new AppError('INVALID_INPUT', refused, 'path');
+    try {
+      await access(path, constants.R_OK | constants.X_OK);
+    } catch (err) {
+      throw new AppError('INVALID_INPUT', `Cannot read folder ${path}: ${fsErrorSentence(err) ?? 'permission denied'}.`, 'path');
+    }
+    return path;
+  }
+
+  /** A saved list without the folders that may no longer be roots (saved by an older version): each left out is reported. */
+  private withoutRefused(file: RootsFile, problems: string[]): RootsFile {
+    const roots = file.roots.filter((r) => {
+      const refused = whyRefusedRoot(r.path);
+      if (refused) problems.push(`Left out the saved folder ${r.path}: ${refused}`);
+      return !refused;
+    });
+    return { ...file, roots };
   }
 
   async remove(id: string): Promise<boolean> {
