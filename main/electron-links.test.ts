@@ -1,4 +1,4 @@
-// Only web links reach shell.openExternal; file:, custom schemes and credentialed URLs are dropped.
+// Only web and mailto links reach shell.openExternal; file:, custom schemes and credentialed URLs are dropped.
 import { describe, expect, it } from 'vitest';
 import { externalLinkTarget } from './electron-links.ts';
 
@@ -6,6 +6,10 @@ describe('externalLinkTarget', () => {
   it('lets http and https pages open in the browser, normalised', () => {
     expect(externalLinkTarget('https://example.com/docs?q=1')).toBe('https://example.com/docs?q=1');
     expect(externalLinkTarget('HTTP://Example.com')).toBe('http://example.com/');
+  });
+
+  it('lets mailto links open the mail program', () => {
+    expect(externalLinkTarget('mailto:team@example.com?subject=Session')).toBe('mailto:team@example.com?subject=Session');
   });
 
   it('refuses schemes that would run or open local things', () => {

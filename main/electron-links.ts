@@ -1,13 +1,2 @@
-// Which link targets may leave the app for the user's browser: plain http(s) pages and nothing else.
-export function externalLinkTarget(url: string): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
-  // Credentials in a link are a phishing trick, never something a session viewer needs to follow.
-  if (parsed.username || parsed.password) return null;
-  return parsed.href;
-}
+// Which link targets shell.openExternal may be given: the rule the page's confirmation dialog also uses (shared/external-link.ts).
+export { externalLinkTarget } from '../shared/external-link.ts';

@@ -1,4 +1,6 @@
 // Renderer entry: builds the store on whichever transport this page has and mounts the app.
+// First: no schema may probe for eval before this runs.
+import './zod-no-eval.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createClient } from './client.ts';

@@ -1,5 +1,5 @@
 // The sharing slice against a fake client: review and untick findings, export with progress and save, cancel, import in pieces.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import type { BundleExport, BundleFinding, BundleImport } from '../shared/bundle-api.ts';
 import { ClientError } from './client.ts';
@@ -145,11 +145,22 @@ describe('importing a bundle', () => {
     expect(calls('importBundle').at(-1)).toEqual({ uploadId: 'u'.repeat(32), asCopy: true });
   });
 
-  it('a bundle opened with the app is read from the main process and imported like a dropped one, each once', async () => {
+  it('a bundle opened with the app is read from the main process and previewed, each once; nothing is imported until confirmed', async () => {
     const bytes = Buffer.from('PK-opened-bundle');
     let handedOut = false;
     const received: string[] = [];
-    const { store, calls } = setup({
+    const preview = {
+      sessions: [{ key: 'claude-code:s1', title: 'Fix the build', format: 'claude-code', files: 2, bytes: 10, conflict: false }],
+      files: 2,
+      bytes: 10,
+      redactionEnabled: true,
+      findings: 1,
+      redacted: 1,
+      keptFindings: [],
+      appVersion: '0.1.0',
+      createdAt: '2026-01-02T03:04:05.000Z',
+    };
+    const { store, calls, refreshed } = setup({
       takeOpenedBundles: async () => (handedOut ? [] : ((handedOut = true), [{ openId: 'o'.repeat(32), fileName: 'team.zip', size: bytes.length }])),
       readOpenedBundle: async ({ offset, length }: { offset: number; length: number }) => ({ data: bytes.subarray(offset, offset + length).toString('base64') }),
       beginUpload: async () => ({ uploadId: 'u'.repeat(32) }),
@@ -157,13 +168,43 @@ describe('importing a bundle', () => {
         received.push(Buffer.from(data, 'base64').toString());
         return { received: offset + Buffer.from(data, 'base64').length };
       },
+      previewBundle: async () => preview,
       importBundle: async () => report,
     });
     await store.getState().importOpened();
     await store.getState().importOpened();
     expect(received.join('')).toBe('PK-opened-bundle');
-    expect(calls('importBundle')).toHaveLength(1);
+    expect(calls('previewBundle')).toEqual([{ uploadId: 'u'.repeat(32) }]);
+    expect(calls('importBundle')).toEqual([]);
+    expect(store.getState().importing).toMatchObject({ fileName: 'team.zip', phase: 'preview', preview, report: null });
+
+    await store.getState().confirmImport();
+    expect(calls('importBundle')).toEqual([{ uploadId: 'u'.repeat(32), asCopy: false }]);
     expect(store.getState().importing).toMatchObject({ fileName: 'team.zip', phase: 'done', report });
+    expect(refreshed()).toBe(1);
+  });
+
+  it('an opened bundle the user cancels at the preview is never imported, and the next opened one is previewed', async () => {
+    const opened = [
+      { openId: 'a'.repeat(32), fileName: 'first.zip', size: 2 },
+      { openId: 'b'.repeat(32), fileName: 'second.zip', size: 2 },
+    ];
+    let handedOut = false;
+    const { store, calls } = setup({
+      takeOpenedBundles: async () => (handedOut ? [] : ((handedOut = true), opened)),
+      readOpenedBundle: async () => ({ data: b64('PK') }),
+      beginUpload: async () => ({ uploadId: 'u'.repeat(32) }),
+      uploadChunk: async () => ({ received: 2 }),
+      previewBundle: async () => ({ sessions: [], files: 0, bytes: 0, redactionEnabled: true, findings: 0, redacted: 0, keptFindings: [], appVersion: '0.1.0', createdAt: '' }),
+      importBundle: async () => report,
+    });
+    await store.getState().importOpened();
+    expect(store.getState().importing).toMatchObject({ fileName: 'first.zip', phase: 'preview' });
+    store.getState().closeImport();
+    await vi.waitFor(() => expect(store.getState().importing).toMatchObject({ fileName: 'second.zip', phase: 'preview' }));
+    store.getState().closeImport();
+    expect(store.getState().importing).toBeNull();
+    expect(calls('importBundle')).toEqual([]);
   });
 
   it('a refused bundle shows the entry and the rule', async () => {

@@ -1,5 +1,5 @@
 // Store slice for sharing: scan a selection, review findings (untick false positives), export and save, import a dropped bundle.
-import { UPLOAD_CHUNK, type BundleExport, type BundleFinding, type BundleFormat, type BundleImport, type OpenedBundle } from '../shared/bundle-api.ts';
+import { UPLOAD_CHUNK, type BundleExport, type BundleFinding, type BundleFormat, type BundleRefusedFile, type BundleImport, type BundlePreview, type OpenedBundle } from '../shared/bundle-api.ts';
 import { describeError, type AppClient } from './client.ts';
 
 export interface ShareState {
@@ -9,6 +9,8 @@ export interface ShareState {
   phase: 'scanning' | 'review' | 'exporting' | 'saving' | 'done' | 'error';
   redact: boolean;
   findings: BundleFinding[];
+  /** Files the review found the sessions name outside every folder added: left out of the export, never read. */
+  refused?: BundleRefusedFile[];
   /** Ids of findings the user unticked: false positives, exported as they are. */
   kept: string[];
   progress: { done: number; total: number } | null;
@@ -19,11 +21,16 @@ export interface ShareState {
 
 export interface ImportState {
   fileName: string;
-  phase: 'uploading' | 'checking' | 'done' | 'error';
+  /** preview: checked, nothing written, waiting for the user to confirm (bundles opened with the app). */
+  phase: 'uploading' | 'checking' | 'preview' | 'done' | 'error';
   sent: number;
   size: number;
   asCopy: boolean;
   report: BundleImport | null;
+  /** What the bundle would bring in, shown before anything is imported. */
+  preview: BundlePreview | null;
+  /** The upload the preview was made from, imported by confirmImport. */
+  uploadId: string | null;
   error: string | null;
 }
 
@@ -53,8 +60,14 @@ export interface BundleSlice {
   importFile(file: PickedFile, asCopy?: boolean): Promise<void>;
   /** Imports the last file again, the sessions the vault already had under new keys. */
   importAsCopies(): Promise<void>;
+  /** Closes the dialog; a previewed bundle is then not imported, and the next opened one is previewed. */
   closeImport(): void;
-  /** Imports the bundles the OS asked the app to open (open-with, double-click), one after another. */
+  /** Imports the previewed bundle, the sessions the vault already has skipped or (asCopy) under new keys. */
+  confirmImport(asCopy?: boolean): Promise<void>;
+  /**
+   * The bundles the OS asked the app to open (open-with, double-click), one after another: each is uploaded and
+   * checked, and its preview waits for the user's confirmation; nothing is imported without it.
+   */
   importOpened(): Promise<void>;
 }
 
@@ -100,6 +113,8 @@ export function createBundleSlice(
 ): BundleSlice {
   let scanSeq = 0;
   let lastFile: PickedFile | null = null;
+  /** Opened bundles waiting for the one being previewed to be confirmed or dismissed. */
+  const openedQueue: PickedFile[] = [];
   const patchShare = (change: Partial<ShareState>) => {
     const share = get().share;
     if (share) set({ share: { ...share, ...change } });
@@ -115,7 +130,7 @@ export function createBundleSlice(
     const seq = ++scanSeq;
     if (!share.redact) return patchShare({ phase: 'review', findings: [], kept: [], error: null });
     const scanId = newExportId();
-    patchShare({ phase: 'scanning', findings: [], kept: [], error: null, exportId: scanId, progress: null });
+    patchShare({ phase: 'scanning', findings: [], refused: [], kept: [], error: null, exportId: scanId, progress: null });
     // A large selection takes a while to scan: follow its progress, and let Cancel stop it.
     const off = client.subscribe((event) => {
       if (event.name === 'bundleProgress' && event.payload.exportId === scanId && seq === scanSeq) {
@@ -124,7 +139,7 @@ export function createBundleSlice(
     });
     try {
       const result = await client.scanBundle({ keys: share.keys, format: share.format, scanId });
-      if (seq === scanSeq) patchShare({ phase: 'review', findings: result.findings, exportId: null, progress: null });
+      if (seq === scanSeq) patchShare({ phase: 'review', findings: result.findings, refused: result.refused ?? [], exportId: null, progress: null });
     } catch (err) {
       if (seq === scanSeq) patchShare({ phase: 'error', error: describeError(err) });
     } finally {
@@ -146,6 +161,39 @@ export function createBundleSlice(
       patchShare({ progress: { done: offset, total: result.size } });
     }
     save(parts, result.fileName);
+  };
+
+  /** Sends a file in pieces; returns its upload id once every byte is there. */
+  const upload = async (file: PickedFile): Promise<string> => {
+    if (file.size === 0) throw new Error(`${file.name} is empty.`);
+    const { uploadId } = await client.beginUpload({ size: file.size });
+    for (let offset = 0; offset < file.size; offset += UPLOAD_CHUNK) {
+      const bytes = new Uint8Array(await file.slice(offset, Math.min(offset + UPLOAD_CHUNK, file.size)).arrayBuffer());
+      await client.uploadChunk({ uploadId, offset, data: toBase64(bytes) });
+      patchImport({ sent: offset + bytes.length });
+    }
+    return uploadId;
+  };
+
+  const runImport = async (uploadId: string, asCopy: boolean) => {
+    patchImport({ phase: 'checking' });
+    const report = await client.importBundle({ uploadId, asCopy });
+    patchImport({ phase: 'done', report, uploadId: null });
+    await get().refresh();
+  };
+
+  /** Uploads and checks a bundle, then shows what it would bring in and waits for confirmImport. */
+  const previewFile = async (file: PickedFile) => {
+    lastFile = file;
+    set({ importing: { fileName: file.name, phase: 'uploading', sent: 0, size: file.size, asCopy: false, report: null, preview: null, uploadId: null, error: null } });
+    try {
+      const uploadId = await upload(file);
+      patchImport({ phase: 'checking' });
+      const preview = await client.previewBundle({ uploadId });
+      patchImport({ phase: 'preview', preview, uploadId });
+    } catch (err) {
+      patchImport({ phase: 'error', error: describeError(err) });
+    }
   };
 
   return {
@@ -224,19 +272,21 @@ export function createBundleSlice(
 
     async importFile(file, asCopy = false) {
       lastFile = file;
-      set({ importing: { fileName: file.name, phase: 'uploading', sent: 0, size: file.size, asCopy, report: null, error: null } });
+      set({ importing: { fileName: file.name, phase: 'uploading', sent: 0, size: file.size, asCopy, report: null, preview: null, uploadId: null, error: null } });
       try {
-        if (file.size === 0) throw new Error(`${file.name} is empty.`);
-        const { uploadId } = await client.beginUpload({ size: file.size });
-        for (let offset = 0; offset < file.size; offset += UPLOAD_CHUNK) {
-          const bytes = new Uint8Array(await file.slice(offset, Math.min(offset + UPLOAD_CHUNK, file.size)).arrayBuffer());
-          await client.uploadChunk({ uploadId, offset, data: toBase64(bytes) });
-          patchImport({ sent: offset + bytes.length });
-        }
-        patchImport({ phase: 'checking' });
-        const report = await client.importBundle({ uploadId, asCopy });
-        patchImport({ phase: 'done', report });
-        await get().refresh();
+        const uploadId = await upload(file);
+        await runImport(uploadId, asCopy);
+      } catch (err) {
+        patchImport({ phase: 'error', error: describeError(err) });
+      }
+    },
+
+    async confirmImport(asCopy = false) {
+      const importing = get().importing;
+      if (importing?.phase !== 'preview' || !importing.uploadId) return;
+      patchImport({ asCopy });
+      try {
+        await runImport(importing.uploadId, asCopy);
       } catch (err) {
         patchImport({ phase: 'error', error: describeError(err) });
       }
@@ -249,6 +299,8 @@ export function createBundleSlice(
     closeImport() {
       lastFile = null;
       set({ importing: null });
+      const next = openedQueue.shift();
+      if (next) void previewFile(next);
     },
 
     async importOpened() {
@@ -269,7 +321,11 @@ export function createBundleSlice(
             },
           }),
         };
-        await get().importFile(file);
+        openedQueue.push(file);
+      }
+      if (!get().importing) {
+        const next = openedQueue.shift();
+        if (next) await previewFile(next);
       }
     },
   };

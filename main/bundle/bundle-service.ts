@@ -12,7 +12,10 @@ import { exportBundle, scanBundle, type BundleProgress } from './export-bundle.t
 import { exportDocument, renderDocument } from './export-document.ts';
 import { importBundle } from './import-bundle.ts';
 import { markdownFileName } from './markdown-export.ts';
+import { previewBundle } from './preview-bundle.ts';
 import { workerLoader, type ClosableLoader, type LocateSession } from './worker-loader.ts';
+import { gatedLoader } from './session-gate.ts';
+import type { SessionFileCheck } from '../roots/session-files.ts';
 
 export interface BundleDeps {
   dataDir: string;
@@ -28,11 +31,13 @@ export interface BundleDeps {
   pricingFile?: string;
   /** Whether a key is already listed (a live session), so an import skips it. */
   known(key: string): boolean;
+  /** The roots check every file a bundle takes must pass; the files that fail it are named in the review, never read. */
+  files: SessionFileCheck;
   rescanVault(): Promise<void>;
   emit(event: AppEvent): void;
 }
 
-export type BundleMethodNames = 'scanBundle' | 'exportBundle' | 'cancelExport' | 'readExport' | 'beginUpload' | 'uploadChunk' | 'importBundle';
+export type BundleMethodNames = 'scanBundle' | 'exportBundle' | 'cancelExport' | 'readExport' | 'beginUpload' | 'uploadChunk' | 'previewBundle' | 'importBundle';
 
 /** Exports and uploads older than this are swept when the next one starts. */
 const KEEP_FILES_MS = 24 * 60 * 60 * 1000;
@@ -62,9 +67,21 @@ export class BundleService {
   /** The whole session behind a key, as Markdown and HTML exports read it. */
   readonly load = (key: string): Promise<Session> => this.deps.load(key);
 
-  /** What a bundle export or scan reads sessions through; close it when done (it ends the export's worker). */
+  /**
+   * What a bundle export or scan reads sessions through; close it when done (it ends the export's worker).
+   * Every session's files pass the roots check on the way: a file outside every root is refused, never read.
+   */
   openLoader(): ClosableLoader {
-    return workerLoader(this.deps.locate, this.deps.pricingFile);
+    return gatedLoader(workerLoader(this.deps.locate, this.deps.pricingFile), this.deps.files);
+  }
+
+  /** The file of a finished upload; a missing or half-sent one is refused. */
+  private async completeUpload(uploadId: string): Promise<string> {
+    const path = join(this.uploadsDir, `${uploadId}.zip`);
+    const upload = this.uploads.get(uploadId);
+    if (!upload || !(await stat(path).catch(() => null))) throw new AppError('NOT_FOUND', 'No uploaded bundle with this id; upload it again.', 'uploadId');
+    if (upload.received !== upload.size) throw new AppError('INVALID_INPUT', `The upload is incomplete: ${upload.received} of ${upload.size} bytes.`, 'uploadId');
+    return path;
   }
 
   private async readExport(exportId: string, offset: number, length: number) {
@@ -152,7 +169,7 @@ export class BundleService {
         signal: controller.signal,
         ...(events ? { onProgress: events.update } : {}),
       });
-      return { findings: scan.findings, sessions: scan.sessions.length, files: scan.files, bytes: scan.bytes };
+      return { findings: scan.findings, refused: scan.refused, sessions: scan.sessions.length, files: scan.files, bytes: scan.bytes };
     } catch (err) {
       if ((err as Error).name === 'AbortError') throw new AppError('CANCELLED', 'The scan was cancelled.');
       throw err;
@@ -182,7 +199,7 @@ export class BundleService {
         const result = await exportDocument(session, format, path, options);
         this.finished.set(exportId, { path, fileName });
         const redacted = result.findings.filter((f) => f.redacted).length;
-        return { exportId, path, fileName, size: (await stat(path)).size, sessions: 1, files: 1, redacted, kept: result.findings.length - redacted };
+        return { exportId, path, fileName, size: (await stat(path)).size, sessions: 1, files: 1, redacted, kept: result.findings.length - redacted, refused: [] };
       }
       const fileName = `session-vault-${new Date().toISOString().slice(0, 10)}-${keys.length === 1 ? basename(keys[0] as string).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) : `${keys.length}-sessions`}.zip`;
       const path = join(dir, fileName);
@@ -204,6 +221,7 @@ export class BundleService {
         files: result.files,
         redacted: result.redaction.redacted,
         kept: result.redaction.kept.length,
+        refused: result.refused,
       };
     } catch (err) {
       await rm(dir, { recursive: true, force: true });
@@ -220,7 +238,7 @@ export class BundleService {
         if (format === 'zip') return this.runScan(keys, includeChildren, scanId);
         if (keys.length !== 1) throw new AppError('INVALID_INPUT', `A ${format} export holds one session; ${keys.length} were chosen.`, 'keys');
         const { text, findings } = await renderDocument(await this.deps.load(keys[0] as string), format, { env: this.deps.env });
-        return { findings, sessions: 1, files: 1, bytes: Buffer.byteLength(text) };
+        return { findings, refused: [], sessions: 1, files: 1, bytes: Buffer.byteLength(text) };
       },
       exportBundle: async (input) => this.runExport(input),
       cancelExport: async ({ exportId }) => {
@@ -231,11 +249,17 @@ export class BundleService {
       readExport: async ({ exportId, offset, length }) => this.readExport(exportId, offset, length),
       beginUpload: async ({ size }) => this.beginUpload(size),
       uploadChunk: async ({ uploadId, offset, data }) => this.uploadChunk(uploadId, offset, data),
+      previewBundle: async ({ uploadId }) => {
+        const path = await this.completeUpload(uploadId);
+        try {
+          return await previewBundle(path, { dataDir: this.deps.dataDir, known: (key) => this.deps.known(key) });
+        } catch (err) {
+          if (err instanceof BundleError) throw new AppError('INVALID_INPUT', err.message, 'uploadId');
+          throw err;
+        }
+      },
       importBundle: async ({ uploadId, asCopy }) => {
-        const path = join(this.uploadsDir, `${uploadId}.zip`);
-        const upload = this.uploads.get(uploadId);
-        if (!upload || !(await stat(path).catch(() => null))) throw new AppError('NOT_FOUND', 'No uploaded bundle with this id; upload it again.', 'uploadId');
-        if (upload.received !== upload.size) throw new AppError('INVALID_INPUT', `The upload is incomplete: ${upload.received} of ${upload.size} bytes.`, 'uploadId');
+        const path = await this.completeUpload(uploadId);
         this.uploads.delete(uploadId);
         try {
           const report = await importBundle(path, { dataDir: this.deps.dataDir, asCopy, known: (key) => this.deps.known(key) });

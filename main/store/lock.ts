@@ -3,6 +3,7 @@ import { link, open, readFile, stat, unlink, utimes, writeFile } from 'node:fs/p
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { lockTempPath, sweepLockTemps } from './lock-temp.ts';
 import { StoreError } from './store-error.ts';
 
 export const LOCK_FILE = '.lock';
@@ -28,25 +29,34 @@ function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
 }
 
-/** Creates `path` only if absent, with complete contents: a crash never leaves a half-written lock. */
+/**
+ * Creates `path` only if absent, with complete contents: a crash never leaves a half-written lock.
+ * The temp file is removed on every path out of here; only a crash in between leaves it, for the sweep.
+ */
 async function createExclusive(path: string, contents: string): Promise<void> {
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(tmp, contents, { flag: 'wx' });
+  const tmp = lockTempPath(path);
   try {
-    await link(tmp, path);
-    return;
-  } catch (err) {
-    // File systems without hard links (FAT, some network shares) fall back to O_EXCL.
-    if (!['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP', 'EXDEV'].includes(errno(err) ?? '')) throw err;
+    await writeFile(tmp, contents, { flag: 'wx' });
+    try {
+      await link(tmp, path);
+      return;
+    } catch (err) {
+      // File systems without hard links (FAT, some network shares) fall back to O_EXCL.
+      if (!['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP', 'EXDEV'].includes(errno(err) ?? '')) throw err;
+    }
   } finally {
     await unlink(tmp).catch(() => undefined);
   }
   const handle = await open(path, 'wx');
   try {
     await handle.writeFile(contents);
-  } finally {
-    await handle.close();
+  } catch (err) {
+    // A lock we could not finish writing is nobody's: leave no torn file behind.
+    await handle.close().catch(() => undefined);
+    await unlink(path).catch(() => undefined);
+    throw err;
   }
+  await handle.close();
 }
 
 async function readLock(path: string): Promise<Seen | null> {
@@ -170,6 +180,8 @@ export async function acquireLock(sessionDir: string, sessionLabel: string, opti
   for (let attempt = 0; attempt < 4; attempt++) {
     try {
       await createExclusive(path, `${JSON.stringify(holder)}\n`);
+      // Ours now: clear the temp files writers that crashed mid-acquire left here.
+      await sweepLockTemps(sessionDir);
       return new SessionLock(path, holder, heartbeatMs);
     } catch (err) {
       if (errno(err) === 'ENOENT') throw new StoreError('session_not_found', `Session folder ${sessionDir} does not exist.`);

@@ -10,7 +10,8 @@
  *   find-bar, find-count, operation (data-type), op-node (data-depth, data-status ok|failed|running|unknown),
  *   op-totals, todo (data-status), config-row, warning, raw-source,
  *   empty-state, add-root-input, add-root-button, add-root-error, open-demo,
- *   roots-panel, root-row (data-kind), connection (only while disconnected).
+ *   roots-panel, root-row (data-kind), connection (only while disconnected),
+ *   link-confirm (the dialog before a link leaves the app), link-confirm-url, link-confirm-open, link-confirm-cancel.
  * Detail tabs are role="tab" buttons with data-tab = conversation|operations|todos|config|warnings|raw.
  * Virtual lists render the rows near the viewport plus 40 each way, so short sessions are fully in the DOM.
  */
@@ -23,6 +24,7 @@ import { SourcesPanel } from './SourcesPanel.tsx';
 import { TopBar } from './TopBar.tsx';
 import { VaultPanel } from './VaultPanel.tsx';
 import { BundleLayer } from './BundleButtons.tsx';
+import { LinkConfirm } from './LinkConfirm.tsx';
 import { bindCompareRoute } from '../compare-route.ts';
 import { Compare } from './Compare.tsx';
 import { CompareBar } from './CompareBar.tsx';
@@ -115,6 +117,7 @@ export function App() {
       <StatusLine />
       <VaultPanel />
       <BundleLayer />
+      <LinkConfirm />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAppStore } from '../store-context.ts';
 import { formatBytes } from '../format.ts';
+import { BundleImportPreview } from './BundleImportPreview.tsx';
 import { ModalDialog } from './ModalDialog.tsx';
 
 /** A drag that carries files (not text or a link dragged within the page). */
@@ -90,6 +91,7 @@ export function BundleImportDialog() {
   const importing = useAppStore((s) => s.importing);
   const close = useAppStore((s) => s.closeImport);
   const asCopies = useAppStore((s) => s.importAsCopies);
+  const confirm = useAppStore((s) => s.confirmImport);
   const openSession = useAppStore((s) => s.openSession);
   if (!importing) return null;
   const report = importing.report;
@@ -103,6 +105,7 @@ export function BundleImportDialog() {
         </p>
       )}
       {importing.phase === 'checking' && <p role="status">Checking every file (paths, sizes, checksums) before anything is written…</p>}
+      {importing.phase === 'preview' && importing.preview && <BundleImportPreview preview={importing.preview} />}
       {report && (
         <div role="status" data-testid="bundle-import-report">
           <p className={report.imported.length ? 'ok-text' : 'muted'} data-testid="bundle-imported-count">
@@ -153,7 +156,22 @@ export function BundleImportDialog() {
           {importing.error}
         </p>
       )}
-      <div className="dialog-buttons">
+      {importing.phase === 'preview' && importing.preview && (
+        <div className="dialog-buttons">
+          {importing.preview.sessions.some((s) => s.conflict) && (
+            <button type="button" data-testid="bundle-import-confirm-copies" onClick={() => void confirm(true)}>
+              Import, keeping both as copies
+            </button>
+          )}
+          <button type="button" data-testid="bundle-import-confirm" onClick={() => void confirm(false)}>
+            Import
+          </button>
+          <button type="button" data-testid="bundle-import-cancel" onClick={close}>
+            Cancel
+          </button>
+        </div>
+      )}
+      <div className="dialog-buttons" hidden={importing.phase === 'preview'}>
         {report && report.skipped.length > 0 && !importing.asCopy && (
           <button type="button" data-testid="bundle-import-copies" onClick={() => void asCopies()}>
             Import those as copies

@@ -60,6 +60,8 @@ describe('BundleImportDialog', () => {
         size: 10,
         asCopy: false,
         error: null,
+        preview: null,
+        uploadId: null,
         report: { imported: [{ key: 'a:1', title: 'Fix the build', copyOf: null }], skipped: [{ key: 'b:2', title: 'Old one', reason: 'already in the vault' }], files: 3, redacted: 4, redactionEnabled: true },
       },
     });
@@ -67,5 +69,45 @@ describe('BundleImportDialog', () => {
     expect(html).toContain('Skipped 1 session the vault already has (nothing was overwritten)');
     expect(html).toContain('The sender redacted 4 secrets before sharing.');
     expect(html).toContain('Import those as copies');
+  });
+
+  it('shows what an opened bundle would bring in, conflicts and the sender\'s findings, with nothing imported yet', () => {
+    const html = render(<BundleImportDialog />, {
+      importing: {
+        fileName: 'team.zip',
+        phase: 'preview',
+        sent: 10,
+        size: 10,
+        asCopy: false,
+        error: null,
+        report: null,
+        uploadId: 'u'.repeat(32),
+        preview: {
+          sessions: [
+            { key: 'claude-code:s1', title: 'Fix the build', format: 'claude-code', files: 2, bytes: 2048, conflict: false },
+            { key: 'codex:s2', title: 'Old one', format: 'codex', files: 2, bytes: 1024, conflict: true },
+          ],
+          files: 4,
+          bytes: 3072,
+          redactionEnabled: true,
+          findings: 3,
+          redacted: 2,
+          keptFindings: [{ rule: 'anthropic', file: 'sessions/x/session.json', line: 40 }],
+          appVersion: '0.1.0',
+          createdAt: '2026-01-02T03:04:05.000Z',
+        },
+      },
+    });
+    expect(html).toContain('Checked, nothing imported yet: 2 sessions, 4 files');
+    expect(count(html, 'data-testid="bundle-preview-session"')).toBe(2);
+    expect(html).toContain('Fix the build');
+    expect(html).toMatch(/data-key="codex:s2" data-conflict="true"/);
+    expect(html).toContain('1 session the vault already has; nothing is ever overwritten.');
+    expect(html).toContain('export found 3 secrets and redacted 2.');
+    expect(html).toContain('anthropic — sessions/x/session.json:40');
+    expect(html).toContain('data-testid="bundle-import-confirm"');
+    expect(html).toContain('data-testid="bundle-import-confirm-copies"');
+    expect(html).toContain('data-testid="bundle-import-cancel"');
+    expect(html).not.toContain('Imported ');
   });
 });
