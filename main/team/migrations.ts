@@ -1,0 +1,127 @@
+// The team store's schema, one migration per version: each runs inside the transaction that records it.
+import type { ClientBase } from 'pg';
+import { ident, literal, qualified, TEAM_SCHEMA, type TeamRoles } from './team-names.ts';
+
+export interface Migration {
+  version: number;
+  /** What it adds, said for the log of a store's upgrades. */
+  describe: string;
+  apply(client: ClientBase, roles: TeamRoles): Promise<void>;
+}
+
+const S = ident(TEAM_SCHEMA);
+
+/** Creates a group role unless the cluster has it (roles outlive databases: a store made again finds them). */
+function ensureRole(name: string): string {
+  return `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = ${literal(name)}) THEN CREATE ROLE ${ident(name)} NOLOGIN; END IF; END $$`;
+}
+
+async function version1(client: ClientBase, roles: TeamRoles): Promise<void> {
+  const viewer = ident(roles.viewer);
+  const member = ident(roles.member);
+  const admin = ident(roles.admin);
+  const accounts = qualified('accounts');
+  const machines = qualified('machines');
+  const sessions = qualified('sessions');
+  const texts = qualified('session_texts');
+  const owns = qualified('owns_machine');
+  await client.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA ${S}`);
+  // pg_trgm may have been installed before, in another schema: its operator class is named where it is.
+  const trgm = await client.query<{ schema: string }>(`SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'pg_trgm'`);
+  const trgmOps = `${trgm.rows[0]?.schema ?? S}.gin_trgm_ops`;
+  const statements = [
+    ensureRole(roles.viewer),
+    ensureRole(roles.member),
+    ensureRole(roles.admin),
+    `GRANT ${viewer} TO ${member}`,
+    `GRANT ${member} TO ${admin}`,
+    `CREATE TABLE ${accounts} (
+       name text PRIMARY KEY,
+       role text NOT NULL CHECK (role IN ('viewer', 'member', 'admin')),
+       token_hash text,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       revoked_at timestamptz
+     )`,
+    // Whoever creates the store owns it: its first admin (a table's owner is not bound by row-level security).
+    `INSERT INTO ${accounts} (name, role) VALUES (current_user, 'admin')`,
+    `CREATE TABLE ${machines} (
+       label text PRIMARY KEY CHECK (label ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$'),
+       account text NOT NULL REFERENCES ${accounts} (name),
+       created_at timestamptz NOT NULL DEFAULT now()
+     )`,
+    `CREATE TABLE ${sessions} (
+       machine text NOT NULL REFERENCES ${machines} (label),
+       key text NOT NULL,
+       pushed_by text NOT NULL REFERENCES ${accounts} (name),
+       pushed_at timestamptz NOT NULL DEFAULT now(),
+       format text NOT NULL,
+       title text NOT NULL,
+       status text,
+       outcome text,
+       created_at timestamptz,
+       updated_at timestamptz,
+       model text,
+       project_name text,
+       project_path text,
+       branch text,
+       parent_key text,
+       message_count integer NOT NULL,
+       total_tokens bigint,
+       cost_usd double precision,
+       has_summary boolean NOT NULL,
+       idents text NOT NULL,
+       size_bytes integer NOT NULL,
+       content_hash text NOT NULL,
+       session_json text NOT NULL,
+       PRIMARY KEY (machine, key)
+     )`,
+    `CREATE INDEX sessions_activity ON ${sessions} ((coalesce(updated_at, created_at)) DESC)`,
+    `CREATE INDEX sessions_idents_trgm ON ${sessions} USING gin (idents ${trgmOps})`,
+    `CREATE TABLE ${texts} (
+       machine text NOT NULL,
+       key text NOT NULL,
+       seq integer NOT NULL,
+       weight "char" NOT NULL CHECK (weight IN ('A', 'B', 'C')),
+       body text NOT NULL,
+       tsv tsvector GENERATED ALWAYS AS (setweight(to_tsvector('simple'::regconfig, body), weight)) STORED,
+       PRIMARY KEY (machine, key, seq),
+       FOREIGN KEY (machine, key) REFERENCES ${sessions} (machine, key) ON DELETE CASCADE
+     )`,
+    `CREATE INDEX session_texts_tsv ON ${texts} USING gin (tsv)`,
+    // The check every write policy makes: the machine is the current database user's, and that account may push.
+    `CREATE FUNCTION ${owns}(label text) RETURNS boolean LANGUAGE sql STABLE AS $fn$
+       SELECT EXISTS (SELECT 1 FROM ${machines} m JOIN ${accounts} a ON a.name = m.account
+                      WHERE m.label = $1 AND a.name = current_user AND a.revoked_at IS NULL AND a.role IN ('member', 'admin'))
+     $fn$`,
+    `REVOKE ALL ON ALL TABLES IN SCHEMA ${S} FROM PUBLIC`,
+    `GRANT USAGE ON SCHEMA ${S} TO ${viewer}`,
+    `GRANT SELECT ON ${machines}, ${sessions}, ${texts}, ${qualified('team_schema_version')} TO ${viewer}`,
+    // Token hashes stay with the owner: a viewer reads who is on the team, not how they sign in.
+    `GRANT SELECT (name, role, created_at, revoked_at) ON ${accounts} TO ${viewer}`,
+    `GRANT INSERT ON ${machines} TO ${member}`,
+    `GRANT INSERT, UPDATE ON ${sessions} TO ${member}`,
+    `GRANT INSERT, DELETE ON ${texts} TO ${member}`,
+    `GRANT UPDATE, DELETE ON ${machines} TO ${admin}`,
+    `GRANT DELETE ON ${sessions} TO ${admin}`,
+    `GRANT UPDATE ON ${texts} TO ${admin}`,
+    ...['machines', 'sessions', 'session_texts'].map((t) => `ALTER TABLE ${qualified(t)} ENABLE ROW LEVEL SECURITY`),
+    `CREATE POLICY read ON ${machines} FOR SELECT TO ${viewer} USING (true)`,
+    `CREATE POLICY claim ON ${machines} FOR INSERT TO ${member}
+       WITH CHECK (account = current_user AND EXISTS (SELECT 1 FROM ${accounts} a WHERE a.name = current_user AND a.revoked_at IS NULL AND a.role IN ('member', 'admin')))`,
+    `CREATE POLICY manage ON ${machines} FOR ALL TO ${admin} USING (true) WITH CHECK (true)`,
+    `CREATE POLICY read ON ${sessions} FOR SELECT TO ${viewer} USING (true)`,
+    `CREATE POLICY push ON ${sessions} FOR INSERT TO ${member} WITH CHECK (${owns}(machine) AND pushed_by = current_user)`,
+    `CREATE POLICY repush ON ${sessions} FOR UPDATE TO ${member} USING (${owns}(machine)) WITH CHECK (${owns}(machine) AND pushed_by = current_user)`,
+    `CREATE POLICY manage ON ${sessions} FOR ALL TO ${admin} USING (true) WITH CHECK (true)`,
+    `CREATE POLICY read ON ${texts} FOR SELECT TO ${viewer} USING (true)`,
+    `CREATE POLICY push ON ${texts} FOR INSERT TO ${member} WITH CHECK (${owns}(machine))`,
+    `CREATE POLICY replace ON ${texts} FOR DELETE TO ${member} USING (${owns}(machine))`,
+    `CREATE POLICY manage ON ${texts} FOR ALL TO ${admin} USING (true) WITH CHECK (true)`,
+  ];
+  for (const sql of statements) await client.query(sql);
+}
+
+/** Every migration, in order; the last one's version is the schema this app writes. */
+export const MIGRATIONS: Migration[] = [{ version: 1, describe: 'accounts, machines, sessions, search text; row-level security', apply: version1 }];
+
+export const TEAM_SCHEMA_VERSION = MIGRATIONS.length;

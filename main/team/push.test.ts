@@ -1,0 +1,155 @@
+// Pushing to a real team store from two simulated machines: what is stored, search across both, incremental re-push, redaction, a push cut off.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Session } from '../../shared/session.ts';
+import { textMessage } from '../index/test-sessions.ts';
+import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../store/fixtures/planted-secrets.ts';
+import { describeWithPostgres } from './postgres-suite.ts';
+import { pushSessions } from './push.ts';
+import { searchTeam } from './team-search.ts';
+import type { TeamConnection } from './team-connection.ts';
+import { accountConnection, connectUrl, fixtureSessions, memoryLoader } from './test-team.ts';
+
+const keysOf = (sessions: Session[]) => sessions.map((s) => s.key);
+
+describeWithPostgres('team push', (pgs) => {
+  let ownerUrl: string;
+  let owner: TeamConnection;
+  let alice: TeamConnection;
+  let bob: TeamConnection;
+  let laptop: Session[];
+  let desktop: Session[];
+
+  beforeAll(async () => {
+    ownerUrl = await pgs.freshDatabase();
+    owner = await connectUrl(ownerUrl);
+    alice = (await accountConnection(owner, ownerUrl, 'alice', 'member')).conn;
+    bob = (await accountConnection(owner, ownerUrl, 'bob', 'member')).conn;
+    laptop = await fixtureSessions(['claude-code', 'codex', 'gemini']);
+    desktop = await fixtureSessions(['vizier', 'jido-code', 'ai-agent', 'projecthub']);
+    const first = await pushSessions({ client: alice.client, machine: 'alice-laptop', keys: keysOf(laptop), load: memoryLoader(laptop), env: {}, batchSessions: 4 });
+    expect(first.pushed).toHaveLength(laptop.length);
+    expect(first.batches).toBe(Math.ceil(laptop.length / 4));
+    await pushSessions({ client: bob.client, machine: 'bob-desktop', keys: keysOf(desktop), load: memoryLoader(desktop), env: {} });
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const c of [alice, bob, owner]) await c?.close();
+  });
+
+  it('stores each session with its machine, who pushed it, and the session.json a bundle would carry', async () => {
+    const { rows } = await owner.client.query<{ machine: string; pushed_by: string; n: string }>(
+      'SELECT machine, pushed_by, count(*) AS n FROM session_vault.sessions GROUP BY 1, 2 ORDER BY 1',
+    );
+    expect(rows).toEqual([
+      { machine: 'alice-laptop', pushed_by: 'alice', n: String(laptop.length) },
+      { machine: 'bob-desktop', pushed_by: 'bob', n: String(desktop.length) },
+    ]);
+    const one = laptop.find((s) => s.title === 'Ledger import CLI scaffolding') as Session;
+    const stored = (await owner.client.query<{ session_json: string; content_hash: string; title: string; project_path: string }>(
+      `SELECT session_json, content_hash, title, project_path FROM session_vault.sessions WHERE machine = 'alice-laptop' AND key = $1`,
+      [one.key],
+    )).rows[0];
+    expect(stored?.session_json).toBe(`${JSON.stringify(one, null, 2)}\n`);
+    expect(stored?.content_hash).toBe(createHash('sha256').update(stored?.session_json ?? '').digest('hex'));
+    expect(stored?.title).toBe('Ledger import CLI scaffolding');
+  });
+
+  it('searches both machines with the app\'s query syntax, plus machine: and user:', async () => {
+    const titles = async (q: string) => (await searchTeam(bob.client, q)).hits.map((h) => `${h.machine} ${h.title}`);
+    expect(await titles('OFX')).toEqual(expect.arrayContaining(['alice-laptop Ledger import CLI scaffolding']));
+    expect((await titles('berth')).every((t) => t.startsWith('bob-desktop '))).toBe(true);
+    expect(await titles('berth')).toHaveLength(2);
+    // The title weighs most: the two sessions named for webhooks come before those that only mention them.
+    const webhook = await titles('webhook');
+    expect(webhook.slice(0, 2).sort()).toEqual(['alice-laptop Fix flaky webhook retry test', 'alice-laptop Webhook retry backoff']);
+    expect(await titles('webhook -flaky')).not.toContain('alice-laptop Fix flaky webhook retry test');
+    expect(await titles('"wrong day"')).toEqual([expect.stringMatching(/^bob-desktop Berth bookings made after 23:00/)]);
+    expect(await titles('"day wrong"')).toEqual([]);
+    expect(await titles('moor*')).toEqual(['bob-desktop harbour-db']);
+    // A piece of an identifier or path, as the local search finds it (scripts/reconcile.py).
+    expect(await titles('concile.p')).toEqual(expect.arrayContaining(['alice-laptop Summarise what changed in scripts/reconcile.py']));
+    expect(await titles('tidepool machine:alice-laptop')).toEqual([]);
+    expect((await titles('tidepool machine:bob-desktop')).length).toBeGreaterThan(0);
+    expect((await titles('user:bob')).length).toBe(desktop.length);
+    expect((await titles('-user:bob')).length).toBe(laptop.length);
+    expect(await titles('source:jido-code user:alice')).toEqual([]);
+    const tagged = await searchTeam(bob.client, 'webhook tag:todo');
+    expect(tagged.problems).toEqual(['tag: filters local tags; the team store has none, so it was left out.']);
+  });
+
+  it('sends nothing for unchanged sessions, and only the session that changed', async () => {
+    const before = (await owner.client.query<{ max: Date }>('SELECT max(pushed_at) FROM session_vault.sessions')).rows[0]?.max;
+    const again = await pushSessions({ client: alice.client, machine: 'alice-laptop', keys: keysOf(laptop), load: memoryLoader(laptop), env: {} });
+    expect(again.pushed).toEqual([]);
+    expect(again.unchanged).toHaveLength(laptop.length);
+    expect(again.batches).toBe(0);
+    expect((await owner.client.query<{ max: Date }>('SELECT max(pushed_at) FROM session_vault.sessions')).rows[0]?.max).toEqual(before);
+    const grown = laptop.map((s) => (s.title === 'Webhook retry backoff' ? { ...s, messages: [...s.messages, textMessage('user', 'also cap the jitter at 250ms')] } : s));
+    const third = await pushSessions({ client: alice.client, machine: 'alice-laptop', keys: keysOf(grown), load: memoryLoader(grown), env: {} });
+    expect(third.pushed).toEqual([grown.find((s) => s.title === 'Webhook retry backoff')?.key]);
+    expect((await searchTeam(bob.client, 'jitter')).hits.map((h) => h.title)).toEqual(['Webhook retry backoff']);
+  });
+
+  it('never lets a planted secret reach the database', async () => {
+    const planted: Session = {
+      ...(laptop[0] as Session),
+      key: 'claude-code:planted',
+      id: 'planted',
+      title: `deploy with ${SECRETS.github}`,
+      messages: [textMessage('user', PLANTED_TEXT), textMessage('tool', `export AWS_SECRET_ACCESS_KEY="${SECRETS.awsSecretKey}"`)],
+      parentKey: null,
+      childKeys: [],
+    };
+    const report = await pushSessions({ client: alice.client, machine: 'alice-laptop', keys: [planted.key], load: memoryLoader([planted]), env: PLANTED_ENV });
+    expect(report.pushed).toEqual([planted.key]);
+    expect(report.findings.length).toBeGreaterThan(5);
+    expect(report.findings.every((f) => f.redacted)).toBe(true);
+    const everything = (
+      await owner.client.query<{ text: string }>(
+        `SELECT concat_ws(' ', s.title, s.idents, s.session_json, s.project_path, (SELECT string_agg(body, ' ') FROM session_vault.session_texts t WHERE t.machine = s.machine AND t.key = s.key)) AS text
+           FROM session_vault.sessions s WHERE s.key = $1`,
+        [planted.key],
+      )
+    ).rows[0]?.text;
+    expect(everything).toContain('[REDACTED:');
+    for (const secret of Object.values(SECRETS)) expect(everything).not.toContain(secret);
+    expect((await searchTeam(bob.client, SECRETS.github)).hits).toEqual([]);
+  });
+
+  it('keeps a push cut off mid-batch out of the store entirely, and the next push finishes it', async () => {
+    const sessions = desktop.map((s) => ({ ...s, key: `${s.key}#cut`, title: `${s.title} (cut)` }));
+    const victim = sessions[5] as Session;
+    // Hold the second batch's text insert long enough to kill its connection while the transaction is open.
+    await owner.client.query(`CREATE FUNCTION public.hold() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF EXISTS (SELECT 1 FROM new_rows WHERE key = '${victim.key}') THEN PERFORM pg_sleep(10); END IF; RETURN NULL; END $$`);
+    await owner.client.query(`CREATE TRIGGER hold AFTER INSERT ON session_vault.session_texts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.hold()`);
+    const carol = await accountConnection(owner, ownerUrl, 'carol', 'member');
+    const push = pushSessions({ client: carol.conn.client, machine: 'carol-box', keys: keysOf(sessions), load: memoryLoader(sessions), env: {}, batchSessions: 4 });
+    const killed = (async () => {
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await owner.client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE usename = 'carol' AND wait_event = 'PgSleep'`);
+        if (rows[0]) return (await owner.client.query('SELECT pg_terminate_backend($1)', [rows[0].pid])).rowCount;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return 0;
+    })();
+    await expect(push).rejects.toThrow(/The push stopped after 4 session\(s\) were stored: .*push again to send the rest/);
+    expect(await killed).toBe(1);
+    await owner.client.query('DROP TRIGGER hold ON session_vault.session_texts');
+    const stored = async () =>
+      (await owner.client.query<{ key: string; texts: string }>(
+        `SELECT s.key, (SELECT count(*) FROM session_vault.session_texts t WHERE t.machine = s.machine AND t.key = s.key) AS texts FROM session_vault.sessions s WHERE machine = 'carol-box' ORDER BY s.key`,
+      )).rows;
+    // The first batch only, each session whole (its row and its text).
+    expect((await stored()).map((r) => r.key)).toEqual(keysOf(sessions.slice(0, 4)).sort());
+    expect((await stored()).every((r) => Number(r.texts) > 0 || sessions.find((s) => s.key === r.key)?.messages.length === 0)).toBe(true);
+    await carol.conn.close();
+    const again = await connectUrl(carol.url);
+    const rest = await pushSessions({ client: again.client, machine: 'carol-box', keys: keysOf(sessions), load: memoryLoader(sessions), env: {}, batchSessions: 4 });
+    await again.close();
+    expect(rest.unchanged).toEqual(keysOf(sessions.slice(0, 4)));
+    expect(rest.pushed).toEqual(keysOf(sessions.slice(4)));
+    expect((await stored()).map((r) => r.key)).toEqual(keysOf(sessions).sort());
+  });
+});

@@ -1,0 +1,71 @@
+// One pushed session as the team store's columns: facts for filters and lists, the redacted session.json, and its search text.
+import type { Session } from '../../shared/session.ts';
+import { teamText, type TextChunk } from './team-text.ts';
+
+export interface SessionRow {
+  key: string;
+  format: string;
+  title: string;
+  status: string;
+  outcome: string | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  model: string | null;
+  projectName: string | null;
+  projectPath: string | null;
+  branch: string | null;
+  parentKey: string | null;
+  messageCount: number;
+  totalTokens: number | null;
+  costUsd: number | null;
+  hasSummary: boolean;
+  idents: string;
+  sizeBytes: number;
+  contentHash: string;
+  json: string;
+  chunks: TextChunk[];
+}
+
+/** An ISO time PostgreSQL accepts, or null for a missing or unparsable one. */
+function isoOrNull(value: string | null): string | null {
+  if (!value) return null;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+function totalTokens(session: Session): number | null {
+  const u = session.usage;
+  return u ? Math.round(u.input + u.output + u.cacheRead + u.cacheWrite + u.reasoning) : null;
+}
+
+/**
+ * The row of a session from its redacted session.json (`json`, the text that goes out): every column, the title
+ * included, is read from that text, never from the session as parsed, so nothing the scan redacted is stored.
+ */
+export function sessionRow(json: string, contentHash: string, sizeBytes: number): SessionRow {
+  const session = JSON.parse(json) as Session;
+  const text = teamText(session);
+  return {
+    key: session.key,
+    format: session.format,
+    title: session.title,
+    status: session.status,
+    outcome: session.outcome?.status ?? null,
+    createdAt: isoOrNull(session.createdAt),
+    updatedAt: isoOrNull(session.updatedAt),
+    model: session.model?.name ?? null,
+    projectName: session.project.name,
+    projectPath: session.project.path,
+    branch: session.project.branch,
+    parentKey: session.parentKey,
+    messageCount: session.messages.length,
+    totalTokens: totalTokens(session),
+    costUsd: session.cost?.usd ?? null,
+    hasSummary: session.summary !== null,
+    idents: text.idents,
+    sizeBytes,
+    contentHash,
+    json,
+    chunks: text.chunks,
+  };
+}
