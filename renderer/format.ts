@@ -61,13 +61,20 @@ export function shortSha(sha: string | null): string {
   return sha ? sha.slice(0, 12) : '—';
 }
 
-/** "$0.12", "≈ $0.12 (estimated)" for a price from a table, "—" when unknown. */
-export function formatCost(cost: { usd: number; estimated: boolean } | null | undefined): string {
+type CostLike = { usd: number; estimated: boolean; unpricedMessages?: number };
+
+/**
+ * "$0.12", "≈ $0.12 (estimated)" for a price from a table, "≥ $0.0018 (estimated), 3 messages unpriced" for a total
+ * that leaves out calls with no known price, "—" when unknown.
+ */
+export function formatCost(cost: CostLike | null | undefined): string {
   if (!cost || !Number.isFinite(cost.usd)) return '—';
   const abs = Math.abs(cost.usd);
   // Sub-cent amounts keep four decimals so a cheap call does not read as free.
   const digits = abs > 0 && abs < 0.01 ? 4 : 2;
   const amount = `$${cost.usd.toFixed(digits)}`;
+  const unpriced = cost.unpricedMessages ?? 0;
+  if (unpriced > 0) return `≥ ${amount}${cost.estimated ? ' (estimated)' : ''}, ${unpriced} message${unpriced === 1 ? '' : 's'} unpriced`;
   return cost.estimated ? `≈ ${amount} (estimated)` : amount;
 }
 
@@ -100,12 +107,12 @@ export function addUsage(a: TokenUsage | null, b: TokenUsage | null): TokenUsage
   };
 }
 
-/** Sum of known costs; estimated as soon as one part is; null when none is known. */
-export function addCost(
-  a: { usd: number; estimated: boolean } | null,
-  b: { usd: number; estimated: boolean } | null,
-): { usd: number; estimated: boolean } | null {
+/** Sum of known costs; estimated as soon as one part is, partial as soon as one part is; null when none is known. */
+export function addCost(a: CostLike | null, b: CostLike | null): CostLike | null {
   if (!a) return b;
   if (!b) return a;
-  return { usd: a.usd + b.usd, estimated: a.estimated || b.estimated };
+  const sum: CostLike = { usd: a.usd + b.usd, estimated: a.estimated || b.estimated };
+  const unpriced = (a.unpricedMessages ?? 0) + (b.unpricedMessages ?? 0);
+  if (unpriced > 0) sum.unpricedMessages = unpriced;
+  return sum;
 }

@@ -1,88 +1,66 @@
-// List prices per million tokens for common models, so formats that record tokens but not cost get an estimate.
+// Estimated cost of a call: the user's pricing.json entries first, then the bundled price database; else unpriced.
 import type { Cost, TokenUsage } from '../../shared/session.ts';
+import { databaseModel, priceUsage, type ModelPrice } from './price-database.ts';
 
-export interface ModelPrice {
-  /** USD per million input tokens (uncached). */
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
+export type { ModelPrice } from './price-database.ts';
+
+export interface PriceMatch {
+  price: ModelPrice;
+  /** Where the price came from, and the entry that matched (a pricing.json key, or the database's model id). */
+  source: 'pricing.json' | 'database';
+  id: string;
 }
 
-/**
- * Public list prices (USD / 1M tokens) as published by each provider; matched by the longest prefix
- * of the model name, case-insensitively. Reasoning tokens are billed as output. Users override or
- * extend this with `<data dir>/pricing.json` ({ "<model prefix>": { input, output, cacheRead, cacheWrite } }).
- */
-export const BUILTIN_PRICES: Record<string, ModelPrice> = {
-  // Opus 4 (claude-opus-4-2025…) and 4.1 kept the old price; 4.5 and later cost a third of it.
-  'claude-opus-4': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
-  'claude-opus-4-0': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
-  'claude-opus-4-1': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
-  'claude-opus-4-2025': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
-  'claude-sonnet-4': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  'claude-3-7-sonnet': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  'claude-3-5-sonnet': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  'claude-haiku-4': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
-  'claude-3-5-haiku': { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 },
-  'gpt-5': { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0 },
-  'gpt-5-mini': { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0 },
-  'gpt-5-nano': { input: 0.05, output: 0.4, cacheRead: 0.005, cacheWrite: 0 },
-  'gpt-4.1': { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
-  'gpt-4.1-mini': { input: 0.4, output: 1.6, cacheRead: 0.1, cacheWrite: 0 },
-  'gpt-4o': { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 0 },
-  'o3': { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
-  'o4-mini': { input: 1.1, output: 4.4, cacheRead: 0.275, cacheWrite: 0 },
-  'gemini-2.5-pro': { input: 1.25, output: 10, cacheRead: 0.31, cacheWrite: 0 },
-  'gemini-2.5-flash': { input: 0.3, output: 2.5, cacheRead: 0.075, cacheWrite: 0 },
-  'gemini-3-pro': { input: 2, output: 12, cacheRead: 0.2, cacheWrite: 0 },
-  'deepseek/deepseek-v3': { input: 0.27, output: 1.1, cacheRead: 0.07, cacheWrite: 0 },
-  'deepseek-chat': { input: 0.27, output: 1.1, cacheRead: 0.07, cacheWrite: 0 },
-};
+/** What may follow a pricing.json key in a model name and still be that model: a date stamp, "latest", a preview tag. */
+const SAME_MODEL_SUFFIX = /^[-@](\d{8}|\d{4}-\d{2}-\d{2}|latest|preview(-[\d-]+)?)$/;
+
+/** A pricing.json key matches a model name when it is that name, the name plus a date/preview stamp, or ends in "*". */
+function userKeyMatches(key: string, name: string): boolean {
+  if (key.endsWith('*')) return name.startsWith(key.slice(0, -1));
+  return name === key || (name.startsWith(key) && SAME_MODEL_SUFFIX.test(name.slice(key.length)));
+}
 
 export class PricingTable {
-  private entries: Array<[string, ModelPrice]> = [];
-  private prices: Record<string, ModelPrice>;
+  private user: Array<[string, ModelPrice]> = [];
+  private readonly useDatabase: boolean;
 
-  constructor(prices: Record<string, ModelPrice> = BUILTIN_PRICES) {
-    this.prices = { ...prices };
-    this.index();
+  /** `prices` are pricing.json-style entries; `useDatabase: false` gives a table of those entries alone. */
+  constructor(prices: Record<string, ModelPrice> = {}, options: { useDatabase?: boolean } = {}) {
+    this.useDatabase = options.useDatabase ?? true;
+    this.override(prices);
   }
 
-  /** Adds or replaces prices (the user's pricing.json wins over the built-in list). */
+  /** Adds or replaces entries from the user's pricing.json; they win over the database for the models they name. */
   override(prices: Record<string, ModelPrice>): void {
-    this.prices = { ...this.prices, ...prices };
-    this.index();
+    const merged = new Map(this.user);
+    for (const [k, v] of Object.entries(prices)) merged.set(k.trim().toLowerCase(), v);
+    // Exact keys before patterns, then the longest key, so "gpt-5-mini" wins over "gpt-5*".
+    this.user = [...merged].sort((a, b) => Number(a[0].endsWith('*')) - Number(b[0].endsWith('*')) || b[0].length - a[0].length);
   }
 
-  private index(): void {
-    // Longest prefix first, so "gpt-5-mini" wins over "gpt-5".
-    this.entries = Object.entries(this.prices)
-      .map(([k, v]): [string, ModelPrice] => [k.toLowerCase(), v])
-      .sort((a, b) => b[0].length - a[0].length);
+  match(model: string | null | undefined): PriceMatch | null {
+    if (!model) return null;
+    const name = model.trim().toLowerCase();
+    const bare = name.slice(name.lastIndexOf('/') + 1);
+    for (const [key, price] of this.user) {
+      if (userKeyMatches(key, name) || userKeyMatches(key, bare)) return { price, source: 'pricing.json', id: key };
+    }
+    if (!this.useDatabase) return null;
+    const found = databaseModel(name);
+    return found ? { price: found.price, source: 'database', id: `${found.provider}/${found.id}` } : null;
   }
 
   priceOf(model: string | null | undefined): ModelPrice | null {
-    if (!model) return null;
-    const name = model.toLowerCase();
-    // Provider prefixes ("anthropic/claude-…", "openai/gpt-…") do not change the price.
-    const bare = name.includes('/') && !name.startsWith('deepseek/') ? name.slice(name.lastIndexOf('/') + 1) : name;
-    for (const [prefix, price] of this.entries) if (bare.startsWith(prefix)) return price;
-    return null;
+    return this.match(model)?.price ?? null;
   }
 
-  /** Estimated cost of a usage record, or null when the model's price is unknown. */
+  /** Estimated cost of a usage record, or null when the model's price is unknown (its tokens are then unpriced). */
   estimate(model: string | null | undefined, usage: TokenUsage | null): Cost | null {
     const price = this.priceOf(model);
     if (!price || !usage) return null;
-    const usd =
-      (usage.input * price.input +
-        (usage.output + usage.reasoning) * price.output +
-        usage.cacheRead * price.cacheRead +
-        usage.cacheWrite * price.cacheWrite) /
-      1_000_000;
-    return { usd, estimated: true };
+    return { usd: priceUsage(price, usage), estimated: true };
   }
 }
 
+/** The prices every reader uses: the database, with the user's pricing.json applied on top (`applyUserPricing`). */
 export const builtinPricing = new PricingTable();

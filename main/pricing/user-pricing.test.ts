@@ -13,20 +13,24 @@ beforeAll(async () => {
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
 describe('applyUserPricing', () => {
-  it('adds a model the built-in table lacks and overrides one it has', async () => {
+  it('adds a model the price database lacks and overrides one it has, for that model only', async () => {
     const file = join(dir, 'pricing.json');
-    await writeFile(file, JSON.stringify({ 'gemini-3-flash': { input: 0.5, output: 3 }, 'gpt-5': { input: 1, output: 8, cacheRead: 0.1 } }));
+    await writeFile(file, JSON.stringify({ 'gemini-3-flash': { input: 0.5, output: 3 }, 'gpt-5': { input: 1, output: 8, cacheRead: 0.1 }, 'acme-*': { input: 2, output: 2 } }));
     expect(applyUserPricing(file)).toBeNull();
+    expect(builtinPricing.priceOf('gemini-3-flash')).toEqual({ input: 0.5, output: 3, cacheRead: 0, cacheWrite: 0 });
     expect(builtinPricing.priceOf('gemini-3-flash-preview')).toEqual({ input: 0.5, output: 3, cacheRead: 0, cacheWrite: 0 });
-    expect(builtinPricing.priceOf('gpt-5.1')?.input).toBe(1);
-    expect(builtinPricing.priceOf('gpt-5-mini')?.input).toBe(0.25); // the longer built-in prefix still wins
+    expect(builtinPricing.priceOf('gpt-5-2025-08-07')?.input).toBe(1);
+    // "gpt-5" names that model, not its siblings: gpt-5.1 and gpt-5-mini keep the database's prices.
+    expect(builtinPricing.priceOf('gpt-5.1')?.input).toBe(1.25);
+    expect(builtinPricing.priceOf('gpt-5-mini')?.input).toBe(0.25);
+    expect(builtinPricing.priceOf('acme-coder-2')?.input).toBe(2);
   });
 
   it('ignores a missing file and explains a broken one', async () => {
     expect(applyUserPricing(join(dir, 'none.json'))).toBeNull();
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ 'my-model': { input: 'cheap' } }));
-    expect(applyUserPricing(bad)).toMatch(/my-model\.input: .*expected \{ "<model prefix>"/);
+    expect(applyUserPricing(bad)).toMatch(/my-model\.input: .*expected \{ "<model>"/);
     await writeFile(bad, '{nope');
     expect(applyUserPricing(bad)).toMatch(/not valid JSON/);
   });

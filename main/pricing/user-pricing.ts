@@ -1,4 +1,4 @@
-// Loads the user's `<data dir>/pricing.json` over the built-in prices, with a clear message when it is wrong.
+// Loads the user's `<data dir>/pricing.json` over the price database, with a clear message when it is wrong.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { builtinPricing } from './pricing-table.ts';
@@ -25,12 +25,12 @@ export function applyUserPricing(path: string): string | null {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return `${path} is not valid JSON (${(err as Error).message}); using the built-in prices.`;
+    return `${path} is not valid JSON (${(err as Error).message}); using the price database's prices.`;
   }
   const parsed = PricingFile.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return `${path}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message}; expected { "<model prefix>": { "input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75 } } in USD per million tokens. Using the built-in prices.`;
+    return `${path}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message}; expected { "<model>": { "input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75 } } in USD per million tokens ("<prefix>*" for every model starting so). Using the price database's prices.`;
   }
   builtinPricing.override(parsed.data);
   return null;

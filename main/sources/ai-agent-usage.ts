@@ -1,6 +1,7 @@
 // ai-agent accounting entries and totals turned into canonical token usage and cost (recorded, else estimated).
 import type { Cost, TokenUsage } from '../../shared/session.ts';
 import { builtinPricing } from '../pricing/pricing-table.ts';
+import { CostTotal } from '../pricing/cost-total.ts';
 import { addUsage, emptyUsage, type Fields } from './coerce.ts';
 
 /** A token count: negative numbers are not counts and are dropped with a warning. */
@@ -96,26 +97,20 @@ export function costOf(model: string | null, usage: TokenUsage | null, costUsd: 
   return builtinPricing.estimate(model, usage);
 }
 
-/** Adds up usage and cost; the sum is estimated as soon as one part of it was. */
+/** Adds up usage and cost; the sum is estimated as soon as one part of it was, partial when a part had no price. */
 export class UsageSum {
   usage: TokenUsage | null = null;
-  #usd = 0;
-  #anyCost = false;
-  #estimated = false;
+  #cost = new CostTotal();
 
   add(usage: TokenUsage | null, cost: Cost | null): void {
     if (usage) {
       this.usage ??= emptyUsage();
       addUsage(this.usage, usage);
     }
-    if (cost) {
-      this.#usd += cost.usd;
-      this.#anyCost = true;
-      this.#estimated ||= cost.estimated;
-    }
+    this.#cost.add(cost, usage);
   }
 
   cost(): Cost | null {
-    return this.#anyCost ? { usd: this.#usd, estimated: this.#estimated } : null;
+    return this.#cost.total();
   }
 }

@@ -1,6 +1,7 @@
 // Session-level facts derived from a read Claude Code conversation: prompts, model, estimated cost, liveness.
 import type { Cost, Message, ModelInfo } from '../../shared/session.ts';
 import { builtinPricing } from '../pricing/pricing-table.ts';
+import { CostTotal } from '../pricing/cost-total.ts';
 import type { WarningList } from './coerce.ts';
 import { textOf } from './claude-code-blocks.ts';
 import type { Conversation } from './claude-code-state.ts';
@@ -22,21 +23,19 @@ export function mostUsedModel(conv: Conversation): ModelInfo | null {
   return { provider: 'anthropic', name: best, parameters: conv.effort !== null ? { effort: conv.effort } : {} };
 }
 
-/** Per-message estimates from the pricing table; models it does not know leave their tokens unpriced. */
+/** Per-message costs: the one the tool recorded (costUSD), else the pricing table's; unknown models stay unpriced. */
 export function priceMessages(messages: Message[], warnings: WarningList): Cost | null {
-  let usd = 0;
-  let priced = false;
+  const total = new CostTotal();
   for (const m of messages) {
     if (!m.usage) continue;
-    m.cost = builtinPricing.estimate(m.model, m.usage);
-    if (m.cost) {
-      usd += m.cost.usd;
-      priced = true;
-    } else if (m.usage.input + m.usage.output + m.usage.cacheRead + m.usage.cacheWrite > 0) {
+    if (!m.cost || m.cost.estimated) m.cost = builtinPricing.estimate(m.model, m.usage);
+    const before = total.unpriced;
+    total.add(m.cost, m.usage);
+    if (total.unpriced > before) {
       warnings.add('unpriced_model', `No price is known for model ${JSON.stringify(m.model ?? 'unknown')}; its tokens are not in the estimated cost.`);
     }
   }
-  return priced ? { usd, estimated: true } : null;
+  return total.total();
 }
 
 /** Still running: the file changed within ACTIVE_WINDOW_MS and the main conversation has no final answer yet. */

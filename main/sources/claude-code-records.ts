@@ -83,6 +83,9 @@ function assistantRecord(state: State, rec: Fields, line: number): void {
       message.usage = usage;
       state.usageByKey.set(key, message);
     }
+    // Older CLIs recorded the call's price; a recorded cost wins over any estimate.
+    const recorded = rec.number('costUSD');
+    if (recorded !== null) (owner ?? message).cost = { usd: recorded, estimated: false };
   }
   const stop = msg?.string('stop_reason') ?? null;
   if (stop !== null && stop !== 'end_turn' && stop !== 'tool_use') note(message, 'stopReason', stop);

@@ -83,7 +83,9 @@ describe('shared Claude Code samples', () => {
 
   it('keeps the composite sample readable, reporting its placeholder timestamps once with a count', async () => {
     const s = await read('-tmp/ses_stage0_small.jsonl');
-    expect(s.warnings.map((w) => [w.code, w.count])).toEqual([['bad_timestamp', 45], ['unpriced_model', 1]]);
+    // claude-opus-5 is in the price database now, so no model is left unpriced.
+    expect(s.warnings.map((w) => [w.code, w.count])).toEqual([['bad_timestamp', 45]]);
+    expect(s.cost).toEqual({ usd: (10 * 5 + 5 * 25) / 1e6, estimated: true });
     expect(s.extra).toMatchObject({ customTitle: 'Stage0 small fixture', aiTitle: 'Stage0 AI title', agentName: 'Claude Code' });
     const compactions = s.messages.flatMap((m) => m.parts.filter((p) => p.type === 'compaction'));
     expect(compactions[0]).toEqual({ type: 'compaction', summary: 'Summary of prior context.', trigger: 'auto', tokensBefore: 120000 });

@@ -2,6 +2,7 @@
 import { basename } from 'node:path';
 import type { Cost, Message, MessagePart, ModelInfo, Operation, Session } from '../../shared/session.ts';
 import { builtinPricing } from '../pricing/pricing-table.ts';
+import { CostTotal } from '../pricing/cost-total.ts';
 import { Fields, flattenConfig, lastSegment, primarySourceFile, titleFromText, type DocumentContext } from './coerce.ts';
 import { isInjected } from './codex-items.ts';
 import { spokenKey, type CodexMeta, type CodexState, type FallbackMessage } from './codex-state.ts';
@@ -66,16 +67,11 @@ function firstPrompt(messages: Message[]): string | null {
   return null;
 }
 
-/** Codex records tokens but never prices; every slice is priced with the model that was active, or not at all. */
+/** Codex records tokens but never prices; every slice is priced with the model that was active, or left unpriced. */
 function estimateCost(state: CodexState, fallbackModel: string | null): Cost | null {
-  if (!state.costParts.length) return null;
-  let usd = 0;
-  for (const part of state.costParts) {
-    const cost = builtinPricing.estimate(part.model ?? fallbackModel, part.usage);
-    if (!cost) return null;
-    usd += cost.usd;
-  }
-  return { usd, estimated: true };
+  const total = new CostTotal();
+  for (const part of state.costParts) total.add(builtinPricing.estimate(part.model ?? fallbackModel, part.usage), part.usage);
+  return total.total();
 }
 
 function readModel(state: CodexState): ModelInfo | null {

@@ -131,7 +131,8 @@ describe('Codex fixtures', () => {
     expect([s.title, s.messages.length, countToolCalls(s), s.warnings]).toEqual(['Review src/webhook.rs and src/backoff.rs.', 4, 1, []]);
     expect(s.operations.map((o) => [o.type, o.status])).toEqual([['turn', 'completed'], ['tool', 'completed']]);
     expect(s.usage).toEqual({ input: 2000, output: 40, cacheRead: 1000, cacheWrite: 0, reasoning: 80 });
-    expect(s.cost?.usd).toBeCloseTo((2000 * 1.25 + 120 * 10 + 1000 * 0.125) / 1e6, 12);
+    // gpt-5.1-codex-mini at its own price ($0.25 / $2 / $0.025), not gpt-5's as the old prefix table had it.
+    expect(s.cost?.usd).toBeCloseTo((2000 * 0.25 + 120 * 2 + 1000 * 0.025) / 1e6, 12);
   });
 
   it('reads an archived fork from a writer without task events: fork kept apart from parents, echo-only reply kept', async () => {

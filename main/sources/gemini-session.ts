@@ -2,6 +2,7 @@
 import { basename, dirname, extname } from 'node:path';
 import type { Cost, Message, MessageRole, Session, SourceFile, TokenUsage } from '../../shared/session.ts';
 import { builtinPricing } from '../pricing/pricing-table.ts';
+import { CostTotal } from '../pricing/cost-total.ts';
 import {
   addUsage, elementFields, emptyUsage, Fields, lastSegment, primarySourceFile, titleFromText, warnUnknownFields,
   type DocumentContext, type WarningList,
@@ -88,21 +89,19 @@ function firstPrompt(messages: Message[]): string | null {
   return null;
 }
 
-/** Gemini records no cost: each message is priced with its own model; one unknown model leaves the total unknown. */
+/** Gemini records no cost: each message is priced with its own model; unknown models leave the total partial. */
 function totals(messages: Message[], fallbackModel: string | null): { usage: TokenUsage | null; cost: Cost | null } {
   const withUsage = messages.filter((m) => m.usage);
   if (!withUsage.length) return { usage: null, cost: null };
   const usage = emptyUsage();
-  let usd = 0;
-  let priced = true;
+  const cost = new CostTotal();
   for (const m of withUsage) {
     if (!m.usage) continue;
     addUsage(usage, m.usage);
     m.cost = builtinPricing.estimate(m.model ?? fallbackModel, m.usage);
-    if (m.cost) usd += m.cost.usd;
-    else priced = false;
+    cost.add(m.cost, m.usage);
   }
-  return { usage, cost: priced ? { usd, estimated: true } : null };
+  return { usage, cost: cost.total() };
 }
 
 /** `lastUpdated` lags behind the last message when the writer stopped before patching it. */

@@ -80,7 +80,8 @@ describe('Gemini fixtures', () => {
     expect(g1?.usage).toEqual({ input: 1104, output: 140, cacheRead: 4096, cacheWrite: 0, reasoning: 60 });
     expect(s.messages[5]?.annotations).toEqual({ kind: 'info' });
     expect(s.usage).toEqual({ input: 2476, output: 430, cacheRead: 14336, cacheWrite: 0, reasoning: 160 });
-    expect(s.cost?.usd).toBeCloseTo((2476 * 1.25 + 590 * 10 + 14336 * 0.31) / 1e6, 12);
+    // gemini-2.5-pro reads cached tokens at $0.125 per million (the price database), not the $0.31 the old table had.
+    expect(s.cost?.usd).toBeCloseTo((2476 * 1.25 + 590 * 10 + 14336 * 0.125) / 1e6, 12);
     expect(s.model).toEqual({ provider: null, name: 'gemini-2.5-pro', parameters: {} });
     expect(s.operations.map((o) => [o.id, o.name, o.status, o.origin])).toEqual([['g1/tool-0', 'read_file', 'success', { fileIndex: 0, line: 5, pointer: '/toolCalls/0' }]]);
     expect(s.extra).toEqual({ projectHash: '8e3d3279bd79d3e125feaa72b350ed64b0867a056b916738727dbb2bc683f396', kind: 'main', rewind: { rewinds: 1, droppedMessages: 2 } });
@@ -176,7 +177,7 @@ describe('shared Gemini samples', () => {
       'gemini:session-2026-01-16T18-34-3739ef95', 'Hello', '2026-01-16T18:34:00.000Z', '2026-01-16T18:34:10.000Z', 'unknown', null,
     ]);
     expect([shape(s), countToolCalls(s), s.usage, s.cost, s.model?.name]).toEqual([
-      ['user:text', 'assistant:thinking+text'], 0, { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, null, 'gemini-3-flash-preview',
+      ['user:text', 'assistant:thinking+text'], 0, { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, { usd: (10 * 0.5 + 5 * 3) / 1e6, estimated: true }, 'gemini-3-flash-preview',
     ]);
     expect(s.extra).toEqual({ projectHash: '0b7dfb1274ee51b336813b17f2ddab1f56b6591f723e7314126bbd502c69e9c9', kind: 'chat' });
   });
@@ -188,7 +189,9 @@ describe('shared Gemini samples', () => {
     expect(s.messages[1]?.parts[1]).toEqual({ type: 'tool_result', callId: 'run_shell_command_stage0', output: 'Output: AgentSessions/\nREADME.md\nProcess Group PGID: 12345', isError: false });
     // Gemini's input count includes cached tokens; the canonical model keeps them apart.
     expect(s.usage).toEqual({ input: 12422, output: 228, cacheRead: 11502, cacheWrite: 0, reasoning: 0 });
-    expect([s.cost, s.warnings]).toEqual([null, []]);
+    // gemini-3-flash-preview has a price now: $0.50 in, $3 out, $0.05 cached, per million.
+    expect(s.cost?.usd).toBeCloseTo((12422 * 0.5 + 228 * 3 + 11502 * 0.05) / 1e6, 12);
+    expect(s.warnings).toEqual([]);
   });
 
   it('reads the large chat: tool calls with results, an info notice, `model` messages with parts', async () => {

@@ -2,8 +2,10 @@
 import type { ReactNode } from 'react';
 import { relativeTime } from '../../shared/relative-time.ts';
 import type { Session } from '../../shared/session.ts';
-import { formatCost, formatLabel, formatTimestamp, formatUsage, formatValue, shortSha } from '../format.ts';
+import { formatCost, formatCount, formatLabel, formatTimestamp, formatUsage, formatValue, shortSha } from '../format.ts';
 import { sessionTotals } from '../session-totals.ts';
+import { withSubAgents } from '../subagent-totals.ts';
+import { useAppStore } from '../store-context.ts';
 import { ExtraFacts } from './SessionFacts.tsx';
 import { ParentLink, SubAgents } from './SubAgents.tsx';
 import { VaultActions } from './VaultActions.tsx';
@@ -40,10 +42,24 @@ function UsageTotals({ session }: { session: Session }) {
       </span>
       <span>
         <span className="muted">Cost </span>
-        {formatCost(totals.cost)}
+        {totals.usage && !totals.cost ? <span title="No price is known for this session's models">unpriced</span> : formatCost(totals.cost)}
       </span>
       {from && <span className="muted">{from}</span>}
+      {session.childKeys.length > 0 && <WithSubAgentsTotal session={session} own={totals} />}
     </div>
+  );
+}
+
+/** The session's own figures above; this adds its sub-agents' (as listed), since a parent's cost includes theirs. */
+function WithSubAgentsTotal({ session, own }: { session: Session; own: ReturnType<typeof sessionTotals> }) {
+  const related = useAppStore((s) => s.related);
+  const total = withSubAgents(own, session.childKeys.map((k) => related[k]));
+  return (
+    <span data-testid="usage-with-subagents">
+      <span className="muted">With sub-agents </span>
+      {total.tokens !== null ? `${formatCount(total.tokens)} tokens` : '—'} · {formatCost(total.cost)}
+      {total.missing > 0 && <span className="muted"> (≥; {total.missing} sub-agent{total.missing === 1 ? '' : 's'} not counted yet)</span>}
+    </span>
   );
 }
 

@@ -1,0 +1,162 @@
+// Session Vault's Claude Code tokens and costs agree with ccusage's (run offline) on the same files, per session and per day.
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Session } from '../../shared/session.ts';
+import { readClaudeCodeFile } from '../sources/claude-code.ts';
+import { layoutOf } from '../sources/claude-code-subagents.ts';
+import { samplesDir } from '../test-support/samples.ts';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const ccusageCli = join(repo, 'node_modules/ccusage/src/cli.js');
+
+interface Figures {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  /** null when Session Vault left every call unpriced. */
+  cost: number | null;
+}
+interface CcRow {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheCreationTokens: number;
+  totalCost: number;
+}
+
+const tokensOf = (f: Figures) => [f.input, f.output, f.cacheRead, f.cacheWrite];
+const ccTokensOf = (r: CcRow) => [r.inputTokens, r.outputTokens, r.cacheReadTokens, r.cacheCreationTokens];
+/** Costs agree to a millionth of a dollar or 0.1%, whichever is larger (float sums in a different order). */
+const costsAgree = (a: number, b: number) => Math.abs(a - b) <= Math.max(1e-6, 0.001 * Math.max(a, b));
+
+// A session resumed into a new file: Claude Code copies earlier turns, same message ids and request ids.
+const ORIGINAL_ID = '44444444-4444-4444-8444-444444444444';
+const COPIED_FROM = `-home-user-src-demo/${ORIGINAL_ID}.jsonl`;
+const COPY_ID = '44444444-4444-4444-8444-4444444400c0';
+
+let root: string;
+let sessions: Session[];
+let ccSessions: Map<string, CcRow>;
+let ccDays: Map<string, CcRow>;
+
+async function jsonlFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.jsonl')).map((e) => join(e.parentPath, e.name)).sort();
+}
+
+async function ccusage(report: 'session' | 'daily'): Promise<Record<string, unknown>> {
+  const { stdout } = await promisify(execFile)(process.execPath, [ccusageCli, 'claude', report, '--offline', '--json', '--timezone', 'UTC'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: root, CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+/** The session ccusage files a transcript under: its own id, or its parent's for a file in `<id>/subagents/`. */
+function ccSessionOf(s: Session): string {
+  const path = s.sourceFiles[0]?.path ?? '';
+  const layout = layoutOf(path);
+  return layout?.kind === 'subagent' ? layout.parentSessionId : basename(path, '.jsonl');
+}
+
+function add(into: Map<string, Figures>, key: string, usage: Session['usage'], cost: number | null): void {
+  if (!usage) return;
+  const f = into.get(key) ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: null };
+  f.input += usage.input;
+  f.output += usage.output;
+  f.cacheRead += usage.cacheRead;
+  f.cacheWrite += usage.cacheWrite;
+  if (cost !== null) f.cost = (f.cost ?? 0) + cost;
+  into.set(key, f);
+}
+
+function svBySession(list: Session[]): Map<string, Figures> {
+  const out = new Map<string, Figures>();
+  for (const s of list) add(out, ccSessionOf(s), s.usage, s.cost?.usd ?? null);
+  return out;
+}
+
+function svByDay(list: Session[]): Map<string, Figures> {
+  const out = new Map<string, Figures>();
+  for (const s of list) for (const m of s.messages) if (m.usage && m.timestamp) add(out, m.timestamp.slice(0, 10), m.usage, m.cost?.usd ?? null);
+  return out;
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'sv-ccusage-'));
+  const projects = join(root, 'projects');
+  await cp(join(samplesDir, 'claude-code/projects'), projects, { recursive: true });
+  await cp(join(repo, 'main/sources/fixtures/claude-code/projects'), projects, { recursive: true });
+  const original = await readFile(join(projects, COPIED_FROM), 'utf8');
+  await writeFile(join(projects, dirname(COPIED_FROM), `${COPY_ID}.jsonl`), original.replaceAll('44444444-4444-4444-8444-444444444444', COPY_ID));
+  sessions = await Promise.all((await jsonlFiles(projects)).map((f) => readClaudeCodeFile(f)));
+  const [bySession, byDay] = await Promise.all([ccusage('session'), ccusage('daily')]);
+  ccSessions = new Map((bySession.sessions as Array<CcRow & { sessionId: string }>).map((r) => [r.sessionId, r]));
+  ccDays = new Map((byDay.daily as Array<CcRow & { date: string }>).map((r) => [r.date, r]));
+}, 60_000);
+
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe('agreement with ccusage on the Claude Code samples', () => {
+  it('has the same tokens and, where both price the model, the same cost for every session', () => {
+    // The original and its copy are compared as a pair below (ccusage lists only one of them).
+    const ours = svBySession(sessions.filter((s) => ccSessionOf(s) !== COPY_ID && ccSessionOf(s) !== ORIGINAL_ID));
+    const compared: string[] = [];
+    for (const [id, f] of ours) {
+      const theirs = ccSessions.get(id);
+      expect(theirs, `ccusage lists session ${id}`).toBeDefined();
+      if (!theirs) continue;
+      expect(tokensOf(f), `tokens of ${id}`).toEqual(ccTokensOf(theirs));
+      expect(f.cost, `Session Vault prices ${id}`).not.toBeNull();
+      expect(costsAgree(f.cost ?? NaN, theirs.totalCost), `cost of ${id}: ours ${f.cost}, ccusage ${theirs.totalCost}`).toBe(true);
+      compared.push(id);
+    }
+    // Every session with tokens but the copied pair is compared; sessions without any usage, ccusage does not list.
+    expect(compared.length).toBe(ccSessions.size - 1);
+    expect(compared.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('has the same tokens and costs for every day, but for the copied turns', () => {
+    const copied = svByDay(sessions.filter((s) => ccSessionOf(s) === COPY_ID));
+    const ours = svByDay(sessions);
+    expect([...ours.keys()].sort()).toEqual([...ccDays.keys()].sort());
+    for (const [day, f] of ours) {
+      const theirs = ccDays.get(day);
+      if (!theirs) continue;
+      const dup = copied.get(day);
+      // By design: ccusage counts a message once across files (by message id + request id); Session Vault shows each
+      // file as the tool wrote it, so a resumed session's copied turns count in both sessions.
+      const expected = dup ? ccTokensOf(theirs).map((n, i) => n + (tokensOf(dup)[i] ?? 0)) : ccTokensOf(theirs);
+      expect(tokensOf(f), `tokens on ${day}`).toEqual(expected);
+      const expectedCost = theirs.totalCost + (dup?.cost ?? 0);
+      expect(costsAgree(f.cost ?? NaN, expectedCost), `cost on ${day}: ours ${f.cost}, ccusage ${expectedCost}`).toBe(true);
+    }
+  });
+
+  it('differs by design on a message copied into a second file: ccusage counts it once, Session Vault in both', () => {
+    const ours = svBySession(sessions);
+    const copy = ours.get(COPY_ID);
+    const original = ours.get(ORIGINAL_ID);
+    expect(copy && tokensOf(copy)).toEqual(original && tokensOf(original));
+    const ccCopy = ccSessions.get(COPY_ID);
+    const ccOriginal = ccSessions.get(ORIGINAL_ID);
+    // ccusage gives the copied tokens to one of the two files only; the pair adds up to one copy.
+    const ccPair = [ccCopy, ccOriginal].map((r) => (r ? ccTokensOf(r) : [0, 0, 0, 0]));
+    expect(ccPair[0]?.map((n, i) => n + (ccPair[1]?.[i] ?? 0))).toEqual(original && tokensOf(original));
+  });
+
+  it('differs by design on a pre-2.1 sub-agent file beside its parent: ccusage lists it alone, Session Vault under the parent', () => {
+    const legacy = sessions.find((s) => s.key === 'claude-code:2b3c4d5e-6f70-4819-8a2b-3c4d5e6f7081/agent-5e6f7a8b');
+    expect(legacy?.parentKey).toBe('claude-code:2b3c4d5e-6f70-4819-8a2b-3c4d5e6f7081');
+    expect(ccSessions.get('agent-5e6f7a8b')?.inputTokens).toBe(legacy?.usage?.input);
+  });
+});
