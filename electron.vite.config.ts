@@ -9,9 +9,9 @@ export default defineConfig({
       outDir: 'out/main',
       rolldownOptions: {
         input: {
-          index: resolve('main/index.ts'),
-          cli: resolve('main/cli.ts'),
-          launch: resolve('main/launch.ts'),
+          index: resolve('main/electron/main.ts'),
+          cli: resolve('main/cli/cli.ts'),
+          launch: resolve('main/electron/launch.ts'),
           'read-worker': resolve('main/workers/read-worker.ts'),
         },
         output: {

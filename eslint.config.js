@@ -25,12 +25,40 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       // Only main's Electron entry and IPC adapter may import electron (services stay testable in plain Node).
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only main/index.ts, main/ipc.ts, main/window*.ts, main/electron-*.ts and preload/ may import electron.' }] }],
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only main/electron/ (the desktop shell) and preload/ may import electron.' }] }],
     },
   },
   {
-    files: ['main/index.ts', 'main/ipc.ts', 'main/window.ts', 'main/electron-*.ts', 'preload/**/*.ts', 'e2e/electron/**/*.ts'],
+    files: ['main/electron/**/*.ts', 'preload/**/*.ts', 'e2e/electron/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // The services' rooms (readers, index, vault, bundles, recorder, team, …) know nothing of the processes that
+    // host them: not the composition (app/), the transports, the command line or the Electron shell.
+    files: ['main/**/*.ts'],
+    ignores: ['main/app/**', 'main/transport/**', 'main/cli/**', 'main/electron/**', 'main/bench/**', 'main/**/*.test.ts', 'main/test-support/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'Only main/electron/ (the desktop shell) and preload/ may import electron.' }],
+          patterns: [{ group: ['**/app/*', '**/transport/*', '**/cli/*', '**/electron/*'], message: 'A service room does not import the composition (app/), transports, the CLI or the Electron shell.' }],
+        },
+      ],
+    },
+  },
+  {
+    // Only the Electron shell imports the Electron shell.
+    files: ['main/app/**/*.ts', 'main/transport/**/*.ts', 'main/cli/**/*.ts', 'main/bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'Only main/electron/ (the desktop shell) and preload/ may import electron.' }],
+          patterns: [{ group: ['**/electron/*'], message: 'Only the Electron shell imports main/electron/.' }],
+        },
+      ],
+    },
   },
   {
     files: ['shared/**/*.ts'],

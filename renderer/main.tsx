@@ -5,8 +5,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createClient } from './client.ts';
 import { App } from './components/App.tsx';
-import { createAppStore } from './store.ts';
-import { StoreContext } from './store-context.ts';
+import { createAppStore } from './store/store.ts';
+import { StoreContext } from './store/store-context.ts';
 import { pickTransport } from './transport.ts';
 
 const store = createAppStore(createClient(pickTransport()));

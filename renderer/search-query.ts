@@ -1,6 +1,6 @@
 // The search box's text as the service is asked it: vault chips folded in, facet filters toggled, words to highlight.
 import type { SnippetPart } from '../shared/search-api.ts';
-import type { ListFilters } from './store-vault.ts';
+import type { ListFilters } from './store/store-vault.ts';
 
 function quoted(value: string): string {
   return /[\s"]/.test(value) ? `"${value.replaceAll('"', '')}"` : value;

@@ -1,8 +1,8 @@
 // Renders a component to static HTML inside a store holding the given state (tests only; no DOM needed).
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { createAppStore, type AppState } from './store.ts';
-import { StoreContext } from './store-context.ts';
+import { createAppStore, type AppState } from './store/store.ts';
+import { StoreContext } from './store/store-context.ts';
 import { fakeClient } from './test-fixtures.ts';
 
 export function render(node: ReactNode, state: Partial<AppState> = {}): string {

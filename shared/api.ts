@@ -144,6 +144,10 @@ export type Api = typeof api;
 export type MethodName = keyof Api;
 export type MethodInput<M extends MethodName> = z.input<Api[M]['input']>;
 export type MethodOutput<M extends MethodName> = z.infer<Api[M]['output']>;
+/** What the services implement: one async function per contract method, on validated input. */
+export type ServiceMethods = {
+  [M in MethodName]: (input: z.infer<Api[M]['input']>) => Promise<MethodOutput<M>>;
+};
 
 export const events = {
   /** Sessions were added, changed or removed on disk (keys of each). */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
-import { findElectronBinary } from '../../main/electron-binary.ts';
+import { findElectronBinary } from '../../main/electron/binary.ts';
 import { jidoSession } from '../../main/test-support/session-files.ts';
 
 const projectDir = resolve(import.meta.dirname, '..', '..');

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportBundle } from '../bundle/export-bundle.ts';
-import { createServices } from '../services.ts';
+import { createServices } from '../app/services.ts';
 import { writeClaudeTranscript } from './generate-large.ts';
 
 export interface BundleRun {

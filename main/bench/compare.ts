@@ -8,8 +8,8 @@ import { compareSessions } from '../../shared/compare/compare.ts';
 import type { Comparison } from '../../shared/compare/comparison.ts';
 import { normalizeSession } from '../../shared/compare/normalize.ts';
 import type { Session } from '../../shared/session.ts';
-import { createServices } from '../services.ts';
-import { claudeCodeReader } from '../sources/claude-code.ts';
+import { createServices } from '../app/services.ts';
+import { claudeCodeReader } from '../sources/claude-code/claude-code.ts';
 import { Prng } from './prng.ts';
 
 interface TurnSpec {

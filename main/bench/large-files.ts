@@ -3,7 +3,7 @@ import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { createServices } from '../services.ts';
+import { createServices } from '../app/services.ts';
 import { readJsonLines } from '../sources/jsonl.ts';
 import { writeClaudeTranscript, writeCodexRollout } from './generate-large.ts';
 

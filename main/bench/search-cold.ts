@@ -1,6 +1,6 @@
 // Child process for the search benchmark: a cold index of a corpus in a fresh process, so its RSS is the app's alone.
 import { readFileSync } from 'node:fs';
-import { createServices } from '../services.ts';
+import { createServices } from '../app/services.ts';
 
 const [dataDir, root, queryFile] = process.argv.slice(2);
 if (!dataDir || !root) throw new Error('usage: search-cold.ts <dataDir> <root> [queries.json]');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { createServices } from '../services.ts';
+import { createServices } from '../app/services.ts';
 import { generateCorpus, type Corpus } from './corpus.ts';
 
 const run = promisify(execFile);

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Session } from '../../shared/session.ts';
-import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../store/fixtures/planted-secrets.ts';
+import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
 import { findReader } from '../sources/registry.ts';
 import { exportDocument, renderDocument } from './export-document.ts';
 import { escapeHtml, sessionHtml } from './html-export.ts';

@@ -1,5 +1,5 @@
 // Views of a window's text with its escape sequences blanked (same length), so a secret right after a `\n` stands on a word boundary and every offset still names the raw bytes.
-import type { Redactor, SecretSpan } from '../store/redact.ts';
+import type { Redactor, SecretSpan } from '../recorder/redact.ts';
 
 /** How a file's text is escaped: json (JSON, JSON Lines), or text and html (rendered documents, which may quote JSON). */
 export type EscapeMode = 'json' | 'html' | 'text';

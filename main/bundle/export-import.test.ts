@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Session } from '../../shared/session.ts';
-import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../store/fixtures/planted-secrets.ts';
+import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
 import { findReader } from '../sources/registry.ts';
 import { copyPathFor, VaultStore } from '../vault/vault-store.ts';
 import { exportBundle, scanBundle } from './export-bundle.ts';

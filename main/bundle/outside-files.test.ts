@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BundleExport, BundleImport, BundleScan } from '../../shared/bundle-api.ts';
 import type { VaultStatus } from '../../shared/vault-api.ts';
-import { createServices, type Services } from '../services.ts';
+import { createServices, type Services } from '../app/services.ts';
 import { readDocument } from '../sources/coerce.ts';
-import { parseVizierDocument } from '../sources/vizier.ts';
+import { parseVizierDocument } from '../sources/vizier/vizier.ts';
 import { exportBundle } from './export-bundle.ts';
 import { unzipAll } from './test-zip.ts';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cp, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createServices, type Services } from '../services.ts';
+import { createServices, type Services } from '../app/services.ts';
 import { copyPathFor, VaultStore } from '../vault/vault-store.ts';
 import type { SourceFormat } from '../../shared/session.ts';
 import { exportBundle } from './export-bundle.ts';

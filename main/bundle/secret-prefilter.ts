@@ -1,5 +1,5 @@
 // Picks the lines of a window that could hold a secret, so the full rule set runs on those lines, not on megabytes of plain output.
-import { envSecrets, type Redactor, type SecretSpan } from '../store/redact.ts';
+import { envSecrets, type Redactor, type SecretSpan } from '../recorder/redact.ts';
 import { anchorHits, charOffsets } from './anchor-search.ts';
 import { findSpansInViews, type EscapeMode } from './escape-view.ts';
 

@@ -1,8 +1,8 @@
 // The streaming scanner: every planted secret found and redacted, whatever the window cuts, and JSON stays valid.
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
-import { Redactor } from '../store/redact.ts';
-import { PEM_KEY, PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../store/fixtures/planted-secrets.ts';
+import { Redactor } from '../recorder/redact.ts';
+import { PEM_KEY, PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
 import { PRESET_RULES, prefilterFor } from './secret-prefilter.ts';
 import { clipToJsonString, SecretScanStream, type ScanContext, type ScanOptions } from './secret-scan.ts';
 

@@ -2,7 +2,7 @@
 import { isUtf8 } from 'node:buffer';
 import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Redactor, SecretSpan } from '../store/redact.ts';
+import type { Redactor, SecretSpan } from '../recorder/redact.ts';
 import { findingId, isGenericRule, markerLabel, previewOf, ruleOrder, type Finding } from './finding.ts';
 import { encodedBodies, mayHoldBodies, reencodeRedacted } from './encoded-bodies.ts';
 import { findSpansInViews } from './escape-view.ts';

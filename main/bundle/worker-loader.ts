@@ -1,7 +1,7 @@
 // The app's bundle loader: each session is parsed, serialized and scanned in a read worker of the export's own, which ends with it.
 import { AppError } from '../../shared/result.ts';
 import { ReadPool } from '../workers/read-pool.ts';
-import type { JsonScan, PreparedSession, SessionLoader } from './prepare-session.ts';
+import type { JsonScan, PreparedSession, SessionLoader, ShareSpec } from './prepare-session.ts';
 import { unmap } from './read-whole.ts';
 
 /** Where a session's file is, its size as the catalogue last saw it, and the children the catalogue knows of it (its session.json lists them). */
@@ -46,22 +46,22 @@ export function workerLoader(locate: LocateSession, pricingFile?: string, limits
 
   /** Which pool's worker wrote each session.json, so its store goes back there. */
   const writtenBy = new WeakMap<ArrayBufferLike, ReadPool>();
-  const prepareIn = async (pool: ReadPool, key: string, path: string, childKeys: string[], scan: JsonScan | null): Promise<PreparedSession> => {
-    const result = await pool.prepare(path, { key, childKeys }, scan);
+  const prepareIn = async (pool: ReadPool, key: string, path: string, childKeys: string[], scan: JsonScan | null, share?: ShareSpec): Promise<PreparedSession> => {
+    const result = await pool.prepare(path, { key, childKeys, ...(share ? { share } : {}) }, scan);
     if (!result.ok) throw new AppError('UNREADABLE', `${path} cannot be read: ${result.unreadable.message}`);
     if (result.prepared.json) writtenBy.set(result.prepared.json.buffer, pool);
     return result.prepared;
   };
 
   return {
-    prepare: async (key, scan) => {
+    prepare: async (key, scan, share) => {
       const { path, size, childKeys } = locate(key);
-      if (size > limits.cappedFileMax) return prepareIn(uncappedPool(), key, path, childKeys, scan);
+      if (size > limits.cappedFileMax) return prepareIn(uncappedPool(), key, path, childKeys, scan, share);
       try {
-        return await prepareIn(cappedPool(), key, path, childKeys, scan);
+        return await prepareIn(cappedPool(), key, path, childKeys, scan, share);
       } catch (err) {
         if (!outOfMemory(err)) throw err;
-        return prepareIn(uncappedPool(), key, path, childKeys, scan);
+        return prepareIn(uncappedPool(), key, path, childKeys, scan, share);
       }
     },
     recycle: (json) => {

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import zlib, { crc32 } from 'node:zlib';
 import { eachEntry, entryName, openEntry, openZip, type ZipEntry } from './read-zip.ts';
 import { ZipWriter } from './zip-writer.ts';
-import { collector } from '../idle-memory.ts';
+import { collector } from '../app/idle-memory.ts';
 
 let dir: string;
 beforeEach(async () => {

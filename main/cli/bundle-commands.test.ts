@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PLANTED_ENV, SECRETS } from '../store/fixtures/planted-secrets.ts';
+import { PLANTED_ENV, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
 import { jidoSession, vizierSession } from '../test-support/session-files.ts';
 
 let base: string;
@@ -15,7 +15,7 @@ function run(args: string[], home = 'data'): Promise<{ code: number; stdout: str
   return new Promise((done) => {
     execFile(
       process.execPath,
-      [resolve('main/cli.ts'), ...args],
+      [resolve('main/cli/cli.ts'), ...args],
       { env: { ...process.env, ...PLANTED_ENV, SESSION_VAULT_HOME: join(base, home), HOME: join(base, 'home') } },
       (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
     );

@@ -13,7 +13,7 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   return new Promise((done) => {
     execFile(
       process.execPath,
-      [resolve('main/cli.ts'), 'diff', ...args, '--root', COMPARE_FIXTURES, '--no-defaults'],
+      [resolve('main/cli/cli.ts'), 'diff', ...args, '--root', COMPARE_FIXTURES, '--no-defaults'],
       { env: { ...process.env, SESSION_VAULT_HOME: join(base, 'data'), HOME: join(base, 'home') } },
       (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
     );

@@ -1,5 +1,5 @@
 // `session-vault diff <a> <b>`: the app's side-by-side comparison of two sessions, as text or JSON.
-import { resolveSessionRef } from '../compare/resolve-session.ts';
+import { resolveSessionRef } from './resolve-session.ts';
 import { formatComparisonText } from '../compare/text-report.ts';
 import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';

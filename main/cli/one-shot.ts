@@ -1,7 +1,7 @@
 // The lifecycle every one-shot CLI command shares: start the services without watching, scan, work, close.
 import { resolve } from 'node:path';
-import { createServices, type Services } from '../services.ts';
-import { resolveDataDir } from '../data-dir.ts';
+import { createServices, type Services } from '../app/services.ts';
+import { resolveDataDir } from '../env/data-dir.ts';
 import { sanitizeForTerminal } from './terminal-text.ts';
 
 export interface OneShotOptions {

@@ -5,11 +5,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SessionDocument } from '../store/session-schema.ts';
-import { PLANTED_ENV, PLANTED_TEXT, SECRETS, secretsOnDisk } from '../store/fixtures/planted-secrets.ts';
+import { SessionDocument } from '../recorder/session-schema.ts';
+import { PLANTED_ENV, PLANTED_TEXT, SECRETS, secretsOnDisk } from '../recorder/fixtures/planted-secrets.ts';
 
-const RUN = resolve(import.meta.dirname, '../cli.ts');
-const RACER = resolve(import.meta.dirname, '../store/fixtures/race-writer.ts');
+const RUN = resolve(import.meta.dirname, 'cli.ts');
+const RACER = resolve(import.meta.dirname, '../recorder/fixtures/race-writer.ts');
 let base: string;
 let dir: string;
 

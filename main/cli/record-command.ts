@@ -2,14 +2,14 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openSession, resumeHeader, type OpenSessionOptions } from '../store/open-session.ts';
-import { epilogueText, outcomeV1 } from '../store/outcome-report.ts';
-import type { OperationInput, RecordingSession } from '../store/recording-session.ts';
-import { readRepoFacts } from '../store/repo-facts.ts';
-import { ChatRole, OperationType, OutcomeStatus, type ConfigValue } from '../store/session-schema.ts';
-import { defaultSessionsDir } from '../store/sessions-dir.ts';
-import { StoreError } from '../store/store-error.ts';
-import { CONFIG_FILE_HELP, parseRedactList, parseSessionLogging, type WriterSettingValues } from '../store/writer-config.ts';
+import { openSession, resumeHeader, type OpenSessionOptions } from '../recorder/open-session.ts';
+import { epilogueText, outcomeV1 } from '../recorder/outcome-report.ts';
+import type { OperationInput, RecordingSession } from '../recorder/recording-session.ts';
+import { readRepoFacts } from '../recorder/repo-facts.ts';
+import { ChatRole, OperationType, OutcomeStatus, type ConfigValue } from '../recorder/session-schema.ts';
+import { defaultSessionsDir } from '../recorder/sessions-dir.ts';
+import { StoreError } from '../recorder/store-error.ts';
+import { CONFIG_FILE_HELP, parseRedactList, parseSessionLogging, type WriterSettingValues } from '../recorder/writer-config.ts';
 import { UsageError } from './usage-error.ts';
 import { sanitizeForTerminal, sanitizeLines, terminalJson } from './terminal-text.ts';
 

@@ -1,7 +1,7 @@
 // `session-vault team push|account`: send sessions to a team's PostgreSQL store (redacted, incremental), and manage its accounts.
 import { hostname } from 'node:os';
 import type { ParseArgsConfig } from 'node:util';
-import type { Services } from '../services.ts';
+import type { Services } from '../app/services.ts';
 import { createAccount, revokeAccount, type TeamRole } from '../team/accounts.ts';
 import { pushSessions, type PushProgress, type PushReport } from '../team/push.ts';
 import { connectTeam, describeTeamError, type TeamConnection } from '../team/team-connection.ts';

@@ -19,7 +19,7 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   return new Promise((done) => {
     execFile(
       process.execPath,
-      [resolve('main/cli.ts'), ...args],
+      [resolve('main/cli/cli.ts'), ...args],
       { env: { ...process.env, SESSION_VAULT_HOME: join(base, 'data'), HOME: join(base, 'home') } },
       (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
     );

@@ -4,10 +4,10 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { openSession } from '../store/open-session.ts';
+import { openSession } from '../recorder/open-session.ts';
 
-const RUN = resolve(import.meta.dirname, '../cli.ts');
-const FIXTURES = resolve(import.meta.dirname, '../store/fixtures/validate');
+const RUN = resolve(import.meta.dirname, 'cli.ts');
+const FIXTURES = resolve(import.meta.dirname, '../recorder/fixtures/validate');
 const VALID = join(FIXTURES, 'valid-session.json');
 const INVALID = join(FIXTURES, 'invalid-session.json');
 let base: string;

@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { decodeText, parseJsonText } from '../sources/decode.ts';
 import { UnreadableError } from '../sources/types.ts';
-import { MAX_SESSION_FILE_BYTES, schemaProblems, type SchemaProblem } from '../store/session-schema.ts';
+import { MAX_SESSION_FILE_BYTES, schemaProblems, type SchemaProblem } from '../recorder/session-schema.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { sanitizeDeep, terminalJson } from './terminal-text.ts';

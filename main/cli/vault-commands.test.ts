@@ -14,7 +14,7 @@ function run(args: string[], input?: string): Promise<{ code: number; stdout: st
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
-      [resolve('main/cli.ts'), ...args, ...(args.includes('--help') ? [] : ['--root', root])],
+      [resolve('main/cli/cli.ts'), ...args, ...(args.includes('--help') ? [] : ['--root', root])],
       { env: { ...process.env, SESSION_VAULT_HOME: join(base, 'data'), HOME: join(base, 'home') } },
       (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
     );

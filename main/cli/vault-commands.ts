@@ -1,8 +1,8 @@
 // `session-vault keep|tag|note|fork|resume|prune|delete|clear`: the vault from the command line, over the same services.
 import type { ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
-import type { Services } from '../services.ts';
-import { resolveSessionRef } from '../compare/resolve-session.ts';
+import type { Services } from '../app/services.ts';
+import { resolveSessionRef } from './resolve-session.ts';
 import { withOneShotServices } from './one-shot.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Comparison } from '../../shared/compare/comparison.ts';
-import { createServices, type Services } from '../services.ts';
+import { createServices, type Services } from '../app/services.ts';
 import { CLAUDE_KEY, CODEX_KEY, COMPARE_FIXTURES } from './fixture-paths.ts';
 
 let base: string;

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readClaudeCodeFile } from './claude-code.ts';
-import { readGeminiFile } from './gemini.ts';
-import { readProjectHubFile } from './projecthub.ts';
-import { vizierReader } from './vizier.ts';
+import { readClaudeCodeFile } from './claude-code/claude-code.ts';
+import { readGeminiFile } from './gemini/gemini.ts';
+import { readProjectHubFile } from './projecthub/projecthub.ts';
+import { vizierReader } from './vizier/vizier.ts';
 
-const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 
 let home: string;
 /** A file outside every session's folder. */

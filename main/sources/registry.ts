@@ -1,12 +1,12 @@
 // Every format reader the app knows, in the order they are asked whether they claim a path.
-import { aiAgentReader } from './ai-agent.ts';
-import { claudeCodeReader } from './claude-code.ts';
-import { codexReader } from './codex.ts';
-import { geminiReader } from './gemini.ts';
-import { jidoCodeReader } from './jido-code.ts';
-import { projectHubReader } from './projecthub.ts';
+import { aiAgentReader } from './ai-agent/ai-agent.ts';
+import { claudeCodeReader } from './claude-code/claude-code.ts';
+import { codexReader } from './codex/codex.ts';
+import { geminiReader } from './gemini/gemini.ts';
+import { jidoCodeReader } from './jido-code/jido-code.ts';
+import { projectHubReader } from './projecthub/projecthub.ts';
 import type { SourceReader } from './types.ts';
-import { vizierReader } from './vizier.ts';
+import { vizierReader } from './vizier/vizier.ts';
 
 export const readers: SourceReader[] = [
   vizierReader,

@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
-import { textMessage } from '../index/test-sessions.ts';
-import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../store/fixtures/planted-secrets.ts';
+import { textMessage } from '../search-index/test-sessions.ts';
+import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
 import { pushSessions } from './push.ts';
 import { searchTeam } from './team-search.ts';

@@ -10,7 +10,7 @@ import type { TeamConnection } from './team-connection.ts';
 import { accountConnection, connectUrl } from './test-team.ts';
 
 const run = promisify(execFile);
-const CLI = join(import.meta.dirname, '..', 'cli.ts');
+const CLI = join(import.meta.dirname, '..', 'cli', 'cli.ts');
 const ROOT = join(import.meta.dirname, '..', 'sources', 'fixtures', 'codex');
 
 async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {

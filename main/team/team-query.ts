@@ -1,5 +1,5 @@
 // Translates the search box's syntax (query-parser.ts) into one SQL statement over the team store, plus machine: and user: filters.
-import { parseQuery, type Filters, type Term } from '../index/query-parser.ts';
+import { parseQuery, type Filters, type Term } from '../search-index/query-parser.ts';
 import { qualified } from './team-names.ts';
 
 export interface TeamQuery {

@@ -1,6 +1,6 @@
 // The search text a team store keeps per session, from the same extraction as the local index: weighted chunks and the identifiers.
 import type { Session } from '../../shared/session.ts';
-import { extractIndexText, MESSAGE_SEPARATOR } from '../index/index-text.ts';
+import { extractIndexText, MESSAGE_SEPARATOR } from '../search-index/index-text.ts';
 
 export type TextWeight = 'A' | 'B' | 'C';
 

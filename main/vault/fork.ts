@@ -1,7 +1,7 @@
 // "Branch from a prior point" (seed 000): a new open vault session holding a session's messages up to one, linked to its origin.
 import type { Message, Session } from '../../shared/session.ts';
 import { AppError } from '../../shared/result.ts';
-import { openSession } from '../store/index.ts';
+import { openSession } from '../recorder/index.ts';
 
 /** A message as the seed's chat content: its text, with tool calls and results written out. */
 export function chatContent(message: Message): string {

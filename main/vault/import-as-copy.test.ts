@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BundleExport } from '../../shared/bundle-api.ts';
 import { importBundle } from '../bundle/import-bundle.ts';
-import { createServices, type Services } from '../services.ts';
+import { createServices, type Services } from '../app/services.ts';
 import { jidoSession } from '../test-support/session-files.ts';
 
 let base: string;

@@ -6,7 +6,7 @@ import type { Session, SessionSummary } from '../../shared/session.ts';
 import { AppError } from '../../shared/result.ts';
 import { VaultSettings, type TrashEntry, type VaultStatus } from '../../shared/vault-api.ts';
 import type { Catalogue, VaultKind } from '../catalogue/catalogue.ts';
-import type { ServiceMethods } from '../dispatch.ts';
+import type { ServiceMethods } from '../../shared/api.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { statFile } from '../fs/stat-file.ts';
 import { isWithin } from '../roots/paths.ts';

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServices, type Services } from '../services.ts';
+import { createServices, type Services } from '../app/services.ts';
 import { jidoSession, vizierSession } from '../test-support/session-files.ts';
 
 let base: string;
@@ -187,8 +187,8 @@ describe('auto-keep', () => {
 
 describe('recorded sessions', () => {
   it('lists a session recorded outside a git repository as a vault session', async () => {
-    const { openSession } = await import('../store/index.ts');
-    const { recordedSessionsDir } = await import('../store/sessions-dir.ts');
+    const { openSession } = await import('../recorder/index.ts');
+    const { recordedSessionsDir } = await import('../recorder/sessions-dir.ts');
     const rec = await openSession({ sessionsDir: recordedSessionsDir(join(base, 'data')), repo: { root: null, current_branch: null, head_sha: null }, env: {} });
     await rec.append({ role: 'user', content: 'Recorded by a wrapper' });
     await rec.close({ status: 'accepted', summary: 'done' });

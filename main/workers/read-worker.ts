@@ -1,6 +1,6 @@
 // Worker thread entry: parses session files off the main thread, or (role index-writer) writes the search index.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { WriterData } from '../index/index-writer-thread.ts';
+import type { WriterData } from '../search-index/index-writer-thread.ts';
 import type { ReadRequest, RecycleMessage } from './read-protocol.ts';
 
 const port = parentPort;
@@ -9,7 +9,7 @@ if (!port) throw new Error('read-worker must run in a worker thread');
 const data = workerData as { pricingFile?: string } | WriterData | null;
 if (data && 'role' in data && data.role === 'index-writer') {
   // One entry for both kinds of worker, so the bundle ships a single worker file.
-  const { runIndexWriter } = await import('../index/index-writer-thread.ts');
+  const { runIndexWriter } = await import('../search-index/index-writer-thread.ts');
   runIndexWriter(port, data);
 } else {
   const { applyUserPricing } = await import('../pricing/user-pricing.ts');

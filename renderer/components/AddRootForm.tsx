@@ -1,6 +1,6 @@
 // A path field + button to add a folder of sessions (a browser has no native folder dialog).
 import { useState, type FormEvent } from 'react';
-import { useAppStore } from '../store-context.ts';
+import { useAppStore } from '../store/store-context.ts';
 
 export function AddRootForm(props: { autoFocus?: boolean; onAdded?: () => void }) {
   const [path, setPath] = useState('');

@@ -16,18 +16,18 @@
  * Virtual lists render the rows near the viewport plus 40 each way, so short sessions are fully in the DOM.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useAppStore, useAppStoreApi } from '../store-context.ts';
+import { useAppStore, useAppStoreApi } from '../store/store-context.ts';
 import { Detail } from './Detail.tsx';
 import { EmptyState } from './EmptyState.tsx';
 import { SessionList } from './SessionList.tsx';
 import { SourcesPanel } from './SourcesPanel.tsx';
 import { TopBar } from './TopBar.tsx';
-import { VaultPanel } from './VaultPanel.tsx';
-import { BundleLayer } from './BundleButtons.tsx';
+import { VaultPanel } from './vault/VaultPanel.tsx';
+import { BundleLayer } from './bundle/BundleButtons.tsx';
 import { LinkConfirm } from './LinkConfirm.tsx';
 import { bindCompareRoute } from '../compare-route.ts';
-import { Compare } from './Compare.tsx';
-import { CompareBar } from './CompareBar.tsx';
+import { Compare } from './compare/Compare.tsx';
+import { CompareBar } from './compare/CompareBar.tsx';
 import { StatusLine } from './StatusLine.tsx';
 
 function isTextEntry(el: Element | null): boolean {

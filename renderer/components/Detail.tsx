@@ -2,12 +2,12 @@
 import { useEffect, useState } from 'react';
 import type { OpenedSession } from '../../shared/api.ts';
 import { formatLabel } from '../format.ts';
-import type { SearchFocus } from '../store-search.ts';
-import { useAppStore } from '../store-context.ts';
-import { Conversation, type FindControl } from './Conversation.tsx';
+import type { SearchFocus } from '../store/store-search.ts';
+import { useAppStore } from '../store/store-context.ts';
+import { Conversation, type FindControl } from './transcript/Conversation.tsx';
 import { DetailHeader } from './DetailHeader.tsx';
-import { Operations } from './Operations.tsx';
-import { RawSourceView } from './RawSourceView.tsx';
+import { Operations } from './transcript/Operations.tsx';
+import { RawSourceView } from './transcript/RawSourceView.tsx';
 import { ConfigTable, Todos, Warnings } from './SessionFacts.tsx';
 
 type Tab = 'conversation' | 'operations' | 'todos' | 'config' | 'warnings' | 'raw';

@@ -5,11 +5,11 @@ import type { Session } from '../../shared/session.ts';
 import { formatCost, formatCount, formatLabel, formatTimestamp, formatUsage, formatValue, shortSha } from '../format.ts';
 import { sessionTotals } from '../session-totals.ts';
 import { withSubAgents } from '../subagent-totals.ts';
-import { useAppStore } from '../store-context.ts';
+import { useAppStore } from '../store/store-context.ts';
 import { ExtraFacts } from './SessionFacts.tsx';
-import { ParentLink, SubAgents } from './SubAgents.tsx';
-import { VaultActions } from './VaultActions.tsx';
-import { BundleShareButton } from './BundleButtons.tsx';
+import { ParentLink, SubAgents } from './transcript/SubAgents.tsx';
+import { VaultActions } from './vault/VaultActions.tsx';
+import { BundleShareButton } from './bundle/BundleButtons.tsx';
 
 function Field(props: { label: string; children: ReactNode; testId?: string; title?: string }) {
   return (

@@ -1,5 +1,5 @@
 // What the user sees with nothing to show: how to add a folder, or open the bundled demo sessions.
-import { useAppStore } from '../store-context.ts';
+import { useAppStore } from '../store/store-context.ts';
 import { AddRootForm } from './AddRootForm.tsx';
 
 export function EmptyState() {

@@ -1,7 +1,7 @@
 // Above the list: the sort control, and while searching how many sessions matched, how fast, and what could not be used.
 import type { SearchSort } from '../../shared/search-api.ts';
 import { LIST_SORTS, SORT_LABELS } from '../shown-sessions.ts';
-import { useAppStore } from '../store-context.ts';
+import { useAppStore } from '../store/store-context.ts';
 
 function plural(n: number, word: string): string {
   return `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;

@@ -6,13 +6,13 @@ import type { SessionSummary } from '../../shared/session.ts';
 import { fillDragOut } from '../drag-out.ts';
 import { formatLabel, formatTimestamp } from '../format.ts';
 import { shownSessions } from '../shown-sessions.ts';
-import { useAppStore } from '../store-context.ts';
+import { useAppStore } from '../store/store-context.ts';
 import { useNow } from '../use-now.ts';
 import { useVirtualRows } from '../use-virtual-rows.ts';
-import { VaultListFilters } from './VaultListFilters.tsx';
-import { VaultRowMarks, VaultRowTags } from './VaultRowMarks.tsx';
-import { CompareRowMark } from './CompareRowMark.tsx';
-import { FacetPanel } from './FacetPanel.tsx';
+import { VaultListFilters } from './vault/VaultListFilters.tsx';
+import { VaultRowMarks, VaultRowTags } from './vault/VaultRowMarks.tsx';
+import { CompareRowMark } from './compare/CompareRowMark.tsx';
+import { FacetPanel } from './search/FacetPanel.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 
 /** Rows rendered beyond the visible ones, each way: enough for smooth scrolling, few enough for 100,000 rows. */

@@ -1,7 +1,7 @@
 // The Sources panel: every root with its counts and errors, a remove button, and the add-folder form.
 import type { Root } from '../../shared/api.ts';
 import { formatLabel } from '../format.ts';
-import { useAppStore } from '../store-context.ts';
+import { useAppStore } from '../store/store-context.ts';
 import { AddRootForm } from './AddRootForm.tsx';
 
 function RootRow({ root, onRemove }: { root: Root; onRemove(id: string): void }) {

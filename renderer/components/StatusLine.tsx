@@ -1,6 +1,6 @@
 // The status line at the foot of the window: indexing progress while the index is built (the list stays usable), then that it is up to date.
 import { idleText, progressFraction, progressText } from '../index-progress.ts';
-import { useAppStore } from '../store-context.ts';
+import { useAppStore } from '../store/store-context.ts';
 
 /** Always rendered at one fixed height, so progress coming and going never moves the list under the pointer. */
 export function StatusLine() {

@@ -1,11 +1,11 @@
 // The top bar: app name, the search box and its syntax help, connection state, "Add folder…" and the number of sources.
 import type { RefObject } from 'react';
 import { shownSessions } from '../shown-sessions.ts';
-import { useAppStore } from '../store-context.ts';
-import { VaultPanelButton } from './VaultPanel.tsx';
-import { BundleShareListButton } from './BundleButtons.tsx';
-import { BundleImportButton } from './BundleImport.tsx';
-import { SearchHelp } from './SearchHelp.tsx';
+import { useAppStore } from '../store/store-context.ts';
+import { VaultPanelButton } from './vault/VaultPanel.tsx';
+import { BundleShareListButton } from './bundle/BundleButtons.tsx';
+import { BundleImportButton } from './bundle/BundleImport.tsx';
+import { SearchHelp } from './search/SearchHelp.tsx';
 
 export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLInputElement | null>; onAddFolder(): void }) {
   const filter = useAppStore((s) => s.filter);

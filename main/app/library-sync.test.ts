@@ -1,0 +1,111 @@
+// The library's scan: every file lands in the catalogue, and each large file is parsed by a worker of its own.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { IndexProgressTracker } from '../search-index/index-progress.ts';
+import { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
+import { SessionIndex } from '../search-index/index-store.ts';
+import { LibrarySync } from './library-sync.ts';
+import { textSinceTidy } from '../search-index/index-tidy.ts';
+import type { RootRecord } from '../roots/root-store.ts';
+import { jidoSession } from '../test-support/session-files.ts';
+import { ReadPool } from '../workers/read-pool.ts';
+
+let base = '';
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+  if (base) await rm(base, { recursive: true, force: true });
+});
+
+/** A JidoCode session of about `mb` megabytes (one long assistant message). */
+function largeJido(id: string, mb: number): string {
+  const doc = JSON.parse(jidoSession(id, `big-${id}`)) as { conversation: Array<Record<string, unknown>> };
+  doc.conversation.push({ id: 'a3', role: 'assistant', content: 'log line of a long build\n'.repeat(Math.ceil((mb * 1024 * 1024) / 25)), timestamp: '2026-01-02T09:00:10.000000Z' });
+  return JSON.stringify(doc);
+}
+
+/** A LibrarySync over one root under `base`, with pools and index closed after the test. */
+function syncOver(index: SessionIndex, livePool: ReadPool, extra: Partial<ConstructorParameters<typeof LibrarySync>[0]> = {}) {
+  const catalogue = new IndexedCatalogue(index);
+  const sessionPool = new ReadPool(1);
+  const root: RootRecord = { id: 'r1', path: join(base, 'root'), kind: 'user', format: null };
+  const sync = new LibrarySync({
+    catalogue,
+    index,
+    roots: () => [root],
+    vaultRoots: () => [],
+    livePool,
+    sessionPool,
+    pricingFile: join(base, 'pricing.json'),
+    progress: new IndexProgressTracker(() => undefined),
+    watch: false,
+    onChange: () => undefined,
+    onRootsChanged: () => undefined,
+    onProblem: () => undefined,
+    ...extra,
+  });
+  cleanups.push(() => index.close(), () => sessionPool.close(), () => livePool.close(), () => sync.stop());
+  return { sync, catalogue };
+}
+
+describe('LibrarySync', () => {
+  it('indexes small and large files alike, parsing each large one in a fresh worker (its garbage goes with it)', async () => {
+    base = await mkdtemp(join(tmpdir(), 'sv-sync-'));
+    const dir = join(base, 'root', '.jido_code', 'sessions');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'small.json'), jidoSession('small', 'small'));
+    await writeFile(join(dir, 'big-1.json'), largeJido('big-1', 9));
+    await writeFile(join(dir, 'big-2.json'), largeJido('big-2', 9));
+
+    const index = new SessionIndex(':memory:');
+    const livePool = new ReadPool(1);
+    // What the live pool was asked to do, in order.
+    const calls: string[] = [];
+    const summarize = livePool.summarize.bind(livePool);
+    livePool.summarize = (path, ...rest) => (calls.push(`summarize ${path.slice(dir.length + 1)}`), summarize(path, ...rest));
+    const release = livePool.release.bind(livePool);
+    livePool.release = () => (calls.push('release'), release());
+    const { sync, catalogue } = syncOver(index, livePool, {
+      onProblem: (message) => calls.push(`problem ${message}`),
+      collectGarbage: () => calls.push('collect'),
+      collectEvery: 2,
+    });
+
+    await sync.firstScan();
+    // Every second file read had the main thread's old garbage collected (4,000 in the app).
+    expect(calls.filter((c) => c === 'collect')).toEqual(['collect']);
+    expect([...catalogue.entries()].map((e) => e.key).sort()).toEqual(['jido-code:big-1', 'jido-code:big-2', 'jido-code:small']);
+    expect(catalogue.byKey('jido-code:big-2')?.summary.unreadable ?? null).toBeNull();
+    // Large files come after the small ones, one at a time, each followed by ending the worker that parsed it.
+    const large = calls.filter((c) => c.startsWith('summarize') || c === 'release');
+    expect(large.filter((_, i) => i % 2 === 1)).toEqual(['release', 'release']);
+    expect(large.filter((_, i) => i % 2 === 0).sort()).toEqual(['summarize big-1.json', 'summarize big-2.json']);
+  });
+
+  it('has the index merge its full-text tables once a scan has written enough text', async () => {
+    base = await mkdtemp(join(tmpdir(), 'sv-sync-'));
+    const dir = join(base, 'root', '.jido_code', 'sessions');
+    await mkdir(dir, { recursive: true });
+    for (let i = 0; i < 4; i++) await writeFile(join(dir, `s${i}.json`), jidoSession(`s${i}`, `session ${i}`));
+    // Any amount of text is enough here (32 MB, and a fifth of the index, in the app).
+    const index = new SessionIndex(join(base, 'index.sqlite'), null, { minBytes: 1 });
+    const { sync, catalogue } = syncOver(index, new ReadPool(1));
+    const since = () => {
+      const db = new DatabaseSync(join(base, 'index.sqlite'), { readOnly: true });
+      try {
+        return textSinceTidy(db);
+      } finally {
+        db.close();
+      }
+    };
+
+    await sync.firstScan();
+    await index.whenTidied();
+    // The pass ran to its end: the text it merged no longer counts.
+    expect(since()).toBe(0);
+    expect([...catalogue.entries()]).toHaveLength(4);
+  });
+});

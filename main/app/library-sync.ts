@@ -1,0 +1,263 @@
+// Keeps the catalogue in step with the disk: scans the roots and the vault, watches them, and reads what changed.
+import { scanRoot } from '../catalogue/scan-root.ts';
+import { collectOldGarbage, releaseIdleMemory } from './idle-memory.ts';
+import type { IndexProgressTracker } from '../search-index/index-progress.ts';
+import type { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
+import type { SessionIndex } from '../search-index/index-store.ts';
+import { statFile } from '../fs/stat-file.ts';
+import { fsErrorSentence } from '../fs/fs-error-text.ts';
+import type { RootRecord } from '../roots/root-store.ts';
+import { findReader } from '../sources/registry.ts';
+import { RootWatcher, type WatchBatch } from '../watch/root-watcher.ts';
+import { ReadPool } from '../workers/read-pool.ts';
+import type { SummaryResponse } from '../workers/read-protocol.ts';
+
+export const isClaimed = (path: string): boolean => findReader(path) !== undefined;
+
+/** Files above this are listed by the session worker, which keeps them parsed for opening. */
+const LARGE_FILE_BYTES = 32 * 1024 * 1024;
+/** A scan reads files above this after the others, one at a time, in a worker without a heap cap. */
+const SCAN_LARGE_BYTES = 8 * 1024 * 1024;
+/** The scan workers' heap cap: parsing a file of SCAN_LARGE_BYTES takes a fraction of it. */
+const SCAN_HEAP_MB = 96;
+/**
+ * A scan has the main thread's heap collected after this many files. Each file's summary lives until the index
+ * has it (about half a second), long enough to reach the old generation, and V8 let that garbage pile up to 2-3
+ * times the live heap: 133-145 MB of main-thread heap near the end of a 100,000-session cold index, 54 MB live.
+ * Collected every 4,000 files: 45-77 MB, and peak RSS over 3 interleaved runs 365-401 -> 360-365 MB (the peak is
+ * then a large file's parse), in the same time (107-112 s) for about 1% more CPU.
+ */
+const COLLECT_EVERY_FILES = 4000;
+/** Kept copies sit below `source/<their original absolute path>`, deeper than a user folder is walked. */
+const VAULT_DEPTH = 40;
+
+export interface LibrarySyncOptions {
+  catalogue: IndexedCatalogue;
+  index: SessionIndex;
+  /** The user's folders, as they are now. */
+  roots(): RootRecord[];
+  /** The vault's own folders (kept copies, recorded sessions). */
+  vaultRoots(): string[];
+  /** Scans parse many files and keep nothing: the pool for live changes, shared with the rest of the app. */
+  livePool: ReadPool;
+  /** The worker that keeps opened sessions parsed: a large file that just appeared is read there. */
+  sessionPool: ReadPool;
+  pricingFile: string;
+  progress: IndexProgressTracker;
+  /** False: scans only, no watchers (the CLI). */
+  watch: boolean;
+  /** Sessions read (by key) and gone, to tell the window. */
+  onChange(changed: string[], removed: string[]): void;
+  /** A root's session counts or error may have changed. */
+  onRootsChanged(): void;
+  onProblem(message: string): void;
+  /** Collects the main thread's old garbage during long scans (tests count the calls); and after how many files. */
+  collectGarbage?: () => void;
+  collectEvery?: number;
+}
+
+export class LibrarySync {
+  /** Why a root could not be scanned, by root id (shown on the root). */
+  readonly rootErrors = new Map<string, string>();
+  private readonly o: LibrarySyncOptions;
+  /** Scans' small files: a capped heap keeps a busy scan worker from holding hundreds of MB it no longer uses. */
+  private readonly scanPool: ReadPool;
+  private readonly watcher: RootWatcher;
+  private readonly vaultWatcher: RootWatcher;
+  /** Every scan and the first watch, in order; what whenScanned waits for. */
+  private scanning: Promise<void> = Promise.resolve();
+  private closed = false;
+  /** Files a scan read since the main thread's heap was last collected. */
+  private readSinceCollect = 0;
+
+  constructor(options: LibrarySyncOptions) {
+    this.o = options;
+    this.scanPool = new ReadPool(undefined, { pricingFile: options.pricingFile, resourceLimits: { maxOldGenerationSizeMb: SCAN_HEAP_MB } });
+    this.watcher = new RootWatcher({
+      claims: (path) => isClaimed(path) || options.catalogue.ownersOf(path).length > 0,
+      onBatch: (batch) => void this.applyBatch(batch),
+      onError: (err) => options.onProblem(`Watcher: ${err.message}`),
+    });
+    this.vaultWatcher = new RootWatcher({
+      claims: isClaimed,
+      onBatch: (batch) => void this.applyBatch(batch),
+      onError: (err) => options.onProblem(`Vault watcher: ${err.message}`),
+      depth: VAULT_DEPTH,
+    });
+  }
+
+  /** Starts watching the vault's folders (nothing when not watching). */
+  async watchVault(): Promise<void> {
+    if (this.o.watch) await this.vaultWatcher.setRoots(this.o.vaultRoots());
+  }
+
+  /**
+   * The first scan: the vault, then the roots once the watcher is in place, as one run of progress (the window
+   * sees one idle at the end). Resolves when the roots are scanned.
+   */
+  firstScan(): Promise<void> {
+    this.o.progress.begin();
+    this.scanning = this.scanning.then(() => this.scanVault());
+    // The watcher's first walk of a large library takes seconds (100,000 files: about 3 s): the list is served
+    // from the index meanwhile, and the roots are scanned once the watcher is in place, so no change is missed.
+    const watching = this.rewatch().catch((err: unknown) => {
+      this.o.onProblem(`Watcher: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    this.scanning = this.scanning.then(() => watching);
+    return this.scanAll(this.o.roots()).finally(() => this.o.progress.end());
+  }
+
+  /** Scans these roots after whatever scan is running; the catalogue then lets go of what the index holds. */
+  scanAll(list: RootRecord[]): Promise<void> {
+    // A scan that failed before is its caller's to report: it must not fail every scan queued after it.
+    this.scanning = this.scanning.catch(() => undefined).then(async () => {
+      await Promise.all(list.map((root) => this.scan(root)));
+      // Scanned means searchable: the writer thread has every file's text in the index; then the
+      // catalogue lets go of the summaries the index now holds.
+      await this.o.catalogue.release();
+      // After a large scan, the writer thread merges the full-text tables (index-tidy.ts).
+      if (!this.closed) this.o.index.tidy();
+      // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
+      await this.scanPool.release();
+      // And the main thread's: the scan and the watcher's walk grew its young generation, which V8 keeps otherwise.
+      if (!this.closed) await releaseIdleMemory();
+      if (!this.closed) this.o.onRootsChanged();
+    });
+    return this.scanning;
+  }
+
+  /** Scans the vault's folders (after an import, a keep, a recording). */
+  async scanVault(): Promise<void> {
+    await Promise.all(this.o.vaultRoots().map((path) => this.scan({ id: `vault:${path}`, path }, VAULT_DEPTH)));
+    await this.o.catalogue.release();
+  }
+
+  /** Watches the roots as they are now (after one was added or removed). */
+  async rewatch(): Promise<void> {
+    if (!this.o.watch || this.closed) return;
+    await this.watcher.setRoots(this.o.roots().map((r) => r.path));
+  }
+
+  whenScanned(): Promise<void> {
+    return this.scanning;
+  }
+
+  /** Stops watching and scanning: a scan in flight stops at its next file (whenScanned says when it has). */
+  async stop(): Promise<void> {
+    this.closed = true;
+    await this.watcher.close();
+    await this.vaultWatcher.close();
+    await this.scanPool.close();
+  }
+
+  /** `live`: the file changed while the app runs (a watch event), rather than being found by a scan. */
+  private async readInto(path: string, size: number, mtimeMs: number, live = false): Promise<string | null> {
+    const { catalogue, livePool, sessionPool } = this.o;
+    try {
+      // A large file that just appeared is likely the one the user opens next: the session worker
+      // lists it and keeps the parse, so opening it costs a window instead of a second parse.
+      // A scan's large files are not kept: a cold start would hold hundreds of MB nobody asked to open.
+      const result = live
+        ? size > LARGE_FILE_BYTES
+          ? await sessionPool.summarize(path, 'background', true)
+          : await livePool.summarize(path)
+        : size > SCAN_LARGE_BYTES
+          ? await this.readLarge(path)
+          : // A file that needs more than the capped heap (or crashes its worker) is read again without the cap.
+            await this.scanPool.summarize(path).catch(() => livePool.summarize(path));
+      if (this.closed) return null;
+      if (!live && ++this.readSinceCollect >= (this.o.collectEvery ?? COLLECT_EVERY_FILES)) {
+        this.readSinceCollect = 0;
+        (this.o.collectGarbage ?? collectOldGarbage)();
+      }
+      return catalogue.put(path, size, mtimeMs, result);
+    } catch (err) {
+      if (this.closed) return null;
+      const message = err instanceof Error ? err.message : String(err);
+      return catalogue.put(path, size, mtimeMs, {
+        id: 0,
+        ok: false,
+        format: findReader(path)?.format ?? null,
+        unreadable: { code: 'io_error', message: `Reading stopped unexpectedly: ${message}` },
+      });
+    }
+  }
+
+  /**
+   * A scan's large file, parsed alone in the pool's worker, which then ends: a worker that parsed one 52 MB
+   * transcript parses the next with the first one's garbage still in its old generation (peak heap 160 MB where
+   * a fresh worker needs ~105). Starting a worker costs ~50 ms; a library has few such files.
+   */
+  private async readLarge(path: string): Promise<SummaryResponse> {
+    try {
+      return await this.o.livePool.summarize(path);
+    } finally {
+      await this.o.livePool.release();
+    }
+  }
+
+  private async scan(root: Pick<RootRecord, 'id' | 'path'>, maxDepth?: number): Promise<void> {
+    const { catalogue, index, progress } = this.o;
+    progress.begin();
+    const writesBefore = catalogue.writes;
+    const result = await scanRoot(root.path, {
+      claims: isClaimed,
+      isFresh: (p, size, mtime) => catalogue.isFresh(p, size, mtime),
+      // Backpressure: the next file is read only while the index writer keeps up.
+      read: (path, size, mtimeMs) => index.room().then(() => this.readInto(path, size, mtimeMs)),
+      onKeys: (keys) => this.o.onChange(keys, []),
+      stopped: () => this.closed,
+      found: (bytes, fresh) => progress.found(bytes, fresh),
+      done: (bytes) => progress.done(bytes),
+      largeAbove: SCAN_LARGE_BYTES,
+      // Memory: a large file is parsed alone, after the small ones are read and their workers have ended. The
+      // index writer goes on with the small files' text meanwhile (the backpressure above still bounds it): waiting
+      // for it first, and ending it, left the other core idle. 10,000-session bench corpus, interleaved runs: cold
+      // index 20.3 / 19.1 s -> 15.9 / 16.2 s, peak RSS 303-314 -> 318-323 MB; 100,000 sessions: 383 MB peak.
+      beforeLarge: async () => {
+        await this.scanPool.release();
+        // The peak of a scan is a large file's parse: let the main thread's grown heap go before it.
+        await releaseIdleMemory();
+      },
+    }, maxDepth)
+      // A walk that throws (a file system failing under it) marks this root, never the scans of the others.
+      .catch((err: unknown) => ({ seen: new Set<string>(), error: `The folder could not be scanned: ${fsErrorSentence(err) ?? (err instanceof Error ? err.message : String(err))}.` }))
+      .finally(() => progress.end());
+    if (result.error) {
+      this.rootErrors.set(root.id, result.error);
+      return;
+    }
+    this.rootErrors.delete(root.id);
+    // Files deleted while the app was not watching (or before a rescan) leave the list now.
+    const gone = catalogue.removeUnseen(root.path, result.seen, writesBefore);
+    if (gone.length) this.o.onChange([], gone);
+  }
+
+  private async applyBatch({ files, removedDirs }: WatchBatch): Promise<void> {
+    const { catalogue } = this.o;
+    const changed: string[] = [];
+    const removed: string[] = [];
+    for (const dir of removedDirs) removed.push(...catalogue.removeUnder(dir));
+    // A changed companion (a ProjectHub transcript, a sub-agent's meta file) re-reads the sessions built from it.
+    const owners = files.filter((f) => !isClaimed(f)).flatMap((f) => catalogue.ownersOf(f));
+    for (const owner of owners) catalogue.markStale(owner);
+    const targets = [...new Set([...files.filter(isClaimed), ...owners])];
+    await Promise.all(
+      targets.map(async (path) => {
+        const info = await statFile(path);
+        if (!info) {
+          const key = catalogue.remove(path);
+          if (key) removed.push(key);
+          return;
+        }
+        if (catalogue.isFresh(path, info.size, info.mtimeMs)) return;
+        const key = await this.readInto(path, info.size, info.mtimeMs, true);
+        if (key) changed.push(key);
+      }),
+    );
+    if (this.closed || (!changed.length && !removed.length)) return;
+    this.o.onChange(changed, removed);
+    this.o.onRootsChanged();
+    await catalogue.release();
+  }
+}

@@ -1,0 +1,76 @@
+// Indexing progress from the running services: a scan of a folder reports its files and ends idle.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IndexProgress } from '../../shared/search-api.ts';
+import { createServices, type Services } from './services.ts';
+import { jidoSession } from '../test-support/session-files.ts';
+
+let base: string;
+let services: Services | null = null;
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'sv-progress-'));
+  const dir = join(base, 'root', '.jido_code', 'sessions');
+  await mkdir(dir, { recursive: true });
+  for (let i = 0; i < 12; i++) await writeFile(join(dir, `j-${i}.json`), jidoSession(`j-${i}`, `topic${i}`));
+});
+
+afterEach(async () => {
+  await services?.close();
+  services = null;
+  await rm(base, { recursive: true, force: true });
+});
+
+const start = async (): Promise<{ s: Services; seen: IndexProgress[] }> => {
+  const s = createServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false });
+  services = s;
+  const seen: IndexProgress[] = [];
+  s.subscribe((e) => {
+    if (e.name === 'indexProgress') seen.push(e.payload);
+  });
+  await s.start();
+  await s.whenScanned();
+  return { s, seen };
+};
+
+describe('indexing progress', () => {
+  it('reports a scan as it reads the files and ends idle with every file done', async () => {
+    const { s, seen } = await start();
+    expect(seen[0]?.phase).toBe('scanning');
+    const last = seen.at(-1);
+    expect(last?.phase).toBe('idle');
+    expect(last?.filesTotal).toBe(12);
+    expect(last?.filesDone).toBe(last?.filesTotal);
+    expect(last?.bytesDone).toBe(last?.bytesTotal);
+    expect(seen.filter((p) => p.phase === 'idle')).toHaveLength(1);
+    expect(await s.methods.getIndexProgress({})).toEqual(last);
+  });
+
+  it('is not idle while a start restores the list (a server answers meanwhile), only once the first scan is over', async () => {
+    await start();
+    await services?.close();
+    const s = createServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false });
+    services = s;
+    const seen: IndexProgress[] = [];
+    s.subscribe((e) => {
+      if (e.name === 'indexProgress') seen.push(e.payload);
+    });
+    // A request that arrives as the start begins (the server listens before the catalogue is restored).
+    const starting = s.start();
+    const asked = await s.methods.getIndexProgress({});
+    expect(asked.phase).toBe('scanning');
+    await starting;
+    await s.whenScanned();
+    expect(seen.filter((p) => p.phase === 'idle')).toHaveLength(1);
+    expect(seen.at(-1)?.phase).toBe('idle');
+  });
+
+  it('counts unchanged files as done at once after a restart', async () => {
+    await start();
+    await services?.close();
+    const { seen } = await start();
+    expect(seen.at(-1)).toMatchObject({ phase: 'idle', filesDone: 12, filesTotal: 12 });
+  });
+});

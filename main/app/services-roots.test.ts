@@ -1,0 +1,62 @@
+// Adding folders through the services: a refused folder is a clear error that saves nothing, and never breaks the next add.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServices, type Services } from './services.ts';
+import { jidoSession } from '../test-support/session-files.ts';
+
+let base: string;
+let dataDir: string;
+let services: Services | null;
+
+async function start(): Promise<Services> {
+  services = createServices({ dataDir, shell: 'web', discoverDefaults: false });
+  await services.start();
+  await services.whenScanned();
+  return services;
+}
+
+async function folderWithSession(name: string): Promise<string> {
+  const dir = join(base, name);
+  await mkdir(join(dir, '.jido_code', 'sessions'), { recursive: true });
+  await writeFile(join(dir, '.jido_code', 'sessions', `${name}.json`), jidoSession(name, name));
+  return dir;
+}
+
+const savedRoots = async () => readFile(join(dataDir, 'roots.json'), 'utf8').catch(() => null);
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'sv-services-roots-'));
+  dataDir = join(base, 'data');
+  services = null;
+});
+afterEach(async () => {
+  await services?.close();
+  await rm(base, { recursive: true, force: true });
+});
+
+describe.runIf(process.platform === 'linux')('adding folders', () => {
+  it('refuses /proc as invalid input (not an internal error), saves nothing, and the next add works', async () => {
+    const s = await start();
+    const first = await folderWithSession('first');
+    await s.methods.addRoot({ path: first });
+    const before = await savedRoots();
+    const refused = await s.dispatch('addRoot', { path: '/proc' });
+    expect(refused).toEqual({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('/proc is inside /proc, a system file system'), field: 'path' } });
+    expect(await savedRoots()).toBe(before);
+    const next = await s.dispatch('addRoot', { path: await folderWithSession('next') });
+    expect(next).toMatchObject({ ok: true, value: { sessionCount: 1, error: null } });
+    expect((await s.methods.listRoots({})).map((r) => r.path)).toEqual([first, join(base, 'next')]);
+  });
+
+  it('starts with a /proc saved by an older version left out, and adds the next folder', async () => {
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(join(dataDir, 'roots.json'), JSON.stringify({ version: 1, roots: [{ path: '/proc', kind: 'user' }] }));
+    const s = await start();
+    expect(s.startupProblems()).toContainEqual(expect.stringContaining('Left out the saved folder /proc'));
+    const added = await s.dispatch('addRoot', { path: await folderWithSession('after') });
+    expect(added).toMatchObject({ ok: true, value: { sessionCount: 1 } });
+    expect((await s.methods.listSessions({})).sessions.map((x) => x.key)).toEqual(['jido-code:after']);
+  });
+});

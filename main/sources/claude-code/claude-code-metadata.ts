@@ -1,0 +1,103 @@
+// Claude Code's records without a conversation turn: titles, modes, links, and the types kept only as counts.
+import type { Fields } from '../coerce.ts';
+
+/** What the metadata records of one file say about the session; the last record of a kind wins. */
+export interface SessionMetadata {
+  customTitle: string | null;
+  aiTitle: string | null;
+  /** `summary` records (older CLIs wrote one per compacted or resumed conversation). */
+  summaries: string[];
+  lastPrompt: string | null;
+  permissionMode: string | null;
+  mode: string | null;
+  agentName: string | null;
+  pullRequests: Array<{ number: number | null; url: string | null; repository: string | null }>;
+  /** Known record types that carry nothing shown in the transcript, counted per type. */
+  ignored: Record<string, number>;
+}
+
+export function emptyMetadata(): SessionMetadata {
+  return {
+    customTitle: null,
+    aiTitle: null,
+    summaries: [],
+    lastPrompt: null,
+    permissionMode: null,
+    mode: null,
+    agentName: null,
+    pullRequests: [],
+    ignored: {},
+  };
+}
+
+/**
+ * Record types Claude Code writes that hold editor state, hook and queue bookkeeping, or links the
+ * transcript does not need; the list follows the MANIFEST and the record types in the copied fixtures.
+ */
+const IGNORED_TYPES = new Set([
+  'file-history-snapshot',
+  'progress',
+  'queue-operation',
+  'frame-link',
+  'worktree-state',
+  'relocated',
+  'started',
+  'result',
+  'bridge-session',
+  'atis-latch',
+]);
+
+export function countIgnored(meta: SessionMetadata, label: string): void {
+  meta.ignored[label] = (meta.ignored[label] ?? 0) + 1;
+}
+
+/** Applies one metadata record; false when the type is not a metadata type this reader knows. */
+export function readMetadataRecord(type: string, record: Fields, meta: SessionMetadata): boolean {
+  switch (type) {
+    case 'custom-title':
+      meta.customTitle = record.string('customTitle') ?? meta.customTitle;
+      return true;
+    case 'ai-title':
+      meta.aiTitle = record.string('aiTitle') ?? meta.aiTitle;
+      return true;
+    case 'summary': {
+      const summary = record.string('summary');
+      if (summary !== null) meta.summaries.push(summary);
+      return true;
+    }
+    case 'last-prompt':
+      meta.lastPrompt = record.string('lastPrompt') ?? meta.lastPrompt;
+      return true;
+    case 'permission-mode':
+      meta.permissionMode = record.string('permissionMode') ?? meta.permissionMode;
+      return true;
+    case 'mode':
+      meta.mode = record.string('mode') ?? meta.mode;
+      return true;
+    case 'agent-name':
+      meta.agentName = record.string('agentName') ?? meta.agentName;
+      return true;
+    case 'pr-link':
+      meta.pullRequests.push({ number: record.number('prNumber'), url: record.string('prUrl'), repository: record.string('prRepository') });
+      return true;
+    default:
+      if (!IGNORED_TYPES.has(type)) return false;
+      countIgnored(meta, type);
+      return true;
+  }
+}
+
+/** The metadata worth showing, for `session.extra` (empty values left out). */
+export function metadataExtra(meta: SessionMetadata): Record<string, unknown> {
+  const extra: Record<string, unknown> = {};
+  if (meta.customTitle !== null) extra.customTitle = meta.customTitle;
+  if (meta.aiTitle !== null) extra.aiTitle = meta.aiTitle;
+  if (meta.summaries.length) extra.summaries = meta.summaries;
+  if (meta.lastPrompt !== null) extra.lastPrompt = meta.lastPrompt;
+  if (meta.permissionMode !== null) extra.permissionMode = meta.permissionMode;
+  if (meta.mode !== null) extra.mode = meta.mode;
+  if (meta.agentName !== null) extra.agentName = meta.agentName;
+  if (meta.pullRequests.length) extra.pullRequests = meta.pullRequests;
+  if (Object.keys(meta.ignored).length) extra.ignoredRecords = meta.ignored;
+  return extra;
+}

@@ -1,0 +1,126 @@
+// Where a Claude Code transcript sits under <config>/projects, and the sub-agent files and meta beside it.
+import { basename, dirname, extname, join } from 'node:path';
+import type { SourceFile } from '../../../shared/session.ts';
+import { isRecord } from '../coerce.ts';
+import { readJsonFile } from '../decode.ts';
+import { statPath, listFolder } from '../file-bytes.ts';
+import { companionInside } from '../companion.ts';
+
+export type ClaudeCodeLayout =
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'subagent'; parentSessionId: string; agentId: string };
+
+/** What `agent-<id>.meta.json` says about a sub-agent ({agentType, description?, toolUseId?, spawnDepth?}). */
+export interface SubagentMeta {
+  agentType: string | null;
+  description: string | null;
+  toolUseId: string | null;
+  spawnDepth: number | null;
+}
+
+export interface SubagentFile {
+  agentId: string;
+  key: string;
+  meta: SubagentMeta | null;
+}
+
+const AGENT_FILE = /^agent-(.+)\.jsonl$/;
+
+export function sessionKey(sessionId: string): string {
+  return `claude-code:${sessionId}`;
+}
+
+export function agentKey(parentSessionId: string, agentId: string): string {
+  return `claude-code:${parentSessionId}/agent-${agentId}`;
+}
+
+/**
+ * `<encoded-cwd>` folders sit directly in `projects`; Claude Code replaces separators, spaces and
+ * punctuation with "-", so a folder name with whitespace is someone else's. Factory's Droid keeps the same
+ * shape in `~/.factory/projects/`, which is Droid's, not Claude Code's.
+ */
+function isProjectFolder(dir: string): boolean {
+  const name = basename(dir);
+  const projects = dirname(dir);
+  return basename(projects) === 'projects' && basename(dirname(projects)) !== '.factory' && name.length > 0 && !/\s/.test(name);
+}
+
+/**
+ * `projects/<encoded-cwd>/<sessionId>.jsonl` or `projects/<encoded-cwd>/<sessionId>/subagents/agent-<id>.jsonl`;
+ * anything else (temp files, `_expected/`, ProjectHub's `.projecthub/transcripts/`) is null.
+ */
+export function layoutOf(absPath: string): ClaudeCodeLayout | null {
+  if (extname(absPath) !== '.jsonl') return null;
+  const name = basename(absPath);
+  const dir = dirname(absPath);
+  const agent = AGENT_FILE.exec(name);
+  if (agent?.[1] && basename(dir) === 'subagents') {
+    const sessionDir = dirname(dir);
+    return isProjectFolder(dirname(sessionDir)) ? { kind: 'subagent', parentSessionId: basename(sessionDir), agentId: agent[1] } : null;
+  }
+  const sessionId = basename(name, '.jsonl');
+  return sessionId.length > 0 && isProjectFolder(dir) ? { kind: 'session', sessionId } : null;
+}
+
+export function metaPathOf(agentJsonlPath: string): string {
+  return agentJsonlPath.replace(/\.jsonl$/, '.meta.json');
+}
+
+function readMetaValue(value: unknown): SubagentMeta | null {
+  if (!isRecord(value)) return null;
+  const text = (k: string) => (typeof value[k] === 'string' ? (value[k] as string) : null);
+  return {
+    agentType: text('agentType'),
+    description: text('description'),
+    toolUseId: text('toolUseId'),
+    spawnDepth: typeof value.spawnDepth === 'number' && Number.isFinite(value.spawnDepth) ? value.spawnDepth : null,
+  };
+}
+
+export type MetaResult =
+  | { ok: true; meta: SubagentMeta; file: SourceFile }
+  | { ok: false; reason: string }
+  | null;
+
+/**
+ * The meta file of one sub-agent transcript: null when there is none (or it is a link to a file outside the
+ * sub-agent's folder, which is not its meta), a reason when it cannot be used.
+ */
+export async function readSubagentMeta(agentJsonlPath: string): Promise<MetaResult> {
+  const path = metaPathOf(agentJsonlPath);
+  if (!(await companionInside(path, dirname(agentJsonlPath)))) return null;
+  let info;
+  try {
+    info = await statPath(path);
+  } catch {
+    return null;
+  }
+  try {
+    const { value } = await readJsonFile(path);
+    const meta = readMetaValue(value);
+    if (!meta) return { ok: false, reason: `${basename(path)} does not hold a JSON object` };
+    return { ok: true, meta, file: { path, size: info.size, mtimeMs: info.mtimeMs, role: 'meta' } };
+  } catch (err) {
+    return { ok: false, reason: `${basename(path)} cannot be read (${(err as Error).message})` };
+  }
+}
+
+/** The sub-agent transcripts in `<sessionId>/subagents/` (but `exceptAgentId`), each with its meta when readable. */
+export async function listSubagents(subagentsDir: string, parentSessionId: string, exceptAgentId?: string): Promise<SubagentFile[]> {
+  let names: string[];
+  try {
+    names = await listFolder(subagentsDir);
+  } catch {
+    return []; // most sessions never spawned a sub-agent
+  }
+  const agents = names
+    .map((name) => ({ name, agentId: AGENT_FILE.exec(name)?.[1] }))
+    .filter((a): a is { name: string; agentId: string } => a.agentId !== undefined && a.agentId !== exceptAgentId)
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return Promise.all(
+    agents.map(async ({ name, agentId }) => {
+      const result = await readSubagentMeta(join(subagentsDir, name));
+      return { agentId, key: agentKey(parentSessionId, agentId), meta: result?.ok ? result.meta : null };
+    }),
+  );
+}

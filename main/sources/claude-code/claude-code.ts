@@ -1,0 +1,139 @@
+// Reads Claude Code transcripts (<config>/projects/<encoded-cwd>/<sessionId>.jsonl and their sub-agent files).
+import { basename, dirname, extname, join } from 'node:path';
+import type { Session, SourceFile } from '../../../shared/session.ts';
+import { lastSegment, primarySourceFile, titleFromText, WarningList, type DocumentContext } from '../coerce.ts';
+import { readJsonLines, type JsonLine } from '../jsonl.ts';
+import { textOf } from './claude-code-blocks.ts';
+import { isPrompt, isRunning, mostUsedModel, priceMessages } from './claude-code-facts.ts';
+import { metadataExtra } from './claude-code-metadata.ts';
+import { readConversation, type Conversation } from './claude-code-records.ts';
+import {
+  agentKey, layoutOf, listSubagents, readSubagentMeta, sessionKey, type ClaudeCodeLayout, type SubagentFile, type SubagentMeta,
+} from './claude-code-subagents.ts';
+import { UnreadableError, type SourceReader } from '../types.ts';
+import { statPath } from '../file-bytes.ts';
+
+export interface ClaudeCodeContext extends DocumentContext {
+  /** Wall-clock time for the "still running" test (tests pin it). */
+  now: number;
+  /** Where the file sits; null for a file outside the layout, read as a session named after the file. */
+  layout: ClaudeCodeLayout | null;
+  /** The sub-agent's own meta file (sub-agent transcripts only). */
+  meta: SubagentMeta | null;
+  /** Sub-agent transcripts in this session's `subagents/` folder (for a sub-agent: its siblings). */
+  children: SubagentFile[];
+  /** Companion files read for this session (the meta file). */
+  extraFiles: SourceFile[];
+}
+
+export function claimsClaudeCode(absPath: string): boolean {
+  return layoutOf(absPath) !== null;
+}
+
+function noConversation(conv: Conversation): UnreadableError {
+  const held = [...conv.recordTypes].map(([type, n]) => `${n} × ${type}`).join(', ');
+  return new UnreadableError('wrong_shape', `Not a Claude Code conversation: no user, assistant or system record (the file holds ${held}).`);
+}
+
+/** Older CLIs (2.0) wrote sub-agents as `agent-<id>.jsonl` beside the parent, tagged with the parent's sessionId. */
+function legacyAgentLayout(layout: ClaudeCodeLayout, conv: Conversation): ClaudeCodeLayout {
+  if (layout.kind !== 'session' || !layout.sessionId.startsWith('agent-') || !conv.sidechainOnly) return layout;
+  const parent = conv.sessionIds.find((id) => id !== layout.sessionId);
+  return parent ? { kind: 'subagent', parentSessionId: parent, agentId: layout.sessionId.slice('agent-'.length) } : layout;
+}
+
+/** Parses the records of one Claude Code JSONL file into the canonical model (pure; tests call it directly). */
+export function parseClaudeCode(records: readonly JsonLine[], ctx: ClaudeCodeContext): Session {
+  const warnings = new WarningList();
+  warnings.addAll(ctx.warnings);
+  const given = ctx.layout ?? { kind: 'session', sessionId: basename(ctx.path, extname(ctx.path)) };
+  const childByToolUseId = new Map(ctx.children.flatMap((c) => (c.meta?.toolUseId ? [[c.meta.toolUseId, c.key] as const] : [])));
+  const conv = readConversation(records, warnings, { agentFile: given.kind === 'subagent' || given.sessionId.startsWith('agent-'), childByToolUseId });
+  if (conv.conversationRecords === 0) throw noConversation(conv);
+  const layout = legacyAgentLayout(given, conv);
+
+  const id = layout.kind === 'session' ? layout.sessionId : `${layout.parentSessionId}/agent-${layout.agentId}`;
+  const key = layout.kind === 'session' ? sessionKey(id) : agentKey(layout.parentSessionId, layout.agentId);
+  const linked = conv.operations.flatMap((op) => (op.childSessionKey && op.childSessionKey !== key ? [op.childSessionKey] : []));
+  const childKeys = layout.kind === 'session' ? [...new Set([...ctx.children.map((c) => c.key), ...linked])] : [...new Set(linked)];
+
+  const { meta } = conv;
+  const prompt = conv.messages.find(isPrompt);
+  const own = [meta.customTitle, meta.aiTitle, meta.summaries.at(-1) ?? null, prompt ? textOf(prompt.parts) : null];
+  const candidates = layout.kind === 'subagent' ? [ctx.meta?.description ?? null, ctx.meta?.agentType ?? null, ...own] : own;
+  const fallback = layout.kind === 'subagent' ? `Sub-agent ${layout.agentId}` : `Claude Code session ${id.slice(0, 8)}`;
+  const title = candidates.map((t) => titleFromText(t)).find((t) => t !== null) ?? fallback;
+
+  const extra: Record<string, unknown> = { ...metadataExtra(meta) };
+  if (conv.version !== null) extra.version = conv.version;
+  if (conv.cwds.length > 1) extra.cwds = conv.cwds;
+  if (ctx.meta) {
+    for (const [k, v] of Object.entries(ctx.meta)) if (v !== null) extra[k] = v;
+  }
+  const path = conv.cwds[0] ?? null;
+  const cost = priceMessages(conv.messages, warnings);
+  return {
+    key,
+    id,
+    format: 'claude-code',
+    formatVersion: null,
+    title,
+    // The launch directory: the folder name encodes it (lossily); later cwd values follow `cd`.
+    project: { path, name: path ? lastSegment(path) : null, branch: conv.branch, headCommit: null },
+    createdAt: conv.createdAt,
+    updatedAt: conv.updatedAt,
+    closedAt: null,
+    status: isRunning(conv.messages, ctx.mtimeMs, ctx.now) ? 'active' : 'closed',
+    outcome: null,
+    model: mostUsedModel(conv),
+    config: [],
+    systemPrompt: null,
+    toolVersion: conv.version,
+    messages: conv.messages,
+    operations: conv.operations,
+    todos: conv.todos,
+    summary: null,
+    artifacts: [],
+    usage: conv.usage,
+    cost,
+    parentKey: layout.kind === 'subagent' ? sessionKey(layout.parentSessionId) : null,
+    childKeys,
+    sourceFiles: [primarySourceFile(ctx), ...ctx.extraFiles],
+    warnings: warnings.list(),
+    extra,
+  };
+}
+
+/** Reads one claimed file with its companions (sub-agent meta, sibling metas) and parses it. */
+export async function readClaudeCodeFile(absPath: string, now = Date.now()): Promise<Session> {
+  let info;
+  try {
+    info = await statPath(absPath);
+  } catch (err) {
+    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+  }
+  const { records, warnings } = await readJsonLines(absPath);
+  const layout = layoutOf(absPath);
+  const ctx: ClaudeCodeContext = { path: absPath, size: info.size, mtimeMs: info.mtimeMs, warnings, now, layout, meta: null, children: [], extraFiles: [] };
+  if (layout?.kind === 'session') {
+    ctx.children = await listSubagents(join(dirname(absPath), layout.sessionId, 'subagents'), layout.sessionId);
+  } else if (layout?.kind === 'subagent') {
+    const own = await readSubagentMeta(absPath);
+    if (own?.ok) {
+      ctx.meta = own.meta;
+      ctx.extraFiles.push(own.file);
+    } else if (own) {
+      ctx.warnings = [...warnings, { code: 'bad_meta', message: `The sub-agent's ${own.reason}; its type and description are unknown.`, count: 1 }];
+    }
+    // Siblings this agent spawned in turn are matched to its own Task calls through their meta files.
+    ctx.children = await listSubagents(dirname(absPath), layout.parentSessionId, layout.agentId);
+  }
+  return parseClaudeCode(records, ctx);
+}
+
+export const claudeCodeReader: SourceReader = {
+  format: 'claude-code',
+  label: 'Claude Code',
+  claims: claimsClaudeCode,
+  read: (absPath) => readClaudeCodeFile(absPath),
+};

@@ -1,0 +1,109 @@
+// Converts Codex content arrays, tool arguments and tool outputs into canonical message parts and text.
+import type { MessagePart } from '../../../shared/session.ts';
+import { describeJson, isRecord, limitDepth, type Fields, type WarningList } from '../coerce.ts';
+import { bump, type CodexState } from './codex-state.ts';
+
+const TEXT_TYPES = new Set(['input_text', 'output_text', 'text', 'summary_text', 'reasoning_text']);
+
+/** `data:<type>;base64,<data>` URLs embed the image; anything else is a link. */
+export function imagePart(url: string | null): MessagePart {
+  const match = url ? /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(url) : null;
+  if (match) return { type: 'image', mediaType: match[1] ?? null, data: match[2] ? (match[3] ?? '') : null, url: match[2] ? null : url };
+  return { type: 'image', mediaType: null, data: null, url };
+}
+
+/** A message's `content`: a string or a list of typed items (input_text, output_text, input_image, refusal ...). */
+export function contentParts(state: CodexState, raw: unknown, field: string): MessagePart[] {
+  if (typeof raw === 'string') return raw.length ? [{ type: 'text', text: raw }] : [];
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    state.warnings.wrongType(field, 'a list of content items', raw);
+    return [];
+  }
+  const parts: MessagePart[] = [];
+  for (const item of raw) {
+    if (typeof item === 'string') {
+      parts.push({ type: 'text', text: item });
+      continue;
+    }
+    if (!isRecord(item)) {
+      state.warnings.wrongType(`${field}[]`, 'an object', item);
+      continue;
+    }
+    const type = typeof item.type === 'string' ? item.type : null;
+    if (type !== null && TEXT_TYPES.has(type) && typeof item.text === 'string') parts.push({ type: 'text', text: item.text });
+    else if (type === 'input_image' || type === 'image') parts.push(imagePart(typeof item.image_url === 'string' ? item.image_url : null));
+    else if (type === 'refusal' && typeof item.refusal === 'string') parts.push({ type: 'text', text: item.refusal });
+    else if (type === 'encrypted_content') parts.push({ type: 'thinking', text: '', redacted: true });
+    else bump(state.unknownBlocks, type ?? describeJson(item.type));
+  }
+  return parts;
+}
+
+export function textOf(parts: MessagePart[]): string {
+  return parts
+    .filter((p) => p.type === 'text')
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .join('\n');
+}
+
+/**
+ * `function_call.arguments` is a JSON string; it is parsed for display. Text that is not JSON is kept as it is,
+ * with a warning; an already-parsed value (seen in hand-edited files) is accepted with a warning.
+ */
+export function parseArguments(f: Fields, key: string): unknown {
+  if (!Object.hasOwn(f.raw, key)) return null;
+  const raw = f.raw[key];
+  f.used.add(key);
+  if (raw === null) return null;
+  if (typeof raw === 'string') {
+    if (raw.trim() === '') return null;
+    try {
+      return limitDepth(JSON.parse(raw), f.warnings, f.name(key));
+    } catch {
+      f.warnings.add('unparsable_arguments', `Some tool-call arguments (${f.name(key)}) are not valid JSON; the raw text is shown instead.`);
+      return raw;
+    }
+  }
+  f.warnings.add('wrong_type', `Field "${f.name(key)}" should be a JSON string but is ${describeJson(raw)}; it was used as it is.`);
+  return limitDepth(raw, f.warnings, f.name(key));
+}
+
+function itemsText(items: unknown[]): string {
+  return items
+    .map((item) => {
+      if (typeof item === 'string') return item;
+      if (isRecord(item) && typeof item.text === 'string') return item.text;
+      if (isRecord(item) && (item.type === 'input_image' || item.type === 'image')) return '[image]';
+      return '';
+    })
+    .filter((t) => t.length > 0)
+    .join('\n');
+}
+
+/**
+ * A tool output: a string, a list of content items, `{content, success}` (function_call_output of some
+ * writers) or a single content item. `isError` is only known when the output says `success`.
+ */
+export function outputText(raw: unknown, warnings: WarningList, field: string): { text: string; isError: boolean | null } {
+  if (raw === undefined || raw === null) return { text: '', isError: null };
+  if (typeof raw === 'string') return { text: raw, isError: null };
+  if (Array.isArray(raw)) return { text: itemsText(raw), isError: null };
+  if (isRecord(raw)) {
+    const success = typeof raw.success === 'boolean' ? raw.success : null;
+    const isError = success === null ? null : !success;
+    if ('content' in raw) return { text: outputText(raw.content, warnings, `${field}.content`).text, isError };
+    if (typeof raw.text === 'string') return { text: raw.text, isError };
+    if ('output' in raw) return { text: outputText(raw.output, warnings, `${field}.output`).text, isError };
+    return { text: JSON.stringify(limitDepth(raw, warnings, field)), isError };
+  }
+  return { text: String(raw), isError: null };
+}
+
+/** Codex writes durations as `{secs, nanos}`. */
+export function durationMs(raw: unknown): number | null {
+  if (!isRecord(raw)) return null;
+  const secs = typeof raw.secs === 'number' ? raw.secs : null;
+  const nanos = typeof raw.nanos === 'number' ? raw.nanos : 0;
+  return secs === null ? null : Math.round(secs * 1000 + nanos / 1e6);
+}

@@ -1,8 +1,0 @@
-// Regenerates build/session.schema.json from the zod model: `node main/store/write-json-schema.ts`.
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { sessionJsonSchemaText } from './json-schema.ts';
-
-const target = resolve(import.meta.dirname, '../../build/session.schema.json');
-writeFileSync(target, sessionJsonSchemaText());
-process.stdout.write(`wrote ${target}\n`);

@@ -1,0 +1,65 @@
+// Sub-agent sessions of the open session (clickable), and the way back from a sub-agent to its parent.
+import { useEffect } from 'react';
+import type { Session } from '../../../shared/session.ts';
+import { formatCount, formatLabel } from '../../format.ts';
+import { useAppStore } from '../../store/store-context.ts';
+
+export function SubAgents({ session }: { session: Session }) {
+  const related = useAppStore((s) => s.related);
+  const relatedError = useAppStore((s) => s.relatedError);
+  const loadRelated = useAppStore((s) => s.loadRelated);
+  const openSession = useAppStore((s) => s.openSession);
+  const keys = session.childKeys;
+
+  // Re-runs when the cache is reset after a change on disk; keys already known return at once.
+  useEffect(() => {
+    if (keys.length > 0) void loadRelated(keys);
+  }, [keys, loadRelated, related]);
+
+  if (keys.length === 0) return null;
+  return (
+    <section className="subagents" data-testid="subagents" aria-label="Sub-agents">
+      <h2 className="section-title">
+        Sub-agents <span className="muted">({keys.length})</span>
+      </h2>
+      <ul className="subagent-list">
+        {keys.map((key) => {
+          const s = related[key];
+          return (
+            <li key={key}>
+              <button type="button" className="subagent-row" data-testid="subagent" data-key={key} onClick={() => void openSession(key)}>
+                <span className="subagent-title">{s?.title ?? key}</span>
+                {s && (
+                  <span className="muted">
+                    {formatLabel(s.format)} · {s.messageCount} messages · {s.toolCallCount} tool calls
+                    {s.totalTokens != null ? ` · ${formatCount(s.totalTokens)} tokens` : ''}
+                  </span>
+                )}
+                {s && <span className={`status status-${s.outcomeStatus ?? s.status}`}>{s.outcomeStatus ?? s.status}</span>}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {relatedError && <p className="error-text">Could not load the sub-agent summaries: {relatedError}</p>}
+    </section>
+  );
+}
+
+export function ParentLink({ parentKey }: { parentKey: string }) {
+  const parent = useAppStore((s) => s.related[parentKey] ?? s.sessions.find((x) => x.key === parentKey));
+  const related = useAppStore((s) => s.related);
+  const loadRelated = useAppStore((s) => s.loadRelated);
+  const openSession = useAppStore((s) => s.openSession);
+  const known = parent !== undefined;
+
+  useEffect(() => {
+    if (!known) void loadRelated([parentKey]);
+  }, [known, parentKey, loadRelated, related]);
+
+  return (
+    <button type="button" className="link-button parent-link" data-testid="parent-link" onClick={() => void openSession(parentKey)}>
+      ← Sub-agent of {parent?.title ?? parentKey}
+    </button>
+  );
+}

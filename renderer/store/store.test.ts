@@ -1,0 +1,324 @@
+// The store's behaviour against a fake client: loading, selection, opening, events, errors.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Root } from '../../shared/api.ts';
+import { ClientError } from '../client.ts';
+import { visibleSessions } from '../session-filter.ts';
+import { createAppStore } from './store.ts';
+import { fakeClient, session, summary } from '../test-fixtures.ts';
+
+const older = summary({ key: 'vizier:a', title: 'Older', updatedAt: '2025-01-01T00:00:00Z' });
+const newer = summary({ key: 'jido-code:b', format: 'jido-code', title: 'Newer', updatedAt: '2025-02-01T00:00:00Z' });
+const broken = summary({
+  key: 'vizier:c',
+  title: 'broken.json',
+  updatedAt: null,
+  mtimeMs: Date.parse('2025-03-01T00:00:00Z'),
+  unreadable: { code: 'invalid_json', message: 'Unexpected end of JSON at line 3' },
+});
+const root: Root = {
+  id: 'r1', path: '/data', kind: 'user', format: null, exists: true, sessionCount: 3, unreadableCount: 1, error: null,
+};
+
+function setup(sessions = [older, newer, broken]) {
+  let list = sessions;
+  let listFailure: Error | null = null;
+  const sessionsByKey = new Map([[older.key, session({ key: older.key, title: 'Older' })]]);
+  const fake = fakeClient({
+    listSessions: async ({ keys }: { keys?: string[] }) => {
+      if (listFailure) throw listFailure;
+      // Like the service: with keys, only those rows.
+      const rows = keys ? list.filter((s) => keys.includes(s.key)) : list;
+      return { sessions: rows, total: rows.length };
+    },
+    listRoots: async () => [root],
+    getAppInfo: async () => ({ version: '0.1.0', dataDir: '/d', shell: 'web', demoRootPath: null }),
+    getSession: async ({ key }: { key: string }) => {
+      const s = sessionsByKey.get(key);
+      if (!s) throw new ClientError('NOT_FOUND', `No session ${key}`);
+      return s;
+    },
+  });
+  const store = createAppStore(fake.client, { debounceMs: 100 });
+  return {
+    store,
+    fake,
+    sessionsByKey,
+    setList: (next: typeof sessions) => (list = next),
+    failList: (err: Error | null) => (listFailure = err),
+  };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('createAppStore', () => {
+  it('loads sessions, roots and app info, newest first with unreadable entries kept', async () => {
+    const { store } = setup();
+    expect(store.getState().loaded).toBe(false);
+    await store.getState().load();
+    const s = store.getState();
+    expect(s.loaded).toBe(true);
+    expect(s.roots).toEqual([root]);
+    expect(s.appInfo?.shell).toBe('web');
+    expect(visibleSessions(s.sessions, s.filter).map((x) => x.key)).toEqual(['vizier:c', 'jido-code:b', 'vizier:a']);
+  });
+
+  it('moves the selection with the keyboard order and clamps at the ends', async () => {
+    const { store } = setup();
+    await store.getState().load();
+    const { moveSelection } = store.getState();
+    moveSelection(1);
+    expect(store.getState().selectedKey).toBe('vizier:c');
+    moveSelection(1);
+    moveSelection(1);
+    moveSelection(1);
+    expect(store.getState().selectedKey).toBe('vizier:a');
+    moveSelection(-1);
+    expect(store.getState().selectedKey).toBe('jido-code:b');
+  });
+
+  it('moves within the filtered list only', async () => {
+    const { store } = setup();
+    await store.getState().load();
+    store.getState().setFilter('jidocode');
+    store.getState().moveSelection(1);
+    expect(store.getState().selectedKey).toBe('jido-code:b');
+    store.getState().moveSelection(1);
+    expect(store.getState().selectedKey).toBe('jido-code:b');
+  });
+
+  it('opens the selected session and shows a readable error for a missing one', async () => {
+    const { store } = setup();
+    await store.getState().load();
+    store.getState().select('vizier:a');
+    await store.getState().openSelected();
+    expect(store.getState().open?.session?.title).toBe('Older');
+    await store.getState().openSession('jido-code:b');
+    const open = store.getState().open;
+    expect(open?.session).toBeNull();
+    expect(open?.error).toBe('No session jido-code:b');
+    expect(open?.errorCode).toBe('NOT_FOUND');
+  });
+
+  it('opens an unreadable entry without asking for a session, keeping its reason', async () => {
+    const { store, fake } = setup();
+    await store.getState().load();
+    await store.getState().openSession('vizier:c');
+    expect(store.getState().open?.unreadable?.message).toBe('Unexpected end of JSON at line 3');
+    expect(fake.calls.some((c) => c.method === 'getSession')).toBe(false);
+  });
+
+  it('ignores a slow getSession answer once another session was opened', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const fake = fakeClient({
+      listSessions: async () => ({ sessions: [older, newer], total: 2 }),
+      getSession: async ({ key }: { key: string }) => {
+        if (key === older.key) await gate;
+        return session({ key, title: key === older.key ? 'Older' : 'Newer' });
+      },
+    });
+    const store = createAppStore(fake.client);
+    await store.getState().refresh();
+    const first = store.getState().openSession(older.key);
+    await store.getState().openSession(newer.key);
+    release();
+    await first;
+    expect(store.getState().open?.key).toBe(newer.key);
+    expect(store.getState().open?.session?.title).toBe('Newer');
+  });
+
+  it('once per burst of sessionsChanged events, fetches only the rows it touched and merges them', async () => {
+    const { store, fake, setList } = setup();
+    await store.getState().load();
+    const lists = () => fake.calls.filter((c) => c.method === 'listSessions').map((c) => c.input);
+    const before = lists().length;
+    const renamed = { ...older, title: 'Older, renamed' };
+    setList([renamed, broken]);
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [older.key], removed: [] } });
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [], removed: [newer.key] } });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(lists()).toHaveLength(before);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(lists().slice(before)).toEqual([{ keys: [older.key, newer.key] }]);
+    expect(store.getState().sessions.map((s) => s.title).sort()).toEqual([broken.title, 'Older, renamed'].sort());
+    expect(store.getState().total).toBe(2);
+  });
+
+  it('keeps the rows of every burst when a slow answer for one burst comes after the next burst was asked for', async () => {
+    const c = summary({ key: 'vizier:c', title: 'Third', updatedAt: '2025-03-01T00:00:00Z' });
+    const d = summary({ key: 'vizier:d', title: 'Fourth', updatedAt: '2025-04-01T00:00:00Z' });
+    let list = [older, newer];
+    const fake = fakeClient({
+      listSessions: async ({ keys }: { keys?: string[] }) => {
+        const rows = keys ? list.filter((s) => keys.includes(s.key)) : list;
+        // The first burst's answer is slow (a busy server); the second's is quick.
+        if (keys?.includes(c.key)) await new Promise((resolve) => setTimeout(resolve, 300));
+        return { sessions: rows, total: rows.length };
+      },
+      listRoots: async () => [root],
+      getAppInfo: async () => ({ version: '0.1.0', dataDir: '/d', shell: 'web', demoRootPath: null }),
+    });
+    const store = createAppStore(fake.client, { debounceMs: 100 });
+    await store.getState().load();
+    list = [older, newer, c];
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [c.key], removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    list = [older, newer, c, d];
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [d.key], removed: [] } });
+    await vi.advanceTimersByTimeAsync(600);
+    expect(store.getState().sessions.map((s) => s.key).sort()).toEqual([older.key, newer.key, c.key, d.key].sort());
+  });
+
+  it('fetches the whole list again on a resync, or when a burst touches more rows than it is worth merging', async () => {
+    const { store, fake } = setup();
+    await store.getState().load();
+    const lists = () => fake.calls.filter((c) => c.method === 'listSessions').map((c) => c.input);
+    const before = lists().length;
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    fake.emit({ name: 'sessionsChanged', payload: { changed: Array.from({ length: 501 }, (_, i) => `vizier:n${i}`), removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    expect(lists().slice(before)).toEqual([{}, {}]);
+  });
+
+  it('reloads the open session when it changed and marks it when removed', async () => {
+    const { store, fake, sessionsByKey } = setup();
+    await store.getState().load();
+    await store.getState().openSession('vizier:a');
+    sessionsByKey.set('vizier:a', session({ key: 'vizier:a', title: 'Older, edited' }));
+    fake.emit({ name: 'sessionsChanged', payload: { changed: ['vizier:a'], removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    expect(store.getState().open?.session?.title).toBe('Older, edited');
+
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [], removed: ['vizier:a'] } });
+    await vi.advanceTimersByTimeAsync(150);
+    expect(store.getState().open?.removed).toBe(true);
+    expect(store.getState().open?.session?.title).toBe('Older, edited');
+  });
+
+  it('refetches the open session on a reconnect signal (empty change)', async () => {
+    const { store, fake, sessionsByKey } = setup();
+    await store.getState().load();
+    await store.getState().openSession('vizier:a');
+    sessionsByKey.set('vizier:a', session({ key: 'vizier:a', title: 'Missed while offline' }));
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    expect(store.getState().open?.session?.title).toBe('Missed while offline');
+  });
+
+  it('takes roots from rootsChanged and the connection status from the client', async () => {
+    const { store, fake } = setup();
+    fake.emit({ name: 'rootsChanged', payload: { roots: [{ ...root, sessionCount: 9 }] } });
+    expect(store.getState().roots[0]?.sessionCount).toBe(9);
+    fake.setConnection('offline');
+    expect(store.getState().connection).toBe('offline');
+  });
+
+  it('keeps the last list and reports the error when a refresh fails', async () => {
+    const { store, failList } = setup();
+    await store.getState().load();
+    failList(new ClientError('IO_ERROR', 'disk gone'));
+    await store.getState().refresh();
+    expect(store.getState().listError).toBe('disk gone');
+    expect(store.getState().sessions).toHaveLength(3);
+    failList(null);
+    await store.getState().refresh();
+    expect(store.getState().listError).toBeNull();
+  });
+
+  it('addRoot reports the service error and refreshes on success', async () => {
+    let ok = false;
+    const fake = fakeClient({
+      addRoot: async ({ path }: { path: string }) => {
+        if (!ok) throw new ClientError('INVALID_INPUT', `${path} is not a directory`, 'path');
+        return root;
+      },
+      listSessions: async () => ({ sessions: [older], total: 1 }),
+      listRoots: async () => [root],
+    });
+    const store = createAppStore(fake.client);
+    expect(await store.getState().addRoot('/etc/passwd')).toBe(false);
+    expect(store.getState().addRootError).toBe('/etc/passwd is not a directory');
+    expect(await store.getState().addRoot('  ')).toBe(false);
+    expect(fake.calls.filter((c) => c.method === 'addRoot')).toHaveLength(1);
+    ok = true;
+    expect(await store.getState().addRoot('/data')).toBe(true);
+    expect(store.getState().addRootError).toBeNull();
+    expect(store.getState().sessions).toEqual([older]);
+    expect(store.getState().roots).toEqual([root]);
+  });
+
+  it('dispose stops listening to events', async () => {
+    const { store, fake } = setup();
+    expect(fake.subscribers()).toBe(1);
+    store.getState().dispose();
+    expect(fake.subscribers()).toBe(0);
+  });
+});
+
+describe('messages in windows', () => {
+  it('appends the next window of a huge session and stops when all are loaded', async () => {
+    const fake = fakeClient({
+      listSessions: async () => ({ sessions: [older], total: 1 }),
+      getSession: async () => session({ key: older.key, messages: [], messagesTotal: 3 }),
+      getMessages: async ({ offset }: { offset: number }) => ({ offset, messages: offset === 0 ? msgs(3) : [], total: 3 }),
+    });
+    function msgs(n: number) {
+      return Array.from({ length: n }, (_, i) => ({ id: `m${i}`, role: 'user' as const, timestamp: null, model: null, usage: null, cost: null, parts: [{ type: 'text' as const, text: `m${i}` }], agentId: null, origin: null }));
+    }
+    const store = createAppStore(fake.client);
+    await store.getState().refresh();
+    await store.getState().openSession(older.key);
+    expect(store.getState().open?.session?.messages).toHaveLength(0);
+    await store.getState().loadMoreMessages();
+    expect(store.getState().open?.session?.messages.map((m) => m.id)).toEqual(['m0', 'm1', 'm2']);
+    const calls = fake.calls.filter((c) => c.method === 'getMessages').length;
+    await store.getState().loadMoreMessages();
+    expect(fake.calls.filter((c) => c.method === 'getMessages').length).toBe(calls);
+  });
+});
+
+describe('raw source', () => {
+  it('loads the open session file and appends the next window on load more', async () => {
+    const text = 'line-1\nline-2\nline-3\n';
+    const fake = fakeClient({
+      listSessions: async () => ({ sessions: [older], total: 1 }),
+      getSession: async () => session({ key: older.key }),
+      getRawSource: async ({ offset, length }: { offset: number; length: number }) => ({
+        path: '/data/a.jsonl', size: text.length, offset, nextOffset: Math.min(offset + length, text.length),
+        text: text.slice(offset, offset + length), truncated: offset + length < text.length,
+      }),
+    });
+    const store = createAppStore(fake.client, { rawChunkBytes: 7 });
+    await store.getState().refresh();
+    await store.getState().openSession(older.key);
+    await store.getState().loadRaw();
+    expect(store.getState().raw).toMatchObject({ text: 'line-1\n', truncated: true, path: '/data/a.jsonl' });
+    await store.getState().loadMoreRaw();
+    await store.getState().loadMoreRaw();
+    expect(store.getState().raw).toMatchObject({ text, truncated: false });
+  });
+
+  it('drops a raw answer that arrives after another session was opened', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const fake = fakeClient({
+      listSessions: async () => ({ sessions: [older, broken], total: 2 }),
+      getSession: async () => session({ key: older.key }),
+      getRawSource: async ({ key }: { key: string }) => {
+        if (key === older.key) await gate;
+        return { path: key, size: 1, offset: 0, text: key, truncated: false };
+      },
+    });
+    const store = createAppStore(fake.client);
+    await store.getState().refresh();
+    await store.getState().openSession(older.key);
+    const slow = store.getState().loadRaw();
+    await store.getState().openSession(broken.key);
+    await store.getState().loadRaw();
+    release();
+    await slow;
+    expect(store.getState().raw?.text).toBe(broken.key);
+  });
+});

@@ -1,0 +1,384 @@
+// The app's one zustand store, built per client by a factory so every test gets a fresh one.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AppInfo, OpenedSession, Root } from '../../shared/api.ts';
+import type { ErrorCode } from '../../shared/result.ts';
+import type { SessionSummary, Unreadable } from '../../shared/session.ts';
+import { ClientError, describeError, type AppClient, type ConnectionStatus } from '../client.ts';
+import { shownSessions } from '../shown-sessions.ts';
+import { createRawSlice, type RawSlice } from './store-raw.ts';
+import { createRelatedSlice, type RelatedSlice } from './store-related.ts';
+import { createVaultSlice, listQuery, type VaultSlice } from './store-vault.ts';
+import { createCompareSlice, type CompareSlice } from './store-compare.ts';
+import { createBundleSlice, type BundleSlice } from './store-bundle.ts';
+import { createSearchSlice, type SearchFocus, type SearchSlice } from './store-search.ts';
+
+export type { RawView } from './store-raw.ts';
+export type { RawRecordView } from './store-related.ts';
+
+export interface OpenSession {
+  key: string;
+  /** `messages` holds the windows loaded so far; `messagesTotal` counts them all. */
+  session: OpenedSession | null;
+  /** A further window of messages is being fetched. */
+  loadingMore?: boolean;
+  loading: boolean;
+  error: string | null;
+  errorCode: ErrorCode | null;
+  /** Set when the list marks the entry unreadable: there is no Session, only the reason and the raw file. */
+  unreadable: Unreadable | null;
+  /** The file went away while open; the last loaded copy stays visible. */
+  removed: boolean;
+  /** Opened from a search result: the message to show and mark, and the words to highlight in it. */
+  focus?: SearchFocus | null;
+}
+
+export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSlice, BundleSlice, SearchSlice {
+  sessions: SessionSummary[];
+  total: number;
+  /** False until the first list arrives, so the empty state is not flashed while loading. */
+  loaded: boolean;
+  listLoading: boolean;
+  listError: string | null;
+  selectedKey: string | null;
+  open: OpenSession | null;
+  roots: Root[];
+  rootsError: string | null;
+  filter: string;
+  appInfo: AppInfo | null;
+  connection: ConnectionStatus;
+  addRootBusy: boolean;
+  addRootError: string | null;
+  demoBusy: boolean;
+  demoError: string | null;
+
+  /** Where a row dragged out of the window downloads its session from (a redacted bundle); null when rows cannot be dragged out. */
+  dragOutUrl(key: string): string | null;
+  load(): Promise<void>;
+  refresh(): Promise<void>;
+  /** Fetches only the rows a change touched (and the parents they are listed under) and merges them into the list. */
+  refreshRows(keys: string[]): Promise<void>;
+  refreshRoots(): Promise<void>;
+  setFilter(text: string): void;
+  select(key: string | null): void;
+  moveSelection(delta: number): void;
+  openSelected(): Promise<void>;
+  openSession(key: string, focus?: SearchFocus | null): Promise<void>;
+  /** Fetches the next window of the open session's messages (huge sessions arrive in windows as you scroll), or up to `through`. */
+  loadMoreMessages(through?: number): Promise<void>;
+  addRoot(path: string): Promise<boolean>;
+  removeRoot(id: string): Promise<void>;
+  openDemo(): Promise<boolean>;
+  /** Stops listening to events and pending timers. */
+  dispose(): void;
+}
+
+export type AppStore = StoreApi<AppState>;
+
+/** Changed sessions updated row by row; more than this at once and the whole list is fetched again. */
+const ROWS_AT_ONCE = 500;
+
+/** Messages fetched per window after the first screen. */
+const MESSAGE_WINDOW = 2000;
+
+export interface AppStoreOptions {
+  /** How long event bursts are gathered before the list is refetched. */
+  debounceMs?: number;
+  rawChunkBytes?: number;
+}
+
+export function createAppStore(client: AppClient, options: AppStoreOptions = {}): AppStore {
+  const debounceMs = options.debounceMs ?? 100;
+  const rawChunk = options.rawChunkBytes ?? 256 * 1024;
+  let listSeq = 0;
+  /**
+   * List requests run one after another, so answers apply in the order they were asked: an older full list
+   * can never land on top of rows merged since, and one burst's rows never cancel another's.
+   */
+  let listChain: Promise<void> = Promise.resolve();
+  const inOrder = (task: () => Promise<void>): Promise<void> => {
+    const run = listChain.then(task);
+    listChain = run.catch(() => undefined);
+    return run;
+  };
+  let openSeq = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  // Last word per key within one debounce window: a file removed then recreated counts as changed.
+  const pending = new Map<string, 'changed' | 'removed'>();
+  let resync = false;
+  let flush: () => Promise<void> = async () => {};
+
+  const store = createStore<AppState>()((set, get) => {
+    const fetchSession = async (key: string, quiet: boolean): Promise<void> => {
+      const seq = ++openSeq;
+      const current = get().open;
+      if (quiet && current?.key === key) set({ open: { ...current, loading: true } });
+      try {
+        const session = await client.getSession({ key });
+        if (seq !== openSeq) return;
+        const focus = get().open?.key === key ? get().open?.focus : null;
+        set({ open: { key, session, loading: false, error: null, errorCode: null, unreadable: null, removed: false, focus } });
+      } catch (err) {
+        if (seq !== openSeq) return;
+        const prev = get().open;
+        const keep = quiet && prev?.key === key ? prev.session : null;
+        set({
+          open: {
+            key,
+            session: keep,
+            loading: false,
+            error: describeError(err),
+            errorCode: err instanceof ClientError ? err.code : null,
+            unreadable: prev?.key === key ? prev.unreadable : null,
+            removed: false,
+          },
+        });
+      }
+    };
+
+    flush = async (): Promise<void> => {
+      timer = null;
+      const changes = new Map(pending);
+      const all = resync;
+      pending.clear();
+      resync = false;
+      // A few changed sessions (a live transcript, a scan's batch) update their rows; a resync or a flood refetches all.
+      const { loaded, listError, listLoading } = get();
+      const rowsOnly = !all && changes.size > 0 && changes.size <= ROWS_AT_ONCE && loaded && !listError && !listLoading;
+      await Promise.all([rowsOnly ? get().refreshRows([...changes.keys()]) : get().refresh(), get().refreshRoots()]);
+      if (changes.size > 0 || all) get().resetRelated();
+      const open = get().open;
+      if (!open) return;
+      const said = changes.get(open.key);
+      // A kept session whose source was deleted is still listed: the vault's copy takes over.
+      const change = said === 'removed' && get().sessions.some((s) => s.key === open.key && s.kept) ? 'changed' : said;
+      if (change === 'removed') {
+        openSeq++;
+        set({ open: { ...open, loading: false, removed: true } });
+        return;
+      }
+      if (change === 'changed' || (all && !open.removed)) {
+        const summary = get().sessions.find((s) => s.key === open.key);
+        if (summary?.unreadable) {
+          set({ open: { ...open, session: null, loading: false, error: null, unreadable: summary.unreadable, removed: false } });
+        } else {
+          await fetchSession(open.key, true);
+        }
+        const raw = get().raw;
+        if (raw?.key === open.key) await get().loadRaw(raw.fileIndex);
+      }
+    };
+
+    return {
+      ...createRawSlice(client, set, get, rawChunk),
+      ...createRelatedSlice(client, set, get),
+      ...createVaultSlice(client, set, get),
+      ...createCompareSlice(client, set, get),
+      ...createBundleSlice(client, set, get),
+      ...createSearchSlice(client, set, get),
+      sessions: [],
+      total: 0,
+      loaded: false,
+      listLoading: false,
+      listError: null,
+      selectedKey: null,
+      open: null,
+      roots: [],
+      rootsError: null,
+      filter: '',
+      appInfo: null,
+      connection: 'connecting',
+      addRootBusy: false,
+      addRootError: null,
+      demoBusy: false,
+      demoError: null,
+
+      dragOutUrl: (key) => client.bundleDownloadUrl(key),
+
+      async load() {
+        const info = client.getAppInfo().then(
+          (appInfo) => set({ appInfo }),
+          () => {},
+        );
+        await Promise.all([get().refresh(), get().refreshRoots(), info, get().loadIndexProgress()]);
+      },
+
+      refresh() {
+        const seq = ++listSeq;
+        set({ listLoading: true });
+        return inOrder(async () => {
+          // A later refresh is queued behind this one and will answer for both.
+          if (seq !== listSeq) return;
+          try {
+            const { sessions, total } = await client.listSessions(listQuery(get()));
+            set({ sessions, total, loaded: true, listLoading: false, listError: null });
+          } catch (err) {
+            set({ listLoading: false, listError: describeError(err) });
+          }
+        });
+      },
+
+      refreshRows(keys) {
+        // Never dropped for a newer request: the rows of one burst are not in the next burst's answer.
+        return inOrder(async () => {
+          try {
+            const { sessions: rows } = await client.listSessions({ ...listQuery(get()), keys });
+            // A key that comes back absent was removed, or no longer passes the filters.
+            const replaced = new Set([...keys, ...rows.map((r) => r.key)]);
+            const sessions = [...get().sessions.filter((s) => !replaced.has(s.key)), ...rows];
+            set({ sessions, total: sessions.length });
+          } catch (err) {
+            set({ listError: describeError(err) });
+          }
+        });
+      },
+
+      async refreshRoots() {
+        try {
+          set({ roots: await client.listRoots(), rootsError: null });
+        } catch (err) {
+          set({ rootsError: describeError(err) });
+        }
+      },
+
+      setFilter: (filter) => set({ filter }),
+
+      select: (selectedKey) => set({ selectedKey }),
+
+      moveSelection(delta) {
+        const { selectedKey } = get();
+        const list = shownSessions(get());
+        if (list.length === 0) return;
+        const at = list.findIndex((s) => s.key === selectedKey);
+        const next = at < 0 ? (delta > 0 ? 0 : list.length - 1) : Math.min(list.length - 1, Math.max(0, at + delta));
+        set({ selectedKey: list[next]?.key ?? null });
+      },
+
+      async openSelected() {
+        const key = get().selectedKey;
+        if (key) await get().openListed(key);
+      },
+
+      async loadMoreMessages(through) {
+        const open = get().open;
+        const session = open?.session;
+        if (!open || !session || open.loadingMore || session.messages.length >= session.messagesTotal) return;
+        if (through !== undefined && through < session.messages.length) return;
+        const seq = openSeq;
+        set({ open: { ...open, loadingMore: true } });
+        // A search result deep in a huge session: one window reaching past its message (the service caps a window at 10,000).
+        const limit = through === undefined ? MESSAGE_WINDOW : Math.min(10_000, Math.max(MESSAGE_WINDOW, through - session.messages.length + 200));
+        try {
+          const page = await client.getMessages({ key: open.key, offset: session.messages.length, limit });
+          const now = get().open;
+          // A session opened (or reloaded) meanwhile owns the view now.
+          if (seq !== openSeq || !now?.session || now.key !== open.key || now.session.messages.length !== page.offset) return;
+          set({ open: { ...now, loadingMore: false, session: { ...now.session, messages: [...now.session.messages, ...page.messages], messagesTotal: page.total } } });
+          if (through !== undefined && page.messages.length > 0) await get().loadMoreMessages(through);
+        } catch (err) {
+          const now = get().open;
+          if (seq === openSeq && now?.key === open.key) set({ open: { ...now, loadingMore: false, error: describeError(err) } });
+        }
+      },
+
+      async openSession(key, focus = null) {
+        const summary = get().sessions.find((s) => s.key === key) ?? get().resultFor(key)?.summary;
+        const unreadable = summary?.unreadable ?? null;
+        set({
+          selectedKey: key,
+          raw: null,
+          rawRecords: {},
+          open: { key, session: null, loading: !unreadable, error: null, errorCode: null, unreadable, removed: false, focus },
+        });
+        if (unreadable) {
+          openSeq++;
+          return;
+        }
+        await fetchSession(key, false);
+        const opened = get().open;
+        if (focus && opened?.key === key && opened.session && focus.messageIndex >= opened.session.messages.length) {
+          await get().loadMoreMessages(focus.messageIndex);
+        }
+      },
+
+      async addRoot(path) {
+        const trimmed = path.trim();
+        if (!trimmed) {
+          set({ addRootError: 'Enter the path of a folder.' });
+          return false;
+        }
+        set({ addRootBusy: true, addRootError: null });
+        try {
+          await client.addRoot({ path: trimmed });
+          set({ addRootBusy: false });
+          await Promise.all([get().refresh(), get().refreshRoots()]);
+          return true;
+        } catch (err) {
+          set({ addRootBusy: false, addRootError: describeError(err) });
+          return false;
+        }
+      },
+
+      async removeRoot(id) {
+        try {
+          await client.removeRoot({ id });
+        } catch (err) {
+          set({ rootsError: describeError(err) });
+          return;
+        }
+        await Promise.all([get().refresh(), get().refreshRoots()]);
+      },
+
+      async openDemo() {
+        set({ demoBusy: true, demoError: null });
+        try {
+          await client.openDemo();
+          set({ demoBusy: false });
+          await Promise.all([get().refresh(), get().refreshRoots()]);
+          return true;
+        } catch (err) {
+          set({ demoBusy: false, demoError: describeError(err) });
+          return false;
+        }
+      },
+
+      dispose() {
+        get().disposeCompare();
+        get().disposeSearch();
+        unsubscribeSearch();
+        unsubscribeEvents();
+        unsubscribeConnection();
+        if (timer) clearTimeout(timer);
+        timer = null;
+      },
+    };
+  });
+
+  const unsubscribeEvents = client.subscribe((event) => {
+    if (event.name === 'rootsChanged') {
+      store.setState({ roots: event.payload.roots, rootsError: null });
+      return;
+    }
+    if (event.name === 'indexProgress') {
+      store.setState({ indexProgress: event.payload });
+      return;
+    }
+    if (event.name === 'bundleOpened') {
+      void store.getState().importOpened();
+      return;
+    }
+    if (event.name !== 'sessionsChanged') return; // e.g. bundleProgress, which its own panel follows
+    const { changed, removed } = event.payload;
+    if (changed.length === 0 && removed.length === 0) resync = true;
+    for (const key of changed) pending.set(key, 'changed');
+    for (const key of removed) pending.set(key, 'removed');
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void flush(), debounceMs);
+  });
+  const unsubscribeConnection = client.onConnectionChange((connection) => store.setState({ connection }));
+  // The box, the vault chips and the sessions themselves all change what search (or the facets) answer.
+  const unsubscribeSearch = store.subscribe((now, before) => {
+    if (now.filter !== before.filter || now.listFilters !== before.listFilters || now.sessions !== before.sessions) now.scheduleSearch();
+  });
+
+  return store;
+}
