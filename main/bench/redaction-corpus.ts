@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Prng } from './prng.ts';
+import { addIndexRow, ledgerFiles, projecthubFiles } from './redaction-formats.ts';
 
 export const SECRET_TYPES = [
   'aws-key-id', 'aws-secret', 'github-classic', 'github-fine-grained', 'anthropic', 'openai', 'stripe', 'slack', 'jwt', 'google-api-key',
@@ -13,7 +14,7 @@ export type SecretType = (typeof SECRET_TYPES)[number];
 export const PLACES = ['line-start', 'after-tab', 'mid-sentence', 'tool-input', 'tool-output', 'file-path', 'title', 'gzip-source', 'base64-payload'] as const;
 export type Place = (typeof PLACES)[number];
 
-export const FORMATS = ['claude-code', 'codex', 'gemini', 'ai-agent', 'vizier', 'jido-code'] as const;
+export const FORMATS = ['claude-code', 'codex', 'gemini', 'ai-agent', 'ai-agent-v3', 'vizier', 'jido-code', 'projecthub'] as const;
 export type Format = (typeof FORMATS)[number];
 
 /** One planted secret: `needle` is the part that must not leave (a password, not the URL around it). */
@@ -27,7 +28,10 @@ export interface Plant {
 /** Types that are one token, so they can stand in a file path. */
 const TOKEN_TYPES = new Set<SecretType>(['aws-key-id', 'github-classic', 'github-fine-grained', 'anthropic', 'openai', 'stripe', 'slack', 'jwt', 'google-api-key', 'npm']);
 
-/** Where each format can hold a plant (gzip-source: the whole ai-agent snapshot is gzipped; base64-payload: its captured LLM body). */
+/**
+ * Where each format can hold a plant (gzip-source: the whole ai-agent snapshot is gzipped; base64-payload: its captured LLM body).
+ * An ai-agent v3 ledger's payload files are not among its source files (never shared), so none is planted there.
+ */
 const FORMAT_PLACES: Record<Format, Place[]> = {
   'claude-code': ['line-start', 'after-tab', 'mid-sentence', 'tool-input', 'tool-output', 'file-path', 'title'],
   codex: ['line-start', 'after-tab', 'mid-sentence', 'tool-input', 'tool-output', 'file-path', 'title'],
@@ -35,6 +39,8 @@ const FORMAT_PLACES: Record<Format, Place[]> = {
   'ai-agent': ['tool-input', 'tool-output', 'file-path', 'gzip-source', 'base64-payload'],
   vizier: ['line-start', 'after-tab', 'mid-sentence', 'tool-input', 'tool-output', 'title'],
   'jido-code': ['line-start', 'after-tab', 'mid-sentence', 'title'],
+  'ai-agent-v3': ['line-start', 'tool-input', 'tool-output', 'file-path', 'title'],
+  projecthub: ['line-start', 'after-tab', 'mid-sentence', 'tool-input', 'tool-output', 'file-path', 'title'],
 };
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -116,7 +122,7 @@ function around(place: Place, written: string, rng: Prng): string {
 }
 
 /** Where a session puts its plants: text for the prompts and replies, a command, its output and a path, each possibly empty. */
-interface Slots {
+export interface Slots {
   title: string;
   texts: string[];
   toolInput: string;
@@ -204,6 +210,10 @@ function sessionFiles(format: Format, id: string, s: Slots): Array<[string, Buff
       };
       return [[`proj/.vizier/sessions/${id}/session.json`, json(session)]];
     }
+    case 'ai-agent-v3':
+      return ledgerFiles(id, s);
+    case 'projecthub':
+      return projecthubFiles(id, s);
     case 'jido-code': {
       const conversation = [{ content: s.title || 'Look at the deploy config.', id: 'c0', role: 'user', timestamp: ISO }];
       s.texts.forEach((t, i) => conversation.push({ content: t, id: `u${i}`, role: 'user', timestamp: ISO }, { content: t, id: `a${i}`, role: 'assistant', timestamp: ISO }));
@@ -238,11 +248,16 @@ export async function writeRedactionCorpus(root: string, seed: number, types: re
         else if (place === 'gzip-source') slots.toolOutput = `${slots.toolOutput}\n${text}`;
         else slots.texts.push(text);
       }
-      for (const [path, bytes] of sessionFiles(format, uuid(rng), slots)) {
+      const id = uuid(rng);
+      // ProjectHub keeps every session's row in one index.db beside the Markdown: a source file of each.
+      if (format === 'projecthub') addIndexRow(join(root, 'proj/vault/.projecthub/index.db'), id, slots, type === types[0]);
+      // The session's own file comes first; its companions (a transcript, payload files) are found by its reader.
+      const written = sessionFiles(format, id, slots);
+      for (const [path, bytes] of written) {
         const abs = join(root, path);
         await mkdir(dirname(abs), { recursive: true });
         await writeFile(abs, bytes);
-        files.push(abs);
+        if (path === written[0]?.[0]) files.push(abs);
       }
     }
   }

@@ -8,7 +8,7 @@ import { exportBundle } from '../bundle/export-bundle.ts';
 import { renderDocument } from '../bundle/export-document.ts';
 import { prefilterFor } from '../bundle/secret-prefilter.ts';
 import { SecretScanStream } from '../bundle/secret-scan.ts';
-import { Redactor } from '../store/redact.ts';
+import { Redactor } from '../recorder/redact.ts';
 import { findReader } from '../sources/registry.ts';
 import type { Plant } from './redaction-corpus.ts';
 

@@ -8,6 +8,7 @@ import type { Session, SourceFile } from '../../shared/session.ts';
 import { safeName } from '../vault/vault-store.ts';
 import { entryNameProblem, foldedName, sessionJsonPath, sourceEntryPath } from './bundle-paths.ts';
 import type { PreparedSession, SessionHead } from './prepare-session.ts';
+import { sharedPath } from './shared-paths.ts';
 import { SecretScanStream, type ScanContext } from './secret-scan.ts';
 
 /** A file the bundle holds, as its manifest lists it. session.json's bytes are prepared beforehand (`SessionPlan.prepared`). */
@@ -26,7 +27,10 @@ export interface PlannedEntry {
 /** A source file (or artifact) read from disk as it goes into the bundle. */
 export interface SourceEntry extends PlannedEntry {
   kind: 'source';
+  /** The path the bundle names it by (a kept copy's file: its original path, see shared-paths.ts). */
   originalPath: string;
+  /** Where its bytes are read. */
+  diskPath: string;
   /** Opens the entry's original bytes (a gzip source decompressed). */
   open(): Readable;
 }
@@ -73,7 +77,7 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
     prepared,
     format: session.format,
     childKeys: session.childKeys,
-    manifest: { key: session.key, id: session.id, title: session.title, sessionTime: session.closedAt ?? session.updatedAt ?? session.createdAt },
+    manifest: { key: session.key, id: session.id, title: sharedPath(session.title, prepared.vault ?? null), sessionTime: session.closedAt ?? session.updatedAt ?? session.createdAt },
     json: { path: sessionJsonPath(folder), kind: 'session', role: null, originalPath: null, mtimeMs: null, size: 0, gzip: false, clip: 'json' },
     sources: [],
     // Ungated (a loader over parsed sessions): at least the artifacts the reader refused are named.
@@ -89,7 +93,9 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
       if (role === 'artifact') continue; // an artifact the session names but that is not there
       throw new Error(`A source file of ${session.key} is missing: ${path}`);
     }
-    const entryPath = sourceEntryPath(folder, path);
+    // Named as shared: a kept copy's file by its original path, never by the exporter's vault.
+    const original = sharedPath(path, prepared.vault ?? null);
+    const entryPath = sourceEntryPath(folder, original);
     const problem = entryNameProblem(entryPath);
     if (problem) throw new Error(`${path} cannot go into a bundle: its name has ${problem}.`);
     const twin = folded.get(foldedName(entryPath));
@@ -100,7 +106,8 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
       path: entryPath,
       kind: 'source',
       role,
-      originalPath: path,
+      originalPath: original,
+      diskPath: path,
       mtimeMs: info.mtimeMs,
       size: info.size,
       gzip,
@@ -119,7 +126,7 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
 
 /** The raw bytes of a source file, as they are on disk (a gzip file stays compressed). */
 export function openRaw(entry: SourceEntry): Readable {
-  return createReadStream(entry.originalPath, { highWaterMark: READ_CHUNK });
+  return createReadStream(entry.diskPath, { highWaterMark: READ_CHUNK });
 }
 
 export function scanner(ctx: ScanContext, entry: PlannedEntry, emit: boolean): SecretScanStream {

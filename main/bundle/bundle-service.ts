@@ -6,7 +6,7 @@ import type { AppEvent } from '../../shared/api.ts';
 import type { BundleExport } from '../../shared/bundle-api.ts';
 import { AppError } from '../../shared/result.ts';
 import type { Session } from '../../shared/session.ts';
-import type { ServiceMethods } from '../dispatch.ts';
+import type { ServiceMethods } from '../../shared/api.ts';
 import { BundleError } from './bundle-error.ts';
 import { exportBundle, scanBundle, type BundleProgress } from './export-bundle.ts';
 import { exportDocument, renderDocument } from './export-document.ts';
@@ -16,6 +16,7 @@ import { previewBundle } from './preview-bundle.ts';
 import { workerLoader, type ClosableLoader, type LocateSession } from './worker-loader.ts';
 import { gatedLoader } from './session-gate.ts';
 import type { SessionFileCheck } from '../roots/session-files.ts';
+import { VaultStore } from '../vault/vault-store.ts';
 
 export interface BundleDeps {
   dataDir: string;
@@ -64,15 +65,20 @@ export class BundleService {
     this.uploadsDir = join(deps.dataDir, 'uploads');
   }
 
-  /** The whole session behind a key, as Markdown and HTML exports read it. */
+  /** The whole session behind a key, as Markdown and HTML exports read it (its paths as on disk; `vaultRoot` maps them for sharing). */
   readonly load = (key: string): Promise<Session> => this.deps.load(key);
+
+  /** The vault's folder, below the data folder: nothing shared names it (a kept copy's files go by their original paths). */
+  get vaultRoot(): string {
+    return new VaultStore(this.deps.dataDir).root;
+  }
 
   /**
    * What a bundle export or scan reads sessions through; close it when done (it ends the export's worker).
    * Every session's files pass the roots check on the way: a file outside every root is refused, never read.
    */
   openLoader(): ClosableLoader {
-    return gatedLoader(workerLoader(this.deps.locate, this.deps.pricingFile), this.deps.files);
+    return gatedLoader(workerLoader(this.deps.locate, this.deps.pricingFile), this.deps.files, this.vaultRoot);
   }
 
   /** The file of a finished upload; a missing or half-sent one is refused. */
@@ -190,7 +196,7 @@ export class BundleService {
       await sweep(this.exportsDir);
       await mkdir(dir, { recursive: true });
       const load = this.deps.load;
-      const options = { redact, keep, env: this.deps.env, includeChildren, signal: controller.signal };
+      const options = { redact, keep, env: this.deps.env, includeChildren, signal: controller.signal, vault: this.vaultRoot };
       if (format !== 'zip') {
         if (keys.length !== 1) throw new AppError('INVALID_INPUT', `A ${format} export holds one session; ${keys.length} were chosen.`, 'keys');
         const session = await load(keys[0] as string);
@@ -237,7 +243,7 @@ export class BundleService {
       scanBundle: async ({ keys, format, includeChildren, scanId }) => {
         if (format === 'zip') return this.runScan(keys, includeChildren, scanId);
         if (keys.length !== 1) throw new AppError('INVALID_INPUT', `A ${format} export holds one session; ${keys.length} were chosen.`, 'keys');
-        const { text, findings } = await renderDocument(await this.deps.load(keys[0] as string), format, { env: this.deps.env });
+        const { text, findings } = await renderDocument(await this.deps.load(keys[0] as string), format, { env: this.deps.env, vault: this.vaultRoot });
         return { findings, refused: [], sessions: 1, files: 1, bytes: Buffer.byteLength(text) };
       },
       exportBundle: async (input) => this.runExport(input),

@@ -7,7 +7,7 @@ import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Session } from '../../shared/session.ts';
 import { fsyncDirectory } from '../fs/atomic-write.ts';
-import { appVersion } from '../version.ts';
+import { appVersion } from '../env/app-version.ts';
 import { MANIFEST_PATH } from './bundle-paths.ts';
 import { BufferPool, readWhole, unmap } from './read-whole.ts';
 import { openRaw, regzip, scanner, type PlannedEntry, type SourceEntry } from './bundle-entries.ts';
@@ -134,7 +134,7 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   /** A source read whole: scanned (and redacted), hashed, then deflated by yazl in the background while the next one is read. */
   const writeWhole = async (entry: SourceEntry, format: Session['format'], ctx: ScanContext | null) => {
     await zip.room(entry.size);
-    const original = await readWhole(entry.originalPath, buffers, stop.signal);
+    const original = await readWhole(entry.diskPath, buffers, stop.signal);
     const read = original.length;
     const scan = ctx ? scanner(ctx, entry, true) : null;
     const bytes = scan ? await scanWhole(original, scan, buffers, stop.signal) : original;

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import type { Session } from '../../shared/session.ts';
-import { Redactor } from '../store/redact.ts';
+import { Redactor } from '../recorder/redact.ts';
 import { safeName } from '../vault/vault-store.ts';
 import { sessionJsonPath } from './bundle-paths.ts';
 import type { Finding } from './finding.ts';
@@ -10,6 +10,7 @@ import { prefilterFor } from './secret-prefilter.ts';
 import { redactedPieces, SecretScanStream, type ScanContext } from './secret-scan.ts';
 import { unmap } from './read-whole.ts';
 import { GrowingBuffer, sessionJsonBytes, type StoreShelf } from './session-json.ts';
+import { withoutFiles, withSharedPaths } from './shared-paths.ts';
 import { redactTitle } from './title-redaction.ts';
 
 /** The fields a bundle plan reads: everything but the transcript. */
@@ -20,6 +21,15 @@ export interface JsonScan {
   env: Record<string, string | undefined>;
   keep: string[];
   emit: boolean;
+}
+
+/**
+ * How a session's files are named in what is shared: `vault` (the vault's folder) to name kept copies' files by
+ * their original paths (shared-paths.ts), `drop` the files the roots check refused, left out of session.json.
+ */
+export interface ShareSpec {
+  vault: string | null;
+  drop?: string[];
 }
 
 export interface PreparedSession {
@@ -34,11 +44,13 @@ export interface PreparedSession {
   literals: Array<[string, string]>;
   /** Files the session names that the roots check left out of `head` (session-gate.ts); never read. */
   refused?: BundleRefusedFile[];
+  /** The vault whose paths session.json names by their original paths; entries and the manifest are named the same way. */
+  vault?: string | null;
 }
 
 /** Gives the bundle a session, prepared for it: in a worker (the app) or on this thread from a parsed session (tests, simple callers). */
 export interface SessionLoader {
-  prepare(key: string, scan: JsonScan | null): Promise<PreparedSession>;
+  prepare(key: string, scan: JsonScan | null, share?: ShareSpec): Promise<PreparedSession>;
   /** Takes back a prepared session.json once its bytes are written (a worker writes the next one into its memory); they must not be used after. */
   recycle?(json: Buffer): void;
 }
@@ -59,12 +71,15 @@ export function scanContext(env: NodeJS.ProcessEnv, keep: Iterable<string>): Sca
  * same buffer, or a redacted copy when the scan redacted something. With a `shelf` (a worker's), the buffer is
  * written into a used store when one is there, and a store not handed on goes back to it.
  */
-export async function prepareSession(parsed: Session, ctx: ScanContext | null, emit = true, shelf?: StoreShelf): Promise<PreparedSession> {
+export async function prepareSession(parsed: Session, ctx: ScanContext | null, emit = true, shelf?: StoreShelf, share?: ShareSpec): Promise<PreparedSession> {
+  const own = withoutFiles(parsed, new Set(share?.drop ?? []));
   // The title goes into session.json and the manifest; cut from a prompt, it may hold part of a key (see title-redaction.ts).
-  const session = ctx ? await redactTitle(parsed, ctx.redactor) : parsed;
+  const session = ctx ? await redactTitle(own, ctx.redactor) : own;
+  // The head keeps the paths on disk (the bundle reads its files there); session.json names them as shared.
   const head = headOf(session);
+  const vault = share?.vault ?? null;
   const letGo = (bytes: Buffer) => (shelf ? shelf.give(bytes.buffer as ArrayBuffer) : unmap(bytes));
-  let json = sessionJsonBytes(session, shelf?.take());
+  let json = sessionJsonBytes(withSharedPaths(session, vault), shelf?.take());
   let findings: Finding[] = [];
   if (ctx) {
     const scan = new SecretScanStream(ctx, { file: sessionJsonPath(safeName(session.key)), clip: 'json', emit });
@@ -80,14 +95,14 @@ export async function prepareSession(parsed: Session, ctx: ScanContext | null, e
   const literals = ctx ? [...ctx.literals] : [];
   if (!emit) {
     letGo(json);
-    return { head, json: null, size: 0, sha256: '', findings, literals };
+    return { head, json: null, size: 0, sha256: '', findings, literals, vault };
   }
-  return { head, json, size: json.length, sha256: createHash('sha256').update(json).digest('hex'), findings, literals };
+  return { head, json, size: json.length, sha256: createHash('sha256').update(json).digest('hex'), findings, literals, vault };
 }
 
 /** A loader over parsed sessions: each is prepared on this thread (what the worker does, without the worker). */
 export function inThreadLoader(load: (key: string) => Promise<Session>): SessionLoader {
   return {
-    prepare: async (key, scan) => prepareSession(await load(key), scan ? scanContext(scan.env, scan.keep) : null, scan?.emit ?? true),
+    prepare: async (key, scan, share) => prepareSession(await load(key), scan ? scanContext(scan.env, scan.keep) : null, scan?.emit ?? true, undefined, share),
   };
 }

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { writeRedactionCorpus } from '../bench/redaction-corpus.ts';
 import { measureRecall } from '../bench/redaction-recall.ts';
-import { Redactor } from '../store/redact.ts';
+import { Redactor } from '../recorder/redact.ts';
 import { renderDocument } from './export-document.ts';
 import { exportBundle } from './export-bundle.ts';
 import { prefilterFor } from './secret-prefilter.ts';
@@ -47,7 +47,7 @@ describe('redaction recall', () => {
     const { plants, files } = await writeRedactionCorpus(join(base, 'root'), 20261126);
     const result = await measureRecall(files, plants, join(base, 'out.zip'));
     expect(plants.length).toBeGreaterThan(400);
-    expect(new Set(plants.map((p) => p.format)).size).toBe(6);
+    expect(new Set(plants.map((p) => p.format)).size).toBe(8);
     expect(result.leaked.map((l) => `${l.plant.type} in ${l.plant.place} (${l.plant.format}) -> ${l.where}`)).toEqual([]);
   });
 
@@ -109,6 +109,18 @@ describe('redaction recall', () => {
     const { findings } = await scan(`${JSON.stringify({ text: `${KEYS.awsId} and\n${KEYS.github}\t${KEYS.google}` })}\n`);
     expect(findings).toHaveLength(3);
     for (const f of findings) for (const key of [KEYS.awsId, KEYS.github, KEYS.google]) expect(f.preview).not.toContain(key.slice(6));
+  });
+
+  it('keeps a key out of a title cut from the format\'s own facts, not a message (an ai-agent v3 ledger titled by its agent id)', async () => {
+    const base = await mkdtemp(join(tmpdir(), 'sv-title-extra-'));
+    dirs.push(base);
+    const agentId = `Set up ${KEYS.anthropic} for the deploy`;
+    const session: Session = { ...testSession('ai-agent:t-2', join(base, 'none.jsonl')), sourceFiles: [], messages: [], title: `${agentId.slice(0, 79)}…`, extra: { agentId } };
+    const out = join(base, 'b.zip');
+    await exportBundle([session.key], async () => session, out, { env: {} });
+    const head = KEYS.anthropic.slice(0, 40);
+    for (const [name, bytes] of await unzipAll(out)) expect(bytes.toString('utf8'), name).not.toContain(head);
+    for (const format of ['md', 'html'] as const) expect((await renderDocument(session, format, { env: {} })).text).not.toContain(head);
   });
 
   it('keeps a key out of the manifest, session.json, Markdown and HTML when the title holds it, even cut to 80 characters', async () => {

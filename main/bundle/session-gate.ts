@@ -1,7 +1,7 @@
 // Lets a bundle (export, review scan) take only the session files that pass the roots check; the rest are named in the review as refused.
 import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import { AppError } from '../../shared/result.ts';
-import type { SessionFileCheck } from '../roots/session-files.ts';
+import { OUTSIDE_ROOTS_REASON, type SessionFileCheck } from '../roots/session-files.ts';
 import type { PreparedSession } from './prepare-session.ts';
 import type { ClosableLoader } from './worker-loader.ts';
 
@@ -26,17 +26,37 @@ export async function gatePrepared(prepared: PreparedSession, files: SessionFile
   return { ...prepared, head: { ...head, sourceFiles, artifacts }, refused };
 }
 
-/** A loader whose every session passes `gatePrepared`: what the app's exports, drag-outs, CLI exports and review scans read through. */
-export function gatedLoader(loader: ClosableLoader, files: SessionFileCheck): ClosableLoader {
+/**
+ * A loader whose every session passes `gatePrepared`: what the app's exports, drag-outs, CLI exports and review scans
+ * read through. Each session is prepared with its files named as shared (a kept copy's by their original paths, never
+ * `vault`'s); when the roots check refuses some of its files, it is prepared again without them, so session.json does
+ * not name them either (they are named only in the review).
+ */
+export function gatedLoader(loader: ClosableLoader, files: SessionFileCheck, vault: string | null = null): ClosableLoader {
+  const letGo = (prepared: PreparedSession) => {
+    if (prepared.json) loader.recycle?.(prepared.json);
+  };
+  const gated = async (prepared: PreparedSession) => {
+    try {
+      return await gatePrepared(prepared, files);
+    } catch (err) {
+      letGo(prepared);
+      throw err;
+    }
+  };
   return {
     prepare: async (key, scan) => {
-      const prepared = await loader.prepare(key, scan);
-      try {
-        return await gatePrepared(prepared, files);
-      } catch (err) {
-        if (prepared.json) loader.recycle?.(prepared.json);
-        throw err;
+      const first = await gated(await loader.prepare(key, scan, { vault }));
+      const drop = (first.refused ?? []).filter((r) => r.reason === OUTSIDE_ROOTS_REASON).map((r) => r.path);
+      if (!drop.length) return first;
+      letGo(first);
+      const again = await gated(await loader.prepare(key, scan, { vault, drop }));
+      const more = (again.refused ?? []).filter((r) => r.reason === OUTSIDE_ROOTS_REASON);
+      if (more.length) {
+        letGo(again);
+        throw new AppError('OUTSIDE_ROOTS', `Refusing to export ${key}: its files changed while it was read (${more[0]?.path ?? ''} is outside every known session folder).`);
       }
+      return { ...again, refused: first.refused ?? [] };
     },
     recycle: (json) => loader.recycle?.(json),
     close: () => loader.close(),

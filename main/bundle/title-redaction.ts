@@ -1,17 +1,26 @@
 // A session's title cut from its first prompt can end in part of a key no rule recognises; the key is found in the whole line and its part in the title redacted.
 import type { Session } from '../../shared/session.ts';
-import type { Redactor } from '../store/redact.ts';
+import type { Redactor } from '../recorder/redact.ts';
 import { findSpansInViews } from './escape-view.ts';
 import { markerLabel } from './finding.ts';
 
-/** The message line the title was cut from: the first text line that holds the title (its `…` dropped). */
+/** Every string in a format's own facts (`extra`), where a reader may take a title from (ai-agent v3: the agent id). */
+function* stringsIn(value: unknown, depth = 0): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (depth < 4 && value && typeof value === 'object') for (const v of Object.values(value)) yield* stringsIn(v, depth + 1);
+}
+
+/** The texts a title can be cut from: the messages' text parts first, then the format's own facts. */
+function* titleSources(session: Session): Generator<string> {
+  for (const message of session.messages) for (const part of message.parts) if (part.type === 'text') yield part.text;
+  yield* stringsIn(session.extra);
+}
+
+/** The line the title was cut from: the first text line that holds the title (its `…` dropped). */
 function sourceLine(session: Session, head: string): string | null {
-  for (const message of session.messages) {
-    for (const part of message.parts) {
-      if (part.type !== 'text') continue;
-      // From where the title starts in it: a reader may drop a wrapper first (Vizier's `<instruction>`).
-      for (const line of part.text.split(/\r?\n/)) if (line.includes(head)) return line.slice(line.indexOf(head));
-    }
+  for (const text of titleSources(session)) {
+    // From where the title starts in it: a reader may drop a wrapper first (Vizier's `<instruction>`).
+    for (const line of text.split(/\r?\n/)) if (line.includes(head)) return line.slice(line.indexOf(head));
   }
   return null;
 }

@@ -6,9 +6,9 @@ import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import { exportBundle, scanBundle, type BundleProgress } from '../bundle/export-bundle.ts';
 import { exportDocument, renderDocument, type DocumentFormat } from '../bundle/export-document.ts';
 import { importBundle, type ImportReport } from '../bundle/import-bundle.ts';
-import type { Services } from '../services.ts';
+import type { Services } from '../app/services.ts';
 import { withOneShotServices } from './one-shot.ts';
-import { resolveDataDir } from '../data-dir.ts';
+import { resolveDataDir } from '../env/data-dir.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { sanitizeDeep, sanitizeForTerminal, terminalJson } from './terminal-text.ts';
@@ -147,7 +147,8 @@ async function runExport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
     if (format !== 'zip') {
       if (keys.length !== 1) throw new UsageError(`--format ${format} writes one session; ${keys.length} were given.`);
       const session = await load(keys[0]!);
-      const result = dryRun ? await renderDocument(session, format, options) : await exportDocument(session, format, output, options);
+      const shared = { ...options, vault: services.bundles.vaultRoot };
+      const result = dryRun ? await renderDocument(session, format, shared) : await exportDocument(session, format, output, shared);
       const text = [formatFindings(result.findings), dryRun ? 'Dry run: nothing was written.' : `Wrote ${sanitizeForTerminal(keys[0]!)} to ${sanitizeForTerminal(output)}`].join('\n');
       return void process.stdout.write(v.json ? `${terminalJson({ path: dryRun ? null : output, findings: result.findings })}\n` : `${text}\n`);
     }

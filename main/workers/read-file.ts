@@ -5,7 +5,7 @@ import { toSummary } from '../../shared/summarize.ts';
 import { prepareSession, scanContext } from '../bundle/prepare-session.ts';
 import { StoreShelf } from '../bundle/session-json.ts';
 import { compareInWorker } from '../compare/compare-in-worker.ts';
-import { extractPackedIndexText } from '../index/index-text.ts';
+import { extractPackedIndexText } from '../search-index/index-text.ts';
 import { findReader } from '../sources/registry.ts';
 import { UnreadableError } from '../sources/types.ts';
 import type { ReadFailure, ReadRequest, ReadResponse } from './read-protocol.ts';
@@ -96,7 +96,7 @@ export async function readSessionFile(request: ReadRequest): Promise<ReadRespons
     // The same session the main thread's full read gives once the catalogue's key and children are applied.
     const session = { ...parsed, key: request.key, childKeys: [...new Set([...parsed.childKeys, ...request.childKeys])] };
     const { scan } = request;
-    return { id, ok: true, prepared: await prepareSession(session, scan ? scanContext(scan.env, scan.keep) : null, scan?.emit ?? true, shelf) };
+    return { id, ok: true, prepared: await prepareSession(session, scan ? scanContext(scan.env, scan.keep) : null, scan?.emit ?? true, shelf, request.share) };
   }
   const result = request.mode === 'summary' && request.keep ? await openCached(id, path) : await parse(id, path);
   if (!('key' in result)) return result;

@@ -3,7 +3,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import type { JsonScan } from '../bundle/prepare-session.ts';
+import type { JsonScan, ShareSpec } from '../bundle/prepare-session.ts';
 import type { CompareResponse, FullResponse, PrepareResponse, ReadRequest, ReadResponse, SummaryResponse, UnsentRequest, WindowResponse } from './read-protocol.ts';
 
 export type Priority = 'interactive' | 'background';
@@ -93,8 +93,9 @@ export class ReadPool {
    * A session for a bundle: parsed (uncached), given the catalogue's key and children, its session.json
    * serialized and, with `scan`, scanned in the worker; the bytes come back as a moved buffer.
    */
-  async prepare(path: string, session: { key: string; childKeys: string[] }, scan: JsonScan | null, priority: Priority = 'background'): Promise<PrepareResponse> {
-    const response = (await this.enqueue({ path, mode: 'bundle', key: session.key, childKeys: session.childKeys, scan }, priority)) as PrepareResponse;
+  async prepare(path: string, session: { key: string; childKeys: string[]; share?: ShareSpec }, scan: JsonScan | null, priority: Priority = 'background'): Promise<PrepareResponse> {
+    const share = session.share ? { share: session.share } : {};
+    const response = (await this.enqueue({ path, mode: 'bundle', key: session.key, childKeys: session.childKeys, scan, ...share }, priority)) as PrepareResponse;
     if (response.ok && response.prepared.json) {
       // A moved buffer arrives as a plain Uint8Array; the bundle wants a Buffer over the same memory.
       const bytes = response.prepared.json as Uint8Array;

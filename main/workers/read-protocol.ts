@@ -1,8 +1,8 @@
 // Messages between the read pool and its worker threads.
 import type { Comparison } from '../../shared/compare/comparison.ts';
 import type { Session, SessionSummary, SourceFormat, Unreadable } from '../../shared/session.ts';
-import type { IndexText, PackedIndexText } from '../index/index-text.ts';
-import type { JsonScan, PreparedSession } from '../bundle/prepare-session.ts';
+import type { IndexText, PackedIndexText } from '../search-index/index-text.ts';
+import type { JsonScan, PreparedSession, ShareSpec } from '../bundle/prepare-session.ts';
 
 /**
  * `summary`: the list needs only the light summary, so the worker never posts the whole session back.
@@ -49,6 +49,8 @@ export interface BundleRequest extends RequestBase {
   key: string;
   childKeys: string[];
   scan: JsonScan | null;
+  /** How its files are named in session.json (kept copies by their original paths) and which are left out. */
+  share?: ShareSpec;
 }
 
 export type ReadRequest = FullRequest | SummaryRequest | WindowRequest | CompareRequest | BundleRequest;
