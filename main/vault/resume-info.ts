@@ -1,4 +1,5 @@
 // The command that resumes a session in its own tool, offered only when the project folder is there and the session is idle.
+import { ACTIVE_WINDOW_MS } from '../../shared/activity.ts';
 import { stat } from 'node:fs/promises';
 import type { SessionSummary } from '../../shared/session.ts';
 import type { ResumeInfo } from '../../shared/vault-api.ts';
@@ -22,8 +23,6 @@ function commandFor(format: SessionSummary['format'], id: string): string | null
   }
 }
 
-/** Sessions touched this recently may still be written by their tool. */
-export const ACTIVE_WINDOW_MS = 10 * 60_000;
 
 export async function resumeInfo(summary: SessionSummary, now = Date.now()): Promise<ResumeInfo> {
   const command = summary.format === 'claude-code' && summary.parentKey ? null : commandFor(summary.format, summary.id);

@@ -1,4 +1,5 @@
 // Where ai-agent keeps its files: which paths are snapshots or v3 ledgers, and the sessions root payload refs resolve against.
+import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import { dirname } from 'node:path';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -47,8 +48,6 @@ export function ledgerRoot(absPath: string): string {
   return dirname(dirname(absPath));
 }
 
-/** Milliseconds since the file was written below which a session without an end marker counts as running. */
-export const ACTIVE_WINDOW_MS = 10 * 60 * 1000;
 
 export function recentlyWritten(mtimeMs: number, now = Date.now()): boolean {
   return now - mtimeMs < ACTIVE_WINDOW_MS;

@@ -1,4 +1,5 @@
 // Session-level facts derived from a read Claude Code conversation: prompts, model, estimated cost, liveness.
+import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import type { Cost, Message, ModelInfo } from '../../../shared/session.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
 import { CostTotal } from '../../pricing/cost-total.ts';
@@ -6,8 +7,6 @@ import type { WarningList } from '../coerce.ts';
 import { textOf } from './claude-code-blocks.ts';
 import type { Conversation } from './claude-code-state.ts';
 
-/** A file changed this recently whose last turn has no final answer is taken to be still running. */
-export const ACTIVE_WINDOW_MS = 10 * 60_000;
 
 /** Annotated records (command caveats, slash commands) and sub-agent prompts are not what the user asked. */
 export function isPrompt(m: Message): boolean {

@@ -1,4 +1,5 @@
 // Assembles the canonical Session from the state one pass over a Codex rollout built: messages, status, usage, links.
+import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import { basename } from 'node:path';
 import type { Cost, Message, MessagePart, ModelInfo, Operation, Session } from '../../../shared/session.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
@@ -8,8 +9,6 @@ import { isInjected } from './codex-items.ts';
 import { spokenKey, type CodexMeta, type CodexState, type FallbackMessage } from './codex-state.ts';
 import { UnreadableError } from '../types.ts';
 
-/** A file written to in the last ten minutes may belong to a session that is still running. */
-export const ACTIVE_WINDOW_MS = 10 * 60 * 1000;
 
 const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.gz)?$/i;
 

@@ -1,4 +1,5 @@
 // Assembles the canonical Session from a replayed Gemini CLI conversation: messages, usage, project, sub-agent links.
+import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import { basename, dirname, extname } from 'node:path';
 import type { Cost, Message, MessageRole, Session, SourceFile, TokenUsage } from '../../../shared/session.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
@@ -11,7 +12,6 @@ import { contentParts, epochToIso, readTokens, thoughtParts, toolCallParts, type
 import type { GeminiConversation, RecordedMessage } from './gemini-replay.ts';
 import { UnreadableError } from '../types.ts';
 
-export const ACTIVE_WINDOW_MS = 10 * 60 * 1000;
 
 const KNOWN_FIELDS = [
   'sessionId', 'projectHash', 'startTime', 'lastUpdated', 'kind', 'summary', 'directories', 'memoryScratchpad',

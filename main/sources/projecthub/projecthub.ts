@@ -5,7 +5,8 @@ import { lastSegment, primarySourceFile, titleFromText, WarningList, type Docume
 import { readTextFile } from '../decode.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { textOf } from '../claude-code/claude-code-blocks.ts';
-import { isPrompt, mostUsedModel, priceMessages, ACTIVE_WINDOW_MS } from '../claude-code/claude-code-facts.ts';
+import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
+import { isPrompt, mostUsedModel, priceMessages } from '../claude-code/claude-code-facts.ts';
 import { readConversation, type Conversation } from '../claude-code/claude-code-records.ts';
 import { readIndexRow, type IndexRow } from './projecthub-index.ts';
 import { parseVaultMarkdown, type VaultMarkdown } from './projecthub-markdown.ts';
