@@ -1,12 +1,33 @@
-// Unit tests live beside the code as *.test.ts(x); e2e/ belongs to Playwright.
+// Unit tests live beside the code as *.test.ts(x); e2e/ belongs to Playwright. Two projects: `unit` (quick) and `slow`.
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Tests that spawn processes or measure heaps: the randomized crash test (seeded), the heap tests, the CLI run as a
+ * user runs it, the packaging check, the team store's CLI, ccusage, Electronegativity. `npm test` (and CI) runs both
+ * projects; `npx vitest --project unit` is the quick loop while editing.
+ */
+const SLOW = [
+  'main/recorder/crash.test.ts',
+  'main/recorder/lock.test.ts',
+  'main/app/idle-memory.test.ts',
+  ...['bundle-commands', 'cli', 'diff-command', 'export-outside', 'record-command', 'search-command', 'terminal-output', 'validate-command', 'vault-commands'].map((name) => `main/cli/${name}.test.ts`),
+  'main/team/team-cli.test.ts',
+  'main/pricing/ccusage-agreement.test.ts',
+  'build/packaging.test.ts',
+  'build/electronegativity.test.ts',
+];
+
+const ALL = ['shared/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'preload/**/*.test.ts', 'build/**/*.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['shared/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'preload/**/*.test.ts', 'build/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
     // Worker threads run the worker entry bundled to JavaScript, as in the app (see the file for why).
     globalSetup: ['build/test-workers.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ALL, exclude: SLOW } },
+      { extends: true, test: { name: 'slow', include: SLOW } },
+    ],
   },
 });

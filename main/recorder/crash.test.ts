@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { SessionDocument } from './session-schema.ts';
 import { openSession } from './open-session.ts';
 import { StoreError } from './store-error.ts';
+import { Prng } from '../bench/prng.ts';
 
 const CHILD = resolve(import.meta.dirname, 'fixtures/crash-writer.ts');
 const LANES = 6;
@@ -15,6 +16,9 @@ const TARGET_KILLS = 240;
 /** Stops early on a slow or busy machine (245 kills took 29 s on a busy 2-core one); the floor still demands 100+ kills. */
 const BUDGET_MS = 35_000;
 const MIN_KILLS = 100;
+/** Which writers close, what they probe and when they are killed come from this seed (printed; set it to replay a run). */
+const SEED = Number(process.env.SESSION_VAULT_CRASH_SEED ?? 20261126);
+const random = new Prng(SEED);
 
 let dir: string;
 beforeAll(async () => {
@@ -50,7 +54,7 @@ function runChild(target: string, closeAfter: number, closedProbe: string, kill:
             run.killed = true;
             child.kill('SIGKILL');
           }
-        }, Math.random() * 15);
+        }, random.next() * 15);
       }
     });
     child.stderr.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
@@ -74,10 +78,10 @@ describe('crash safety under SIGKILL', () => {
     async function lane(): Promise<void> {
       let current: string | null = null;
       while (kills < TARGET_KILLS && Date.now() - started < BUDGET_MS) {
-        const probe = [...closed.keys()][Math.floor(Math.random() * closed.size)] ?? '-';
+        const probe = [...closed.keys()][Math.floor(random.next() * closed.size)] ?? '-';
         // Most runs are killed mid-loop; about one in eight is left to close its session.
-        const closer = Math.random() < 0.12;
-        const run = await runChild(current ?? 'new', closer ? 1 + Math.floor(Math.random() * 3) : 0, probe, !closer);
+        const closer = random.next() < 0.12;
+        const run = await runChild(current ?? 'new', closer ? 1 + Math.floor(random.next() * 3) : 0, probe, !closer);
         runs++;
         if (run.killed) {
           kills++;
@@ -93,7 +97,7 @@ describe('crash safety under SIGKILL', () => {
     }
     await Promise.all(Array.from({ length: LANES }, lane));
     const elapsed = Date.now() - started;
-    console.log(`crash test: ${kills} SIGKILLs in ${runs} runs, ${closed.size} sessions closed, ${(elapsed / 1000).toFixed(1)} s`);
+    console.log(`crash test (SESSION_VAULT_CRASH_SEED=${SEED}): ${kills} SIGKILLs in ${runs} runs, ${closed.size} sessions closed, ${(elapsed / 1000).toFixed(1)} s`);
 
     expect(failures).toEqual([]);
     expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
