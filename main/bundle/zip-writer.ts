@@ -14,7 +14,19 @@ type Crc32 = (data: unknown, previous?: unknown) => number;
  * a probe that both agree; anything else goes to the original. When yazl or buffer-crc32 cannot be found
  * this way (a bundle that inlined them), nothing changes but the speed.
  */
-function useNativeCrc32(): boolean {
+let crc32Patched: boolean | null = null;
+
+/** Patches buffer-crc32 for yazl once (a ZipWriter asks before its first entry); true when zlib's crc32 is in use. */
+export function useNativeCrc32(): boolean {
+  crc32Patched ??= patchCrc32();
+  return crc32Patched;
+}
+
+/**
+ * Relies on yazl 3.3.1's internals (it requires buffer-crc32 and calls its `unsigned`): package.json pins yazl
+ * exactly, and zip-writer.test.ts checks the patch takes, so an upgrade that changes them is noticed.
+ */
+function patchCrc32(): boolean {
   try {
     const fromYazl = createRequire(createRequire(import.meta.url).resolve('yazl'));
     const lib = fromYazl('buffer-crc32') as { unsigned: Crc32 & { native?: true } };
@@ -29,7 +41,6 @@ function useNativeCrc32(): boolean {
     return false;
   }
 }
-useNativeCrc32();
 
 /**
  * Node's zlib.deflateRaw(buffer, callback) deflates on libuv's thread pool one output chunk at a time (16 KB
@@ -100,6 +111,7 @@ export class ZipWriter {
   private wakers: Array<() => void> = [];
 
   constructor(out: Writable, signal?: AbortSignal, budget = 48 * 1024 * 1024) {
+    useNativeCrc32();
     this.budget = budget;
     // Output is the sign that whole entries went out. yazl marks an entry done just after writing its
     // bytes, in the same turn, so the check runs once that turn is over.
