@@ -8,7 +8,9 @@ import { fakeClient } from '../test-fixtures.ts';
 
 const finding = (id: string, rule: string): BundleFinding => ({ id, rule, file: 'sessions/x/source/a.jsonl', line: 3, preview: `${rule} ****`, redacted: true });
 const exported: BundleExport = { exportId: 'set-by-test', path: '/data/exports/x/share.zip', fileName: 'share.zip', size: 5, sessions: 1, files: 2, redacted: 1, kept: 1 };
-const b64 = (text: string) => Buffer.from(text).toString('base64');
+const b64 = (text: string) => btoa(text);
+/** What a base64 chunk the slice uploaded says (the tests' bundles are ASCII). */
+const fromB64 = (data: string) => atob(data);
 
 function setup(over: Parameters<typeof fakeClient>[0] = {}) {
   const saved: Array<{ name: string; bytes: string }> = [];
@@ -25,7 +27,7 @@ function setup(over: Parameters<typeof fakeClient>[0] = {}) {
   });
   type State = BundleSlice & { refresh(): Promise<void> };
   const store = createStore<State>()((set, get) => ({
-    ...createBundleSlice(fake.client, set, get, (parts, name) => saved.push({ name, bytes: Buffer.concat(parts).toString() })),
+    ...createBundleSlice(fake.client, set, get, (parts, name) => saved.push({ name, bytes: parts.map((p) => new TextDecoder().decode(p)).join('') })),
     refresh: async () => void refreshed++,
   }));
   const calls = (method: string) => fake.calls.filter((c) => c.method === method).map((c) => c.input);
@@ -33,7 +35,7 @@ function setup(over: Parameters<typeof fakeClient>[0] = {}) {
 }
 
 function file(text: string, name = 'share.zip'): PickedFile {
-  const bytes = Buffer.from(text);
+  const bytes = new TextEncoder().encode(text);
   return { name, size: bytes.length, slice: (a, b) => ({ arrayBuffer: async () => new Uint8Array(bytes.subarray(a, b)).buffer }) };
 }
 
@@ -130,8 +132,8 @@ describe('importing a bundle', () => {
     const { store, calls, refreshed } = setup({
       beginUpload: async () => ({ uploadId: 'u'.repeat(32) }),
       uploadChunk: async ({ offset, data }: { offset: number; data: string }) => {
-        received.push(Buffer.from(data, 'base64').toString());
-        return { received: offset + Buffer.from(data, 'base64').length };
+        received.push(fromB64(data));
+        return { received: offset + fromB64(data).length };
       },
       importBundle: async () => report,
     });
@@ -146,7 +148,7 @@ describe('importing a bundle', () => {
   });
 
   it('a bundle opened with the app is read from the main process and previewed, each once; nothing is imported until confirmed', async () => {
-    const bytes = Buffer.from('PK-opened-bundle');
+    const bytes = new TextEncoder().encode('PK-opened-bundle');
     let handedOut = false;
     const received: string[] = [];
     const preview = {
@@ -162,11 +164,11 @@ describe('importing a bundle', () => {
     };
     const { store, calls, refreshed } = setup({
       takeOpenedBundles: async () => (handedOut ? [] : ((handedOut = true), [{ openId: 'o'.repeat(32), fileName: 'team.zip', size: bytes.length }])),
-      readOpenedBundle: async ({ offset, length }: { offset: number; length: number }) => ({ data: bytes.subarray(offset, offset + length).toString('base64') }),
+      readOpenedBundle: async ({ offset, length }: { offset: number; length: number }) => ({ data: btoa(String.fromCharCode(...bytes.subarray(offset, offset + length))) }),
       beginUpload: async () => ({ uploadId: 'u'.repeat(32) }),
       uploadChunk: async ({ offset, data }: { offset: number; data: string }) => {
-        received.push(Buffer.from(data, 'base64').toString());
-        return { received: offset + Buffer.from(data, 'base64').length };
+        received.push(fromB64(data));
+        return { received: offset + fromB64(data).length };
       },
       previewBundle: async () => preview,
       importBundle: async () => report,
