@@ -1,26 +1,17 @@
 // `session-vault export|import` as a user runs them: findings printed, secrets gone, a second vault gets the sessions.
+import { runCli, type CliRun } from '../test-support/run-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PLANTED_ENV, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
 import { jidoSession, vizierSession } from '../test-support/session-files.ts';
 
 let base: string;
 let root: string;
 
-function run(args: string[], home = 'data'): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [resolve('main/cli/cli.ts'), ...args],
-      { env: { ...process.env, ...PLANTED_ENV, SESSION_VAULT_HOME: join(base, home), HOME: join(base, 'home') } },
-      (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const run = (args: string[], home = 'data'): Promise<CliRun> => runCli(args, { base, dataDir: home, env: PLANTED_ENV });
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'sv-bcli-'));

@@ -1,24 +1,15 @@
 // The `session-vault` command line as a user runs it: list (table and JSON), help, and clear usage errors.
+import { runCli, type CliRun } from '../test-support/run-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { jidoSession, vizierSession } from '../test-support/session-files.ts';
 
 let base: string;
 let root: string;
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [resolve('main/cli/cli.ts'), ...args],
-      { env: { ...process.env, SESSION_VAULT_HOME: join(base, 'data'), HOME: join(base, 'home') } },
-      (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const run = (args: string[]): Promise<CliRun> => runCli(args, { base });
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'sv-cli-'));

@@ -1,24 +1,15 @@
 // `session-vault diff` as a user runs it: JSON that is the app's comparison, readable text, and clear errors.
+import { runCli, type CliRun } from '../test-support/run-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Comparison } from '../../shared/compare/comparison.ts';
 import { CLAUDE_KEY, CODEX_KEY, COMPARE_FIXTURES } from '../compare/fixture-paths.ts';
 
 let base: string;
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [resolve('main/cli/cli.ts'), 'diff', ...args, '--root', COMPARE_FIXTURES, '--no-defaults'],
-      { env: { ...process.env, SESSION_VAULT_HOME: join(base, 'data'), HOME: join(base, 'home') } },
-      (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const run = (args: string[]): Promise<CliRun> => runCli(['diff', ...args, '--root', COMPARE_FIXTURES, '--no-defaults'], { base });
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'sv-diff-'));

@@ -1,9 +1,9 @@
 // `session-vault export` and a session that names a file outside every root (issue #20.1): the file is named as left out, never shipped.
+import { runCli, type CliRun } from '../test-support/run-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { unzipAll } from '../bundle/test-zip.ts';
 
 const MARKER = 'CLI-PRIVATE-MARKER-51c2';
@@ -11,16 +11,7 @@ let base: string;
 let root: string;
 let secret: string;
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [resolve('main/cli/cli.ts'), ...args],
-      { env: { ...process.env, SESSION_VAULT_HOME: join(base, 'data'), HOME: join(base, 'home') } },
-      (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const run = (args: string[]): Promise<CliRun> => runCli(args, { base });
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'sv-cli-outside-'));

@@ -1,9 +1,9 @@
 // What the CLI prints from a hostile session: no escape sequence, control character or bidi override reaches the terminal.
+import { runCli, type CliRun } from '../test-support/run-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { jidoSession } from '../test-support/session-files.ts';
 
 /** Sets the window title, clears the screen, hides a link's target, reverses text, 8-bit CSI, bell, backspace, carriage return. */
@@ -15,16 +15,7 @@ const TERMINAL_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\
 let base: string;
 let root: string;
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [resolve('main/cli/cli.ts'), ...args],
-      { env: { ...process.env, SESSION_VAULT_HOME: join(base, 'data'), HOME: join(base, 'home') } },
-      (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const run = (args: string[]): Promise<CliRun> => runCli(args, { base });
 
 /** Nothing a terminal acts on; in text output the sequences' payloads (a window title, a link target) are gone too. */
 function expectClean(output: { stdout: string; stderr: string }, { json = false } = {}): void {

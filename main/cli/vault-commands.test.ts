@@ -1,27 +1,17 @@
 // The vault commands as a user runs them: keep, tag, note, fork, resume, prune, delete, clear (text and --json).
+import { runCli, type CliRun } from '../test-support/run-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { jidoSession, vizierSession } from '../test-support/session-files.ts';
 
 let base: string;
 let root: string;
 
-function run(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = execFile(
-      process.execPath,
-      [resolve('main/cli/cli.ts'), ...args, ...(args.includes('--help') ? [] : ['--root', root])],
-      { env: { ...process.env, SESSION_VAULT_HOME: join(base, 'data'), HOME: join(base, 'home') } },
-      (err, stdout, stderr) => done({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }),
-    );
-    if (input !== undefined) child.stdin?.end(input);
-    else child.stdin?.end();
-  });
-}
+const run = (args: string[], input?: string): Promise<CliRun> =>
+  runCli([...args, ...(args.includes('--help') ? [] : ['--root', root])], { base, input: input ?? '' });
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'sv-vcli-'));
