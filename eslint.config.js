@@ -88,4 +88,24 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // zod stays out of the renderer's bundle (issue #21): its types are welcome, its code and the contract's schemas are not.
+    files: ['renderer/**/*.{ts,tsx}'],
+    ignores: ['renderer/**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', message: 'The renderer runs without zod: check wire data by hand (wire-checks.ts).', allowTypeImports: true }],
+          patterns: [
+            {
+              regex: '/shared/(api|result|session|vault-api|search-api|bundle-api|compare/comparison)\\.ts$',
+              message: 'This shared/ module defines zod schemas: import its types only (names and constants have zod-free homes: method-names.ts, bundle-limits.ts, event-payloads.ts).',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,10 +1,9 @@
 // Renderer entry: builds the store on whichever transport this page has and mounts the app.
-// First: no schema may probe for eval before this runs.
-import './zod-no-eval.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createClient } from './client.ts';
 import { App } from './components/App.tsx';
+import { loadMarkdown } from './components/transcript/MarkdownText.tsx';
 import { createAppStore } from './store/store.ts';
 import { StoreContext } from './store/store-context.ts';
 import { pickTransport } from './transport.ts';
@@ -21,3 +20,8 @@ createRoot(container).render(
   </StrictMode>,
 );
 void store.getState().load();
+// The markdown chunk is not part of the first load; fetch it once the page is idle, so a transcript rarely shows plain text first.
+const fetchMarkdown = () => void loadMarkdown().catch(() => {});
+// Safari has no requestIdleCallback.
+if ('requestIdleCallback' in window) requestIdleCallback(fetchMarkdown);
+else setTimeout(fetchMarkdown, 200);

@@ -1,10 +1,11 @@
 // Transport for `session-vault serve`: POST /api/<method> with a bearer token, events over SSE.
-import { events, type AppEvent, type EventName } from '../shared/api.ts';
-import { AppErrorShape, type Result } from '../shared/result.ts';
+import type { AppEvent } from '../shared/api.ts';
+import type { Result } from '../shared/result.ts';
 import type { ConnectionStatus, RendererTransport } from './client.ts';
+import { EVENT_NAMES, eventPayload } from './event-payloads.ts';
+import { appError } from './wire-checks.ts';
 
 export const TOKEN_STORAGE_KEY = 'session-vault.token';
-const EVENT_NAMES = Object.keys(events) as EventName[];
 
 type EventSourceLike = Pick<EventSource, 'addEventListener' | 'close' | 'readyState'>;
 
@@ -48,8 +49,8 @@ export function toResult(status: number, body: string): Result<unknown> {
   if (parsed && typeof parsed === 'object' && 'ok' in parsed) {
     if (parsed.ok === true && 'value' in parsed) return { ok: true, value: parsed.value };
     if (parsed.ok === false && 'error' in parsed) {
-      const error = AppErrorShape.safeParse(parsed.error);
-      if (error.success) return { ok: false, error: error.data };
+      const error = appError(parsed.error);
+      if (error) return { ok: false, error };
     }
   }
   return { ok: false, error: { code: 'INTERNAL', message: `HTTP ${status}: unexpected response from the server` } };
@@ -94,8 +95,8 @@ export function createHttpTransport(options: HttpTransportOptions): RendererTran
         } catch {
           return;
         }
-        const payload = events[name].safeParse(data);
-        if (payload.success) emit({ name, payload: payload.data } as AppEvent);
+        const payload = eventPayload(name, data);
+        if (payload) emit({ name, payload } as AppEvent);
       });
     }
   };

@@ -1,15 +1,14 @@
 // Sharing's part of the contract: scan a selection for secrets, export it (unticked findings kept), move bundles in and out, import.
 import { z } from 'zod';
+import { MAX_UPLOAD, UPLOAD_CHUNK } from './bundle-limits.ts';
+
+export { MAX_UPLOAD, UPLOAD_CHUNK } from './bundle-limits.ts';
 
 const SessionKey = z.string().min(1).max(4096);
 const Keys = z.array(SessionKey).min(1).max(10_000);
 /** Chosen by the renderer, so it can follow progress events and cancel before the call returns. */
 const ExportId = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 const UploadId = z.string().regex(/^[0-9a-f]{32}$/);
-/** Bytes per readExport / uploadChunk piece. */
-export const UPLOAD_CHUNK = 512 * 1024;
-/** The largest bundle the app takes in. */
-export const MAX_UPLOAD = 16 * 1024 ** 3;
 
 export const BundleFinding = z.object({
   /** Stable for the same content: send it back in `keep` to leave this one in place. */

@@ -8,6 +8,7 @@ import { benchSearch, printSearch } from './search.ts';
 import { benchCompare, printCompare } from './compare.ts';
 import { benchBundle, printBundle } from './bundle.ts';
 import { benchRedaction, printRedaction } from './redaction.ts';
+import { measureRenderer, printRendererSize } from './renderer-size.ts';
 
 const { values } = parseArgs({ args: process.argv.slice(2), options: { only: { type: 'string' }, sessions: { type: 'string' }, runs: { type: 'string' }, 'no-rg': { type: 'boolean' }, 'bundle-mb': { type: 'string' } }, strict: true });
 const wanted = (name: string) => !values.only || values.only.split(',').includes(name);
@@ -25,3 +26,4 @@ if (wanted('compare')) printCompare(await benchCompare());
 if (wanted('search')) printSearch(await benchSearch(Number(values.sessions ?? 2000), !values['no-rg'], Math.max(1, Number(values.runs ?? 1))), availableParallelism());
 if (wanted('bundle')) printBundle(await benchBundle(Number(values['bundle-mb'] ?? 1024)));
 if (wanted('redaction')) printRedaction(await benchRedaction());
+if (wanted('renderer')) printRendererSize(measureRenderer(join(import.meta.dirname, '..', '..', 'out', 'renderer')));

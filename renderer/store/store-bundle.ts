@@ -1,5 +1,6 @@
 // Store slice for sharing: scan a selection, review findings (untick false positives), export and save, import a dropped bundle.
-import { UPLOAD_CHUNK, type BundleExport, type BundleFinding, type BundleFormat, type BundleRefusedFile, type BundleImport, type BundlePreview, type OpenedBundle } from '../../shared/bundle-api.ts';
+import type { BundleExport, BundleFinding, BundleFormat, BundleRefusedFile, BundleImport, BundlePreview, OpenedBundle } from '../../shared/bundle-api.ts';
+import { UPLOAD_CHUNK } from '../../shared/bundle-limits.ts';
 import { describeError, type AppClient } from '../client.ts';
 
 export interface ShareState {

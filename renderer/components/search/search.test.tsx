@@ -1,11 +1,12 @@
 // Search as the list and transcript show it: snippets with marks (as text), counts and problems, facets, progress, the opened match.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emptyFacets, type SearchResult } from '../../../shared/search-api.ts';
 import type { SearchView } from '../../shown-sessions.ts';
 import { summary } from '../../test-fixtures.ts';
 import { count, render } from '../../test-render.tsx';
 import { msg, text } from '../../test-sessions.ts';
 import { Conversation } from '../transcript/Conversation.tsx';
+import { loadMarkdown } from '../transcript/MarkdownText.tsx';
 import { FacetPanel } from './FacetPanel.tsx';
 import { StatusLine } from '../StatusLine.tsx';
 import { ListToolbar } from '../ListToolbar.tsx';
@@ -131,6 +132,9 @@ describe('indexing progress', () => {
 });
 
 describe('opening a search result', () => {
+  // The transcript renders markdown once its chunk has loaded (plain text before).
+  beforeAll(() => loadMarkdown());
+
   it('marks the matching message and highlights the words in it only', () => {
     const messages = [
       msg('user', [text('Where is quokka configured?')]),

@@ -1,66 +1,42 @@
-// Message text as GitHub-flavoured markdown: highlighted code, external links, raw HTML shown as text, cached per text.
-import { memo, useState, type ReactElement, type ReactNode } from 'react';
-import Markdown, { type Components } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
-import remarkGfm from 'remark-gfm';
+// Message text as GitHub-flavoured markdown once the markdown chunk has loaded, and as plain text (find marks included) until then.
+import { memo, useEffect, useState, type ReactNode } from 'react';
 import { hasMatch } from '../../find.ts';
 import { formatChars } from '../../format.ts';
-import { rehypeMark } from '../../markdown-mark.ts';
 import { Marked } from './Marked.tsx';
+import type * as MarkdownRender from './markdown-render.tsx';
 
 /** Past this size markdown parsing costs more than it gives; the text is shown as written, cut here until asked. */
 export const MARKDOWN_LIMIT = 30_000;
-const CACHE_SIZE = 400;
 
-// rehype-highlight builds a highlighter (and recompiles languages) per processor; build it once.
-let highlighter: ReturnType<typeof rehypeHighlight> | null = null;
-const highlightOnce = () => (highlighter ??= rehypeHighlight({ detect: false }));
+type MarkdownModule = typeof MarkdownRender;
+let markdown: MarkdownModule | null = null;
+let loading: Promise<MarkdownModule> | null = null;
 
-function isExternal(href: string | undefined): href is string {
-  return typeof href === 'string' && /^(https?:|mailto:)/i.test(href);
+/** Loads the markdown chunk once (a failed load is tried again by the next text shown); every MarkdownText renders with it after. */
+export function loadMarkdown(): Promise<MarkdownModule> {
+  loading ??= import('./markdown-render.tsx').then(
+    (module) => (markdown = module),
+    (err: unknown) => {
+      loading = null;
+      throw err;
+    },
+  );
+  return loading;
 }
 
-const components: Components = {
-  // Links leave the app: a new browsing context, which Electron hands to the system browser.
-  a: ({ href, children, title }) =>
-    isExternal(href) ? (
-      <a href={href} title={title ?? href} target="_blank" rel="noopener noreferrer">
-        {children}
-      </a>
-    ) : (
-      <span className="md-link" title={href}>
-        {children}
-      </span>
-    ),
-  // Remote images would be blocked by the CSP (and could track); show where they point instead.
-  img: ({ src, alt }) =>
-    typeof src === 'string' && src.startsWith('data:image/') ? (
-      <img className="image" src={src} alt={alt ?? ''} />
-    ) : (
-      <span className="md-image">[image{alt ? `: ${alt}` : ''}{typeof src === 'string' && src ? ` — ${src}` : ''}]</span>
-    ),
-};
-
-const cache = new Map<string, ReactElement>();
-
-/** The rendered tree for a text, reused across rows that scroll out and back in. */
-export function renderMarkdown(text: string, query: string): ReactElement {
-  const key = `${query}\u0000${text}`;
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
-  const element = Markdown({
-    children: text,
-    remarkPlugins: [remarkGfm],
-    rehypePlugins: query ? [highlightOnce, [rehypeMark, query]] : [highlightOnce],
-    components,
-  });
-  cache.set(key, element);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  return element;
+/** The markdown module once loaded; null (and a load under way) before. */
+function useMarkdown(): MarkdownModule | null {
+  const [loaded, setLoaded] = useState(markdown);
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    // Until it arrives (or if it cannot) the text stays as written.
+    loadMarkdown().then((module) => live && setLoaded(module), () => {});
+    return () => {
+      live = false;
+    };
+  }, [loaded]);
+  return loaded;
 }
 
 function PlainText({ text, query }: { text: string; query: string }) {
@@ -81,6 +57,14 @@ function PlainText({ text, query }: { text: string; query: string }) {
 }
 
 export const MarkdownText = memo(function MarkdownText({ text, query = '' }: { text: string; query?: string }): ReactNode {
+  const md = useMarkdown();
   if (text.length > MARKDOWN_LIMIT) return <PlainText text={text} query={query} />;
-  return <div className="md">{renderMarkdown(text, query)}</div>;
+  if (!md) {
+    return (
+      <div className="text plain">
+        <Marked text={text} query={query} />
+      </div>
+    );
+  }
+  return <div className="md">{md.renderMarkdown(text, query)}</div>;
 });

@@ -7,7 +7,8 @@ import { count, render } from '../../test-render.tsx';
 import { call, msg, result, text, transcriptSession } from '../../test-sessions.ts';
 import { Conversation } from './Conversation.tsx';
 import { Detail } from '../Detail.tsx';
-import { MarkdownText, renderMarkdown } from './MarkdownText.tsx';
+import { MarkdownText } from './MarkdownText.tsx';
+import { renderMarkdown } from './markdown-render.tsx';
 
 const noFind = { open: false, focusSignal: 0, onClose: () => {} };
 const opened = (s = transcriptSession()): OpenSession => ({
