@@ -33,7 +33,8 @@ export const WORKER_SEMI_SPACE_MB = 8;
 
 /**
  * Sets V8's heap sizing for the whole process. Idempotent; never throws (a runtime that refuses the flags keeps
- * V8's defaults).
+ * V8's defaults). Called by each process that runs the services, before they start their worker threads: the
+ * Electron entry, `serve`, the one-shot CLI commands and the benchmarks (never by createServices).
  *
  * Young generation: stops V8 from growing one past the size it has (`--semi-space-growth-factor=1`, read each
  * time V8 considers growing, so it works set at run time), and has every isolate made after it start with

@@ -45,7 +45,7 @@ describe('indexing progress', () => {
     expect(last?.filesDone).toBe(last?.filesTotal);
     expect(last?.bytesDone).toBe(last?.bytesTotal);
     expect(seen.filter((p) => p.phase === 'idle')).toHaveLength(1);
-    expect(await s.methods.getIndexProgress({})).toEqual(last);
+    expect(await s.client.getIndexProgress({})).toEqual(last);
   });
 
   it('is not idle while a start restores the list (a server answers meanwhile), only once the first scan is over', async () => {
@@ -59,7 +59,7 @@ describe('indexing progress', () => {
     });
     // A request that arrives as the start begins (the server listens before the catalogue is restored).
     const starting = s.start();
-    const asked = await s.methods.getIndexProgress({});
+    const asked = await s.client.getIndexProgress({});
     expect(asked.phase).toBe('scanning');
     await starting;
     await s.whenScanned();

@@ -40,14 +40,14 @@ describe.runIf(process.platform === 'linux')('adding folders', () => {
   it('refuses /proc as invalid input (not an internal error), saves nothing, and the next add works', async () => {
     const s = await start();
     const first = await folderWithSession('first');
-    await s.methods.addRoot({ path: first });
+    await s.client.addRoot({ path: first });
     const before = await savedRoots();
     const refused = await s.dispatch('addRoot', { path: '/proc' });
     expect(refused).toEqual({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('/proc is inside /proc, a system file system'), field: 'path' } });
     expect(await savedRoots()).toBe(before);
     const next = await s.dispatch('addRoot', { path: await folderWithSession('next') });
     expect(next).toMatchObject({ ok: true, value: { sessionCount: 1, error: null } });
-    expect((await s.methods.listRoots({})).map((r) => r.path)).toEqual([first, join(base, 'next')]);
+    expect((await s.client.listRoots({})).map((r) => r.path)).toEqual([first, join(base, 'next')]);
   });
 
   it('starts with a /proc saved by an older version left out, and adds the next folder', async () => {
@@ -57,6 +57,6 @@ describe.runIf(process.platform === 'linux')('adding folders', () => {
     expect(s.startupProblems()).toContainEqual(expect.stringContaining('Left out the saved folder /proc'));
     const added = await s.dispatch('addRoot', { path: await folderWithSession('after') });
     expect(added).toMatchObject({ ok: true, value: { sessionCount: 1 } });
-    expect((await s.methods.listSessions({})).sessions.map((x) => x.key)).toEqual(['jido-code:after']);
+    expect((await s.client.listSessions({})).sessions.map((x) => x.key)).toEqual(['jido-code:after']);
   });
 });

@@ -47,7 +47,7 @@ afterEach(async () => {
 
 describe('services', () => {
   it('lists every session under a root, newest first, and marks the corrupt file unreadable with its reason', async () => {
-    const { sessions, total } = await services.methods.listSessions({});
+    const { sessions, total } = await services.client.listSessions({});
     expect(total).toBe(3);
     const byKey = new Map(sessions.map((s) => [s.key, s]));
     expect(byKey.get('vizier:v-1')).toMatchObject({ title: 'Make merge deterministic', branch: 'fix/tiebreak', outcomeStatus: 'accepted', messageCount: 2 });
@@ -59,12 +59,12 @@ describe('services', () => {
   });
 
   it('filters the list by text and format', async () => {
-    expect((await services.methods.listSessions({ text: 'TIEBREAK' })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
-    expect((await services.methods.listSessions({ format: 'jido-code' })).total).toBe(2);
+    expect((await services.client.listSessions({ text: 'TIEBREAK' })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
+    expect((await services.client.listSessions({ format: 'jido-code' })).total).toBe(2);
   });
 
   it('opens a session in full, and explains unknown and unreadable keys', async () => {
-    const session = await services.methods.getSession({ key: 'jido-code:j-1', messageLimit: 1000 });
+    const session = await services.client.getSession({ key: 'jido-code:j-1', messageLimit: 1000 });
     expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(session.todos).toHaveLength(1);
     const unknown = await services.dispatch('getSession', { key: 'vizier:nope' });
@@ -74,15 +74,15 @@ describe('services', () => {
   });
 
   it('opens a session in windows: the first messages at once, the rest on request', async () => {
-    const first = await services.methods.getSession({ key: 'jido-code:j-1', messageLimit: 1 });
+    const first = await services.client.getSession({ key: 'jido-code:j-1', messageLimit: 1 });
     expect({ n: first.messages.length, total: first.messagesTotal }).toEqual({ n: 1, total: 2 });
-    const rest = await services.methods.getMessages({ key: 'jido-code:j-1', offset: 1, limit: 100 });
+    const rest = await services.client.getMessages({ key: 'jido-code:j-1', offset: 1, limit: 100 });
     expect(rest.messages.map((m) => m.role)).toEqual(['assistant']);
     expect(rest.total).toBe(2);
   });
 
   it('serves the raw source of a session, including an unreadable one', async () => {
-    const raw = await services.methods.getRawSource({ key: 'jido-code:j-broken', fileIndex: 0, offset: 0, length: 1024 });
+    const raw = await services.client.getRawSource({ key: 'jido-code:j-broken', fileIndex: 0, offset: 0, length: 1024 });
     expect(raw.text).toBe('{"version":1,"id":"j-broken","name":"cut');
     expect(raw.truncated).toBe(false);
   });
@@ -91,18 +91,18 @@ describe('services', () => {
     const file = join(jidoDir(), 'j-3.json');
     await writeFile(file, jidoSession('j-3', 'fresh'));
     await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes('jido-code:j-3')));
-    expect((await services.methods.getSession({ key: 'jido-code:j-3', messageLimit: 1000 })).title).toBe('fresh');
+    expect((await services.client.getSession({ key: 'jido-code:j-3', messageLimit: 1000 })).title).toBe('fresh');
 
     events = [];
     await writeFile(`${file}.tmp`, jidoSession('j-3', 'renamed-project', '2026-02-01T00:00:00.000000Z'));
     await rename(`${file}.tmp`, file);
     await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes('jido-code:j-3')));
-    expect((await services.methods.getSession({ key: 'jido-code:j-3', messageLimit: 1000 })).title).toBe('renamed-project');
+    expect((await services.client.getSession({ key: 'jido-code:j-3', messageLimit: 1000 })).title).toBe('renamed-project');
 
     events = [];
     await rm(file);
     await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.removed.includes('jido-code:j-3')));
-    expect((await services.methods.listSessions({})).sessions.some((s) => s.key === 'jido-code:j-3')).toBe(false);
+    expect((await services.client.listSessions({})).sessions.some((s) => s.key === 'jido-code:j-3')).toBe(false);
   });
 
   it('forgets the sessions of a deleted session folder', async () => {
@@ -114,12 +114,12 @@ describe('services', () => {
     const other = join(base, 'other', '.jido_code', 'sessions');
     await mkdir(other, { recursive: true });
     await writeFile(join(other, 'k-1.json'), jidoSession('k-1', 'other'));
-    const added = await services.methods.addRoot({ path: join(base, 'other') });
+    const added = await services.client.addRoot({ path: join(base, 'other') });
     expect(added).toMatchObject({ kind: 'user', sessionCount: 1, unreadableCount: 0, exists: true });
     expect(events.some((e) => e.name === 'rootsChanged')).toBe(true);
-    expect((await services.methods.listSessions({})).total).toBe(4);
-    await services.methods.removeRoot({ id: added.id });
-    expect((await services.methods.listSessions({})).total).toBe(3);
+    expect((await services.client.listSessions({})).total).toBe(4);
+    await services.client.removeRoot({ id: added.id });
+    expect((await services.client.listSessions({})).total).toBe(3);
     const missing = await services.dispatch('addRoot', { path: join(base, 'does-not-exist') });
     expect(missing.ok || missing.error.code).toBe('NOT_FOUND');
   });
@@ -128,11 +128,11 @@ describe('services', () => {
     const copy = join(base, 'copy', '.jido_code', 'sessions');
     await mkdir(copy, { recursive: true });
     await writeFile(join(copy, 'j-1.json'), jidoSession('j-1', 'copy-of-etl'));
-    await services.methods.addRoot({ path: join(base, 'copy') });
-    const keys = (await services.methods.listSessions({ text: 'etl' })).sessions.map((s) => s.key);
+    await services.client.addRoot({ path: join(base, 'copy') });
+    const keys = (await services.client.listSessions({ text: 'etl' })).sessions.map((s) => s.key);
     expect(keys).toHaveLength(2);
     expect(new Set(keys).size).toBe(2);
-    for (const key of keys) expect((await services.methods.getSession({ key, messageLimit: 1000 })).key).toBe(key);
+    for (const key of keys) expect((await services.client.getSession({ key, messageLimit: 1000 })).key).toBe(key);
   });
 });
 
@@ -156,7 +156,7 @@ describe('services with a file over 10 MB', () => {
     });
     expect((small as { title: string }).title).toBe('small-one');
     const listed = await waitFor(async () =>
-      (await services.methods.listSessions({ text: 'huge-history' })).sessions.find((s) => s.key === 'jido-code:j-big'),
+      (await services.client.listSessions({ text: 'huge-history' })).sessions.find((s) => s.key === 'jido-code:j-big'),
     10_000);
     expect(listed.messageCount).toBe(20_000);
     expect(listed.size).toBe(text.length);
@@ -172,12 +172,12 @@ describe('services with companion files', () => {
     // The copy's own add event must be seen first, so it cannot be mistaken for the change below.
     await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes(key)));
     await new Promise((r) => setTimeout(r, 300));
-    const before = (await services.methods.getSession({ key, messageLimit: 1000 })).messagesTotal;
+    const before = (await services.client.getSession({ key, messageLimit: 1000 })).messagesTotal;
     events = [];
     const transcript = join(vault, '.projecthub', 'transcripts', '4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d.jsonl');
     const line = JSON.stringify({ type: 'user', uuid: 'added-1', parentUuid: null, sessionId: '4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d', timestamp: '2026-03-04T12:00:00.000Z', cwd: '/home/dev/tide-tables', message: { role: 'user', content: 'one more question' } });
     await appendFile(transcript, `${line}\n`);
     await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes(key)));
-    expect((await services.methods.getSession({ key, messageLimit: 1000 })).messagesTotal).toBe(before + 1);
+    expect((await services.client.getSession({ key, messageLimit: 1000 })).messagesTotal).toBe(before + 1);
   });
 });

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportBundle } from '../bundle/export-bundle.ts';
-import { createServices } from '../app/services.ts';
+import { benchServices } from './bench-services.ts';
 import { writeClaudeTranscript } from './generate-large.ts';
 
 export interface BundleRun {
@@ -119,14 +119,14 @@ export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<Bund
     const id = `bbbbbbbb-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
     bytes += await writeClaudeTranscript(join(project, `${id}.jsonl`), Math.round((corpusMb / count) * 1024 * 1024), id);
   }
-  const services = createServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [root], discoverDefaults: false, watch: false, env: {} });
+  const services = benchServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [root], discoverDefaults: false, watch: false, env: {} });
   const runs: BundleRun[] = [];
   let zip: BundleRun | null = null;
   let zipMs: number[] = [];
   try {
     await services.start();
     await services.whenScanned();
-    const keys = (await services.methods.listSessions({ includeChildren: true })).sessions.map((s) => s.key);
+    const keys = (await services.client.listSessions({ includeChildren: true })).sessions.map((s) => s.key);
     // The loader the app gives exports: a worker of the export's own.
     const openLoader = () => services.bundles.openLoader();
     const zipped: Array<{ ms: number; cpuMs: number | null; bytes: number }> = [];

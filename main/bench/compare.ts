@@ -8,7 +8,7 @@ import { compareSessions } from '../../shared/compare/compare.ts';
 import type { Comparison } from '../../shared/compare/comparison.ts';
 import { normalizeSession } from '../../shared/compare/normalize.ts';
 import type { Session } from '../../shared/session.ts';
-import { createServices } from '../app/services.ts';
+import { benchServices } from './bench-services.ts';
 import { claudeCodeReader } from '../sources/claude-code/claude-code.ts';
 import { Prng } from './prng.ts';
 
@@ -141,17 +141,16 @@ async function scenario(name: string, a: TurnSpec[], b: TurnSpec[]): Promise<Com
     });
     const payloadKb = Math.round(Buffer.byteLength(JSON.stringify(comparison)) / 1024);
 
-    const services = createServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false, env: { HOME: join(base, 'home') } });
+    const services = benchServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false, env: { HOME: join(base, 'home') } });
     try {
       await services.start();
       await services.whenScanned();
       const input = { a: `claude-code:${idA}`, b: `claude-code:${idB}` };
       let t0 = performance.now();
-      const first = await services.dispatch('compareSessions', input);
+      await services.client.compareSessions(input);
       const firstMs = Math.round(performance.now() - t0);
-      if (!first.ok) throw new Error(first.error.message);
       t0 = performance.now();
-      await services.dispatch('compareSessions', input);
+      await services.client.compareSessions(input);
       const cachedMs = Math.round(performance.now() - t0);
       const stats = (comparison as Comparison | null)?.stats ?? { same: 0, changed: 0, inserted: 0, deleted: 0 };
       return { scenario: name, messages: [sa.messages.length, sb.messages.length], normalizeMs, naiveLcsMs, compareMs, payloadKb, firstMs, cachedMs, stats };

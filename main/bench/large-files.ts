@@ -3,8 +3,9 @@ import { mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { createServices } from '../app/services.ts';
+import { benchServices } from './bench-services.ts';
 import { readJsonLines } from '../sources/jsonl.ts';
+import { describeError } from '../../shared/api-client.ts';
 import { writeClaudeTranscript, writeCodexRollout } from './generate-large.ts';
 
 export interface LargeFileFigures {
@@ -38,7 +39,7 @@ async function measure(
   await readJsonLines(staging);
   const floorMs = ms(t0);
 
-  const services = createServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [root], discoverDefaults: false });
+  const services = benchServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [root], discoverDefaults: false });
   try {
     await services.start();
     await services.whenScanned();
@@ -57,11 +58,11 @@ async function measure(
     const listedMs = ms(t0);
 
     t0 = performance.now();
-    const result = await services.dispatch('getSession', { key });
-    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-    const payload = JSON.stringify(result.value);
+    const opened = await services.client.getSession({ key }).catch((err: unknown) => {
+      throw new Error(`${name}: ${describeError(err)}`);
+    });
+    const payload = JSON.stringify(opened);
     const openMs = ms(t0);
-    const opened = result.value as { messagesTotal: number };
     return {
       name,
       megabytes: Math.round((await stat(target)).size / 1024 / 1024),

@@ -1,6 +1,6 @@
 // Child process for the search benchmark: a cold index of a corpus in a fresh process, so its RSS is the app's alone.
 import { readFileSync } from 'node:fs';
-import { createServices } from '../app/services.ts';
+import { benchServices } from './bench-services.ts';
 
 const [dataDir, root, queryFile] = process.argv.slice(2);
 if (!dataDir || !root) throw new Error('usage: search-cold.ts <dataDir> <root> [queries.json]');
@@ -11,10 +11,10 @@ const sampler = setInterval(() => {
 }, 50);
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
-const services = createServices({ dataDir, shell: 'cli', extraRoots: [root], discoverDefaults: false, watch: false });
+const services = benchServices({ dataDir, shell: 'cli', extraRoots: [root], discoverDefaults: false, watch: false });
 await services.start();
 await services.whenScanned();
-await services.methods.searchSessions({ query: 'sort:date', limit: 1, offset: 0 }); // the last writes are in
+await services.client.searchSessions({ query: 'sort:date', limit: 1, offset: 0 }); // the last writes are in
 const coldIndexMs = performance.now() - t0;
 const cpu = process.cpuUsage(cpu0);
 // Then the writer thread merges the full-text tables (index-tidy.ts), searches served meanwhile; the peak RSS covers it.
@@ -25,7 +25,7 @@ const tidyCpu0 = process.cpuUsage();
 const mergingQueryMs: number[] = [];
 for (const query of queries) {
   const q0 = performance.now();
-  await services.methods.searchSessions({ query, limit: 20, offset: 0 });
+  await services.client.searchSessions({ query, limit: 20, offset: 0 });
   mergingQueryMs.push(performance.now() - q0);
 }
 await services.whenIndexTidied();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { createServices } from '../app/services.ts';
+import { benchServices } from './bench-services.ts';
 import { generateCorpus, type Corpus } from './corpus.ts';
 
 const run = promisify(execFile);
@@ -144,14 +144,14 @@ export async function benchSearch(sessions: number, withRg = true, runs = 1): Pr
     const warmFigures = await warmStart(dataDir, root);
 
     // Queries, warm, in this process.
-    const services = createServices({ dataDir, shell: 'cli', extraRoots: [root], discoverDefaults: false, watch: true });
+    const services = benchServices({ dataDir, shell: 'cli', extraRoots: [root], discoverDefaults: false, watch: true });
     await services.start();
     await services.whenScanned();
-    for (const { query } of queries.slice(0, 5)) await services.methods.searchSessions({ query, limit: 20, offset: 0 });
+    for (const { query } of queries.slice(0, 5)) await services.client.searchSessions({ query, limit: 20, offset: 0 });
     const times: number[] = [];
     for (const { query } of queries) {
       const q0 = performance.now();
-      await services.methods.searchSessions({ query, limit: 20, offset: 0 });
+      await services.client.searchSessions({ query, limit: 20, offset: 0 });
       times.push(performance.now() - q0);
     }
     let rgTimes: number[] | null = null;
@@ -173,7 +173,7 @@ export async function benchSearch(sessions: number, withRg = true, runs = 1): Pr
     t0 = performance.now();
     await appendFile(target?.path ?? '', `${JSON.stringify(record)}\n`);
     for (;;) {
-      const page = await services.methods.searchSessions({ query: marker, limit: 1, offset: 0 });
+      const page = await services.client.searchSessions({ query: marker, limit: 1, offset: 0 });
       if (page.total > 0) break;
       if (performance.now() - t0 > 10_000) throw new Error('appended text never became searchable');
       await new Promise((r) => setTimeout(r, 10));

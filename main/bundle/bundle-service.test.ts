@@ -133,7 +133,7 @@ describe('sharing through the contract', () => {
       const report = await call<BundleImport>(other, 'importBundle', { uploadId });
       expect(report.imported.map((s) => s.key).sort()).toEqual(['jido-code:j-1', 'jido-code:j-2']);
       expect(report).toMatchObject({ redactionEnabled: false, skipped: [] });
-      const listed = await other.methods.listSessions({});
+      const listed = await other.client.listSessions({});
       expect(listed.sessions.map((s) => s.key).sort()).toEqual(['jido-code:j-1', 'jido-code:j-2']);
       expect(await readdir(join(base, 'other', 'uploads'))).toEqual([]);
 

@@ -103,7 +103,7 @@ describe('files a session names outside every root (issue #20.1)', () => {
     const key = 'vizier:evil-1';
 
     // The session's files are only what the reader found in its own place: the kept session.json.
-    const opened = await services.methods.getSession({ key, messageLimit: 10 });
+    const opened = await services.client.getSession({ key, messageLimit: 10 });
     expect(opened.sourceFiles.map((f) => f.path)).not.toContain(secret);
 
     // The review names the file as refused; the re-share leaves it out.

@@ -69,7 +69,7 @@ describe('previewBundle', () => {
       expect(preview.keptFindings).toHaveLength(1);
       expect(preview.keptFindings[0]?.rule).toBe('github');
       // Nothing came in, and the upload is still there for the confirmation.
-      expect((await other.methods.listSessions({})).sessions).toEqual([]);
+      expect((await other.client.listSessions({})).sessions).toEqual([]);
       const vaultSessions = join(base, 'other', 'vault', 'sessions');
       expect(existsSync(vaultSessions) ? await readdir(vaultSessions) : []).toEqual([]);
       expect(await readdir(join(base, 'other', 'uploads'))).toEqual([`${uploadId}.zip`]);

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe.each(formats)('round trip: %s', (format) => {
   it('export then import into a fresh vault gives back every source file byte-for-byte and the same sessions', async () => {
-    const { sessions } = await services.methods.listSessions({ format, includeChildren: true });
+    const { sessions } = await services.client.listSessions({ format, includeChildren: true });
     const readable = sessions.filter((s) => !s.unreadable);
     expect(readable.length).toBeGreaterThan(0);
     const keys = readable.map((s) => s.key);
@@ -63,7 +63,7 @@ describe.each(formats)('round trip: %s', (format) => {
 
     const reopened = await servicesOver(fresh, []);
     try {
-      const listed = await reopened.methods.listSessions({ includeChildren: true });
+      const listed = await reopened.client.listSessions({ includeChildren: true });
       expect(listed.sessions.map((s) => s.key).sort()).toEqual([...keys].sort());
       for (const s of readable) {
         const back = listed.sessions.find((x) => x.key === s.key);

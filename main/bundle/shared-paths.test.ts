@@ -29,7 +29,7 @@ async function call<T>(s: Services, method: string, input: unknown): Promise<T> 
 }
 
 async function topKeys(s: Services): Promise<string[]> {
-  const { sessions } = await s.methods.listSessions({ includeChildren: false });
+  const { sessions } = await s.client.listSessions({ includeChildren: false });
   return sessions.filter((x) => !x.unreadable).map((x) => x.key).sort();
 }
 

@@ -71,9 +71,9 @@ function parse<O extends ParseArgsConfig['options']>(command: 'export' | 'import
 
 /** Keys for the sessions named (key, id or key suffix) or matched by --query. */
 async function resolveKeys(services: Services, given: string[], query: string | undefined): Promise<string[]> {
-  const { sessions } = await services.methods.listSessions({ includeChildren: true });
+  const { sessions } = await services.client.listSessions({ includeChildren: true });
   if (query !== undefined) {
-    const { sessions: hits } = await services.methods.listSessions({ text: query });
+    const { sessions: hits } = await services.client.listSessions({ text: query });
     const readable = hits.filter((s) => !s.unreadable).map((s) => s.key);
     if (!readable.length) throw new Error(`No session matches "${query}".`);
     return readable;
@@ -207,7 +207,7 @@ async function runImport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
   if (positionals.length !== 1) throw new UsageError(`give exactly one bundle file.\n\n${BUNDLE_HELP.import}`);
   const file = resolve(positionals[0]!);
   await withOneShotServices({ roots: v.root }, env, async (services) => {
-    const { sessions } = await services.methods.listSessions({ includeChildren: true });
+    const { sessions } = await services.client.listSessions({ includeChildren: true });
     const known = new Set(sessions.map((s) => s.key));
     const report = await importBundle(file, { dataDir: resolveDataDir(env), asCopy: v['as-copy'] === true, known: (key) => known.has(key) });
     process.stdout.write(v.json ? `${terminalJson(report)}\n` : `${formatImport(report)}\n`);

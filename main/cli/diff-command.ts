@@ -43,12 +43,10 @@ export async function runDiff(argv: string[], env: NodeJS.ProcessEnv = process.e
     throw new UsageError(`give exactly two sessions to compare (got ${positionals.length}).\n\n${DIFF_HELP}`);
   }
   await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
-    const { sessions } = await services.methods.listSessions({ includeChildren: true, limit: 100_000 });
+    const { sessions } = await services.client.listSessions({ includeChildren: true, limit: 100_000 });
     const [a, b] = positionals.map((ref) => resolveSessionRef(ref, sessions)) as [string, string];
-    // Through dispatch, so the CLI meets the same validation and errors as the app.
-    const result = await services.dispatch('compareSessions', { a, b });
-    if (!result.ok) throw new Error(result.error.message);
-    const comparison = result.value as Parameters<typeof formatComparisonText>[0];
+    // Through the client, so the CLI meets the same validation and errors as the app.
+    const comparison = await services.client.compareSessions({ a, b });
     // Every title, prompt, tool argument and label came from a session: each is made one safe line before formatting.
     process.stdout.write(values.json ? `${terminalJson(comparison)}\n` : formatComparisonText(sanitizeDeep(comparison), { all: values.all ?? false }));
   });

@@ -56,7 +56,7 @@ export async function runList(argv: string[], env: NodeJS.ProcessEnv = process.e
     return;
   }
   await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
-    const { sessions } = await services.methods.listSessions({});
+    const { sessions } = await services.client.listSessions({});
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
     process.stdout.write(values.json ? `${terminalJson(sessions)}\n` : formatTable(sessions, width));
   });

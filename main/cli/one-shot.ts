@@ -1,5 +1,6 @@
 // The lifecycle every one-shot CLI command shares: start the services without watching, scan, work, close.
 import { resolve } from 'node:path';
+import { configureHeaps } from '../app/idle-memory.ts';
 import { createServices, type Services } from '../app/services.ts';
 import { resolveDataDir } from '../env/data-dir.ts';
 import { sanitizeForTerminal } from './terminal-text.ts';
@@ -11,7 +12,10 @@ export interface OneShotOptions {
   noDefaults?: boolean | undefined;
 }
 
+/** Runs `work` on the services, started for this process; it talks to them through `services.client`. */
 export async function withOneShotServices<T>(options: OneShotOptions, env: NodeJS.ProcessEnv, work: (services: Services) => Promise<T>): Promise<T> {
+  // The command's process sizes V8's heaps before the services start their worker threads (idle-memory.ts).
+  configureHeaps();
   const services = createServices({
     dataDir: resolveDataDir(env),
     shell: 'cli',

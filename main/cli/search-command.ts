@@ -86,7 +86,7 @@ export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process
   if (values.sort !== undefined && sort === undefined) throw new UsageError(`--sort must be one of ${SearchSort.options.join(', ')}`);
   const facets = values.facets === true;
   await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
-    const page = await services.methods.searchSessions({ query, limit, offset: 0, sort, ...(facets ? { facets } : {}) });
+    const page = await services.client.searchSessions({ query, limit, offset: 0, sort, ...(facets ? { facets } : {}) });
     for (const problem of page.problems) process.stderr.write(`warning: ${sanitizeForTerminal(problem)}\n`);
     if (values.json) process.stdout.write(`${terminalJson(page)}\n`);
     else process.stdout.write(formatResults(page.results, page.total) + (page.facets ? `\n${formatFacets(page.facets)}` : ''));

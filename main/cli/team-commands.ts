@@ -88,12 +88,12 @@ async function withStore<T>(to: string | undefined, env: NodeJS.ProcessEnv, work
 /** Keys for the sessions named (key, id or key suffix), matched by --query, or all of them. */
 async function pushKeys(services: Services, given: string[], query: string | undefined, all: boolean): Promise<string[]> {
   if (all || query !== undefined) {
-    const { sessions } = await services.methods.listSessions({ includeChildren: true, ...(query !== undefined ? { text: query } : {}) });
+    const { sessions } = await services.client.listSessions({ includeChildren: true, ...(query !== undefined ? { text: query } : {}) });
     const readable = sessions.filter((s) => !s.unreadable).map((s) => s.key);
     if (!readable.length) throw new UsageError(query !== undefined ? `No session matches "${query}".` : 'No sessions found to push.');
     return readable;
   }
-  const { sessions } = await services.methods.listSessions({ includeChildren: true });
+  const { sessions } = await services.client.listSessions({ includeChildren: true });
   return given.map((g) => {
     if (sessions.some((s) => s.key === g)) return g;
     const matches = sessions.filter((s) => s.id === g || s.key.endsWith(`:${g}`));

@@ -35,14 +35,8 @@ function parse<O extends ParseArgsConfig['options']>(command: string, argv: stri
 
 /** A key, an id or a unique id prefix, as `diff` accepts them. */
 async function resolveKey(services: Services, given: string): Promise<string> {
-  const { sessions } = await services.methods.listSessions({ includeChildren: true, limit: 100_000 });
+  const { sessions } = await services.client.listSessions({ includeChildren: true, limit: 100_000 });
   return resolveSessionRef(given, sessions);
-}
-
-async function call<T>(services: Services, method: string, input: unknown): Promise<T> {
-  const result = await services.dispatch(method, input);
-  if (!result.ok) throw new Error(result.error.message);
-  return result.value as T;
 }
 
 function out(json: boolean | undefined, value: unknown, text: string): void {
@@ -81,38 +75,38 @@ export async function runVaultCommand(command: string, argv: string[], env: Node
       case 'keep': {
         const keys = [key, ...(await Promise.all(positionals.slice(1).map((p) => resolveKey(services, p))))];
         const kept = [];
-        for (const k of keys) kept.push({ key: k, ...(await call<{ keptPath: string }>(services, 'keepSession', { key: k })) });
-        return out(json, kept, kept.map((k) => `Kept ${t(k.key)} in ${t(k.keptPath)}`).join('\n'));
+        for (const k of keys) kept.push({ key: k, ...(await services.client.keepSession({ key: k })) });
+        return out(json, kept, kept.map((k) => `Kept ${t(k.key)} in ${t(String(k.keptPath))}`).join('\n'));
       }
       case 'tag': {
-        const current = (await call<{ annotations: { tags: string[] } }>(services, 'getVaultStatus', { key })).annotations.tags;
+        const current = (await services.client.getVaultStatus({ key })).annotations.tags;
         const add = (v.add as string[] | undefined) ?? [];
         const remove = new Set((v.remove as string[] | undefined) ?? []);
         const tags = [...current, ...add].filter((t) => !remove.has(t));
         const starred = v.star ? true : v.unstar ? false : undefined;
-        const a = await call<{ starred: boolean; tags: string[] }>(services, 'setAnnotations', { key, tags, ...(starred === undefined ? {} : { starred }) });
+        const a = await services.client.setAnnotations({ key, tags, ...(starred === undefined ? {} : { starred }) });
         return out(json, a, `${shownKey}: ${a.starred ? '★ ' : ''}${a.tags.length ? a.tags.map(t).join(', ') : '(no tags)'}`);
       }
       case 'note': {
         const text = positionals[1] === '-' ? await readStdin() : positionals.slice(1).join(' ');
-        const a = await call<{ note: string }>(services, 'setAnnotations', { key, note: text.trimEnd() });
+        const a = await services.client.setAnnotations({ key, note: text.trimEnd() });
         return out(json, a, a.note ? `Note saved for ${shownKey}.` : `Note removed from ${shownKey}.`);
       }
       case 'fork': {
         const through = Number(v.through);
         if (!Number.isInteger(through) || through < 1) throw new UsageError('--through must be a whole number of messages, at least 1.');
-        const f = await call<{ key: string; path: string }>(services, 'forkSession', { key, throughMessage: through - 1 });
+        const f = await services.client.forkSession({ key, throughMessage: through - 1 });
         return out(json, f, `Forked ${shownKey} after message ${through} as ${t(f.key)}\nSession file: ${t(f.path)}`);
       }
       case 'resume': {
-        const r = await call<{ command: string | null; cwd: string | null; available: boolean; reason: string | null }>(services, 'getResumeInfo', { key });
+        const r = await services.client.getResumeInfo({ key });
         if (!json && !r.available) throw new Error(`Cannot resume ${shownKey}: ${t(String(r.reason))}`);
         return out(json, r, `cd ${t(JSON.stringify(r.cwd))} && ${t(String(r.command))}`);
       }
       case 'prune': {
         const days = v['older-than'] === undefined ? 30 : Number(v['older-than']);
         if (!Number.isInteger(days) || days < 1) throw new UsageError('--older-than must be a whole number of days, at least 1.');
-        const r = await call<{ dryRun: boolean; sessions: Array<{ key: string; title: string; at: string | null }> }>(services, 'pruneVault', { olderThanDays: days, dryRun: !v.yes });
+        const r = await services.client.pruneVault({ olderThanDays: days, dryRun: !v.yes });
         const lines = r.sessions.map((s) => `  ${t(s.at ?? '-')}  ${t(s.key)}  ${t(s.title)}`);
         const head = r.dryRun
           ? `${r.sessions.length} vault session(s) older than ${days} days would go to the trash (run again with --yes):`
@@ -121,7 +115,7 @@ export async function runVaultCommand(command: string, argv: string[], env: Node
       }
       case 'delete': {
         const files = v['source-file'] as string[] | undefined;
-        const r = await call<{ trashed: Array<{ id: string }>; sourceFilesDeleted: string[] }>(services, 'deleteSession', { key, ...(files ? { confirmSourceFiles: files.map((f) => resolve(f)) } : {}) });
+        const r = await services.client.deleteSession({ key, ...(files ? { confirmSourceFiles: files.map((f) => resolve(f)) } : {}) });
         const text = [
           ...r.trashed.map((trashed) => `Moved the vault's copy of ${shownKey} to the trash (id ${t(trashed.id)}).`),
           ...r.sourceFilesDeleted.map((f) => `Deleted source file ${t(f)}`),
@@ -130,7 +124,7 @@ export async function runVaultCommand(command: string, argv: string[], env: Node
       }
       case 'clear': {
         if (!v.yes) throw new UsageError('clear moves every vault session to the trash; confirm with --yes.');
-        const r = await call<{ cleared: number }>(services, 'clearVault', { confirm: 'CLEAR' });
+        const r = await services.client.clearVault({ confirm: 'CLEAR' });
         return out(json, r, `Moved ${r.cleared} vault session(s) to the trash.`);
       }
     }

@@ -7,6 +7,7 @@ import { installMenu } from './menu.ts';
 import { taskbarProgress } from './progress.ts';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, createBundleHandler } from './protocol.ts';
 import { createIpcBridge, originOf } from './ipc.ts';
+import { configureHeaps } from '../app/idle-memory.ts';
 import { createServices } from '../app/services.ts';
 import { appWindows, createMainWindow, denyPermissions, hardenWebContents } from './window.ts';
 
@@ -48,6 +49,8 @@ function main(): void {
     return origin !== null && trustedOrigins.includes(origin);
   };
 
+  // This process sizes V8's heaps before the services start their worker threads (idle-memory.ts).
+  configureHeaps();
   const services = createServices({
     dataDir,
     shell: 'electron',

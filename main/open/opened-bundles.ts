@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import type { ServiceMethods } from '../../shared/api.ts';
 import type { OpenedBundle } from '../../shared/bundle-api.ts';
 import { AppError } from '../../shared/result.ts';
 
@@ -54,5 +55,13 @@ export class OpenedBundles {
     } finally {
       await handle.close();
     }
+  }
+
+  /** The contract's methods for them: a window takes the new ones and reads each in pieces. */
+  methods(): Pick<ServiceMethods, 'takeOpenedBundles' | 'readOpenedBundle'> {
+    return {
+      takeOpenedBundles: async () => this.take(),
+      readOpenedBundle: async ({ openId, offset, length }) => this.read(openId, offset, length),
+    };
   }
 }

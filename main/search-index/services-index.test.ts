@@ -22,7 +22,7 @@ async function startServices(watch = true): Promise<Services> {
 }
 
 async function found(s: Services, query: string): Promise<string[]> {
-  return (await s.methods.searchSessions({ query, limit: 50, offset: 0 })).results.map((r) => r.summary.key);
+  return (await s.client.searchSessions({ query, limit: 50, offset: 0 })).results.map((r) => r.summary.key);
 }
 
 async function waitFor(probe: () => Promise<boolean>, ms = 4000): Promise<void> {
@@ -50,23 +50,23 @@ afterEach(async () => {
 describe('services with the search index', () => {
   it('searches message text and opens at the matching message', async () => {
     const s = await startServices(false);
-    const page = await s.methods.searchSessions({ query: 'etlpipeline build', limit: 10, offset: 0 });
+    const page = await s.client.searchSessions({ query: 'etlpipeline build', limit: 10, offset: 0 });
     expect(page.results.map((r) => r.summary.key)).toEqual(['jido-code:j-1']);
     expect(page.results[0]?.messageIndex).toBe(0);
     expect(page.results[0]?.snippet.filter((p) => p.hit).map((p) => p.text.toLowerCase())).toEqual(expect.arrayContaining(['etlpipeline', 'build']));
-    const listed = await s.methods.listSessions({ text: 'Done' });
+    const listed = await s.client.listSessions({ text: 'Done' });
     expect(listed.total).toBe(2);
   });
 
   it('filters by star, tag and kept copy, which only the vault knows', async () => {
     const s = await startServices(false);
-    expect((await s.methods.searchSessions({ query: '', limit: 10, offset: 0 })).total).toBe(2);
-    await s.methods.setAnnotations({ key: 'jido-code:j-2', starred: true, tags: ['ui-work'] });
-    await s.methods.keepSession({ key: 'jido-code:j-1' });
+    expect((await s.client.searchSessions({ query: '', limit: 10, offset: 0 })).total).toBe(2);
+    await s.client.setAnnotations({ key: 'jido-code:j-2', starred: true, tags: ['ui-work'] });
+    await s.client.keepSession({ key: 'jido-code:j-1' });
     await s.whenScanned();
     // The kept copy is indexed too, but counted once, with its live file, in every count.
-    expect((await s.methods.searchSessions({ query: '', limit: 10, offset: 0 })).total).toBe(2);
-    expect((await s.methods.searchSessions({ query: 'etlpipeline', limit: 10, offset: 0 })).total).toBe(1);
+    expect((await s.client.searchSessions({ query: '', limit: 10, offset: 0 })).total).toBe(2);
+    expect((await s.client.searchSessions({ query: 'etlpipeline', limit: 10, offset: 0 })).total).toBe(1);
     expect(await found(s, 'is:starred')).toEqual(['jido-code:j-2']);
     expect(await found(s, 'tag:UI-work build')).toEqual(['jido-code:j-2']);
     expect(await found(s, 'tag:other')).toEqual([]);
@@ -77,14 +77,14 @@ describe('services with the search index', () => {
 
   it('lists through the index like the list does, with facets that include the vault\'s tags', async () => {
     const s = await startServices(false);
-    await s.methods.setAnnotations({ key: 'jido-code:j-2', starred: true, tags: ['ui work'] });
-    const page = await s.methods.searchSessions({ query: '', limit: 1, offset: 0, sort: 'size', facets: true });
-    const listed = await s.methods.listSessions({});
+    await s.client.setAnnotations({ key: 'jido-code:j-2', starred: true, tags: ['ui work'] });
+    const page = await s.client.searchSessions({ query: '', limit: 1, offset: 0, sort: 'size', facets: true });
+    const listed = await s.client.listSessions({});
     expect(page.total).toBe(listed.total);
     expect(page.results).toHaveLength(1);
     expect(page.facets?.source).toEqual([{ value: 'jido-code', count: 2, filter: 'source:jido-code' }]);
     expect(page.facets?.tag).toEqual([{ value: 'ui work', count: 1, filter: 'tag:"ui work"' }]);
-    expect((await s.methods.searchSessions({ query: 'tag:"ui work"', limit: 10, offset: 0 })).results.map((r) => r.summary.starred)).toEqual([true]);
+    expect((await s.client.searchSessions({ query: 'tag:"ui work"', limit: 10, offset: 0 })).results.map((r) => r.summary.starred)).toEqual([true]);
   });
 
   it('restores the list from the index after a restart and re-reads only files whose size or mtime changed', async () => {
@@ -98,9 +98,9 @@ describe('services with the search index', () => {
     // A changed file is read again.
     await writeFile(join(jidoDir(), 'j-2.json'), jidoSession('j-2', 'backendwork'));
     s = await startServices(false);
-    expect((await s.methods.listSessions({})).total).toBe(2);
+    expect((await s.client.listSessions({})).total).toBe(2);
     expect(await found(s, 'etlpipeline')).toEqual(['jido-code:j-1']);
-    expect((await s.methods.listSessions({})).sessions.find((x) => x.key === 'jido-code:j-1')?.title).toBe('etlpipeline');
+    expect((await s.client.listSessions({})).sessions.find((x) => x.key === 'jido-code:j-1')?.title).toBe('etlpipeline');
     expect(await found(s, 'backendwork')).toEqual(['jido-code:j-2']);
     expect(await found(s, 'frontend')).toEqual([]);
   });
@@ -123,7 +123,7 @@ describe('services with the search index', () => {
     s = services;
     await s.start();
     await s.whenScanned();
-    expect((await s.methods.listSessions({})).total).toBe(0);
+    expect((await s.client.listSessions({})).total).toBe(0);
     expect(await found(s, 'frontend')).toEqual([]);
   });
 
@@ -138,7 +138,7 @@ describe('services with the search index', () => {
     const renamed = join(jidoDir(), 'j-3-renamed.json');
     await rename(added, renamed);
     await waitFor(async () => {
-      const page = await s.methods.searchSessions({ query: 'wombatproject', limit: 10, offset: 0 });
+      const page = await s.client.searchSessions({ query: 'wombatproject', limit: 10, offset: 0 });
       return page.total === 1 && page.results[0]?.summary.primaryPath === renamed;
     });
     await rm(renamed);

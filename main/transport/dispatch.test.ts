@@ -72,12 +72,65 @@ describe('dispatch', () => {
     const log = vi.fn();
     const notFound = createDispatch(
       fakeServices({ getSession: async () => Promise.reject(new AppError('NOT_FOUND', 'gone', 'key')) }),
-      log,
+      { log },
     );
     expect(await notFound('getSession', { key: 'k' })).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'gone', field: 'key' } });
-    const crash = createDispatch(fakeServices({ listRoots: async () => Promise.reject(new TypeError('boom')) }), log);
+    const crash = createDispatch(fakeServices({ listRoots: async () => Promise.reject(new TypeError('boom')) }), { log });
     const result = await crash('listRoots', {});
     expect(result).toEqual({ ok: false, error: { code: 'INTERNAL', message: 'Internal error in listRoots: boom' } });
     expect(log).toHaveBeenCalledOnce();
+  });
+
+  describe('during a start', () => {
+    /** A start that ends when `finish` (or `fail`) is called. */
+    function startInProgress() {
+      let finish!: () => void;
+      let fail!: (err: unknown) => void;
+      const restoring = new Promise<void>((resolve, reject) => {
+        finish = resolve;
+        fail = reject;
+      });
+      return { restoring, finish, fail };
+    }
+    const settled = async <T>(promise: Promise<T>): Promise<boolean> => {
+      let done = false;
+      void promise.then(() => (done = true), () => (done = true));
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+      return done;
+    };
+
+    it('holds a call until the start is over, and answers the list at once', async () => {
+      const start = startInProgress();
+      const listRoots = vi.fn(async () => []);
+      const listSessions = vi.fn(async () => ({ sessions: [], total: 0 }));
+      const dispatch = createDispatch(fakeServices({ listRoots, listSessions }), { ready: () => start.restoring, exempt: ['listSessions'] });
+      const roots = dispatch('listRoots', {});
+      expect(await dispatch('listSessions', {})).toEqual({ ok: true, value: { sessions: [], total: 0 } });
+      expect(await settled(roots)).toBe(false);
+      expect(listRoots).not.toHaveBeenCalled();
+      start.finish();
+      expect(await roots).toEqual({ ok: true, value: [] });
+      expect(listRoots).toHaveBeenCalledOnce();
+    });
+
+    it('answers invalid input at once, and before a start calls straight through', async () => {
+      const start = startInProgress();
+      let ready: Promise<void> | null = null;
+      const dispatch = createDispatch(fakeServices(), { ready: () => ready });
+      expect(await dispatch('listRoots', {})).toEqual({ ok: true, value: [] });
+      ready = start.restoring;
+      expect(await dispatch('getSession', { key: 42 })).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+      expect(await settled(dispatch('listRoots', {}))).toBe(false);
+    });
+
+    it('fails the calls that waited when the start fails, with its error', async () => {
+      const start = startInProgress();
+      const listRoots = vi.fn(async () => []);
+      const dispatch = createDispatch(fakeServices({ listRoots }), { ready: () => start.restoring });
+      const roots = dispatch('listRoots', {});
+      start.fail(new AppError('IO_ERROR', 'The vault could not be read.'));
+      expect(await roots).toEqual({ ok: false, error: { code: 'IO_ERROR', message: 'The vault could not be read.' } });
+      expect(listRoots).not.toHaveBeenCalled();
+    });
   });
 });

@@ -167,7 +167,7 @@ describe('HTTP transport limits', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sv-internal-data-'));
     try {
       const services = { listRoots: async () => Promise.reject(await stat(join(dataDir, 'x'.repeat(300))).then(() => null, (e: unknown) => e)) } as unknown as ServiceMethods;
-      await listen({}, createDispatch(services, () => undefined));
+      await listen({}, createDispatch(services, { log: () => undefined }));
       const result = await rawRequest(post('/api/listRoots', 2, `Authorization: Bearer ${TOKEN}\r\nConnection: close\r\n`) + '{}', 0);
       expect(result.response).toMatch(/^HTTP\/1\.1 400 /);
       expect(result.response).toContain('name is too long');

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { createHttpTransport } from './http-server.ts';
+import { configureHeaps } from '../app/idle-memory.ts';
 import { createServices, type Services } from '../app/services.ts';
 import { resolveDataDir } from '../env/data-dir.ts';
 import { parseServeArgs, SERVE_HELP } from '../cli/serve-args.ts';
@@ -94,6 +95,8 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
   if (!existsSync(join(rendererDir, 'index.html'))) {
     throw new UsageError(`The UI is not built (no ${join(rendererDir, 'index.html')}); run \`npm run build\` first.`);
   }
+  // The serve process (`session-vault serve`, `npm start` without Electron) sizes V8's heaps before the services start.
+  configureHeaps();
   const running = await startServer({
     dataDir: resolveDataDir(env),
     port: args.port,

@@ -43,10 +43,10 @@ describe('importing a session the vault already has, as a copy', () => {
 
     for (let run = 0; run < 2; run++) {
       const app = await started(vault);
-      const listed = await app.methods.listSessions({});
+      const listed = await app.client.listSessions({});
       expect(listed.sessions.map((s) => s.key).sort()).toEqual(['jido-code:j-1', 'jido-code:j-1~copy-1']);
       expect(listed.sessions.every((s) => s.kept && s.sourceGone && s.title === 'etl pipeline')).toBe(true);
-      const copy = await app.methods.getSession({ key: 'jido-code:j-1~copy-1', messageLimit: 100 });
+      const copy = await app.client.getSession({ key: 'jido-code:j-1~copy-1', messageLimit: 100 });
       expect(copy.key).toBe('jido-code:j-1~copy-1');
       expect(copy.sourceFiles[0]?.path).toContain('copy-1');
       await app.close();

@@ -23,7 +23,7 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 4000): Promi
   }
 }
 
-const row = async (key: string) => (await services.methods.listSessions({})).sessions.find((s) => s.key === key);
+const row = async (key: string) => (await services.client.listSessions({})).sessions.find((s) => s.key === key);
 
 async function start() {
   services = createServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [root], discoverDefaults: false });
@@ -48,25 +48,25 @@ afterEach(async () => {
 
 describe('keep', () => {
   it('lists a kept session once, marked kept, linked to its live source', async () => {
-    const status = await services.methods.keepSession({ key: 'jido-code:j-1' });
+    const status = await services.client.keepSession({ key: 'jido-code:j-1' });
     expect(status.keptPath).toContain(join('data', 'vault', 'sessions'));
     expect(status.liveSourcePath).toBe(jidoFile());
-    const rows = (await services.methods.listSessions({})).sessions.filter((s) => s.id === 'j-1');
+    const rows = (await services.client.listSessions({})).sessions.filter((s) => s.id === 'j-1');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ key: 'jido-code:j-1', kept: true, sourceGone: false, primaryPath: jidoFile() });
   });
 
   it('keeps the session readable after its source file is deleted, from the byte-for-byte copy', async () => {
-    const status = await services.methods.keepSession({ key: 'jido-code:j-1' });
+    const status = await services.client.keepSession({ key: 'jido-code:j-1' });
     await rm(jidoFile());
     const kept = await waitFor(async () => {
       const r = await row('jido-code:j-1');
       return r?.sourceGone ? r : undefined;
     });
     expect(kept).toMatchObject({ kept: true, title: 'nightly-etl' });
-    const opened = await services.methods.getSession({ key: 'jido-code:j-1', messageLimit: 100 });
+    const opened = await services.client.getSession({ key: 'jido-code:j-1', messageLimit: 100 });
     expect(opened.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-    expect((await services.methods.getVaultStatus({ key: 'jido-code:j-1' })).liveSourcePath).toBeNull();
+    expect((await services.client.getVaultStatus({ key: 'jido-code:j-1' })).liveSourcePath).toBeNull();
     const copy = join(status.keptPath!, 'source', ...jidoFile().split('/').filter(Boolean));
     expect(existsSync(copy)).toBe(true);
     expect(existsSync(join(status.keptPath!, 'session.json'))).toBe(true);
@@ -86,25 +86,25 @@ describe('keep', () => {
 
 describe('annotations', () => {
   it('stars, tags and notes a session; the list shows and filters them; they survive the source changing', async () => {
-    await services.methods.setAnnotations({ key: 'vizier:v-1', starred: true, tags: ['merge', 'flaky', 'merge'], note: 'Ask about the tie-break' });
+    await services.client.setAnnotations({ key: 'vizier:v-1', starred: true, tags: ['merge', 'flaky', 'merge'], note: 'Ask about the tie-break' });
     expect(await row('vizier:v-1')).toMatchObject({ starred: true, tags: ['flaky', 'merge'], hasNote: true });
-    expect((await services.methods.listSessions({ starred: true })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
-    expect((await services.methods.listSessions({ tag: 'flaky' })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
-    expect((await services.methods.listSessions({ text: 'flaky' })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
-    expect((await services.methods.listSessions({ text: 'ask about the TIE' })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
+    expect((await services.client.listSessions({ starred: true })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
+    expect((await services.client.listSessions({ tag: 'flaky' })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
+    expect((await services.client.listSessions({ text: 'flaky' })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
+    expect((await services.client.listSessions({ text: 'ask about the TIE' })).sessions.map((s) => s.key)).toEqual(['vizier:v-1']);
     await writeFile(vizierFile(), vizierSession('v-1').replace('Tie-break fixed', 'Tie-break fixed again'));
     await waitFor(async () => ((await row('vizier:v-1'))?.outcomeSummary?.includes('again') ? true : undefined));
     expect(await row('vizier:v-1')).toMatchObject({ starred: true, tags: ['flaky', 'merge'] });
     // And across a restart: they are files in the vault.
     await services.close();
     await start();
-    expect((await services.methods.getVaultStatus({ key: 'vizier:v-1' })).annotations).toMatchObject({ starred: true, note: 'Ask about the tie-break' });
+    expect((await services.client.getVaultStatus({ key: 'vizier:v-1' })).annotations).toMatchObject({ starred: true, note: 'Ask about the tie-break' });
   });
 });
 
 describe('fork', () => {
   it('branches a new open vault session from a prior point, linked to its origin', async () => {
-    const fork = await services.methods.forkSession({ key: 'jido-code:j-1', throughMessage: 0 });
+    const fork = await services.client.forkSession({ key: 'jido-code:j-1', throughMessage: 0 });
     const opened = await waitFor(async () => {
       const r = await services.dispatch('getSession', { key: fork.key });
       return r.ok ? (r.value as { messagesTotal: number; status: string; config: Array<{ key: string; value: unknown }> }) : undefined;
@@ -120,20 +120,20 @@ describe('fork', () => {
 
 describe('resume', () => {
   it('offers the tool command when the project folder exists, and says why not when it does not', async () => {
-    const missing = await services.methods.getResumeInfo({ key: 'jido-code:j-1' });
+    const missing = await services.client.getResumeInfo({ key: 'jido-code:j-1' });
     expect(missing).toMatchObject({ available: false, reason: 'The project folder no longer exists: /home/dev/nightly-etl' });
     const project = join(base, 'orbit-checkout');
     await mkdir(project);
     await writeFile(vizierFile(), vizierSession('v-1').replace('/home/dev/orbit', project));
     const ready = await waitFor(async () => {
-      const info = await services.methods.getResumeInfo({ key: 'vizier:v-1' });
+      const info = await services.client.getResumeInfo({ key: 'vizier:v-1' });
       return info.available ? info : undefined;
     });
     expect(ready).toEqual({ command: 'vizier --session v-1', cwd: project, available: true, reason: null });
     await writeFile(join(base, 'a-file'), 'x');
     await writeFile(vizierFile(), vizierSession('v-1').replace('/home/dev/orbit', join(base, 'a-file')));
     const notDir = await waitFor(async () => {
-      const info = await services.methods.getResumeInfo({ key: 'vizier:v-1' });
+      const info = await services.client.getResumeInfo({ key: 'vizier:v-1' });
       return info.reason?.startsWith('The project path is not a directory') ? info : undefined;
     });
     expect(notDir.available).toBe(false);
@@ -142,18 +142,18 @@ describe('resume', () => {
 
 describe('prune, delete, restore, clear', () => {
   it('prune lists old kept sessions on a dry run and moves them to the trash for real; restore brings one back', async () => {
-    await services.methods.keepSession({ key: 'jido-code:j-1' }); // closed 2026-01-02
-    const dry = await services.methods.pruneVault({ olderThanDays: 1, dryRun: true });
+    await services.client.keepSession({ key: 'jido-code:j-1' }); // closed 2026-01-02
+    const dry = await services.client.pruneVault({ olderThanDays: 1, dryRun: true });
     expect(dry.sessions.map((s) => s.key)).toEqual(['jido-code:j-1']);
-    expect((await services.methods.getVaultStatus({ key: 'jido-code:j-1' })).keptPath).not.toBeNull();
-    const real = await services.methods.pruneVault({ olderThanDays: 1, dryRun: false });
+    expect((await services.client.getVaultStatus({ key: 'jido-code:j-1' })).keptPath).not.toBeNull();
+    const real = await services.client.pruneVault({ olderThanDays: 1, dryRun: false });
     expect(real.sessions).toHaveLength(1);
-    expect((await services.methods.getVaultStatus({ key: 'jido-code:j-1' })).keptPath).toBeNull();
+    expect((await services.client.getVaultStatus({ key: 'jido-code:j-1' })).keptPath).toBeNull();
     expect(existsSync(jidoFile())).toBe(true); // the live source is never touched by prune
-    const [trashed] = await services.methods.listTrash({});
+    const [trashed] = await services.client.listTrash({});
     expect(trashed).toMatchObject({ key: 'jido-code:j-1', where: 'vault-trash' });
-    await services.methods.restoreSession({ id: trashed!.id });
-    expect((await services.methods.getVaultStatus({ key: 'jido-code:j-1' })).keptPath).not.toBeNull();
+    await services.client.restoreSession({ id: trashed!.id });
+    expect((await services.client.getVaultStatus({ key: 'jido-code:j-1' })).keptPath).not.toBeNull();
   });
 
   it('delete touches a live source only when its files are confirmed one by one', async () => {
@@ -162,26 +162,26 @@ describe('prune, delete, restore, clear', () => {
     const stray = await services.dispatch('deleteSession', { key: 'vizier:v-1', confirmSourceFiles: [jidoFile()] });
     expect(stray.ok || stray.error.message).toContain('Not a source file of this session');
     expect(existsSync(jidoFile())).toBe(true);
-    const done = await services.methods.deleteSession({ key: 'vizier:v-1', confirmSourceFiles: [vizierFile()] });
+    const done = await services.client.deleteSession({ key: 'vizier:v-1', confirmSourceFiles: [vizierFile()] });
     expect(done.sourceFilesDeleted).toEqual([vizierFile()]);
     expect(existsSync(vizierFile())).toBe(false);
   });
 
   it('clear all needs the word CLEAR and reports how many sessions went to the trash', async () => {
-    await services.methods.keepSession({ key: 'jido-code:j-1' });
-    await services.methods.keepSession({ key: 'vizier:v-1' });
+    await services.client.keepSession({ key: 'jido-code:j-1' });
+    await services.client.keepSession({ key: 'vizier:v-1' });
     const unconfirmed = await services.dispatch('clearVault', { confirm: 'yes' });
     expect(unconfirmed.ok || unconfirmed.error.code).toBe('INVALID_INPUT');
-    expect(await services.methods.clearVault({ confirm: 'CLEAR' })).toEqual({ cleared: 2 });
-    expect(await services.methods.listTrash({})).toHaveLength(2);
+    expect(await services.client.clearVault({ confirm: 'CLEAR' })).toEqual({ cleared: 2 });
+    expect(await services.client.listTrash({})).toHaveLength(2);
   });
 });
 
 describe('auto-keep', () => {
   it('keeps closed sessions once turned on', async () => {
-    await services.methods.setVaultSettings({ autoKeep: true });
+    await services.client.setVaultSettings({ autoKeep: true });
     await waitFor(async () => ((await row('jido-code:j-1'))?.kept ? true : undefined));
-    expect((await services.methods.getVaultSettings({})).autoKeep).toBe(true);
+    expect((await services.client.getVaultSettings({})).autoKeep).toBe(true);
   });
 });
 
