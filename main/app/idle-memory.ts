@@ -1,4 +1,5 @@
 // Holds V8's young generations at their size during long scans, and hands spare heap back once a scan is over.
+import { WORKER_SEMI_SPACE_MB } from '../env/tuning.ts';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -28,8 +29,6 @@ export function collector(): Collect | null {
 
 let configured = false;
 
-/** The young generation's semi-space every worker thread starts with, and keeps (young generation: about three times this). */
-export const WORKER_SEMI_SPACE_MB = 8;
 
 /**
  * Sets V8's heap sizing for the whole process. Idempotent; never throws (a runtime that refuses the flags keeps

@@ -1,4 +1,8 @@
 // Keeps the catalogue in step with the disk: scans the roots and the vault, watches them, and reads what changed.
+import { COLLECT_EVERY_FILES } from '../env/tuning.ts';
+import { SCAN_LARGE_BYTES } from '../env/tuning.ts';
+import { LARGE_FILE_BYTES } from '../env/tuning.ts';
+import { SCAN_HEAP_MB } from '../env/tuning.ts';
 import { scanRoot } from '../catalogue/scan-root.ts';
 import { collectOldGarbage, releaseIdleMemory } from './idle-memory.ts';
 import type { IndexProgressTracker } from '../search-index/index-progress.ts';
@@ -14,20 +18,6 @@ import type { SummaryResponse } from '../workers/read-protocol.ts';
 
 export const isClaimed = (path: string): boolean => findReader(path) !== undefined;
 
-/** Files above this are listed by the session worker, which keeps them parsed for opening. */
-const LARGE_FILE_BYTES = 32 * 1024 * 1024;
-/** A scan reads files above this after the others, one at a time, in a worker without a heap cap. */
-const SCAN_LARGE_BYTES = 8 * 1024 * 1024;
-/** The scan workers' heap cap: parsing a file of SCAN_LARGE_BYTES takes a fraction of it. */
-const SCAN_HEAP_MB = 96;
-/**
- * A scan has the main thread's heap collected after this many files. Each file's summary lives until the index
- * has it (about half a second), long enough to reach the old generation, and V8 let that garbage pile up to 2-3
- * times the live heap: 133-145 MB of main-thread heap near the end of a 100,000-session cold index, 54 MB live.
- * Collected every 4,000 files: 45-77 MB, and peak RSS over 3 interleaved runs 365-401 -> 360-365 MB (the peak is
- * then a large file's parse), in the same time (107-112 s) for about 1% more CPU.
- */
-const COLLECT_EVERY_FILES = 4000;
 /** Kept copies sit below `source/<their original absolute path>`, deeper than a user folder is walked. */
 const VAULT_DEPTH = 40;
 

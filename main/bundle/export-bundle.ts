@@ -1,4 +1,6 @@
 // Writes a bundle: sessions into a zip (yazl) file by file, scanned and redacted on the way, manifest last, temp file then rename.
+import { WAITING_BUDGET } from '../env/tuning.ts';
+import { WHOLE_MAX } from '../env/tuning.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
@@ -20,19 +22,6 @@ import { ZipWriter } from './zip-writer.ts';
 
 export { scanBundle, type BundleOptions, type BundleProgress, type ExportResult, type LoadSession, type ScanResult, type SessionSource } from './scan-bundle.ts';
 
-/**
- * Sources up to this size are read whole and deflated beside the others (several files at once on libuv's
- * thread pool, which is how an export uses more than one core); larger ones stream, a megabyte at a time.
- * 256 MB of 16 MB transcripts, 2 cores: 8 MB (every file streamed) 1.41× zip -r -6's time, 32 MB 1.06×.
- */
-const WHOLE_MAX = 32 * 1024 * 1024;
-/**
- * Whole sources waiting, at most: raw until deflated, then compressed until written (a 16 MB transcript waits
- * as about 6 MB once deflated). One over it goes when none wait. 1 GB of 16 MB transcripts, CLI, built: 64 MB
- * (when sources counted raw until written) peaked at 338-342 MB; counted compressed once deflated, 48 MB peaks
- * at 287-291 MB in the same time (0.92-0.99x zip's, 56 MB: 305 MB); 32 MB takes a quarter longer.
- */
-const WAITING_BUDGET = 48 * 1024 * 1024;
 /** Read buffers kept for the next file once their bytes are deflated: one 16 MB transcript's, not the whole budget's. */
 const POOL_KEEP = WAITING_BUDGET / 2;
 

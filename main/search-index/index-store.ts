@@ -1,4 +1,6 @@
 // The persistent catalogue and full-text index: one row per session file, keyed by (path, size, mtime).
+import { MAX_BACKLOG } from '../env/tuning.ts';
+import { SEND_BYTES } from '../env/tuning.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
@@ -34,10 +36,6 @@ export interface StoredFacts {
 
 /** Changes wait this long so a scan's many files go over in one batch. */
 const SEND_DELAY_MS = 20;
-/** Bytes of text per batch handed to the writer. */
-const SEND_BYTES = 4 * 1024 * 1024;
-/** Bytes of text read but not yet indexed before scans wait: bounds memory while the writer catches up. */
-const MAX_BACKLOG = 24 * 1024 * 1024;
 
 export class SessionIndex {
   readonly file: string;

@@ -1,17 +1,8 @@
 // After a scan, merges the full-text tables' segments: into one per table after much new text, else the scan's own.
+import { TIDY_MIN_BYTES } from '../env/tuning.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { mergeModeOf, setMergeMode } from './merge-mode.ts';
 
-/**
- * Why: a scan writes in bulk merge mode (merge-mode.ts), so it ends with each table spread over one segment per
- * batch (10,000 sessions: 48; 100,000: 585), and a lookup reads every one of them (the bench's 50 queries at
- * 100,000 sessions: p95 772 ms, against 139 ms merged). Merged into one, even a steady-mode build's few dozen
- * segments: p50 7.6 -> 6.3 ms, p95 18.0 -> 16.6 ms at 10,000 sessions. A full merge rewrites the tables once
- * (10,000 sessions: 1.5-1.9 s of the writer thread), so it is worth it only after much new text: at least
- * TIDY_MIN_BYTES, and at least a fifth of all the text indexed (one session edited in a 5 GB index must not
- * rewrite it). Otherwise a pass only merges segments of the same size (what a bulk scan left).
- */
-export const TIDY_MIN_BYTES = 32 * 1024 * 1024;
 const TIDY_SHARE = 5;
 
 /**

@@ -1,7 +1,9 @@
 // Hands batches of index changes to the writer thread; the main thread can still wait for them when it must.
+import { WRITER_HEAP_MB } from '../env/tuning.ts';
 import { Worker } from 'node:worker_threads';
 import type { DatabaseSync } from 'node:sqlite';
-import { WORKER_YOUNG_MB, workerFile } from '../workers/read-pool.ts';
+import { workerFile } from '../workers/read-pool.ts';
+import { WORKER_YOUNG_MB } from '../env/tuning.ts';
 import { IndexWrites, transferables, type WriteOp } from './index-write.ts';
 import { CLOSED, COMMITTED, FAILED, STATE, type WriterData, type WriterReport, type WriterRequest } from './index-writer-thread.ts';
 import type { TidyLimits } from './index-tidy.ts';
@@ -67,8 +69,6 @@ export class InlineWriter implements IndexWriter {
 const SYNC_LIMIT_MS = 60_000;
 /** An idle writer thread is closed after this long, so a quiet app does not keep it (and its caches) around. */
 const IDLE_CLOSE_MS = 3000;
-/** Batches are bounded by the index's backlog limit (tens of MB of text), well inside this. */
-const WRITER_HEAP_MB = 160;
 /** A batch this small (a watched file changed) is written here when no writer thread runs: starting one costs more. */
 const INLINE_BYTES = 256 * 1024;
 

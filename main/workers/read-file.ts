@@ -1,4 +1,5 @@
 // Reads one session file with the reader that claims it, turning every failure into an Unreadable reason.
+import { OPENED_MAX_SOURCE_BYTES } from '../env/tuning.ts';
 import { stat } from 'node:fs/promises';
 import type { Session } from '../../shared/session.ts';
 import { toSummary } from '../../shared/summarize.ts';
@@ -13,8 +14,6 @@ import type { ReadFailure, ReadRequest, ReadResponse } from './read-protocol.ts'
 /** Sessions opened recently in this worker, so scrolling further into one never parses it again. */
 const opened = new Map<string, Session>();
 const OPENED_MAX = 3;
-/** Bytes of source the kept sessions may stand for, so huge ones do not pile up in memory. */
-const OPENED_MAX_SOURCE_BYTES = 400 * 1024 * 1024;
 
 function sourceBytes(session: Session): number {
   return session.sourceFiles.reduce((n, f) => n + f.size, 0);

@@ -4,7 +4,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { ReadPool, WORKER_YOUNG_MB } from './read-pool.ts';
+import { ReadPool } from './read-pool.ts';
+import { WORKER_YOUNG_MB } from '../env/tuning.ts';
 import { jidoSession } from '../test-support/session-files.ts';
 
 let dir: string;

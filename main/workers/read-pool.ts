@@ -1,4 +1,5 @@
 // A small pool of worker threads that parse session files; interactive reads jump ahead of scans.
+import { WORKER_YOUNG_MB } from '../env/tuning.ts';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -40,13 +41,6 @@ export function workerFile(): string {
   return join(dirname(here), here.endsWith('.ts') ? 'read-worker.ts' : 'read-worker.js');
 }
 
-/**
- * The young generation a read worker gets (V8 sizes it from the machine's memory, up to ~100 MB per thread, and
- * keeps it once grown). Parsing a 54 MB transcript in a worker: default 1,182 ms and 352 MB peak RSS; 48 MB
- * young: 765 ms, 251 MB (fewer survivors copied). A cold index of 10,000 sessions peaked 506-520 MB with the
- * default, 430-447 MB with 48 MB, in the same time.
- */
-export const WORKER_YOUNG_MB = 48;
 
 export class ReadPool {
   private readonly slots: Slot[] = [];
