@@ -1,5 +1,6 @@
 // Model prices from the bundled @pydantic/genai-prices database (matched by its own rules), resolved once per model name.
-import { calcPrice, type ModelPrice as DbPrice, type TieredPrices } from '@pydantic/genai-prices';
+import { createRequire } from 'node:module';
+import type { calcPrice as CalcPrice, ModelPrice as DbPrice, TieredPrices } from '@pydantic/genai-prices';
 import type { TokenUsage } from '../../shared/session.ts';
 
 /** A per-million-token rate, or the database's tiers (the rate for every token is set by the call's total input). */
@@ -39,8 +40,18 @@ function toModelPrice(p: DbPrice): ModelPrice {
   };
 }
 
+/**
+ * The database is loaded the first time a model is priced, not when this module is: compiling its 830 KB costs
+ * each thread about 19 MB of RSS, and the main thread, which only checks pricing.json, never prices a call.
+ */
+let calcPrice: typeof CalcPrice | null = null;
+function database(): typeof CalcPrice {
+  calcPrice ??= (createRequire(import.meta.url)('@pydantic/genai-prices') as { calcPrice: typeof CalcPrice }).calcPrice;
+  return calcPrice;
+}
+
 function lookup(model: string, providerId?: string): DbModel | null {
-  const found = calcPrice({ input_tokens: 1, output_tokens: 1 }, model, providerId ? { providerId } : {});
+  const found = database()({ input_tokens: 1, output_tokens: 1 }, model, providerId ? { providerId } : {});
   return found ? { provider: found.provider.id, id: found.model.id, price: toModelPrice(found.model_price) } : null;
 }
 
