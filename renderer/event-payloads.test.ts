@@ -5,7 +5,7 @@ import { AppErrorShape } from '../shared/result.ts';
 import { EVENT_NAMES, eventPayload } from './event-payloads.ts';
 import { appError } from './wire-checks.ts';
 
-const root = { id: 'r1', path: '/home/dev/sessions', kind: 'user', format: null, exists: true, sessionCount: 3, unreadableCount: 0, error: null };
+const root = { id: 'r1', path: '/home/dev/sessions', kind: 'user', format: null, exists: true, sessionCount: 3, unreadableCount: 0, unreadableReasons: [], error: null };
 const progress = { exportId: 'exp_12345678', phase: 'scan', sessionsDone: 1, sessionsTotal: 2, bytesDone: 10.5, bytesTotal: 20 };
 const indexing = { phase: 'scanning', filesDone: 4, filesTotal: 9, bytesDone: 100, bytesTotal: 900, etaMs: null };
 
@@ -27,6 +27,10 @@ const samples: { [E in EventName]: unknown[] } = {
     { roots: [{ ...root, format: 'notepad' }] },
     { roots: [{ ...root, sessionCount: -1 }] },
     { roots: [{ ...root, unreadableCount: 1.5 }] },
+    { roots: [{ ...root, unreadableCount: 2, unreadableReasons: [{ code: 'empty_file', count: 2, example: 'The file is empty.' }] }] },
+    { roots: [{ ...root, unreadableReasons: [{ code: 'gone', count: 1, example: 'x' }] }] },
+    { roots: [{ ...root, unreadableReasons: [{ code: 'empty_file', count: 0, example: 'x' }] }] },
+    { roots: [{ ...root, unreadableReasons: undefined }] },
     { roots: [{ ...root, error: undefined }] },
     { roots: [{ ...root, exists: 'yes' }] },
     { roots: [null] },

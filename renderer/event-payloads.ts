@@ -1,5 +1,5 @@
 // Every pushed event's name and a zod-free check of its payload, complete against the contract's events (the HTTP transport drops what fails).
-import type { EventName, EventPayload, Root } from '../shared/api.ts';
+import type { EventName, EventPayload, Root, UnreadableReason } from '../shared/api.ts';
 import type { IndexProgress } from '../shared/search-api.ts';
 import type { SourceFormat } from '../shared/session.ts';
 import { isAmount, isCount, isObject, isString, isStringArray, oneOf } from './wire-checks.ts';
@@ -13,12 +13,23 @@ const isFormat = oneOf<SourceFormat>({
 const isIndexPhase = oneOf<IndexProgress['phase']>({ scanning: true, idle: true });
 const isBundlePhase = oneOf<EventPayload<'bundleProgress'>['phase']>({ scan: true, write: true });
 
+const isUnreadableCode = oneOf<UnreadableReason['code']>({
+  io_error: true, empty_file: true, invalid_json: true, invalid_encoding: true, wrong_shape: true, unsupported_version: true, too_large: true,
+});
+
+function unreadableReason(v: unknown): UnreadableReason | null {
+  if (!isObject(v) || !isUnreadableCode(v.code) || !isCount(v.count) || v.count < 1 || !isString(v.example)) return null;
+  return { code: v.code, count: v.count, example: v.example };
+}
+
 function root(v: unknown): Root | null {
   if (!isObject(v) || !isString(v.id) || !isString(v.path) || !isKind(v.kind) || typeof v.exists !== 'boolean') return null;
   if (!(v.format === null || isFormat(v.format)) || !(v.error === null || isString(v.error))) return null;
-  if (!isCount(v.sessionCount) || !isCount(v.unreadableCount)) return null;
+  if (!isCount(v.sessionCount) || !isCount(v.unreadableCount) || !Array.isArray(v.unreadableReasons)) return null;
+  const unreadableReasons = v.unreadableReasons.map(unreadableReason);
+  if (!unreadableReasons.every((r) => r !== null)) return null;
   const { id, path, kind, format, exists, sessionCount, unreadableCount, error } = v;
-  return { id, path, kind, format, exists, sessionCount, unreadableCount, error };
+  return { id, path, kind, format, exists, sessionCount, unreadableCount, unreadableReasons: unreadableReasons as UnreadableReason[], error };
 }
 
 const checks: { [E in EventName]: Check<E> } = {

@@ -1,10 +1,20 @@
 // The one typed contract between the UI and the services: every method's input/output and every pushed event.
 import { z } from 'zod';
-import { Message, Session, SessionSummary, SourceFormat } from './session.ts';
+import { Message, Session, SessionSummary, SourceFormat, Unreadable } from './session.ts';
 import { vaultApi } from './vault-api.ts';
 import { searchApi, searchEvents } from './search-api.ts';
+import { usageApi } from './usage-api.ts';
 import { bundleApi, bundleEvents } from './bundle-api.ts';
 import { Comparison } from './compare/comparison.ts';
+
+/** Why files in a root that look like sessions cannot be read: one row per kind of failure, with one file's reason. */
+export const UnreadableReason = z.object({
+  code: Unreadable.shape.code,
+  count: z.number().int().positive(),
+  /** One such file's reason, as its list row shows it. */
+  example: z.string(),
+});
+export type UnreadableReason = z.infer<typeof UnreadableReason>;
 
 export const Root = z.object({
   id: z.string(),
@@ -16,6 +26,8 @@ export const Root = z.object({
   exists: z.boolean(),
   sessionCount: z.number().int().nonnegative(),
   unreadableCount: z.number().int().nonnegative(),
+  /** The unreadable files' reasons, the most common first (at most 3 kinds). */
+  unreadableReasons: z.array(UnreadableReason),
   /** Why the root cannot be watched or scanned, if it cannot. */
   error: z.string().nullable(),
 });
@@ -137,6 +149,7 @@ export const api = {
   compareSessions: { input: z.object({ a: SessionKey, b: SessionKey }).strict(), output: Comparison },
   ...vaultApi,
   ...searchApi,
+  ...usageApi,
   ...bundleApi,
 } as const;
 

@@ -1,6 +1,6 @@
 // The library's scan: every file lands in the catalogue, and each large file is parsed by a worker of its own.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -11,6 +11,7 @@ import { LibrarySync } from './library-sync.ts';
 import { textSinceTidy } from '../search-index/index-tidy.ts';
 import type { RootRecord } from '../roots/root-store.ts';
 import { jidoSession } from '../test-support/session-files.ts';
+import { samplesDir } from '../test-support/samples.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 
 let base = '';
@@ -107,5 +108,25 @@ describe('LibrarySync', () => {
     // The pass ran to its end: the text it merged no longer counts.
     expect(since()).toBe(0);
     expect([...catalogue.entries()]).toHaveLength(4);
+  });
+
+  it('lists loose session files by their content, in a scan and as they appear while watching; never a file that is no session', async () => {
+    base = await mkdtemp(join(tmpdir(), 'sv-sync-'));
+    const root = join(base, 'root');
+    await mkdir(root, { recursive: true });
+    await copyFile(join(samplesDir, 'loose', 'rollout.jsonl'), join(root, 'rollout.jsonl'));
+    await writeFile(join(root, 'package.json'), '{"name":"x"}');
+    const changed: string[] = [];
+    const { sync, catalogue } = syncOver(new SessionIndex(':memory:'), new ReadPool(1), { watch: true, onChange: (keys) => changed.push(...keys) });
+    await sync.firstScan();
+    const formats = () => [...catalogue.entries()].map((e) => `${e.summary.format} ${e.path.slice(root.length + 1)}`).sort();
+    expect(formats()).toEqual(['codex rollout.jsonl']);
+
+    await copyFile(join(samplesDir, 'loose', 'chat.json'), join(root, 'sent to me.json'));
+    await writeFile(join(root, 'events.jsonl'), '{"level":"info"}\n');
+    await expect.poll(formats, { timeout: 10_000 }).toEqual(['codex rollout.jsonl', 'gemini sent to me.json']);
+    // A rescan keeps the recognised files and still leaves out the rest.
+    await sync.scanAll([{ id: 'r1', path: root, kind: 'user', format: null }]);
+    expect(formats()).toEqual(['codex rollout.jsonl', 'gemini sent to me.json']);
   });
 });

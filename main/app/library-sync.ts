@@ -12,11 +12,15 @@ import { statFile } from '../fs/stat-file.ts';
 import { fsErrorSentence } from '../fs/fs-error-text.ts';
 import type { RootRecord } from '../roots/root-store.ts';
 import { findReader } from '../sources/registry.ts';
+import { isRecognitionCandidate } from '../sources/recognize.ts';
 import { RootWatcher, type WatchBatch } from '../watch/root-watcher.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 
 export const isClaimed = (path: string): boolean => findReader(path) !== undefined;
+
+/** A file a scan or the watcher reads: claimed by its path, or one whose head the read worker may recognise. */
+const mayBeSession = (path: string): boolean => isClaimed(path) || isRecognitionCandidate(path);
 
 /** Kept copies sit below `source/<their original absolute path>`, deeper than a user folder is walked. */
 const VAULT_DEPTH = 40;
@@ -59,12 +63,14 @@ export class LibrarySync {
   private closed = false;
   /** Files a scan read since the main thread's heap was last collected. */
   private readSinceCollect = 0;
+  /** Files whose head said they are no session, with the `size:mtime` they had then: read again only once changed. */
+  private readonly notSessions = new Map<string, string>();
 
   constructor(options: LibrarySyncOptions) {
     this.o = options;
     this.scanPool = new ReadPool(undefined, { pricingFile: options.pricingFile, resourceLimits: { maxOldGenerationSizeMb: SCAN_HEAP_MB } });
     this.watcher = new RootWatcher({
-      claims: (path) => isClaimed(path) || options.catalogue.ownersOf(path).length > 0,
+      claims: (path) => mayBeSession(path) || options.catalogue.ownersOf(path).length > 0,
       onBatch: (batch) => void this.applyBatch(batch),
       onError: (err) => options.onProblem(`Watcher: ${err.message}`),
     });
@@ -118,7 +124,8 @@ export class LibrarySync {
 
   /** Scans the vault's folders (after an import, a keep, a recording). */
   async scanVault(): Promise<void> {
-    await Promise.all(this.o.vaultRoots().map((path) => this.scan({ id: `vault:${path}`, path }, VAULT_DEPTH)));
+    // The vault's own JSON (session.json, meta.json, annotations) is no agent's session: only path claims there.
+    await Promise.all(this.o.vaultRoots().map((path) => this.scan({ id: `vault:${path}`, path }, VAULT_DEPTH, isClaimed)));
     await this.o.catalogue.release();
   }
 
@@ -160,6 +167,7 @@ export class LibrarySync {
         this.readSinceCollect = 0;
         (this.o.collectGarbage ?? collectOldGarbage)();
       }
+      if (!result.ok && result.format === null && !isClaimed(path)) return this.notASession(path, size, mtimeMs);
       return catalogue.put(path, size, mtimeMs, result);
     } catch (err) {
       if (this.closed) return null;
@@ -171,6 +179,17 @@ export class LibrarySync {
         unreadable: { code: 'io_error', message: `Reading stopped unexpectedly: ${message}` },
       });
     }
+  }
+
+  /**
+   * A file no path claims whose head no reader recognised (the read worker decided from one bounded read): not
+   * listed, and not read again until it changes. One that was a session before leaves the list.
+   */
+  private notASession(path: string, size: number, mtimeMs: number): null {
+    this.notSessions.set(path, `${size}:${mtimeMs}`);
+    const key = this.o.catalogue.remove(path);
+    if (key) this.o.onChange([], [key]);
+    return null;
   }
 
   /**
@@ -186,13 +205,14 @@ export class LibrarySync {
     }
   }
 
-  private async scan(root: Pick<RootRecord, 'id' | 'path'>, maxDepth?: number): Promise<void> {
+  /** `claims`: which files to read; a user's folder also has its `*.json`/`*.jsonl` tried by content. */
+  private async scan(root: Pick<RootRecord, 'id' | 'path'>, maxDepth?: number, claims: (path: string) => boolean = mayBeSession): Promise<void> {
     const { catalogue, index, progress } = this.o;
     progress.begin();
     const writesBefore = catalogue.writes;
     const result = await scanRoot(root.path, {
-      claims: isClaimed,
-      isFresh: (p, size, mtime) => catalogue.isFresh(p, size, mtime),
+      claims,
+      isFresh: (p, size, mtime) => catalogue.isFresh(p, size, mtime) || this.knownNotSession(p, size, mtime),
       // Backpressure: the next file is read only while the index writer keeps up.
       read: (path, size, mtimeMs) => index.room().then(() => this.readInto(path, size, mtimeMs)),
       onKeys: (keys) => this.o.onChange(keys, []),
@@ -223,6 +243,11 @@ export class LibrarySync {
     if (gone.length) this.o.onChange([], gone);
   }
 
+  /** Unchanged since its head said it is no session: not read again. */
+  private knownNotSession(path: string, size: number, mtimeMs: number): boolean {
+    return this.notSessions.get(path) === `${size}:${mtimeMs}`;
+  }
+
   private async applyBatch({ files, removedDirs }: WatchBatch): Promise<void> {
     const { catalogue } = this.o;
     const changed: string[] = [];
@@ -231,7 +256,7 @@ export class LibrarySync {
     // A changed companion (a ProjectHub transcript, a sub-agent's meta file) re-reads the sessions built from it.
     const owners = files.filter((f) => !isClaimed(f)).flatMap((f) => catalogue.ownersOf(f));
     for (const owner of owners) catalogue.markStale(owner);
-    const targets = [...new Set([...files.filter(isClaimed), ...owners])];
+    const targets = [...new Set([...files.filter(mayBeSession), ...owners])];
     await Promise.all(
       targets.map(async (path) => {
         const info = await statFile(path);
@@ -240,7 +265,7 @@ export class LibrarySync {
           if (key) removed.push(key);
           return;
         }
-        if (catalogue.isFresh(path, info.size, info.mtimeMs)) return;
+        if (catalogue.isFresh(path, info.size, info.mtimeMs) || this.knownNotSession(path, info.size, info.mtimeMs)) return;
         const key = await this.readInto(path, info.size, info.mtimeMs, true);
         if (key) changed.push(key);
       }),

@@ -1,10 +1,11 @@
 // Adding folders through the services: a refused folder is a clear error that saves nothing, and never breaks the next add.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServices, type Services } from './services.ts';
 import { jidoSession } from '../test-support/session-files.ts';
+import { samplesDir } from '../test-support/samples.ts';
 
 let base: string;
 let dataDir: string;
@@ -58,5 +59,24 @@ describe.runIf(process.platform === 'linux')('adding folders', () => {
     const added = await s.dispatch('addRoot', { path: await folderWithSession('after') });
     expect(added).toMatchObject({ ok: true, value: { sessionCount: 1 } });
     expect((await s.client.listSessions({})).sessions.map((x) => x.key)).toEqual(['jido-code:after']);
+  });
+});
+
+describe('why a folder holds unreadable files', () => {
+  it('lists, per root, how many files that look like sessions cannot be read and why, a loose one too', async () => {
+    const s = await start();
+    const dir = await folderWithSession('mixed');
+    await writeFile(join(dir, '.jido_code', 'sessions', 'empty-1.json'), '');
+    await writeFile(join(dir, '.jido_code', 'sessions', 'empty-2.json'), '');
+    // Recognised as JidoCode by its content wherever it lies, and written by a version this app does not read.
+    await copyFile(join(samplesDir, 'malformed', 'unknown_future_version__jido_v99.json'), join(dir, 'from a newer jido.json'));
+    await writeFile(join(dir, 'package.json'), '{"name":"not-a-session"}');
+    const root = await s.client.addRoot({ path: dir });
+    expect(root).toMatchObject({ sessionCount: 1, unreadableCount: 3 });
+    expect(root.unreadableReasons).toEqual([
+      { code: 'empty_file', count: 2, example: expect.any(String) },
+      { code: 'unsupported_version', count: 1, example: expect.stringMatching(/version/i) },
+    ]);
+    expect((await s.client.listRoots({}))[0]?.unreadableReasons).toEqual(root.unreadableReasons);
   });
 });

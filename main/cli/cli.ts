@@ -1,9 +1,11 @@
 // The `session-vault` command line: list and serve over the same services the app uses.
 import { runList, LIST_HELP } from './list-command.ts';
 import { runSearch, SEARCH_HELP } from './search-command.ts';
+import { runUsage, USAGE_HELP } from './usage-command.ts';
 import { runDiff, DIFF_HELP } from './diff-command.ts';
 import { runRecord, RECORD_HELP } from './record-command.ts';
 import { runValidate, VALIDATE_HELP } from './validate-command.ts';
+import { runOpen, OPEN_HELP } from './open-command.ts';
 import { runVaultCommand, VAULT_HELP } from './vault-commands.ts';
 import { runBundleCommand, BUNDLE_HELP } from './bundle-commands.ts';
 import { runTeam, TEAM_HELP } from './team-commands.ts';
@@ -21,7 +23,9 @@ Keep, browse and search the sessions AI coding assistants write to disk.
 Commands:
   list       list every session found (id, created, branch, outcome, summary)
   search     full-text search with filters: session-vault search "<query>" [--json]
+  usage      tokens and cost per day, week, month or session: session-vault usage daily [--json]
   diff       compare two sessions side by side, across formats: session-vault diff <a> <b> [--json]
+  open       print the summary of one session file, wherever it lies: session-vault open <file> [--json]
   serve      serve the app's UI to a browser on 127.0.0.1
   record     record a session step by step (start|append|op|close), crash-safe
   validate   check session.json files against the session schema
@@ -52,10 +56,12 @@ Environment:
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
   list: { run: (argv) => runList(argv), help: LIST_HELP },
   search: { run: (argv) => runSearch(argv), help: SEARCH_HELP },
+  usage: { run: (argv) => runUsage(argv), help: USAGE_HELP },
   diff: { run: (argv) => runDiff(argv), help: DIFF_HELP },
   serve: { run: (argv) => runServe(argv), help: SERVE_HELP },
   record: { run: (argv) => runRecord(argv), help: RECORD_HELP },
   validate: { run: (argv) => runValidate(argv), help: VALIDATE_HELP },
+  open: { run: (argv) => runOpen(argv), help: OPEN_HELP },
   team: { run: (argv) => runTeam(argv), help: TEAM_HELP },
   ...Object.fromEntries(
     Object.entries(VAULT_HELP).map(([name, help]) => [name, { run: (argv: string[]) => runVaultCommand(name, argv), help }]),

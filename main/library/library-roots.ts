@@ -1,6 +1,6 @@
 // The folders the library reads, as the contract shows them: listed with their counts and errors, added, removed, the demo.
 import { join } from 'node:path';
-import type { AppEvent, Root } from '../../shared/api.ts';
+import type { AppEvent, Root, UnreadableReason } from '../../shared/api.ts';
 import { AppError } from '../../shared/result.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 import { writeDemoSessions } from '../demo/demo-sessions.ts';
@@ -38,13 +38,24 @@ export class LibraryRoots {
   describe(r: RootRecord): Root {
     let sessionCount = 0;
     let unreadableCount = 0;
+    const reasons = new Map<UnreadableReason['code'], UnreadableReason>();
     for (const e of this.deps.catalogue.entries()) {
       if (!isWithin(r.path, e.path)) continue;
-      if (e.unreadable) unreadableCount++;
-      else sessionCount++;
+      if (!e.unreadable) {
+        sessionCount++;
+        continue;
+      }
+      unreadableCount++;
+      // Unreadable files are few: their rows (loaded from the index when not held) say why.
+      const why = e.summary.unreadable;
+      if (!why) continue;
+      const seen = reasons.get(why.code);
+      if (seen) seen.count++;
+      else reasons.set(why.code, { code: why.code, count: 1, example: why.message });
     }
+    const unreadableReasons = [...reasons.values()].sort((a, b) => b.count - a.count).slice(0, 3);
     const error = this.deps.scans.rootErrors.get(r.id) ?? null;
-    return { ...r, exists: error === null, sessionCount, unreadableCount, error };
+    return { ...r, exists: error === null, sessionCount, unreadableCount, unreadableReasons, error };
   }
 
   list(): Root[] {

@@ -1,9 +1,11 @@
-// Conformance over the sample corpus (samples/): every session file is claimed by exactly one reader and reads.
+// Conformance over the sample corpus (samples/): every session file is claimed (by path or content) by exactly one reader and reads.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Session } from '../../shared/session.ts';
 import { readers } from './registry.ts';
+import { resolveReader } from './recognize.ts';
+import { readHead } from './head.ts';
 import { UnreadableError } from './types.ts';
 import { samplesDir } from '../test-support/samples.ts';
 
@@ -47,7 +49,7 @@ const NOT_SESSIONS = new Set([
  */
 const AGENTS_NOT_READ_YET = ['opencode', 'copilot-cli', 'cursor-agent', 'qwen-code', 'kimi', 'pi', 'hermes', 'openclaw', 'goose', 'grok', 'droid', 'amp', 'aider', 'codebuff', 'vibe', 'kilo', 'devin', 'antigravity'];
 
-/** Files outside any tool's layout: only recognition by content (issue #22) can find them; no path rule claims them. */
+/** Files outside any tool's layout: no path rule claims them; recognition by content finds each one's format. */
 const LOOSE = 'loose/';
 
 const manifest = (JSON.parse(readFileSync(join(samplesDir, 'manifest.json'), 'utf8')) as { files: ManifestFile[] }).files;
@@ -60,15 +62,42 @@ describe('every sample in samples/', () => {
     expect(unknown.map((f) => `${f.path} (${f.format})`)).toEqual([]);
   });
 
-  it.each(manifest.filter((f) => notReadYet(f) || f.path.startsWith(LOOSE)).map((f) => [f.path]))('%s is claimed by no reader (yet)', (path) => {
+  it.each(manifest.filter(notReadYet).map((f) => [f.path]))('%s is claimed and recognised by no reader (yet)', async (path) => {
     const abs = join(samplesDir, path);
     expect(readers.filter((r) => r.claims(abs)).map((r) => r.format)).toEqual([]);
+    expect((await resolveReader(abs))?.format).toBeUndefined();
   });
 
-  it.each(inLayout.filter((f) => NOT_SESSIONS.has(f.format)).map((f) => [f.path]))('%s is not claimed as a session', (path) => {
+  it.each(manifest.filter((f) => f.path.startsWith(LOOSE)).map((f) => [f.path, SESSION_FORMATS[f.format]!]))(
+    '%s lies outside every layout and is recognised by its content as %s, reading into a valid session',
+    async (path, format) => {
+      const abs = join(samplesDir, path);
+      expect(readers.filter((r) => r.claims(abs)).map((r) => r.format)).toEqual([]);
+      const reader = await resolveReader(abs);
+      expect(reader?.format).toBe(format);
+      const session = await reader!.read(abs);
+      expect(() => Session.parse(session)).not.toThrow();
+      expect(session.format).toBe(format);
+      expect(session.key.startsWith(`${format}:`)).toBe(true);
+      expect(session.messages.length + session.operations.length).toBeGreaterThan(0);
+    },
+  );
+
+  it.each(inLayout.filter((f) => NOT_SESSIONS.has(f.format)).map((f) => [f.path]))('%s is not claimed or recognised as a session', async (path) => {
     const abs = join(samplesDir, path);
     expect(readers.filter((r) => r.claims(abs)).map((r) => r.format)).toEqual([]);
+    expect((await resolveReader(abs))?.format).toBeUndefined();
   });
+
+  /** Session files whose head no reader can tell: gzipped snapshots, and a rollout from before the envelope. */
+  const unrecognisable = (f: ManifestFile) => f.path.endsWith('.gz') || /schema drift/.test(f.notes);
+  it.each(inLayout.filter((f) => f.format in SESSION_FORMATS && !unrecognisable(f) && readers.find((r) => r.format === SESSION_FORMATS[f.format])?.recognizes).map((f) => [f.path, SESSION_FORMATS[f.format]!]))(
+    '%s is recognised from its head by exactly the %s reader',
+    async (path, format) => {
+      const head = await readHead(join(samplesDir, path));
+      expect(readers.filter((r) => r.recognizes?.(head)).map((r) => r.format)).toEqual([format]);
+    },
+  );
 
   it.each(inLayout.filter((f) => f.format in SESSION_FORMATS).map((f) => [f.path, SESSION_FORMATS[f.format]!]))(
     '%s is claimed by exactly the %s reader and reads into a valid session',
@@ -76,6 +105,7 @@ describe('every sample in samples/', () => {
       const abs = join(samplesDir, path);
       const claimants = readers.filter((r) => r.claims(abs)).map((r) => r.format);
       expect(claimants).toEqual([format]);
+      expect((await resolveReader(abs))?.format).toBe(format);
       const reader = readers.find((r) => r.format === format)!;
       try {
         const session = await reader.read(abs);

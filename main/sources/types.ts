@@ -1,5 +1,6 @@
 // The interface every on-disk format reader implements, and the error that marks a file unreadable.
 import type { Session, SourceFormat, Unreadable } from '../../shared/session.ts';
+import type { Head } from './head.ts';
 
 export interface SourceReader {
   readonly format: SourceFormat;
@@ -10,6 +11,18 @@ export interface SourceReader {
    * ask every reader; temp files (`*.tmp`, `*.tmp-<pid>-<ms>`) must never be claimed.
    */
   claims(absPath: string): boolean;
+  /**
+   * True when a file's head (its first 64 KB: `head.records()`, `head.document()`) is a session of this
+   * format, wherever the file lies. Readers whose format cannot be told from its first records leave it out.
+   */
+  recognizes?(head: Head): boolean;
+  /**
+   * The path rule also matches other tools' files (Claude Code's `projects/<dir>/*.jsonl`): a path claim is
+   * confirmed by the head, and a file another reader recognises (and this one does not) goes to that reader.
+   */
+  confirmByContent?: boolean;
+  /** A file of this tool's own layout that is not a session (a backup, an index): never recognised by content. */
+  companion?(absPath: string): boolean;
   /** Parses one claimed file into the canonical model; throws UnreadableError with the exact reason. */
   read(absPath: string): Promise<Session>;
 }

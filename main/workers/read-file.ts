@@ -7,7 +7,8 @@ import { prepareSession, scanContext } from '../bundle/prepare-session.ts';
 import { StoreShelf } from '../bundle/session-json.ts';
 import { compareInWorker } from '../compare/compare-in-worker.ts';
 import { extractPackedIndexText } from '../search-index/index-text.ts';
-import { findReader } from '../sources/registry.ts';
+import { usageRows } from '../search-index/usage-rows.ts';
+import { resolveReader } from '../sources/recognize.ts';
 import { UnreadableError } from '../sources/types.ts';
 import type { ReadFailure, ReadRequest, ReadResponse } from './read-protocol.ts';
 
@@ -35,7 +36,7 @@ async function stillCurrent(session: Session): Promise<boolean> {
 }
 
 async function parse(id: number, path: string): Promise<Session | ReadFailure> {
-  const reader = findReader(path);
+  const reader = await resolveReader(path);
   if (!reader) {
     return { id, ok: false, format: null, unreadable: { code: 'wrong_shape', message: 'No reader recognises this file.' } };
   }
@@ -101,5 +102,5 @@ export async function readSessionFile(request: ReadRequest): Promise<ReadRespons
   if (!('key' in result)) return result;
   if (request.mode === 'full') return { id, ok: true, session: result };
   const companions = result.sourceFiles.filter((f) => f.role !== 'primary' && f.path !== path).map((f) => f.path);
-  return { id, ok: true, summary: toSummary(result), companions, text: extractPackedIndexText(result) };
+  return { id, ok: true, summary: toSummary(result), companions, text: extractPackedIndexText(result), usage: usageRows(result) };
 }

@@ -1,8 +1,42 @@
 // The Sources panel: every root with its counts and errors, a remove button, and the add-folder form.
-import type { Root } from '../../shared/api.ts';
+import type { Root, UnreadableReason } from '../../shared/api.ts';
 import { formatLabel } from '../format.ts';
 import { useAppStore } from '../store/store-context.ts';
 import { AddRootForm } from './AddRootForm.tsx';
+
+/** What each kind of failure means, in words. */
+const REASON_LABEL: Record<UnreadableReason['code'], string> = {
+  io_error: 'could not be read',
+  empty_file: 'empty',
+  invalid_json: 'not valid JSON',
+  invalid_encoding: 'not valid text',
+  wrong_shape: 'not in the shape the format has',
+  unsupported_version: 'a version this app does not read',
+  too_large: 'too large',
+};
+
+/**
+ * How many files here look like sessions but cannot be read, and why: the count in the meta line (the counts grow
+ * during a scan without moving anything), opened by the user to show each kind with one file's reason.
+ */
+function Unreadable({ root }: { root: Root }) {
+  const reasons = root.unreadableReasons;
+  const why = reasons.map((r) => `${r.count} ${REASON_LABEL[r.code]}: ${r.example}`).join('\n');
+  return (
+    <details className="root-count root-unreadable warn-text">
+      <summary title={why || undefined}>{root.unreadableCount} unreadable</summary>
+      {reasons.length > 0 && (
+        <ul className="root-reasons" aria-label="Why files cannot be read">
+          {reasons.map((r) => (
+            <li key={r.code}>
+              {r.count} {REASON_LABEL[r.code]}: <bdi>{r.example}</bdi>
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}
 
 function RootRow({ root, onRemove }: { root: Root; onRemove(id: string): void }) {
   const kind = root.format ? `${root.kind} · ${formatLabel(root.format)}` : root.kind;
@@ -29,7 +63,7 @@ function RootRow({ root, onRemove }: { root: Root; onRemove(id: string): void })
         <span className="root-count">
           {root.sessionCount} session{root.sessionCount === 1 ? '' : 's'}
         </span>
-        {root.unreadableCount > 0 && <span className="root-count root-unreadable warn-text">{root.unreadableCount} unreadable</span>}
+        {root.unreadableCount > 0 && <Unreadable root={root} />}
       </div>
       {!root.exists && !root.error && <div className="error-text">Folder does not exist.</div>}
       {root.error && <div className="error-text">{root.error}</div>}

@@ -5,6 +5,7 @@ import { render } from '../test-render.tsx';
 import { App } from './App.tsx';
 import { Detail } from './Detail.tsx';
 import { SessionList } from './SessionList.tsx';
+import { SourcesPanel } from './SourcesPanel.tsx';
 
 const readable = summary({
   key: 'vizier:1',
@@ -116,5 +117,21 @@ describe('App', () => {
   it('shows no empty state while the first list is loading or once sessions exist', () => {
     expect(render(<App />, { loaded: false })).not.toContain('empty-state');
     expect(render(<App />, { loaded: true, sessions: [readable] })).not.toContain('empty-state');
+  });
+});
+
+describe('SourcesPanel', () => {
+  it('says why a folder holds files that look like sessions but cannot be read', () => {
+    const root = {
+      id: 'r1', path: '/home/dev/Downloads', kind: 'user' as const, format: null, exists: true, sessionCount: 2, unreadableCount: 3, error: null,
+      unreadableReasons: [
+        { code: 'empty_file' as const, count: 2, example: 'The file is empty.' },
+        { code: 'unsupported_version' as const, count: 1, example: 'JidoCode version 99 is newer than this app reads.' },
+      ],
+    };
+    const html = render(<SourcesPanel showAddForm={false} onToggleAdd={() => undefined} />, { roots: [root] });
+    expect(html).toContain('3 unreadable');
+    expect(html).toMatch(/2 empty: <bdi>The file is empty\.<\/bdi>/);
+    expect(html).toMatch(/1 a version this app does not read: <bdi>JidoCode version 99 is newer than this app reads\.<\/bdi>/);
   });
 });

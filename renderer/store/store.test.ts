@@ -16,7 +16,7 @@ const broken = summary({
   unreadable: { code: 'invalid_json', message: 'Unexpected end of JSON at line 3' },
 });
 const root: Root = {
-  id: 'r1', path: '/data', kind: 'user', format: null, exists: true, sessionCount: 3, unreadableCount: 1, error: null,
+  id: 'r1', path: '/data', kind: 'user', format: null, exists: true, sessionCount: 3, unreadableCount: 1, unreadableReasons: [{ code: 'invalid_json', count: 1, example: 'Line 1 is not JSON.' }], error: null,
 };
 
 function setup(sessions = [older, newer, broken]) {

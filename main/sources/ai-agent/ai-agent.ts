@@ -1,4 +1,5 @@
 // The ai-agent reader: v1/v2 gzipped opTree snapshots and v3 session ledgers, both under ~/.ai-agent/sessions.
+import { recognizesAiAgentLedger } from './ai-agent-recognize.ts';
 import { claimsLedger, claimsSnapshot } from './ai-agent-paths.ts';
 import { readAiAgentLedger } from './ai-agent-ledger.ts';
 import { readAiAgentSnapshot } from './ai-agent-snapshot.ts';
@@ -16,6 +17,7 @@ export const aiAgentReader: SourceReader = {
   format: 'ai-agent',
   label: 'ai-agent',
   claims: claimsAiAgent,
+  recognizes: recognizesAiAgentLedger,
   read(absPath) {
     return /\.jsonl$/i.test(absPath) ? readAiAgentLedger(absPath) : readAiAgentSnapshot(absPath);
   },

@@ -1,4 +1,5 @@
 // Reads Claude Code transcripts (<config>/projects/<encoded-cwd>/<sessionId>.jsonl and their sub-agent files).
+import { recognizesClaudeCode } from './claude-code-recognize.ts';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Session, SourceFile } from '../../../shared/session.ts';
 import { lastSegment, primarySourceFile, titleFromText, WarningList, type DocumentContext } from '../coerce.ts';
@@ -135,5 +136,7 @@ export const claudeCodeReader: SourceReader = {
   format: 'claude-code',
   label: 'Claude Code',
   claims: claimsClaudeCode,
+  recognizes: recognizesClaudeCode,
+  confirmByContent: true,
   read: (absPath) => readClaudeCodeFile(absPath),
 };

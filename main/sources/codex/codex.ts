@@ -1,4 +1,5 @@
 // Reads Codex CLI rollouts (<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-*.jsonl and archived_sessions/) in one streaming pass.
+import { recognizesCodex } from './codex-recognize.ts';
 import { basename, dirname } from 'node:path';
 import type { Session } from '../../../shared/session.ts';
 import { Fields, isRecord, kindOfJson, type DocumentContext } from '../coerce.ts';
@@ -125,5 +126,6 @@ export const codexReader: SourceReader = {
   format: 'codex',
   label: 'Codex CLI',
   claims: claimsCodex,
+  recognizes: recognizesCodex,
   read: (absPath) => readCodexFile(absPath),
 };

@@ -1,4 +1,5 @@
 // Reads Gemini CLI chats (~/.gemini/tmp/<project>/chats/session-*.json|.jsonl and nested sub-agent chats).
+import { recognizesGemini } from './gemini-recognize.ts';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Session } from '../../../shared/session.ts';
@@ -86,5 +87,6 @@ export const geminiReader: SourceReader = {
   format: 'gemini',
   label: 'Gemini CLI',
   claims: claimsGemini,
+  recognizes: recognizesGemini,
   read: (absPath) => readGeminiFile(absPath),
 };

@@ -1,4 +1,5 @@
 // Reads JidoCode's saved sessions (~/.jido_code/sessions/<id>.json, persisted schema version 1).
+import { recognizesJidoCode } from './jido-code-recognize.ts';
 import { basename, dirname, extname } from 'node:path';
 import type { Cost, Message, MessagePart, MessageRole, ModelInfo, Session, Todo, TokenUsage } from '../../../shared/session.ts';
 import {
@@ -199,6 +200,7 @@ export const jidoCodeReader: SourceReader = {
   format: 'jido-code',
   label: 'JidoCode',
   claims: claimsJidoCode,
+  recognizes: recognizesJidoCode,
   async read(absPath) {
     const { value, ctx } = await readDocument(absPath);
     return parseJidoDocument(value, ctx);

@@ -22,6 +22,11 @@ export function claimsProjectHub(absPath: string): boolean {
   return SESSION_FILE.test(basename(absPath)) && basename(sessions) === 'sessions' && basename(dirname(sessions)) === 'vault';
 }
 
+/** Files in a vault's `.projecthub/` folder (transcript backups, the index) belong to its sessions; none is one. */
+export function projectHubCompanion(absPath: string): boolean {
+  return absPath.split(/[\\/]+/).includes('.projecthub');
+}
+
 export interface ProjectHubContext extends DocumentContext {
   now: number;
   /** The session's row in `.projecthub/index.db`; null when there is no database. */
@@ -204,5 +209,6 @@ export const projectHubReader: SourceReader = {
   format: 'projecthub',
   label: 'ProjectHub',
   claims: claimsProjectHub,
+  companion: projectHubCompanion,
   read: (absPath) => readProjectHubFile(absPath),
 };

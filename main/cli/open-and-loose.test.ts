@@ -1,0 +1,95 @@
+// Session files wherever they lie, through the CLI as a user runs it: `list --root` over loose files, and `open <file>`.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SessionSummary } from '../../shared/session.ts';
+import { runCli, type CliRun } from '../test-support/run-cli.ts';
+import { samplesDir } from '../test-support/samples.ts';
+
+const LOOSE = join(samplesDir, 'loose');
+/** The manifest's formats of samples/loose/, as reader formats. */
+const LOOSE_FORMATS: Record<string, string> = {
+  'claude-session (1).jsonl': 'claude-code',
+  'rollout.jsonl': 'codex',
+  'chat.json': 'gemini',
+  'session-backup.json': 'jido-code',
+  'ledger copy.jsonl': 'ai-agent',
+};
+
+let base: string;
+const run = (args: string[]): Promise<CliRun> => runCli(args, { base });
+const fileName = (s: SessionSummary) => s.primaryPath.split('/').at(-1)!;
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'sv-loose-'));
+});
+afterAll(async () => rm(base, { recursive: true, force: true }));
+
+describe('session files outside any layout', () => {
+  it('list --root samples/loose lists every file there with its format', async () => {
+    const manifest = JSON.parse(await readFile(join(samplesDir, 'manifest.json'), 'utf8')) as { files: Array<{ path: string }> };
+    expect(manifest.files.filter((f) => f.path.startsWith('loose/')).map((f) => f.path.slice(6)).sort()).toEqual(Object.keys(LOOSE_FORMATS).sort());
+    const { code, stdout } = await run(['list', '--json', '--root', LOOSE, '--no-defaults']);
+    expect(code).toBe(0);
+    const sessions = JSON.parse(stdout) as SessionSummary[];
+    expect(Object.fromEntries(sessions.map((s) => [fileName(s), s.format]))).toEqual(LOOSE_FORMATS);
+    expect(sessions.filter((s) => s.unreadable)).toEqual([]);
+  });
+
+  it('list reads a rollout under a Claude projects folder as Codex, and leaves out files that are no session', async () => {
+    const root = join(base, 'mixed');
+    const project = join(root, '.claude', 'projects', '-home-u-src-x');
+    await mkdir(project, { recursive: true });
+    await copyFile(join(LOOSE, 'rollout.jsonl'), join(project, '019dfed4-0000-7000-8000-00000000000a.jsonl'));
+    await copyFile(join(LOOSE, 'claude-session (1).jsonl'), join(root, 'from-a-colleague.jsonl'));
+    await writeFile(join(root, 'package.json'), JSON.stringify({ name: 'x', version: '1.0.0' }));
+    await writeFile(join(root, 'events.jsonl'), '{"level":"info","msg":"started"}\n');
+    const { code, stdout } = await run(['list', '--json', '--root', root, '--no-defaults']);
+    expect(code).toBe(0);
+    const sessions = JSON.parse(stdout) as SessionSummary[];
+    expect(sessions.map((s) => [fileName(s), s.format]).sort()).toEqual([
+      ['019dfed4-0000-7000-8000-00000000000a.jsonl', 'codex'],
+      ['from-a-colleague.jsonl', 'claude-code'],
+    ]);
+  });
+
+  it.each(Object.entries(LOOSE_FORMATS))('open --json %s prints its summary as %s', async (name, format) => {
+    const { code, stdout } = await run(['open', '--json', join(LOOSE, name)]);
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout) as SessionSummary;
+    expect([summary.format, summary.primaryPath, summary.unreadable]).toEqual([format, join(LOOSE, name), null]);
+  });
+
+  it('open prints a readable summary without adding a root', async () => {
+    const { code, stdout } = await run(['open', join(LOOSE, 'rollout.jsonl')]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^title: +please summarize the build script$/m);
+    expect(stdout).toMatch(/^format: +Codex CLI \(codex\)$/m);
+    expect(stdout).toMatch(/^branch: +main$/m);
+    expect((await run(['list', '--json', '--no-defaults'])).stdout.trim()).toBe('[]');
+  });
+
+  it('open says clearly when a file is no session, is missing, or is not named', async () => {
+    const notSession = join(base, 'package.json');
+    await writeFile(notSession, '{"name":"x"}');
+    const refused = await run(['open', notSession]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${notSession} is not a session file any reader recognises`);
+    const missing = await run(['open', join(base, 'nope.jsonl')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no such file');
+    const usage = await run(['open']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('Usage: session-vault open');
+  });
+
+  it('open names the reason when a file looks like a session but cannot be read', async () => {
+    const dir = join(base, 'broken', '.jido_code', 'sessions');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'j.json'), '');
+    const { code, stderr } = await run(['open', join(dir, 'j.json')]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/looks like a JidoCode session but cannot be read: .+/);
+  });
+});

@@ -1,0 +1,49 @@
+// Which reader reads a file: its path rule first, then its head (one bounded read) where no path claims it or formats collide.
+import { basename } from 'node:path';
+import { readHead, type Head } from './head.ts';
+import { findReader, readers } from './registry.ts';
+import type { SourceReader } from './types.ts';
+
+/** A name recognition may look inside: JSON or JSONL, not hidden, not a writer's temp file. */
+export function isRecognitionCandidate(absPath: string): boolean {
+  const name = basename(absPath);
+  if (name.startsWith('.') || !/\.jsonl?$/i.test(name)) return false;
+  return !readers.some((r) => r.companion?.(absPath));
+}
+
+/** The reader whose format this head is, if exactly one recognises it. */
+export function readerForHead(head: Head): SourceReader | undefined {
+  if (!head.startsLikeJson) return undefined;
+  const found = readers.filter((r) => r.recognizes?.(head));
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** True when the path claim must be checked against the head (the claimant's path rule is loose). */
+export function needsHead(absPath: string): boolean {
+  const claimant = findReader(absPath);
+  return claimant ? claimant.confirmByContent === true : isRecognitionCandidate(absPath);
+}
+
+/**
+ * The reader for a file given its head: the path claimant unless another reader recognises the head and the
+ * claimant does not (content wins over a misleading place); for a file no path claims, the head decides.
+ */
+export function chooseReader(absPath: string, head: Head | null): SourceReader | undefined {
+  const claimant = findReader(absPath);
+  if (!head) return claimant;
+  if (claimant && (!claimant.confirmByContent || claimant.recognizes?.(head))) return claimant;
+  if (!claimant && !isRecognitionCandidate(absPath)) return undefined;
+  return readerForHead(head) ?? claimant;
+}
+
+/** The reader for a file, reading its head (at most 64 KB) only when the path alone cannot say. */
+export async function resolveReader(absPath: string): Promise<SourceReader | undefined> {
+  if (!needsHead(absPath)) return findReader(absPath);
+  let head: Head | null = null;
+  try {
+    head = await readHead(absPath);
+  } catch {
+    // Unreadable bytes: a path claimant reads it and reports why; an unclaimed file is no session we know.
+  }
+  return chooseReader(absPath, head);
+}
