@@ -6,7 +6,7 @@ export const METHOD_NAMES = [
   'listRoots', 'addRoot', 'removeRoot', 'openDemo', 'compareSessions',
   'getVaultStatus', 'keepSession', 'setAnnotations', 'forkSession', 'getResumeInfo', 'pruneVault', 'deleteSession',
   'listTrash', 'restoreSession', 'clearVault', 'getVaultSettings', 'setVaultSettings',
-  'searchSessions', 'getIndexProgress',
+  'searchSessions', 'getIndexProgress', 'usageReport',
   'scanBundle', 'exportBundle', 'cancelExport', 'readExport', 'beginUpload', 'uploadChunk',
   'takeOpenedBundles', 'readOpenedBundle', 'previewBundle', 'importBundle',
 ] as const satisfies readonly MethodName[];

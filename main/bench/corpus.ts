@@ -109,7 +109,7 @@ async function writeSession(root: string, n: number, bytes: number, rng: Prng, t
       const usage = { input_tokens: rng.int(100, 4000), output_tokens: rng.int(50, 1500), cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
       const records = [
         { ...base, type: 'user', uuid: u, parentUuid: parent, timestamp: ts(i * 3), message: { role: 'user', content: t.text(rng.int(40, 300)) } },
-        { ...base, type: 'assistant', uuid: a, parentUuid: u, timestamp: ts(i * 3 + 1), message: { id: `msg_${i}`, type: 'message', role: 'assistant', model, usage, content: [{ type: 'text', text: t.text(rng.int(80, 900)) }, { type: 'tool_use', id: toolId, name: rng.pick(['Read', 'Bash', 'Grep', 'Edit']), input: { file_path: `/home/dev/${project}/src/${t.id()}.ts` } }] } },
+        { ...base, type: 'assistant', uuid: a, parentUuid: u, timestamp: ts(i * 3 + 1), message: { id: `msg_${id.slice(0, 8)}${i}`, type: 'message', role: 'assistant', model, usage, content: [{ type: 'text', text: t.text(rng.int(80, 900)) }, { type: 'tool_use', id: toolId, name: rng.pick(['Read', 'Bash', 'Grep', 'Edit']), input: { file_path: `/home/dev/${project}/src/${t.id()}.ts` } }] } },
         { ...base, type: 'user', uuid: r, parentUuid: a, timestamp: ts(i * 3 + 2), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolId, content: t.text(rng.int(200, 4000)), is_error: false }] } },
       ];
       parent = r;

@@ -9,6 +9,7 @@ import { benchCompare, printCompare } from './compare.ts';
 import { benchBundle, printBundle } from './bundle.ts';
 import { benchRedaction, printRedaction } from './redaction.ts';
 import { measureRenderer, printRendererSize } from './renderer-size.ts';
+import { benchUsage, printUsage } from './usage.ts';
 
 const { values } = parseArgs({ args: process.argv.slice(2), options: { only: { type: 'string' }, sessions: { type: 'string' }, runs: { type: 'string' }, 'no-rg': { type: 'boolean' }, 'bundle-mb': { type: 'string' } }, strict: true });
 const wanted = (name: string) => !values.only || values.only.split(',').includes(name);
@@ -24,6 +25,7 @@ if (!process.env.SESSION_VAULT_WORKER_FILE && existsSync(builtWorker)) {
 if (wanted('large')) printLargeFiles(await benchLargeFiles());
 if (wanted('compare')) printCompare(await benchCompare());
 if (wanted('search')) printSearch(await benchSearch(Number(values.sessions ?? 2000), !values['no-rg'], Math.max(1, Number(values.runs ?? 1))), availableParallelism());
+if (wanted('usage')) printUsage(await benchUsage(Number(values.sessions ?? 2000), Math.max(3, Number(values.runs ?? 3))));
 if (wanted('bundle')) printBundle(await benchBundle(Number(values['bundle-mb'] ?? 1024)));
 if (wanted('redaction')) printRedaction(await benchRedaction());
 if (wanted('renderer')) printRendererSize(measureRenderer(join(import.meta.dirname, '..', '..', 'out', 'renderer')));

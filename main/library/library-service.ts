@@ -11,6 +11,7 @@ import type { IndexProgressTracker } from '../search-index/index-progress.ts';
 import type { SessionIndex } from '../search-index/index-store.ts';
 import type { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
 import { listWithIndex, searchSessions, type Annotated } from '../search-index/search-service.ts';
+import { usageReport } from '../search-index/usage-report.ts';
 import type { ReadPool } from '../workers/read-pool.ts';
 import type { LibraryRoots } from './library-roots.ts';
 import type { SessionReader } from './session-reader.ts';
@@ -19,6 +20,7 @@ export type LibraryMethodNames =
   | 'getAppInfo'
   | 'listSessions'
   | 'searchSessions'
+  | 'usageReport'
   | 'getSession'
   | 'getMessages'
   | 'getRawSource'
@@ -81,6 +83,7 @@ export class Library {
         return listWithIndex(catalogue, input, decorate, annotated);
       },
       searchSessions: async (input) => searchSessions(catalogue, input, decorate, annotated),
+      usageReport: async (input) => usageReport(catalogue, input, annotated),
       getSession: async ({ key, messageLimit }) => {
         const { session, messagesTotal } = await sessions.openWindow(key, 0, messageLimit);
         return { ...session, messagesTotal };

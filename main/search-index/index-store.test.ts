@@ -150,7 +150,7 @@ describe('SessionIndex recovery', () => {
     index.close();
     // What version 4 wrote: everything but the heads table.
     const db = new DatabaseSync(at.file);
-    db.exec('DROP TABLE heads; DROP TABLE index_state; PRAGMA user_version = 4');
+    db.exec('DROP TABLE heads; DROP TABLE index_state; DROP TABLE usage; PRAGMA user_version = 4');
     db.close();
     const upgraded = openIndex();
     expect(upgraded.note).toBe(`The search index was upgraded from version 4 to ${SCHEMA_VERSION}.`);
@@ -171,9 +171,9 @@ describe('SessionIndex recovery', () => {
       index.flush();
     }
     index.close();
-    // What version 5 wrote: everything but the tidy counter.
+    // What version 5 wrote: everything but the tidy counter (and the usage table of version 7).
     const db = new DatabaseSync(at.file);
-    db.exec('DROP TABLE index_state; PRAGMA user_version = 5');
+    db.exec('DROP TABLE index_state; DROP TABLE usage; PRAGMA user_version = 5');
     db.close();
     const upgraded = at.open({ minBytes: 1 });
     expect(upgraded.note).toBe(`The search index was upgraded from version 5 to ${SCHEMA_VERSION}.`);
@@ -190,6 +190,26 @@ describe('SessionIndex recovery', () => {
     expect(textSinceTidy(after)).toBe(0);
     expect((after.prepare('SELECT count(DISTINCT segid) AS n FROM docs_idx').get() as { n: number }).n).toBe(1);
     after.close();
+  });
+
+  it('upgrades a version 6 index in place: its sessions stay searchable, and each file is read again once for its usage', () => {
+    const index = openIndex();
+    add(index, makeSession('wombat', { messages: [textMessage('user', 'wombat burrow')] }), 120, 1000);
+    index.close();
+    // What version 6 wrote: everything but the usage table.
+    const db = new DatabaseSync(at.file);
+    db.exec('DROP TABLE usage; PRAGMA user_version = 6');
+    db.close();
+    const upgraded = openIndex();
+    expect(upgraded.note).toBe(`The search index was upgraded from version 6 to ${SCHEMA_VERSION}.`);
+    expect(searchIndex(upgraded, 'wombat').hits.map((h) => h.key)).toEqual(['vizier:wombat']);
+    // The stored mtime no longer matches the file's, so the next scan reads it and writes its usage rows.
+    expect([...upgraded.entries()].map((e) => [e.path, e.size, e.mtimeMs])).toEqual([['/roots/wombat.json', 120, -1]]);
+    const usage = { hourMs: 0, model: 'm', input: 5, output: 7, cacheRead: 0, cacheWrite: 0, reasoning: 0, costUsd: 0.5, unpriced: 0, calls: 1 };
+    const { result, text } = readResult(makeSession('wombat'));
+    upgraded.put('/roots/wombat.json', 120, 1000, 'vizier:wombat', result, text, [usage]);
+    upgraded.flush();
+    expect(upgraded.statement('SELECT sum(input + output) AS n FROM usage').get()).toEqual({ n: 12 });
   });
 
   it('a failed migration step leaves the file as it was', () => {

@@ -4,6 +4,7 @@ import { SEND_BYTES } from '../env/tuning.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { UsageRow } from './usage-rows.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import type { IndexText, PackedIndexText } from './index-text.ts';
 import { opBytes, type WriteOp } from './index-write.ts';
@@ -180,8 +181,8 @@ export class SessionIndex {
   }
 
   /** Records a read file (queued; written with the next batch). `text` null keeps the file listed but not searchable by content. */
-  put(path: string, size: number, mtimeMs: number, key: string, result: SummaryResponse, text: IndexText | PackedIndexText | null): void {
-    this.queue({ kind: 'put', path, size, mtimeMs, key, result, text });
+  put(path: string, size: number, mtimeMs: number, key: string, result: SummaryResponse, text: IndexText | PackedIndexText | null, usage: UsageRow[] = []): void {
+    this.queue({ kind: 'put', path, size, mtimeMs, key, result, text, usage });
   }
 
   remove(path: string): void {
@@ -283,6 +284,14 @@ export class SessionIndex {
   /** A prepared read statement (cached), after queued writes are in: the search side queries through this. */
   statement(sql: string): StatementSync {
     this.flush();
+    return this.prepared(sql);
+  }
+
+  /**
+   * The same statement without waiting for the writer thread: for a caller that flushed once before several reads
+   * (each flush waits for the writer's current step, a merge step after a scan: up to ~100 ms on a busy machine).
+   */
+  prepared(sql: string): StatementSync {
     let cached = this.statements.get(sql);
     if (!cached) {
       if (this.statements.size >= 200) this.statements.clear();

@@ -6,10 +6,11 @@ import { isPacked, packedParts, type IndexText, type PackedIndexText } from './i
 import { bodyChunks, CHUNK_SLOTS, firstChunkRowid } from './body-chunks.ts';
 import { releaseBytes } from '../workers/release-bytes.ts';
 import { SINCE_TIDY } from './index-tidy.ts';
+import type { UsageRow } from './usage-rows.ts';
 
 /** One change to the index; the writer applies a batch of them in one transaction. */
 export type WriteOp =
-  | { kind: 'put'; path: string; size: number; mtimeMs: number; key: string; result: SummaryResponse; text: IndexText | PackedIndexText | null }
+  | { kind: 'put'; path: string; size: number; mtimeMs: number; key: string; result: SummaryResponse; text: IndexText | PackedIndexText | null; usage?: UsageRow[] }
   | { kind: 'remove'; path: string }
   | { kind: 'key'; path: string; key: string };
 
@@ -67,6 +68,8 @@ export class IndexWrites {
   private readonly deleteResult: StatementSync;
   private readonly setKey: StatementSync;
   private readonly countText: StatementSync;
+  private readonly insertUsage: StatementSync;
+  private readonly deleteUsage: StatementSync;
   /** Text bytes of the batch being applied, added to the tidy counter with it (index-tidy.ts). */
   private textBytes = 0;
 
@@ -97,6 +100,8 @@ export class IndexWrites {
     this.deleteResult = db.prepare('DELETE FROM results WHERE id = ?');
     this.setKey = db.prepare('UPDATE files SET key = ? WHERE path = ?');
     this.countText = db.prepare('UPDATE index_state SET value = value + ? WHERE name = ?');
+    this.insertUsage = db.prepare('INSERT INTO usage (file_id, hour_ms, model, input, output, cache_read, cache_write, reasoning, cost, unpriced, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.deleteUsage = db.prepare('DELETE FROM usage WHERE file_id = ?');
   }
 
   /**
@@ -158,6 +163,7 @@ export class IndexWrites {
     if (!row) return;
     this.deleteTexts(row.id, fullText);
     this.deleteResult.run(row.id);
+    this.deleteUsage.run(row.id);
     this.deleteFile.run(row.id);
   }
 
@@ -197,7 +203,11 @@ export class IndexWrites {
       op.result.ok && op.result.companions.length ? JSON.stringify(op.result.companions) : null,
     ) as { id: number };
     this.putResult.run(row.id, JSON.stringify(op.result));
-    if (known) this.deleteTexts(row.id, fullText);
+    if (known) {
+      this.deleteTexts(row.id, fullText);
+      this.deleteUsage.run(row.id);
+    }
+    for (const u of op.usage ?? []) this.insertUsage.run(row.id, u.hourMs, u.model, u.input, u.output, u.cacheRead, u.cacheWrite, u.reasoning, u.costUsd, u.unpriced, u.calls);
     // Packed text goes in as its UTF-8 bytes (stored as blobs; readers decode them with storedString).
     const given = op.text && isPacked(op.text) ? packedParts(op.text) : op.text;
     const text = given ?? { title: s?.title ?? '', body: '', meta: s ? [s.id, s.projectPath, s.branch].filter(Boolean).join('\n') : op.path, idents: '' };

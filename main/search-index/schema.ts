@@ -4,7 +4,7 @@ import { SINCE_TIDY, TEXT_TOTAL_SQL } from './index-tidy.ts';
 import { mergeModeSql } from './merge-mode.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** A new file starts in steady mode: FTS5 merges segments as they pile up (merge-mode.ts). */
 const AUTOMERGE = mergeModeSql('steady');
@@ -30,6 +30,26 @@ INSERT INTO index_state (name, value) VALUES ('${SINCE_TIDY}', 0);`;
  * every transcript (a word in 9,700 of 10,000 sessions: 4.5 ms -> 0.7 ms).
  */
 const CREATE_HEADS = `CREATE VIRTUAL TABLE heads USING fts5(title, meta, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');`;
+
+/**
+ * Each file's token usage and cost per hour and model (usage-rows.ts), what `usage daily|weekly|monthly|session`
+ * adds up without reading a session file. Hours in UTC: a report folds them into days of any whole-hour time zone.
+ */
+const CREATE_USAGE = `CREATE TABLE usage (
+  file_id INTEGER NOT NULL,
+  hour_ms INTEGER NOT NULL,
+  model TEXT,
+  input REAL NOT NULL,
+  output REAL NOT NULL,
+  cache_read REAL NOT NULL,
+  cache_write REAL NOT NULL,
+  reasoning REAL NOT NULL,
+  cost REAL NOT NULL,
+  unpriced INTEGER NOT NULL,
+  calls INTEGER NOT NULL
+);
+CREATE INDEX usage_file ON usage(file_id);
+CREATE INDEX usage_hour ON usage(hour_ms);`;
 
 const CREATE = `
 CREATE TABLE files (
@@ -81,6 +101,7 @@ CREATE VIRTUAL TABLE docs USING fts5(title, body, meta, content = '', contentles
 CREATE VIRTUAL TABLE idents USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram');
 ${CREATE_HEADS}
 ${CREATE_STATE}
+${CREATE_USAGE}
 ${FTS_TUNING}`;
 
 /**
@@ -100,6 +121,12 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
   5: (db) => {
     db.exec(CREATE_STATE);
     db.prepare(`UPDATE index_state SET value = (${TEXT_TOTAL_SQL}) WHERE name = ?`).run(SINCE_TIDY);
+  },
+  // 6 -> 7: the usage table. Only a file's reader knows its per-call usage, so every file is marked changed
+  // (mtime -1) and the next scan reads it again; its text and list row stay searchable meanwhile.
+  6: (db) => {
+    db.exec(CREATE_USAGE);
+    db.exec('UPDATE files SET mtime_ms = -1');
   },
 };
 

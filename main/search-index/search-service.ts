@@ -36,7 +36,7 @@ interface ListingView {
 
 const views = new WeakMap<IndexedCatalogue, ListingView>();
 
-function listingView(catalogue: IndexedCatalogue): ListingView {
+export function listingView(catalogue: IndexedCatalogue): ListingView {
   // Writes land through this connection (an in-memory index) or the writer thread's (data_version moves then).
   const v = catalogue.index.statement('SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS d').get() as { c: number; d: number };
   const generation = `${v.c}:${v.d}:${catalogue.size}`;
@@ -80,13 +80,13 @@ function listedRows<H extends { key: string; path: string }>(catalogue: IndexedC
   });
 }
 
-const hasVaultFilter = (f: Filters) => f.starred !== undefined || f.kept !== undefined || f.tags.length > 0;
+export const hasVaultFilter = (f: Filters) => f.starred !== undefined || f.kept !== undefined || f.tags.length > 0;
 
 /** The user's own marks on a session (null when it has none): what the vault filters and the tag facet read. */
 export type Annotated = (key: string) => { starred: boolean; tags: readonly string[] } | null;
 
 /** What only the vault knows, read from every listed session: the keys the vault filters allow, and every session's tags. */
-function vaultFacts(catalogue: IndexedCatalogue, f: Filters, annotated: Annotated, wantTags: boolean): { onlyKeys: string[] | undefined; tagsByKey: Map<string, string[]> } {
+export function vaultFacts(catalogue: IndexedCatalogue, f: Filters, annotated: Annotated, wantTags: boolean): { onlyKeys: string[] | undefined; tagsByKey: Map<string, string[]> } {
   const filtering = hasVaultFilter(f);
   const onlyKeys: string[] = [];
   const tagsByKey = new Map<string, string[]>();

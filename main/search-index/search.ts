@@ -160,10 +160,10 @@ export function buildMatch(query: ParsedQuery, limits: MatchLimits = {}): Match 
   return m;
 }
 
-const withClause = (ctes: string[]) => (ctes.length ? `WITH ${ctes.join(', ')} ` : '');
+export const withClause = (ctes: string[]) => (ctes.length ? `WITH ${ctes.join(', ')} ` : '');
 export const whereClause = (conds: string[]) => (conds.length ? ` WHERE ${conds.join(' AND ')}` : '');
 /** The id conditions for files read from the `files` table (so including the matched set). */
-const idConds = (m: Match, column: string) => [...(m.matched ? [`{id} IN ${m.matched}`] : []), ...m.idConds].map((c) => c.replaceAll('{id}', column));
+export const idConds = (m: Match, column: string) => [...(m.matched ? [`{id} IN ${m.matched}`] : []), ...m.idConds].map((c) => c.replaceAll('{id}', column));
 
 /**
  * Newest/largest first; missing values last; ties newest first, then by row id so pages never overlap (and the

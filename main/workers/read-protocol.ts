@@ -2,6 +2,7 @@
 import type { Comparison } from '../../shared/compare/comparison.ts';
 import type { Session, SessionSummary, SourceFormat, Unreadable } from '../../shared/session.ts';
 import type { IndexText, PackedIndexText } from '../search-index/index-text.ts';
+import type { UsageRow } from '../search-index/usage-rows.ts';
 import type { JsonScan, PreparedSession, ShareSpec } from '../bundle/prepare-session.ts';
 
 /**
@@ -68,7 +69,8 @@ export type ReadFailure = { id: number; ok: false; format: SourceFormat | null; 
 export type FullResponse = { id: number; ok: true; session: Session } | ReadFailure;
 /** `companions`: the session's other source files (transcripts, indexes, meta), watched for changes too. */
 /** `text`: what the full-text index stores, extracted here so the main thread never walks the transcript (the scan worker sends it packed, a transferred buffer). */
-export type SummaryResponse = { id: number; ok: true; summary: SessionSummary; companions: string[]; text?: IndexText | PackedIndexText } | ReadFailure;
+/** `usage`: the session's usage per hour and model, for the index's usage reports. */
+export type SummaryResponse = { id: number; ok: true; summary: SessionSummary; companions: string[]; text?: IndexText | PackedIndexText; usage?: UsageRow[] } | ReadFailure;
 /** `session.messages` holds only the requested window; `messagesTotal` counts them all. */
 export type WindowResponse = { id: number; ok: true; session: Session; messagesTotal: number } | ReadFailure;
 /** A failure names the file (A's or B's) that could not be read. */
