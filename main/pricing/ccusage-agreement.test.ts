@@ -1,21 +1,11 @@
 // Session Vault's Claude Code tokens and costs agree with ccusage's (run offline) on the same files, per session and per day.
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { readdir, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { readClaudeCodeFile } from '../sources/claude-code/claude-code.ts';
 import { layoutOf } from '../sources/claude-code/claude-code-subagents.ts';
-import { samplesDir } from '../test-support/samples.ts';
-
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** ccusage's command as its package declares it (19.x is plain JavaScript; 20.x needs platform binaries the registry does not all have). */
-const ccusagePackage = JSON.parse(readFileSync(join(repo, 'node_modules/ccusage/package.json'), 'utf8')) as { bin: { ccusage: string } };
-const ccusageCli = join(repo, 'node_modules/ccusage', ccusagePackage.bin.ccusage);
+import { ccTokensOf, claudeSamplesRoot, costsAgree, COPY_ID, ORIGINAL_ID, runCcusage, type CcRow } from '../test-support/ccusage.ts';
 
 interface Figures {
   input: number;
@@ -25,23 +15,8 @@ interface Figures {
   /** null when Session Vault left every call unpriced. */
   cost: number | null;
 }
-interface CcRow {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheCreationTokens: number;
-  totalCost: number;
-}
 
 const tokensOf = (f: Figures) => [f.input, f.output, f.cacheRead, f.cacheWrite];
-const ccTokensOf = (r: CcRow) => [r.inputTokens, r.outputTokens, r.cacheReadTokens, r.cacheCreationTokens];
-/** Costs agree to a millionth of a dollar or 0.1%, whichever is larger (float sums in a different order). */
-const costsAgree = (a: number, b: number) => Math.abs(a - b) <= Math.max(1e-6, 0.001 * Math.max(a, b));
-
-// A session resumed into a new file: Claude Code copies earlier turns, same message ids and request ids.
-const ORIGINAL_ID = '44444444-4444-4444-8444-444444444444';
-const COPIED_FROM = `-home-user-src-demo/${ORIGINAL_ID}.jsonl`;
-const COPY_ID = '44444444-4444-4444-8444-4444444400c0';
 
 /** Sessions whose only model is newer than ccusage 19.0.3's bundled prices (claude-opus-5): compared on tokens only. */
 const UNPRICED_BY_CCUSAGE = new Set(['ses_stage0_small']);
@@ -56,14 +31,6 @@ async function jsonlFiles(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile() && e.name.endsWith('.jsonl')).map((e) => join(e.parentPath, e.name)).sort();
 }
 
-async function ccusage(report: 'session' | 'daily'): Promise<Record<string, unknown>> {
-  const { stdout } = await promisify(execFile)(process.execPath, [ccusageCli, 'claude', report, '--offline', '--json', '--timezone', 'UTC'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: root, CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
 
 /** The session ccusage files a transcript under: its own id, or its parent's for a file in `<id>/subagents/`. */
 function ccSessionOf(s: Session): string {
@@ -96,14 +63,9 @@ function svByDay(list: Session[]): Map<string, Figures> {
 }
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'sv-ccusage-'));
-  const projects = join(root, 'projects');
-  await cp(join(samplesDir, 'claude-code/projects'), projects, { recursive: true });
-  await cp(join(repo, 'main/sources/fixtures/claude-code/projects'), projects, { recursive: true });
-  const original = await readFile(join(projects, COPIED_FROM), 'utf8');
-  await writeFile(join(projects, dirname(COPIED_FROM), `${COPY_ID}.jsonl`), original.replaceAll('44444444-4444-4444-8444-444444444444', COPY_ID));
-  sessions = await Promise.all((await jsonlFiles(projects)).map((f) => readClaudeCodeFile(f)));
-  const [bySession, byDay] = await Promise.all([ccusage('session'), ccusage('daily')]);
+  root = await claudeSamplesRoot('sv-ccusage-');
+  sessions = await Promise.all((await jsonlFiles(join(root, 'projects'))).map((f) => readClaudeCodeFile(f)));
+  const [bySession, byDay] = await Promise.all([runCcusage(root, 'session'), runCcusage(root, 'daily')]);
   ccSessions = new Map((bySession.sessions as Array<CcRow & { sessionId: string }>).map((r) => [r.sessionId, r]));
   ccDays = new Map((byDay.daily as Array<CcRow & { date: string }>).map((r) => [r.date, r]));
 }, 60_000);

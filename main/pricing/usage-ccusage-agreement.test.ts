@@ -1,36 +1,18 @@
 // `session-vault usage daily|session --json`, read from the index, agrees with ccusage (run offline) on the same Claude Code files.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UsageRowOut } from '../../shared/usage-api.ts';
-import { samplesDir } from '../test-support/samples.ts';
+import { ccTokensOf, claudeSamplesRoot, costsAgree, COPY_ID, ORIGINAL_ID, repo, runCcusage, type CcRow } from '../test-support/ccusage.ts';
 
-const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const ccusagePackage = JSON.parse(readFileSync(join(repo, 'node_modules/ccusage/package.json'), 'utf8')) as { bin: { ccusage: string } };
-const ccusageCli = join(repo, 'node_modules/ccusage', ccusagePackage.bin.ccusage);
 const cli = join(repo, 'main/cli/cli.ts');
 
-interface CcRow {
-  inputTokens: number;
-  outputTokens: number;
-  cacheReadTokens: number;
-  cacheCreationTokens: number;
-  totalCost: number;
-}
-const ccTokensOf = (r: CcRow) => [r.inputTokens, r.outputTokens, r.cacheReadTokens, r.cacheCreationTokens];
 const tokensOf = (r: UsageRowOut) => [r.input, r.output, r.cacheRead, r.cacheWrite];
-const costsAgree = (a: number, b: number) => Math.abs(a - b) <= Math.max(1e-6, 0.001 * Math.max(a, b));
 const sum = (a: number[], b: number[]) => a.map((n, i) => n + (b[i] ?? 0));
 
 // The same samples and the same by-design differences as ccusage-agreement.test.ts.
-const ORIGINAL_ID = '44444444-4444-4444-8444-444444444444';
-const COPIED_FROM = `-home-user-src-demo/${ORIGINAL_ID}.jsonl`;
-const COPY_ID = '44444444-4444-4444-8444-4444444400c0';
 /** Newer than ccusage 19.0.3's bundled prices (claude-opus-5): ccusage prices it at $0, Session Vault does not. */
 const UNPRICED_BY_CCUSAGE = 'ses_stage0_small';
 /** A pre-2.1 sub-agent file beside its parent: ccusage lists it alone, Session Vault under its parent. */
@@ -40,11 +22,6 @@ const LEGACY_AGENT = 'agent-5e6f7a8b';
 let root: string;
 const run = promisify(execFile);
 
-async function ccusage(report: 'session' | 'daily'): Promise<Record<string, unknown>> {
-  const env = { PATH: process.env.PATH ?? '', HOME: root, CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' };
-  const { stdout } = await run(process.execPath, [ccusageCli, 'claude', report, '--offline', '--json', '--timezone', 'UTC'], { cwd: root, env, maxBuffer: 16 << 20 });
-  return JSON.parse(stdout) as Record<string, unknown>;
-}
 
 async function ours(report: 'session' | 'daily', ...extra: string[]): Promise<UsageRowOut[]> {
   const env = { ...process.env, SESSION_VAULT_HOME: join(root, 'home'), NO_COLOR: '1' };
@@ -61,13 +38,8 @@ let copiedDays: Map<string, UsageRowOut>;
 let newerDays: Map<string, UsageRowOut>;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'sv-usage-ccusage-'));
-  const projects = join(root, 'projects');
-  await cp(join(samplesDir, 'claude-code/projects'), projects, { recursive: true });
-  await cp(join(repo, 'main/sources/fixtures/claude-code/projects'), projects, { recursive: true });
-  const original = await readFile(join(projects, COPIED_FROM), 'utf8');
-  await writeFile(join(projects, dirname(COPIED_FROM), `${COPY_ID}.jsonl`), original.replaceAll(ORIGINAL_ID, COPY_ID));
-  const [byDay, bySession] = await Promise.all([ccusage('daily'), ccusage('session')]);
+  root = await claudeSamplesRoot('sv-usage-ccusage-');
+  const [byDay, bySession] = await Promise.all([runCcusage(root, 'daily'), runCcusage(root, 'session')]);
   ccDays = new Map((byDay.daily as Array<CcRow & { date: string }>).map((r) => [r.date, r]));
   ccSessions = new Map((bySession.sessions as Array<CcRow & { sessionId: string }>).map((r) => [r.sessionId, r]));
   // One index, built by the first command; the later ones read it as it is.
