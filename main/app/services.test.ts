@@ -1,4 +1,5 @@
 // The services end to end in plain Node: scanning roots, opening sessions, unreadable files, live updates.
+import { waitFor } from '../test-support/wait-for.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,16 +14,6 @@ let services: Services;
 let events: AppEvent[];
 
 const jidoDir = () => join(root, '.jido_code', 'sessions');
-
-async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 3000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'sv-services-'));

@@ -1,4 +1,5 @@
 // The Electron entry wired end to end against a fake `electron` module: window, protocol, IPC, links, menu, quit.
+import { waitFor } from '../test-support/wait-for.ts';
 import type { EventEmitter } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -119,16 +120,6 @@ vi.mock('electron', async () => {
 
 let base: string;
 let win: FakeWindow;
-
-async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const fromPage = (url = win.webContents.mainFrame.url) => ({ sender: win.webContents, senderFrame: { url, parent: null } });
 

@@ -1,4 +1,5 @@
 // The index inside the running services: searchable content, restarts that re-read only changes, live updates.
+import { waitUntil } from '../test-support/wait-for.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, mkdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,14 +24,6 @@ async function startServices(watch = true): Promise<Services> {
 
 async function found(s: Services, query: string): Promise<string[]> {
   return (await s.client.searchSessions({ query, limit: 50, offset: 0 })).results.map((r) => r.summary.key);
-}
-
-async function waitFor(probe: () => Promise<boolean>, ms = 4000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 beforeEach(async () => {
@@ -131,17 +124,17 @@ describe('services with the search index', () => {
     const s = await startServices(true);
     const added = join(jidoDir(), 'j-3.json');
     await writeFile(added, jidoSession('j-3', 'quokkaproject'));
-    await waitFor(async () => (await found(s, 'quokkaproject')).length === 1);
+    await waitUntil(async () => (await found(s, 'quokkaproject')).length === 1);
     await writeFile(added, jidoSession('j-3', 'wombatproject'));
-    await waitFor(async () => (await found(s, 'wombatproject')).length === 1);
+    await waitUntil(async () => (await found(s, 'wombatproject')).length === 1);
     expect(await found(s, 'quokkaproject')).toEqual([]);
     const renamed = join(jidoDir(), 'j-3-renamed.json');
     await rename(added, renamed);
-    await waitFor(async () => {
+    await waitUntil(async () => {
       const page = await s.client.searchSessions({ query: 'wombatproject', limit: 10, offset: 0 });
       return page.total === 1 && page.results[0]?.summary.primaryPath === renamed;
     });
     await rm(renamed);
-    await waitFor(async () => (await found(s, 'wombatproject')).length === 0);
+    await waitUntil(async () => (await found(s, 'wombatproject')).length === 0);
   });
 });

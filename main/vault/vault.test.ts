@@ -1,4 +1,5 @@
 // The vault through the real services: keep survives deletion, annotations, fork, resume, prune, delete/restore, clear.
+import { waitFor } from '../test-support/wait-for.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -12,16 +13,6 @@ let root: string;
 let services: Services;
 const jidoFile = () => join(root, '.jido_code', 'sessions', 'j-1.json');
 const vizierFile = () => join(root, 'orbit', '.vizier', 'sessions', 'v-1', 'session.json');
-
-async function waitFor<T>(probe: () => Promise<T | undefined>, ms = 4000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const row = async (key: string) => (await services.client.listSessions({})).sessions.find((s) => s.key === key);
 

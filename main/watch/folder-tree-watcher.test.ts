@@ -1,4 +1,5 @@
 // The folder-tree watcher as the catalogue relies on it: files added, changed and removed, folders that appear (with files) or go, depth and skipped folders.
+import { waitUntil } from '../test-support/wait-for.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,13 +25,8 @@ function start(root: string, options: { depth?: number; recursive?: boolean } = 
   return watcher.add(root);
 }
 
-async function until(probe: () => boolean, what: string, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** The watcher's tests name what they wait for first: `until(probe, what)`. */
+const until = (probe: () => boolean, what: string, ms = 3000) => waitUntil(probe, ms, what);
 
 /** Nothing more arrives for a while: used to show a path was not reported. */
 const quiet = () => new Promise((r) => setTimeout(r, 250));
