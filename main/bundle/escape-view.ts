@@ -13,17 +13,30 @@ const HAS_NESTED = /\\\\[nrtbf]/;
 const blank = (match: string) => ' '.repeat(match.length);
 
 /**
+ * An underscore glued to the front of a key (`keys_AKIA…`, `token_ghp_…`, `jwt_eyJ…`): `_` is a word character, so
+ * the rules' left boundary fails there. A view with that underscore blanked is scanned too (added, never replacing
+ * the others, so a key that merely contains such a run is still found whole).
+ */
+const GLUED = /_(?=AKIA|ASIA|gh[pousr]_|github_pat_|sk-|xox[abprs]-|AIza|eyJ|npm_|[sr]k_(?:live|test)_)/g;
+const HAS_GLUED = /_(?=AKIA|ASIA|gh[pousr]_|github_pat_|sk-|xox[abprs]-|AIza|eyJ|npm_|[sr]k_(?:live|test)_)/;
+
+function withUnglued(views: string[]): string[] {
+  if (!HAS_GLUED.test(views[0] ?? '')) return views;
+  return [...views, ...views.map((view) => view.replace(GLUED, ' '))];
+}
+
+/**
  * The texts the rules read for `text`, each as long as it: in JSON the text with its escapes blanked (and, when it
  * holds JSON inside strings, with the inner escapes blanked too); in other text the text as it is, plus the same
  * blanked views when it holds backslashes (a rendered document quotes JSON, a YAML title has `\n`). A blanked
  * `\\` in a Windows path could hide a letter a rule needs, hence both views where no grammar says which is meant.
  */
 export function ruleViews(text: string, mode: EscapeMode): string[] {
-  if (!text.includes('\\')) return [text];
+  if (!text.includes('\\')) return withUnglued([text]);
   const views = mode === 'json' ? [] : [text];
   views.push(text.replace(JSON_ESCAPE, blank));
   if (HAS_NESTED.test(text)) views.push(text.replace(NESTED_ESCAPE, blank));
-  return views;
+  return withUnglued(views);
 }
 
 /** Every span the rules find in any view of `text` (literals and environment values are looked for in `text` itself); duplicates are the caller's to merge. */

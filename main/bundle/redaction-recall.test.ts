@@ -84,6 +84,15 @@ describe('redaction recall', () => {
     expect(out).toContain('smtp://mailer:<password>@mail.example.com');
   });
 
+  it('finds a key glued to a preceding underscore (keys_AKIA…, token_ghp_…, google_AIza…), in JSON and in text', async () => {
+    const glued = [`keys_${KEYS.awsId}`, `token_${KEYS.github}`, `google_${KEYS.google}`];
+    const json = await scan(`${JSON.stringify({ path: `/srv/${glued[0]}.txt`, env: glued.slice(1).join(' ') })}\n`);
+    const text = await scan(`${glued.join('\n')}\n`, 'text');
+    for (const { out } of [json, text]) for (const key of [KEYS.awsId, KEYS.github, KEYS.google]) expect(out).not.toContain(key);
+    // The word before the key stays; only the key goes.
+    expect(text.out).toContain('keys_[REDACTED:aws]');
+  });
+
   it('catches AWS secret keys and OpenAI keys whose last character is not a letter or digit', async () => {
     const { out } = await scan(`aws_secret_access_key = ${KEYS.awsSecretEndingInSlash}\nkey: ${KEYS.openaiEndingInDash}\n`, 'text');
     expect(out).not.toContain(KEYS.awsSecretEndingInSlash);
