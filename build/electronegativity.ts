@@ -37,10 +37,10 @@ function loadOffline(): Run {
   const require = createRequire(import.meta.url);
   const runnerPath = require.resolve('@doyensec/electronegativity/dist/runner.js');
   const gotPath = createRequire(runnerPath).resolve('got');
-  const stub = new Module(gotPath);
-  stub.exports = () => Promise.reject(new Error('offline: Electronegativity runs without network here'));
-  stub.loaded = true;
-  (require.cache as Record<string, Module>)[gotPath] = stub;
+  const offlineGot = new Module(gotPath);
+  offlineGot.exports = () => Promise.reject(new Error('offline: Electronegativity runs without network here'));
+  offlineGot.loaded = true;
+  (require.cache as Record<string, Module>)[gotPath] = offlineGot;
   return require(runnerPath) as Run;
 }
 

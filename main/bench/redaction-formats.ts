@@ -3,16 +3,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { gzipSync } from 'node:zlib';
-
-/** Where a session puts its plants (as in redaction-corpus.ts). */
-export interface CorpusSlots {
-  title: string;
-  texts: string[];
-  toolInput: string;
-  toolOutput: string;
-  path: string;
-  payload: string;
-}
+import type { Slots } from './redaction-corpus.ts';
 
 const ISO = '2026-03-01T10:00:00.000Z';
 const MS = Date.parse(ISO);
@@ -22,7 +13,7 @@ const MS = Date.parse(ISO);
  * (the ledger's own free text), a tool op's attributes its input and its error its output, a payload ref's path the
  * path; the captured payload files are written beside it (`payloads/<id>/turn-0001/…`, gzip) as ai-agent writes them.
  */
-export function ledgerFiles(id: string, s: CorpusSlots): Array<[string, Buffer]> {
+export function ledgerFiles(id: string, s: Slots): Array<[string, Buffer]> {
   const head = { version: 3, originId: id, sessionId: id };
   let seq = 0;
   const rec = (recordType: string, fields: Record<string, unknown>) => ({ ...head, seq: ++seq, ts: ISO, recordType, ...fields });
@@ -51,7 +42,7 @@ export function ledgerFiles(id: string, s: CorpusSlots): Array<[string, Buffer]>
 }
 
 /** Claude Code records, as ProjectHub's `session capture` copies them into `.projecthub/transcripts/<id>.jsonl`. */
-function transcript(id: string, s: CorpusSlots): Buffer {
+function transcript(id: string, s: Slots): Buffer {
   const base = { isSidechain: false, userType: 'external', cwd: '/home/dev/proj', sessionId: id, version: '2.1.47', gitBranch: 'main', timestamp: ISO };
   let n = 0;
   const rec = (type: 'user' | 'assistant', message: unknown) => ({ ...base, parentUuid: n ? `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` : null, type, message, uuid: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}` });
@@ -65,12 +56,12 @@ function transcript(id: string, s: CorpusSlots): Buffer {
 }
 
 /** The rolling summary ProjectHub writes into both the Markdown and index.db: every prompt and reply, one line each. */
-function rollingSummary(s: CorpusSlots): string {
+function rollingSummary(s: Slots): string {
   return [s.title || 'Look at the deploy config.', ...s.texts].map((t, i) => `**${i % 2 ? 'Assistant' : 'User'}**: ${t}`).join('\n');
 }
 
 /** A ProjectHub vault session: `vault/sessions/<date>_<id>.md`, its transcript, and its row in `vault/.projecthub/index.db`. */
-export function projecthubFiles(id: string, s: CorpusSlots): Array<[string, Buffer]> {
+export function projecthubFiles(id: string, s: Slots): Array<[string, Buffer]> {
   const summary = rollingSummary(s);
   const md = ['---', `session_id: "${id}"`, 'project_dir: "/home/dev/proj"', `started_at: ${MS}`, `last_saved_at: ${MS + 60_000}`, `turn_count: ${s.texts.length + 1}`, 'status: closed', '---', '', `# Session: ${id}`, '', '## Rolling Summary', '', summary, ''].join('\n');
   return [
@@ -80,7 +71,7 @@ export function projecthubFiles(id: string, s: CorpusSlots): Array<[string, Buff
 }
 
 /** Adds `id`'s row (with the same rolling summary) to the index.db at `path`, made with ProjectHub's schema when new. */
-export function addIndexRow(path: string, id: string, s: CorpusSlots, fresh: boolean): void {
+export function addIndexRow(path: string, id: string, s: Slots, fresh: boolean): void {
   mkdirSync(dirname(path), { recursive: true });
   if (fresh) rmSync(path, { force: true });
   const db = new DatabaseSync(path);
