@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { CLAUDE_KEY, CODEX_KEY } from '../../main/compare/fixture-paths.ts';
-import { test, expect, jidoSession } from './vault-fixture.ts';
+import { test, expect, jidoSession, searchFor } from './vault-fixture.ts';
 import { watchCsp } from './csp-violations.ts';
 
 /** One sample of each format in the corpus. */
@@ -36,7 +36,7 @@ const MARKDOWN = [
 ].join('\n');
 
 async function open(page: Page, key: string): Promise<void> {
-  await page.getByTestId('filter').fill(key.split(':')[1]!.slice(-8));
+  await searchFor(page, key.split(':')[1]!.slice(-8));
   await page.locator(`[data-testid="session-row"][data-key="${key}"]`).click();
   await expect(page.getByTestId('detail')).toHaveAttribute('data-key', key);
   // Every tab draws something different: the transcript, operations trees, todos, config tables, raw records.

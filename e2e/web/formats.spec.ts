@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect, samplesRoot, callApi } from './vault-fixture.ts';
+import { test, expect, samplesRoot, callApi, searchFor } from './vault-fixture.ts';
 
 
 interface Summary {
@@ -99,7 +99,7 @@ test('every session file of the corpus is listed, loose ones by their content, a
 for (const c of CASES) {
   test(`${c.format}: a sample opens and shows its own structure`, async ({ page, samplesVault }, testInfo) => {
     await page.goto(samplesVault.url);
-    await page.getByTestId('filter').fill(c.key.split(':')[1]!.slice(-8));
+    await searchFor(page, c.key.split(':')[1]!.slice(-8));
     const row = page.locator(`[data-testid="session-row"][data-key="${c.key}"]`);
     await row.click();
     await expect(page.getByTestId('detail')).toHaveAttribute('data-key', c.key);
@@ -110,7 +110,7 @@ for (const c of CASES) {
 
 test('find in session: Ctrl+F finds, counts and steps through matches', async ({ page, samplesVault }) => {
   await page.goto(samplesVault.url);
-  await page.getByTestId('filter').fill('019dfed4');
+  await searchFor(page, '019dfed4');
   await page.locator('[data-testid="session-row"]').first().click();
   // Find belongs to a loaded session.
   await expect(page.getByTestId('message').first()).toBeVisible();

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { vizierSession } from '../../main/test-support/session-files.ts';
-import { test as base, expect, startVault, type Vault } from './vault-fixture.ts';
+import { test as base, expect, searchFor, startVault, type Vault } from './vault-fixture.ts';
 
 /** A long JidoCode session whose only mention of the word sits deep in it, beyond the first window of messages. */
 function longSession(): string {
@@ -84,7 +84,7 @@ test('keyboard: ↓ moves through the results and Enter opens the selected one a
 
 test('clicking a facet narrows the results and clicking it again widens them', async ({ page, searchVault }) => {
   await page.goto(searchVault.url);
-  await page.getByTestId('filter').fill('quokka');
+  await searchFor(page, 'quokka');
   await expect(rows(page)).toHaveCount(2);
   await page.getByTestId('facets-toggle').click();
   const vizier = page.locator('[data-testid="facet"][data-filter="source:vizier"]');
@@ -104,7 +104,7 @@ test('clicking a facet narrows the results and clicking it again widens them', a
 
 test('a date range set in Refine narrows the results, and clearing it widens them', async ({ page, searchVault }) => {
   await page.goto(searchVault.url);
-  await page.getByTestId('filter').fill('quokka');
+  await searchFor(page, 'quokka');
   await expect(rows(page)).toHaveCount(2);
   await page.getByTestId('facets-toggle').click();
   // The long session was last active in December 2025, the Vizier one in January 2026.
@@ -128,7 +128,7 @@ test('the sort control reorders the list and the results', async ({ page, search
   await page.getByTestId('sort').selectOption('size');
   await expect.poll(async () => (await keys(page))[0]).toBe('jido-code:j-long');
 
-  await page.getByTestId('filter').fill('quokka');
+  await searchFor(page, 'quokka');
   await expect(rows(page)).toHaveCount(2);
   await page.getByTestId('sort').selectOption('updated');
   await expect.poll(() => keys(page)).toEqual(['vizier:v-2', 'jido-code:j-long']);
@@ -138,7 +138,7 @@ test('the sort control reorders the list and the results', async ({ page, search
 
 test('the syntax help lists the filters, and Esc closes it before it clears the query', async ({ page, searchVault }) => {
   await page.goto(searchVault.url);
-  await page.getByTestId('filter').fill('quokka');
+  await searchFor(page, 'quokka');
   await page.getByTestId('search-help').click();
   const help = page.getByTestId('search-help-popover');
   await expect(help).toContainText('"exact phrase"');

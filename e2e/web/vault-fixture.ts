@@ -1,5 +1,5 @@
 // Playwright fixture: a real `session-vault serve` on a temporary seeded root and data dir, per test.
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -99,6 +99,12 @@ export async function callApi<T>(vault: Vault, method: string, input: unknown): 
   const body = (await res.json()) as { ok: boolean; value: T; error?: { message: string } };
   if (!body.ok) throw new Error(body.error?.message);
   return body.value;
+}
+
+/** Types into the search box and waits until the index has answered that text, so rows no longer move under a click. */
+export async function searchFor(page: Page, text: string): Promise<void> {
+  await page.getByTestId('filter').fill(text);
+  await expect(page.getByTestId('session-list')).toHaveAttribute('aria-busy', 'false');
 }
 
 export { expect, jidoSession };

@@ -2,7 +2,7 @@
 import { access, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect, jidoSession } from './vault-fixture.ts';
+import { test, expect, jidoSession, searchFor } from './vault-fixture.ts';
 
 const row = (page: Page, key: string) => page.locator(`[data-testid="session-row"][data-key="${key}"]`);
 const exists = (path: string) => access(path).then(() => true, () => false);
@@ -39,7 +39,7 @@ test('keep, star, tag and note a session; it survives its source being deleted; 
   await expect(row(page, 'vizier:v-1')).toBeVisible();
   await page.getByTestId('filter-starred').click();
   await expect(page.getByTestId('session-row')).toHaveCount(3);
-  await page.getByTestId('filter').fill('nightly');
+  await searchFor(page, 'nightly');
   await expect(page.getByTestId('session-row')).toHaveCount(1);
   await page.getByTestId('filter').fill('');
 

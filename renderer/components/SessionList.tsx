@@ -114,6 +114,8 @@ export function SessionList() {
   const searching = useAppStore((s) => s.filter.trim() !== '' && s.search !== null && s.search.error === null);
   const resultFor = useAppStore((s) => s.resultFor);
   const answeredText = useAppStore((s) => (s.filter.trim() ? (s.search?.text ?? null) : null));
+  // Busy from the keystroke until the index answers this very text: rows may still move under the pointer.
+  const busy = useAppStore((s) => s.filter.trim() !== '' && (s.search === null || s.search.loading || s.search.text !== s.filter.trim()));
   const hasMore = useAppStore((s) => s.search !== null && s.search.results.length < s.search.total);
   const loadMoreResults = useAppStore((s) => s.loadMoreResults);
   const sessionCount = useAppStore((s) => s.sessions.length);
@@ -180,6 +182,7 @@ export function SessionList() {
           aria-label="Sessions"
           tabIndex={0}
           data-testid="session-list"
+          aria-busy={busy}
           style={{ height: virtualizer.getTotalSize() }}
         >
           {items.map((v) => {

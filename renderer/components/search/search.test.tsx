@@ -39,6 +39,15 @@ describe('search in the list', () => {
     expect(html).not.toContain('<b>');
   });
 
+  it('is busy from the keystroke until the index answers that very text, so a click does not land on a moving row', () => {
+    const busy = (state: Parameters<typeof render>[1]) => /data-testid="session-list" aria-busy="(\w+)"/.exec(render(<SessionList />, state))?.[1];
+    expect(busy({ loaded: true, sessions: [found], filter: '', search: null })).toBe('false');
+    expect(busy({ loaded: true, sessions: [found], filter: 'parse', search: null })).toBe('true');
+    expect(busy({ loaded: true, sessions: [found], filter: 'parseConfig x', search: view() })).toBe('true');
+    expect(busy({ loaded: true, sessions: [found], filter: 'parseConfig', search: view({ loading: true }) })).toBe('true');
+    expect(busy({ loaded: true, sessions: [found], filter: 'parseConfig', search: view() })).toBe('false');
+  });
+
   it('says how many matched and how fast, and any filter it could not use', () => {
     const html = render(<ListToolbar />, {
       filter: 'parseConfig source:nope',
