@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
 const SLOW = [
   'main/recorder/crash.test.ts',
   'main/recorder/lock.test.ts',
-  'main/app/idle-memory.test.ts',
+  'main/env/idle-memory.test.ts',
   ...['bundle-commands', 'cli', 'diff-command', 'export-outside', 'open-and-loose', 'record-command', 'search-command', 'terminal-output', 'validate-command', 'vault-commands'].map((name) => `main/cli/${name}.test.ts`),
   'main/team/team-cli.test.ts',
   'main/pricing/ccusage-agreement.test.ts',

@@ -19,7 +19,7 @@ import { Library } from '../library/library-service.ts';
 import { LibraryRoots } from '../library/library-roots.ts';
 import { SessionChanges } from '../library/session-changes.ts';
 import { SessionReader } from '../library/session-reader.ts';
-import { LibrarySync } from './library-sync.ts';
+import { LibrarySync } from '../library/library-sync.ts';
 import { Startup } from './startup.ts';
 
 export interface ServicesOptions {

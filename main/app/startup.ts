@@ -9,7 +9,7 @@ import type { IndexProgressTracker } from '../search-index/index-progress.ts';
 import type { SessionIndex } from '../search-index/index-store.ts';
 import type { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
 import type { Vault } from '../vault/vault-service.ts';
-import type { LibrarySync } from './library-sync.ts';
+import type { LibrarySync } from '../library/library-sync.ts';
 
 export interface StartupDeps {
   roots: RootStore;

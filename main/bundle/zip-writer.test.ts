@@ -10,7 +10,7 @@ import { eachEntry, entryName, openEntry, openZip, type ZipEntry } from './read-
 import { useNativeCrc32, ZipWriter } from './zip-writer.ts';
 import { createRequire } from 'node:module';
 import { PassThrough } from 'node:stream';
-import { collector } from '../app/idle-memory.ts';
+import { collector } from '../env/idle-memory.ts';
 
 let dir: string;
 beforeEach(async () => {

@@ -1,6 +1,6 @@
 // The lifecycle every one-shot CLI command shares: start the services without watching, scan, work, close.
 import { resolve } from 'node:path';
-import { configureHeaps } from '../app/idle-memory.ts';
+import { configureHeaps } from '../env/idle-memory.ts';
 import { createServices, type Services } from '../app/services.ts';
 import { resolveDataDir } from '../env/data-dir.ts';
 import { sanitizeForTerminal } from './terminal-text.ts';

@@ -7,7 +7,7 @@ import { installMenu } from './menu.ts';
 import { taskbarProgress } from './progress.ts';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, createBundleHandler } from './protocol.ts';
 import { createIpcBridge, originOf } from './ipc.ts';
-import { configureHeaps } from '../app/idle-memory.ts';
+import { configureHeaps } from '../env/idle-memory.ts';
 import { createServices } from '../app/services.ts';
 import { appWindows, createMainWindow, denyPermissions, hardenWebContents } from './window.ts';
 

@@ -11,10 +11,10 @@
 export const WORKER_YOUNG_MB = 48; // used in main/workers/read-pool.ts
 
 /** The young generation's semi-space every worker thread starts with, and keeps (young generation: about three times this). */
-export const WORKER_SEMI_SPACE_MB = 8; // used in main/app/idle-memory.ts
+export const WORKER_SEMI_SPACE_MB = 8; // used in main/env/idle-memory.ts
 
 /** The scan workers' heap cap: parsing a file of SCAN_LARGE_BYTES takes a fraction of it. */
-export const SCAN_HEAP_MB = 96; // used in main/app/library-sync.ts
+export const SCAN_HEAP_MB = 96; // used in main/library/library-sync.ts
 
 /** Batches are bounded by the index's backlog limit (tens of MB of text), well inside this. */
 export const WRITER_HEAP_MB = 160; // used in main/search-index/index-writer.ts
@@ -22,10 +22,10 @@ export const WRITER_HEAP_MB = 160; // used in main/search-index/index-writer.ts
 // Scans
 
 /** Files above this are listed by the session worker, which keeps them parsed for opening. */
-export const LARGE_FILE_BYTES = 32 * 1024 * 1024; // used in main/app/library-sync.ts
+export const LARGE_FILE_BYTES = 32 * 1024 * 1024; // used in main/library/library-sync.ts
 
 /** A scan reads files above this after the others, one at a time, in a worker without a heap cap. */
-export const SCAN_LARGE_BYTES = 8 * 1024 * 1024; // used in main/app/library-sync.ts
+export const SCAN_LARGE_BYTES = 8 * 1024 * 1024; // used in main/library/library-sync.ts
 
 /**
  * A scan has the main thread's heap collected after this many files. Each file's summary lives until the index
@@ -34,7 +34,7 @@ export const SCAN_LARGE_BYTES = 8 * 1024 * 1024; // used in main/app/library-syn
  * Collected every 4,000 files: 45-77 MB, and peak RSS over 3 interleaved runs 365-401 -> 360-365 MB (the peak is
  * then a large file's parse), in the same time (107-112 s) for about 1% more CPU.
  */
-export const COLLECT_EVERY_FILES = 4000; // used in main/app/library-sync.ts
+export const COLLECT_EVERY_FILES = 4000; // used in main/library/library-sync.ts
 
 // Opened sessions
 

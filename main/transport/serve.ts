@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { createHttpTransport } from './http-server.ts';
-import { configureHeaps } from '../app/idle-memory.ts';
+import { configureHeaps } from '../env/idle-memory.ts';
 import { createServices, type Services } from '../app/services.ts';
 import { resolveDataDir } from '../env/data-dir.ts';
 import { parseServeArgs, SERVE_HELP } from '../cli/serve-args.ts';

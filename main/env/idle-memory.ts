@@ -1,5 +1,5 @@
 // Holds V8's young generations at their size during long scans, and hands spare heap back once a scan is over.
-import { WORKER_SEMI_SPACE_MB } from '../env/tuning.ts';
+import { WORKER_SEMI_SPACE_MB } from './tuning.ts';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 

@@ -4,7 +4,7 @@ import { SCAN_LARGE_BYTES } from '../env/tuning.ts';
 import { LARGE_FILE_BYTES } from '../env/tuning.ts';
 import { SCAN_HEAP_MB } from '../env/tuning.ts';
 import { scanRoot } from '../catalogue/scan-root.ts';
-import { collectOldGarbage, releaseIdleMemory } from './idle-memory.ts';
+import { collectOldGarbage, releaseIdleMemory } from '../env/idle-memory.ts';
 import type { IndexProgressTracker } from '../search-index/index-progress.ts';
 import type { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
 import type { SessionIndex } from '../search-index/index-store.ts';
