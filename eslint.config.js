@@ -4,7 +4,24 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'util', 'zlib', 'stream', 'worker_threads', 'events'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'path',
+  'os',
+  'child_process',
+  'crypto',
+  'http',
+  'https',
+  'net',
+  'url',
+  'util',
+  'zlib',
+  'stream',
+  'worker_threads',
+  'events',
+];
 
 /** shared/ imports only zod, sibling files and files one folder up inside shared/ (plus `extra` packages). */
 function sharedOnly(extra) {
@@ -25,7 +42,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       // Only main's Electron entry and IPC adapter may import electron (services stay testable in plain Node).
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only main/electron/ (the desktop shell) and preload/ may import electron.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'Only main/electron/ (the desktop shell) and preload/ may import electron.' }] },
+      ],
     },
   },
   {
@@ -42,7 +62,12 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'electron', message: 'Only main/electron/ (the desktop shell) and preload/ may import electron.' }],
-          patterns: [{ group: ['**/app/*', '**/transport/*', '**/cli/*', '**/electron/*'], message: 'A service room does not import the composition (app/), transports, the CLI or the Electron shell.' }],
+          patterns: [
+            {
+              group: ['**/app/*', '**/transport/*', '**/cli/*', '**/electron/*'],
+              message: 'A service room does not import the composition (app/), transports, the CLI or the Electron shell.',
+            },
+          ],
         },
       ],
     },
@@ -100,7 +125,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: '/shared/(api|result|session|vault-api|search-api|bundle-api|compare/comparison)\\.ts$',
-              message: 'This shared/ module defines zod schemas: import its types only (names and constants have zod-free homes: method-names.ts, bundle-limits.ts, event-payloads.ts).',
+              message:
+                'This shared/ module defines zod schemas: import its types only (names and constants have zod-free homes: method-names.ts, bundle-limits.ts, event-payloads.ts).',
               allowTypeImports: true,
             },
           ],

@@ -16,14 +16,7 @@ export default defineConfig({
         launchOptions: {
           // The system Chromium: nothing is downloaded; PLAYWRIGHT_CHROMIUM points elsewhere when needed.
           executablePath: process.env.PLAYWRIGHT_CHROMIUM || '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
         },
       },
     },

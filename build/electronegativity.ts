@@ -75,6 +75,8 @@ export async function runElectronegativity(): Promise<ElectronegativityIssue[]> 
 if (process.argv[1] === import.meta.filename) {
   const issues = (await runElectronegativity()).filter((i) => i.id !== VERSION_NOTICE);
   for (const i of issues) console.log(`${i.id}  ${i.file}:${i.line}  ${i.severity} | ${i.confidence}`);
-  console.log(issues.length ? `${issues.length} finding(s) besides the Electron version notice.` : 'Electronegativity: nothing besides the Electron version notice.');
+  console.log(
+    issues.length ? `${issues.length} finding(s) besides the Electron version notice.` : 'Electronegativity: nothing besides the Electron version notice.',
+  );
   process.exitCode = issues.length ? 1 : 0;
 }

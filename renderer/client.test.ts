@@ -27,13 +27,14 @@ describe('createClient', () => {
     const client = createClient(t);
     await expect(client.listSessions({ text: 'fix' })).resolves.toEqual({ sessions: [], total: 0 });
     await client.getAppInfo();
-    expect(t.seen).toEqual([['listSessions', { text: 'fix' }], ['getAppInfo', {}]]);
+    expect(t.seen).toEqual([
+      ['listSessions', { text: 'fix' }],
+      ['getAppInfo', {}],
+    ]);
   });
 
   it('throws a ClientError carrying code, message and field on ok:false', async () => {
-    const client = createClient(
-      transport(async () => ({ ok: false, error: { code: 'INVALID_INPUT', message: 'path: too long', field: 'path' } })),
-    );
+    const client = createClient(transport(async () => ({ ok: false, error: { code: 'INVALID_INPUT', message: 'path: too long', field: 'path' } })));
     const err = await client.addRoot({ path: 'x' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ClientError);
     expect(err).toMatchObject({ code: 'INVALID_INPUT', message: 'path: too long', field: 'path' });

@@ -12,7 +12,13 @@ const c = compareSessions(testSession('vault:a', turns), testSession('vault:b', 
 describe('displayRows', () => {
   it('folds runs of identical turns and keeps differences in full', () => {
     const rows = displayRows(c.rows, new Set());
-    expect(rows.map((r) => (r.kind === 'fold' ? `fold ${r.start}+${r.count}` : `turn ${r.row}`))).toEqual(['fold 0+3', 'turn 3', 'fold 4+2', 'turn 6', 'turn 7']);
+    expect(rows.map((r) => (r.kind === 'fold' ? `fold ${r.start}+${r.count}` : `turn ${r.row}`))).toEqual([
+      'fold 0+3',
+      'turn 3',
+      'fold 4+2',
+      'turn 6',
+      'turn 7',
+    ]);
   });
 
   it('shows a fold’s turns once expanded', () => {

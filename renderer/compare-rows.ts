@@ -5,8 +5,7 @@ export const STATUS_LABEL: Record<RowStatus, string> = { same: 'identical', chan
 
 export type DisplayRow =
   /** `count` identical turns starting at comparison row `start`, collapsed to one line until expanded. */
-  | { kind: 'fold'; key: string; start: number; count: number }
-  | { kind: 'turn'; key: string; row: number };
+  { kind: 'fold'; key: string; start: number; count: number } | { kind: 'turn'; key: string; row: number };
 
 /** Runs of identical turns at least this long fold; a single one between differences stays visible as context. */
 export const MIN_FOLD = 2;

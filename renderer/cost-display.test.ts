@@ -15,7 +15,11 @@ describe('partial costs', () => {
   });
 
   it('keeps a sum partial when one part is', () => {
-    expect(addCost({ usd: 1, estimated: false }, { usd: 0.5, estimated: true, unpricedMessages: 2 })).toEqual({ usd: 1.5, estimated: true, unpricedMessages: 2 });
+    expect(addCost({ usd: 1, estimated: false }, { usd: 0.5, estimated: true, unpricedMessages: 2 })).toEqual({
+      usd: 1.5,
+      estimated: true,
+      unpricedMessages: 2,
+    });
   });
 });
 

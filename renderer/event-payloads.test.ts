@@ -5,7 +5,17 @@ import { AppErrorShape } from '../shared/result.ts';
 import { EVENT_NAMES, eventPayload } from './event-payloads.ts';
 import { appError } from './wire-checks.ts';
 
-const root = { id: 'r1', path: '/home/dev/sessions', kind: 'user', format: null, exists: true, sessionCount: 3, unreadableCount: 0, unreadableReasons: [], error: null };
+const root = {
+  id: 'r1',
+  path: '/home/dev/sessions',
+  kind: 'user',
+  format: null,
+  exists: true,
+  sessionCount: 3,
+  unreadableCount: 0,
+  unreadableReasons: [],
+  error: null,
+};
 const progress = { exportId: 'exp_12345678', phase: 'scan', sessionsDone: 1, sessionsTotal: 2, bytesDone: 10.5, bytesTotal: 20 };
 const indexing = { phase: 'scanning', filesDone: 4, filesTotal: 9, bytesDone: 100, bytesTotal: 900, etaMs: null };
 

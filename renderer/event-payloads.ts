@@ -8,13 +8,26 @@ type Check<E extends EventName> = (data: unknown) => EventPayload<E> | null;
 
 const isKind = oneOf<Root['kind']>({ default: true, user: true, demo: true });
 const isFormat = oneOf<SourceFormat>({
-  vizier: true, 'jido-code': true, projecthub: true, 'ai-agent': true, 'claude-code': true, codex: true, gemini: true, vault: true,
+  vizier: true,
+  'jido-code': true,
+  projecthub: true,
+  'ai-agent': true,
+  'claude-code': true,
+  codex: true,
+  gemini: true,
+  vault: true,
 });
 const isIndexPhase = oneOf<IndexProgress['phase']>({ scanning: true, idle: true });
 const isBundlePhase = oneOf<EventPayload<'bundleProgress'>['phase']>({ scan: true, write: true });
 
 const isUnreadableCode = oneOf<UnreadableReason['code']>({
-  io_error: true, empty_file: true, invalid_json: true, invalid_encoding: true, wrong_shape: true, unsupported_version: true, too_large: true,
+  io_error: true,
+  empty_file: true,
+  invalid_json: true,
+  invalid_encoding: true,
+  wrong_shape: true,
+  unsupported_version: true,
+  too_large: true,
 });
 
 function unreadableReason(v: unknown): UnreadableReason | null {

@@ -36,7 +36,11 @@ export function createExpansion(): Expansion {
 /** Re-renders only the component whose id changed. */
 export function useExpanded(expansion: Expansion, id: string): [boolean, () => void] {
   const subscribe = useCallback((l: () => void) => expansion.subscribe(id, l), [expansion, id]);
-  const open = useSyncExternalStore(subscribe, () => expansion.isOpen(id), () => expansion.isOpen(id));
+  const open = useSyncExternalStore(
+    subscribe,
+    () => expansion.isOpen(id),
+    () => expansion.isOpen(id),
+  );
   const toggle = useCallback(() => expansion.toggle(id), [expansion, id]);
   return [open, toggle];
 }

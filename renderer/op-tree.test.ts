@@ -23,7 +23,13 @@ describe('visibleOpRows', () => {
     const roots = buildOpTree(opTreeSession().operations);
     const all = visibleOpRows(roots, new Set());
     expect(all.map((r) => `${r.depth}:${r.node.op.id}`)).toEqual([
-      '0:turn-1', '1:llm-1', '1:tool-1', '1:agent-1', '2:agent-1/llm', '2:agent-1/tool', '0:turn-2',
+      '0:turn-1',
+      '1:llm-1',
+      '1:tool-1',
+      '1:agent-1',
+      '2:agent-1/llm',
+      '2:agent-1/tool',
+      '0:turn-2',
     ]);
     expect(visibleOpRows(roots, new Set(['agent-1'])).map((r) => r.node.op.id)).not.toContain('agent-1/llm');
     expect(visibleOpRows(roots, new Set(['turn-1'])).map((r) => r.node.op.id)).toEqual(['turn-1', 'turn-2']);

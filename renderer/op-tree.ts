@@ -47,7 +47,7 @@ export function buildOpTree(ops: readonly Operation[]): OpNode[] {
 
 function isAncestor(candidate: OpNode, of: OpNode, nodes: Map<string, OpNode>): boolean {
   const seen = new Set<string>();
-  for (let cur: OpNode | undefined = of; cur; ) {
+  for (let cur: OpNode | undefined = of; cur;) {
     if (cur === candidate) return true;
     if (seen.has(cur.op.id)) return true;
     seen.add(cur.op.id);

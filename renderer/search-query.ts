@@ -56,7 +56,9 @@ export function withDate(query: string, name: 'after' | 'before', day: string): 
 
 /** The day (YYYY-MM-DD) of the query's `after:` or `before:` filter, or '' when it has none or gives it otherwise (`after:7d`). */
 export function dateOf(query: string, name: 'after' | 'before'): string {
-  const piece = pieces(query).filter((p) => filterKey(p) === name).at(-1);
+  const piece = pieces(query)
+    .filter((p) => filterKey(p) === name)
+    .at(-1);
   const day = piece?.slice(name.length + 1) ?? '';
   return /^\d{4}-\d{2}-\d{2}$/.test(day) ? day : '';
 }

@@ -4,8 +4,26 @@ const MAX_SUMMARY = 140;
 
 /** Keys that name what a call works on, most telling first. */
 const PRIMARY_KEYS = [
-  'command', 'cmd', 'pattern', 'query', 'q', 'queries', 'file_path', 'filePath', 'notebook_path', 'path', 'absolute_path',
-  'file', 'filename', 'url', 'description', 'prompt', 'task', 'name', 'input', 'text',
+  'command',
+  'cmd',
+  'pattern',
+  'query',
+  'q',
+  'queries',
+  'file_path',
+  'filePath',
+  'notebook_path',
+  'path',
+  'absolute_path',
+  'file',
+  'filename',
+  'url',
+  'description',
+  'prompt',
+  'task',
+  'name',
+  'input',
+  'text',
 ];
 /** Shown after the primary value when present, e.g. a grep pattern and where it looked. */
 const SECONDARY_KEYS: Record<string, string[]> = {

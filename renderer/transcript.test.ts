@@ -7,10 +7,7 @@ const messageRows = (rows: Row[]) => rows.filter((r): r is MessageRow => r.kind 
 
 describe('buildTranscript: tool calls and results', () => {
   it('joins a call with its result from the next message into one card and marks the result row', () => {
-    const { rows } = buildTranscript([
-      msg('assistant', [call('c1', 'Read', { file_path: 'a.ts' })]),
-      msg('user', [result('c1', 'contents', false)]),
-    ]);
+    const { rows } = buildTranscript([msg('assistant', [call('c1', 'Read', { file_path: 'a.ts' })]), msg('user', [result('c1', 'contents', false)])]);
     const [first, second] = messageRows(rows);
     expect(first?.items).toEqual([expect.objectContaining({ kind: 'tool', result: expect.objectContaining({ output: 'contents' }) })]);
     expect(second?.items).toEqual([expect.objectContaining({ kind: 'result-ref', name: 'Read' })]);
@@ -103,10 +100,7 @@ describe('isSecondary', () => {
 
 describe('buildTranscript: ai-agent style sub-agent runs', () => {
   it('takes a call named after the agent as its spawner', () => {
-    const { rows } = buildTranscript([
-      msg('tool', [call('op-1', 'child-a', { task: 'x' })]),
-      msg('assistant', [text('child reply')], { agentId: 'child-a' }),
-    ]);
+    const { rows } = buildTranscript([msg('tool', [call('op-1', 'child-a', { task: 'x' })]), msg('assistant', [text('child reply')], { agentId: 'child-a' })]);
     expect(rows[1]).toMatchObject({ kind: 'agent', agentId: 'child-a', spawnedBy: expect.any(String) });
   });
 });

@@ -19,8 +19,15 @@ export const oneOf =
     typeof v === 'string' && Object.hasOwn(values, v);
 
 const isErrorCode = oneOf<ErrorCode>({
-  INVALID_INPUT: true, UNKNOWN_METHOD: true, NOT_FOUND: true, OUTSIDE_ROOTS: true, UNREADABLE: true,
-  IO_ERROR: true, CONFLICT: true, CANCELLED: true, INTERNAL: true,
+  INVALID_INPUT: true,
+  UNKNOWN_METHOD: true,
+  NOT_FOUND: true,
+  OUTSIDE_ROOTS: true,
+  UNREADABLE: true,
+  IO_ERROR: true,
+  CONFLICT: true,
+  CANCELLED: true,
+  INTERNAL: true,
 });
 
 /** The error of a failed Result as the contract's AppErrorShape describes it (unknown keys dropped), or null. */

@@ -5,8 +5,7 @@ import type { ErrorCode, Result } from './result.ts';
 import type { Transport } from './transport.ts';
 
 /** Methods whose input is all-optional may be called with no argument. */
-type Args<M extends MethodName> =
-  Record<never, never> extends MethodInput<M> ? [input?: MethodInput<M>] : [input: MethodInput<M>];
+type Args<M extends MethodName> = Record<never, never> extends MethodInput<M> ? [input?: MethodInput<M>] : [input: MethodInput<M>];
 
 export type ApiClient = { readonly [M in MethodName]: (...args: Args<M>) => Promise<MethodOutput<M>> };
 

@@ -99,9 +99,7 @@ export const api = {
     output: z.object({ sessions: z.array(SessionSummary), total: z.number().int().nonnegative() }),
   },
   getSession: {
-    input: z
-      .object({ key: SessionKey, messageLimit: z.number().int().positive().max(1_000_000).default(DEFAULT_MESSAGE_WINDOW) })
-      .strict(),
+    input: z.object({ key: SessionKey, messageLimit: z.number().int().positive().max(1_000_000).default(DEFAULT_MESSAGE_WINDOW) }).strict(),
     output: OpenedSession,
   },
   getMessages: {
@@ -121,7 +119,12 @@ export const api = {
         /** Index into the session's sourceFiles; 0 is the primary file. */
         fileIndex: z.number().int().nonnegative().default(0),
         offset: z.number().int().nonnegative().default(0),
-        length: z.number().int().positive().max(4 * 1024 * 1024).default(256 * 1024),
+        length: z
+          .number()
+          .int()
+          .positive()
+          .max(4 * 1024 * 1024)
+          .default(256 * 1024),
       })
       .strict(),
     output: RawSource,

@@ -149,7 +149,9 @@ export const bundleApi = {
    * no bytes; 512 KiB keeps every request and answer far below the HTTP transport's limits).
    */
   readExport: {
-    input: z.object({ exportId: ExportId, offset: z.number().int().nonnegative(), length: z.number().int().positive().max(UPLOAD_CHUNK).default(UPLOAD_CHUNK) }).strict(),
+    input: z
+      .object({ exportId: ExportId, offset: z.number().int().nonnegative(), length: z.number().int().positive().max(UPLOAD_CHUNK).default(UPLOAD_CHUNK) })
+      .strict(),
     output: z.object({ data: z.string(), offset: z.number().int().nonnegative(), size: z.number().int().nonnegative(), done: z.boolean() }),
   },
   /** Starts receiving a bundle to import, `size` bytes, sent in order with uploadChunk. */

@@ -36,8 +36,6 @@ export class AppError extends Error {
     this.field = field;
   }
   toShape(): AppErrorShape {
-    return this.field === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, field: this.field };
+    return this.field === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, field: this.field };
   }
 }

@@ -2,16 +2,7 @@
 import { z } from 'zod';
 
 /** Every on-disk format the app reads (`vault` is the app's own store). */
-export const SourceFormat = z.enum([
-  'vizier',
-  'jido-code',
-  'projecthub',
-  'ai-agent',
-  'claude-code',
-  'codex',
-  'gemini',
-  'vault',
-]);
+export const SourceFormat = z.enum(['vizier', 'jido-code', 'projecthub', 'ai-agent', 'claude-code', 'codex', 'gemini', 'vault']);
 export type SourceFormat = z.infer<typeof SourceFormat>;
 
 /** Any JSON value; used where a format carries free-form payloads we keep verbatim. */
@@ -90,14 +81,7 @@ export const CompactionPart = z.object({
   tokensBefore: z.number().nullable(),
 });
 
-export const MessagePart = z.discriminatedUnion('type', [
-  TextPart,
-  ThinkingPart,
-  ToolCallPart,
-  ToolResultPart,
-  ImagePart,
-  CompactionPart,
-]);
+export const MessagePart = z.discriminatedUnion('type', [TextPart, ThinkingPart, ToolCallPart, ToolResultPart, ImagePart, CompactionPart]);
 export type MessagePart = z.infer<typeof MessagePart>;
 
 export const MessageRole = z.enum(['user', 'assistant', 'system', 'tool']);
@@ -242,9 +226,7 @@ export const Session = z.object({
   outcome: Outcome.nullable(),
   model: ModelInfo.nullable(),
   config: z.array(ConfigEntry),
-  systemPrompt: z
-    .object({ path: z.string().nullable(), hash: z.string().nullable(), text: z.string().nullable() })
-    .nullable(),
+  systemPrompt: z.object({ path: z.string().nullable(), hash: z.string().nullable(), text: z.string().nullable() }).nullable(),
   toolVersion: z.string().nullable(),
   messages: z.array(Message),
   operations: z.array(Operation),

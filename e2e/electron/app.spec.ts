@@ -9,8 +9,7 @@ import { jidoSession } from '../../main/test-support/session-files.ts';
 
 const projectDir = resolve(import.meta.dirname, '..', '..');
 const binary = findElectronBinary(pathToFileURL(join(projectDir, 'package.json')).href);
-const skipReason =
-  'Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD or no access to its download host): skipping the desktop e2e suite.';
+const skipReason = 'Electron binary not installed (ELECTRON_SKIP_BINARY_DOWNLOAD or no access to its download host): skipping the desktop e2e suite.';
 // Workers load this file too; only the runner process (no TEST_WORKER_INDEX) says why, so it is said once.
 if (!binary && process.env.TEST_WORKER_INDEX === undefined) console.log(skipReason);
 

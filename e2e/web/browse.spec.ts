@@ -85,20 +85,25 @@ test('nothing jumps while the window loads and the index is built: rows stay und
 
 test("a source's counts change in place: '1 session, 1 unreadable' becoming '2 sessions' moves no text", async ({ page }) => {
   // Seen in CI: the Sources panel showed a half-scanned root, and the word after the count jumped when it grew.
-  await startVault(false, async (vault) => {
-    await recordLayoutShifts(page);
-    await page.goto(vault.url);
-    const meta = page.getByTestId('root-row').locator('.root-meta');
-    await expect(meta).toContainText('1 session');
-    await expect(meta).toContainText('1 unreadable');
-    await writeFile(join(vault.jidoDir, 'j-new.json'), jidoSession('j-new', 'written-while-open'));
-    await expect(meta).toContainText('2 sessions');
-    await page.waitForTimeout(300);
-    expect(await shiftsSoFar(page)).toEqual([]);
-  }, undefined, async ({ jidoDir }) => {
-    await writeFile(join(jidoDir, 'j-1.json'), jidoSession('j-1', 'nightly-etl'));
-    await writeFile(join(jidoDir, 'j-broken.json'), '{"version":1,"id":"j-broken","name":"cut');
-  });
+  await startVault(
+    false,
+    async (vault) => {
+      await recordLayoutShifts(page);
+      await page.goto(vault.url);
+      const meta = page.getByTestId('root-row').locator('.root-meta');
+      await expect(meta).toContainText('1 session');
+      await expect(meta).toContainText('1 unreadable');
+      await writeFile(join(vault.jidoDir, 'j-new.json'), jidoSession('j-new', 'written-while-open'));
+      await expect(meta).toContainText('2 sessions');
+      await page.waitForTimeout(300);
+      expect(await shiftsSoFar(page)).toEqual([]);
+    },
+    undefined,
+    async ({ jidoDir }) => {
+      await writeFile(join(jidoDir, 'j-1.json'), jidoSession('j-1', 'nightly-etl'));
+      await writeFile(join(jidoDir, 'j-broken.json'), '{"version":1,"id":"j-broken","name":"cut');
+    },
+  );
 });
 
 test('keyboard: arrows move the selection and Enter opens it', async ({ page, vault }) => {

@@ -5,7 +5,8 @@ import { test, expect } from './vault-fixture.ts';
 
 const compareUrl = (base: string, a: string, b: string) => `${base}#/compare/${encodeURIComponent(a)}/${encodeURIComponent(b)}`;
 const headerRow = (page: Page, label: string) => page.locator(`[data-testid="compare-header-row"][data-label="${label}"]`);
-const prompt = (page: Page, row: number, side: 'a' | 'b') => page.locator(`[data-testid="compare-turn"][data-row="${row}"] [data-testid="compare-prompt"][data-side="${side}"]`);
+const prompt = (page: Page, row: number, side: 'a' | 'b') =>
+  page.locator(`[data-testid="compare-turn"][data-row="${row}"] [data-testid="compare-prompt"][data-side="${side}"]`);
 
 test('opens a comparison from its URL: header deltas, word diffs, n/p through the differences, swap', async ({ page, compareVault }, testInfo) => {
   await page.goto(compareUrl(compareVault.url, CLAUDE_KEY, CODEX_KEY));

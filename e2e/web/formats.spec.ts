@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, samplesRoot, callApi, searchFor } from './vault-fixture.ts';
 
-
 interface Summary {
   key: string;
   primaryPath: string;

@@ -5,7 +5,11 @@ import type { Page } from '@playwright/test';
 import { test, expect, jidoSession, searchFor } from './vault-fixture.ts';
 
 const row = (page: Page, key: string) => page.locator(`[data-testid="session-row"][data-key="${key}"]`);
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 test('keep, star, tag and note a session; it survives its source being deleted; fork; prune dry run', async ({ page, vault }) => {
   await page.goto(vault.url);
@@ -47,7 +51,7 @@ test('keep, star, tag and note a session; it survives its source being deleted; 
   await rm(join(vault.root, 'orbit', '.vizier', 'sessions', 'v-1', 'session.json'));
   await expect(row(page, 'vizier:v-1').getByTestId('row-kept')).toHaveText('vault copy', { timeout: 5000 });
   await expect(row(page, 'vizier:v-1')).toHaveClass(/source-gone/);
-  await expect(page.getByTestId('source-gone')).toContainText("Source deleted — showing the vault’s copy");
+  await expect(page.getByTestId('source-gone')).toContainText('Source deleted — showing the vault’s copy');
   await row(page, 'jido-code:j-1').click();
   await expect(detail).toHaveAttribute('data-key', 'jido-code:j-1');
   await row(page, 'vizier:v-1').click();

@@ -44,7 +44,10 @@ describe.runIf(process.platform === 'linux')('adding folders', () => {
     await s.client.addRoot({ path: first });
     const before = await savedRoots();
     const refused = await s.dispatch('addRoot', { path: '/proc' });
-    expect(refused).toEqual({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('/proc is inside /proc, a system file system'), field: 'path' } });
+    expect(refused).toEqual({
+      ok: false,
+      error: { code: 'INVALID_INPUT', message: expect.stringContaining('/proc is inside /proc, a system file system'), field: 'path' },
+    });
     expect(await savedRoots()).toBe(before);
     const next = await s.dispatch('addRoot', { path: await folderWithSession('next') });
     expect(next).toMatchObject({ ok: true, value: { sessionCount: 1, error: null } });

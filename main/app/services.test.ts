@@ -146,9 +146,10 @@ describe('services with a file over 10 MB', () => {
       return r.ok ? r.value : undefined;
     });
     expect((small as { title: string }).title).toBe('small-one');
-    const listed = await waitFor(async () =>
-      (await services.client.listSessions({ text: 'huge-history' })).sessions.find((s) => s.key === 'jido-code:j-big'),
-    10_000);
+    const listed = await waitFor(
+      async () => (await services.client.listSessions({ text: 'huge-history' })).sessions.find((s) => s.key === 'jido-code:j-big'),
+      10_000,
+    );
     expect(listed.messageCount).toBe(20_000);
     expect(listed.size).toBe(text.length);
   });
@@ -166,7 +167,15 @@ describe('services with companion files', () => {
     const before = (await services.client.getSession({ key, messageLimit: 1000 })).messagesTotal;
     events = [];
     const transcript = join(vault, '.projecthub', 'transcripts', '4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d.jsonl');
-    const line = JSON.stringify({ type: 'user', uuid: 'added-1', parentUuid: null, sessionId: '4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d', timestamp: '2026-03-04T12:00:00.000Z', cwd: '/home/dev/tide-tables', message: { role: 'user', content: 'one more question' } });
+    const line = JSON.stringify({
+      type: 'user',
+      uuid: 'added-1',
+      parentUuid: null,
+      sessionId: '4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d',
+      timestamp: '2026-03-04T12:00:00.000Z',
+      cwd: '/home/dev/tide-tables',
+      message: { role: 'user', content: 'one more question' },
+    });
     await appendFile(transcript, `${line}\n`);
     await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes(key)));
     expect((await services.client.getSession({ key, messageLimit: 1000 })).messagesTotal).toBe(before + 1);

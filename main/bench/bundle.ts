@@ -59,10 +59,14 @@ function cliExport(dataDir: string, root: string, keys: string[], out: string): 
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     // The built CLI, as installed (`npm run bench` builds it first); the TypeScript sources would add the type stripper's memory.
-    const child = spawn(process.execPath, [join(import.meta.dirname, '..', '..', 'out', 'main', 'cli.js'), 'export', ...keys, '-o', out, '--root', root, '--json'], {
-      env: { ...process.env, SESSION_VAULT_HOME: dataDir, HOME: join(dataDir, 'home') },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(import.meta.dirname, '..', '..', 'out', 'main', 'cli.js'), 'export', ...keys, '-o', out, '--root', root, '--json'],
+      {
+        env: { ...process.env, SESSION_VAULT_HOME: dataDir, HOME: join(dataDir, 'home') },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let peak: number | null = null;
     let err = '';
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
@@ -138,7 +142,10 @@ export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<Bund
       await rm(out, { force: true });
     };
     await runZip();
-    for (const [label, redact] of [['export, no redaction', false], ['export, redacted (default)', true]] as const) {
+    for (const [label, redact] of [
+      ['export, no redaction', false],
+      ['export, redacted (default)', true],
+    ] as const) {
       const out = join(base, `${redact ? 'redacted' : 'plain'}.zip`);
       await settle();
       const t0 = performance.now();
@@ -153,13 +160,27 @@ export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<Bund
     const cliOut = join(base, 'cli.zip');
     await settle();
     const cli = await cliExport(join(base, 'data'), root, keys, cliOut);
-    runs.push({ label: 'session-vault export (CLI)', ms: cli.ms, cpuMs: null, zipBytes: (await stat(cliOut)).size, startRssMb: 0, peakRssMb: cli.peakRssMb ?? 0 });
+    runs.push({
+      label: 'session-vault export (CLI)',
+      ms: cli.ms,
+      cpuMs: null,
+      zipBytes: (await stat(cliOut)).size,
+      startRssMb: 0,
+      peakRssMb: cli.peakRssMb ?? 0,
+    });
     await rm(cliOut);
     await runZip();
     if (zipped.length) {
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       const cpus = zipped.map((z) => z.cpuMs).filter((c): c is number => c !== null);
-      zip = { label: 'zip -r -6 (Info-ZIP)', ms: mean(zipped.map((z) => z.ms)), cpuMs: cpus.length ? mean(cpus) : null, zipBytes: zipped[0]?.bytes ?? 0, startRssMb: 0, peakRssMb: 0 };
+      zip = {
+        label: 'zip -r -6 (Info-ZIP)',
+        ms: mean(zipped.map((z) => z.ms)),
+        cpuMs: cpus.length ? mean(cpus) : null,
+        zipBytes: zipped[0]?.bytes ?? 0,
+        startRssMb: 0,
+        peakRssMb: 0,
+      };
       zipMs = zipped.map((z) => z.ms);
     }
   } finally {
@@ -173,11 +194,16 @@ export function printBundle(f: BundleFigures): void {
   console.log(`\nBundle export — ${f.corpusMb} MB in ${f.files} Claude Code sessions (each with its session.json, so the bundle holds more than zip's input)`);
   const rate = (ms: number) => `${Math.round(f.corpusMb / (ms / 1000))} MB/s`;
   for (const r of [...f.runs, ...(f.zip ? [f.zip] : [])]) {
-    const vsZip = f.zip && r !== f.zip ? `  ${(r.ms / f.zip.ms).toFixed(2)}× zip's time${r.cpuMs !== null && f.zip.cpuMs ? `, ${(r.cpuMs / f.zip.cpuMs).toFixed(2)}× its CPU` : ''}` : '';
+    const vsZip =
+      f.zip && r !== f.zip
+        ? `  ${(r.ms / f.zip.ms).toFixed(2)}× zip's time${r.cpuMs !== null && f.zip.cpuMs ? `, ${(r.cpuMs / f.zip.cpuMs).toFixed(2)}× its CPU` : ''}`
+        : '';
     const rss = r.startRssMb ? `  RSS ${r.startRssMb} → peak ${r.peakRssMb} MB` : r.peakRssMb ? `  peak RSS ${r.peakRssMb} MB (whole process)` : '';
     const cpu = r.cpuMs !== null ? `  CPU ${(r.cpuMs / 1000).toFixed(1)} s` : '';
     const runsNote = r === f.zip && f.zipMs.length > 1 ? `  (mean of ${f.zipMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(' before, ')} after)` : '';
-    console.log(`  ${r.label.padEnd(28)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${rate(r.ms).padStart(9)}  ${Math.round(r.zipBytes / 1024 / 1024)} MB out${cpu}${rss}${vsZip}${runsNote}`);
+    console.log(
+      `  ${r.label.padEnd(28)} ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${rate(r.ms).padStart(9)}  ${Math.round(r.zipBytes / 1024 / 1024)} MB out${cpu}${rss}${vsZip}${runsNote}`,
+    );
   }
   if (!f.zip) console.log('  zip -r -6: not run (no `zip` on PATH)');
 }

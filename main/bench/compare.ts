@@ -39,7 +39,12 @@ const TURNS = 1250; // four messages a turn: prompt, call, result, reply
 
 function turn(rng: Prng): TurnSpec {
   const tool = rng.pick(['Read', 'Bash', 'Grep', 'Edit']);
-  const input: Record<string, string> = tool === 'Bash' ? { command: `npm test -- ${rng.text(12)}` } : tool === 'Grep' ? { pattern: rng.text(8) } : { file_path: `/home/dev/src/big/src/file${rng.int(1, 400)}.ts` };
+  const input: Record<string, string> =
+    tool === 'Bash'
+      ? { command: `npm test -- ${rng.text(12)}` }
+      : tool === 'Grep'
+        ? { pattern: rng.text(8) }
+        : { file_path: `/home/dev/src/big/src/file${rng.int(1, 400)}.ts` };
   return { prompt: rng.text(rng.int(40, 300)), tool, input, result: rng.text(rng.int(200, 2000)), error: false, reply: rng.text(rng.int(100, 1200)) };
 }
 
@@ -82,9 +87,17 @@ async function writeTranscript(path: string, sessionId: string, turns: readonly 
   const usage = { input_tokens: 1200, output_tokens: 300, cache_read_input_tokens: 20000, cache_creation_input_tokens: 0 };
   for (const [i, t] of turns.entries()) {
     await emit({ type: 'user', message: { role: 'user', content: t.prompt } });
-    await emit({ type: 'assistant', requestId: `r${i}`, message: { id: `m${i}`, role: 'assistant', model: 'claude-opus-4-7', usage, content: [{ type: 'tool_use', id: `t${i}`, name: t.tool, input: t.input }] } });
+    await emit({
+      type: 'assistant',
+      requestId: `r${i}`,
+      message: { id: `m${i}`, role: 'assistant', model: 'claude-opus-4-7', usage, content: [{ type: 'tool_use', id: `t${i}`, name: t.tool, input: t.input }] },
+    });
     await emit({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: t.result, is_error: t.error }] } });
-    await emit({ type: 'assistant', requestId: `r${i}b`, message: { id: `m${i}b`, role: 'assistant', model: 'claude-opus-4-7', usage, content: [{ type: 'text', text: t.reply }] } });
+    await emit({
+      type: 'assistant',
+      requestId: `r${i}b`,
+      message: { id: `m${i}b`, role: 'assistant', model: 'claude-opus-4-7', usage, content: [{ type: 'text', text: t.reply }] },
+    });
   }
   out.end();
   await once(out, 'finish');
@@ -141,7 +154,14 @@ async function scenario(name: string, a: TurnSpec[], b: TurnSpec[]): Promise<Com
     });
     const payloadKb = Math.round(Buffer.byteLength(JSON.stringify(comparison)) / 1024);
 
-    const services = benchServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false, env: { HOME: join(base, 'home') } });
+    const services = benchServices({
+      dataDir: join(base, 'data'),
+      shell: 'cli',
+      extraRoots: [join(base, 'root')],
+      discoverDefaults: false,
+      watch: false,
+      env: { HOME: join(base, 'home') },
+    });
     try {
       await services.start();
       await services.whenScanned();
@@ -168,7 +188,11 @@ export async function benchCompare(): Promise<CompareFigures[]> {
   const other = new Prng(99);
   return [
     await scenario('re-run with edits', a, rerun(a, rng)),
-    await scenario('unrelated sessions', a, Array.from({ length: TURNS }, () => turn(other))),
+    await scenario(
+      'unrelated sessions',
+      a,
+      Array.from({ length: TURNS }, () => turn(other)),
+    ),
   ];
 }
 

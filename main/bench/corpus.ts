@@ -57,7 +57,8 @@ class TextMaker {
     let n = 0;
     while (n < length) {
       const r = this.rng.next();
-      const w = r < 0.04 ? (this.ids[Math.floor(this.rng.next() ** 2 * this.ids.length)] as string) : (this.words[Math.floor(r ** 3 * this.words.length)] as string);
+      const w =
+        r < 0.04 ? (this.ids[Math.floor(this.rng.next() ** 2 * this.ids.length)] as string) : (this.words[Math.floor(r ** 3 * this.words.length)] as string);
       out.push(w);
       n += w.length + 1;
     }
@@ -85,7 +86,10 @@ async function writeLines(path: string, targetBytes: number, next: (i: number) =
 }
 
 const uuid = (rng: Prng) => {
-  const h = () => Math.floor(rng.next() * 0x10000).toString(16).padStart(4, '0');
+  const h = () =>
+    Math.floor(rng.next() * 0x10000)
+      .toString(16)
+      .padStart(4, '0');
   return `${h()}${h()}-${h()}-4${h().slice(1)}-8${h().slice(1)}-${h()}${h()}${h()}`;
 };
 
@@ -109,8 +113,32 @@ async function writeSession(root: string, n: number, bytes: number, rng: Prng, t
       const usage = { input_tokens: rng.int(100, 4000), output_tokens: rng.int(50, 1500), cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
       const records = [
         { ...base, type: 'user', uuid: u, parentUuid: parent, timestamp: ts(i * 3), message: { role: 'user', content: t.text(rng.int(40, 300)) } },
-        { ...base, type: 'assistant', uuid: a, parentUuid: u, timestamp: ts(i * 3 + 1), message: { id: `msg_${id.slice(0, 8)}${i}`, type: 'message', role: 'assistant', model, usage, content: [{ type: 'text', text: t.text(rng.int(80, 900)) }, { type: 'tool_use', id: toolId, name: rng.pick(['Read', 'Bash', 'Grep', 'Edit']), input: { file_path: `/home/dev/${project}/src/${t.id()}.ts` } }] } },
-        { ...base, type: 'user', uuid: r, parentUuid: a, timestamp: ts(i * 3 + 2), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolId, content: t.text(rng.int(200, 4000)), is_error: false }] } },
+        {
+          ...base,
+          type: 'assistant',
+          uuid: a,
+          parentUuid: u,
+          timestamp: ts(i * 3 + 1),
+          message: {
+            id: `msg_${id.slice(0, 8)}${i}`,
+            type: 'message',
+            role: 'assistant',
+            model,
+            usage,
+            content: [
+              { type: 'text', text: t.text(rng.int(80, 900)) },
+              { type: 'tool_use', id: toolId, name: rng.pick(['Read', 'Bash', 'Grep', 'Edit']), input: { file_path: `/home/dev/${project}/src/${t.id()}.ts` } },
+            ],
+          },
+        },
+        {
+          ...base,
+          type: 'user',
+          uuid: r,
+          parentUuid: a,
+          timestamp: ts(i * 3 + 2),
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: toolId, content: t.text(rng.int(200, 4000)), is_error: false }] },
+        },
       ];
       parent = r;
       return records;
@@ -119,17 +147,69 @@ async function writeSession(root: string, n: number, bytes: number, rng: Prng, t
   }
   if (format === 'codex') {
     const day = new Date(start).toISOString().slice(0, 10).split('-');
-    const path = join(root, '.codex', 'sessions', day[0] ?? '2025', day[1] ?? '01', day[2] ?? '01', `rollout-${new Date(start).toISOString().slice(0, 19).replaceAll(':', '-')}-${id}.jsonl`);
+    const path = join(
+      root,
+      '.codex',
+      'sessions',
+      day[0] ?? '2025',
+      day[1] ?? '01',
+      day[2] ?? '01',
+      `rollout-${new Date(start).toISOString().slice(0, 19).replaceAll(':', '-')}-${id}.jsonl`,
+    );
     const written = await writeLines(path, bytes, (i) => {
       const call = `call_${id.slice(0, 8)}${i}`;
       const records: unknown[] = [];
-      if (i === 0) records.push({ timestamp: ts(0), type: 'session_meta', payload: { id, timestamp: ts(0), cwd: `/home/dev/${project}`, originator: 'codex_cli_rs', cli_version: '0.128.0', source: 'cli', git: { commit_hash: 'a'.repeat(40), branch } } });
+      if (i === 0)
+        records.push({
+          timestamp: ts(0),
+          type: 'session_meta',
+          payload: {
+            id,
+            timestamp: ts(0),
+            cwd: `/home/dev/${project}`,
+            originator: 'codex_cli_rs',
+            cli_version: '0.128.0',
+            source: 'cli',
+            git: { commit_hash: 'a'.repeat(40), branch },
+          },
+        });
       records.push(
-        { timestamp: ts(i * 5 + 1), type: 'turn_context', payload: { turn_id: `turn-${i}`, cwd: `/home/dev/${project}`, model, effort: 'high', approval_policy: 'on-request', sandbox_policy: { type: 'workspace-write' } } },
-        { timestamp: ts(i * 5 + 2), type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: t.text(rng.int(40, 300)) }] } },
-        { timestamp: ts(i * 5 + 3), type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', `rg -n ${t.id()}`] }), call_id: call } },
-        { timestamp: ts(i * 5 + 4), type: 'response_item', payload: { type: 'function_call_output', call_id: call, output: JSON.stringify({ output: t.text(rng.int(200, 4000)), metadata: { exit_code: 0, duration_seconds: 0.4 } }) } },
-        { timestamp: ts(i * 5 + 5), type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: t.text(rng.int(80, 900)) }] } },
+        {
+          timestamp: ts(i * 5 + 1),
+          type: 'turn_context',
+          payload: {
+            turn_id: `turn-${i}`,
+            cwd: `/home/dev/${project}`,
+            model,
+            effort: 'high',
+            approval_policy: 'on-request',
+            sandbox_policy: { type: 'workspace-write' },
+          },
+        },
+        {
+          timestamp: ts(i * 5 + 2),
+          type: 'response_item',
+          payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: t.text(rng.int(40, 300)) }] },
+        },
+        {
+          timestamp: ts(i * 5 + 3),
+          type: 'response_item',
+          payload: { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', `rg -n ${t.id()}`] }), call_id: call },
+        },
+        {
+          timestamp: ts(i * 5 + 4),
+          type: 'response_item',
+          payload: {
+            type: 'function_call_output',
+            call_id: call,
+            output: JSON.stringify({ output: t.text(rng.int(200, 4000)), metadata: { exit_code: 0, duration_seconds: 0.4 } }),
+          },
+        },
+        {
+          timestamp: ts(i * 5 + 5),
+          type: 'response_item',
+          payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: t.text(rng.int(80, 900)) }] },
+        },
       );
       return records;
     });
@@ -148,20 +228,29 @@ async function writeSession(root: string, n: number, bytes: number, rng: Prng, t
   if (format === 'jido-code') {
     path = join(root, '.jido_code', 'sessions', `${id}.json`);
     doc = {
-      version: 1, id, name: t.text(30), project_path: `/home/dev/${project}`,
+      version: 1,
+      id,
+      name: t.text(30),
+      project_path: `/home/dev/${project}`,
       config: { provider: 'anthropic', model, temperature: 0.2 },
-      created_at: ts(0), updated_at: ts(messages.length), closed_at: ts(messages.length),
+      created_at: ts(0),
+      updated_at: ts(messages.length),
+      closed_at: ts(messages.length),
       conversation: messages.map((m, i) => ({ id: `m${i}`, role: m.role, content: m.content, timestamp: m.ts })),
       todos: [{ content: t.text(40), status: 'completed', active_form: 'Working' }],
     };
   } else {
     path = join(root, project, '.vizier', 'sessions', id, 'session.json');
     doc = {
-      id, created_at: ts(0), updated_at: ts(messages.length), tool_version: '0.1.0',
+      id,
+      created_at: ts(0),
+      updated_at: ts(messages.length),
+      tool_version: '0.1.0',
       repo: { root: `/home/dev/${project}`, current_branch: branch, head_sha: 'abc1234' },
       model: { provider: 'anthropic', name: model, temperature: 0.2 },
       chat: messages.map((m) => ({ role: m.role, content: m.content, ts: m.ts })),
-      operations: [], artifacts: [],
+      operations: [],
+      artifacts: [],
       outcome: { status: rng.pick(['accepted', 'rejected', 'open']), summary: t.text(60), commit_sha: 'abc1234' },
     };
   }

@@ -19,7 +19,36 @@ export class Prng {
   }
   /** Realistic prose-ish text of about `length` characters. */
   text(length: number): string {
-    const words = ['the', 'parser', 'returns', 'a', 'session', 'index', 'when', 'file', 'reader', 'test', 'fails', 'because', 'merge', 'cache', 'token', 'stream', 'update', 'config', 'branch', 'commit', 'function', 'handler', 'async', 'value', 'error', 'retry', 'build', 'path'];
+    const words = [
+      'the',
+      'parser',
+      'returns',
+      'a',
+      'session',
+      'index',
+      'when',
+      'file',
+      'reader',
+      'test',
+      'fails',
+      'because',
+      'merge',
+      'cache',
+      'token',
+      'stream',
+      'update',
+      'config',
+      'branch',
+      'commit',
+      'function',
+      'handler',
+      'async',
+      'value',
+      'error',
+      'retry',
+      'build',
+      'path',
+    ];
     const out: string[] = [];
     let n = 0;
     while (n < length) {

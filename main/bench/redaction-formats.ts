@@ -21,17 +21,61 @@ export function ledgerFiles(id: string, s: Slots): Array<[string, Buffer]> {
   const request = `POST /v1/messages HTTP/1.1\r\ncontent-type: application/json\r\n\r\n${JSON.stringify({ messages: [{ role: 'user', content: s.payload || 'Deploy it.' }] })}`;
   // A path plant goes where other formats put it (`…/keys/<secret>.txt`), kept below the payloads folder as ai-agent does.
   const payloadPath = `${payloadDir}/${s.path ? s.path.replace(/^\/+/, '') : 'llm-0001'}-request.http.gz`;
-  const ref = { kind: 'llm_request', opId: 'op-1', turn: 1, opIndex: 1, format: 'http', compression: 'gzip', path: payloadPath, originalBytes: request.length, captured: true, truncated: false, redacted: false };
+  const ref = {
+    kind: 'llm_request',
+    opId: 'op-1',
+    turn: 1,
+    opIndex: 1,
+    format: 'http',
+    compression: 'gzip',
+    path: payloadPath,
+    originalBytes: request.length,
+    captured: true,
+    truncated: false,
+    redacted: false,
+  };
   const records = [
-    rec('session_start', { agentId: s.title || 'deployer', callPath: 'cli:deployer', headendId: 'cli', capturePayloads: true, attributes: { ledgerPath: `session/${id}.jsonl` } }),
+    rec('session_start', {
+      agentId: s.title || 'deployer',
+      callPath: 'cli:deployer',
+      headendId: 'cli',
+      capturePayloads: true,
+      attributes: { ledgerPath: `session/${id}.jsonl` },
+    }),
     rec('turn_start', { turn: 1 }),
     rec('turn_end', {
-      turn: 1, status: 'failed',
+      turn: 1,
+      status: 'failed',
       ops: [
-        { opId: 'op-1', opIndex: 1, kind: 'llm', status: 'ok', startedAt: ISO, endedAt: ISO, durationMs: 1000, provider: 'anthropic', model: 'claude-sonnet-4-5', payloadRefs: [ref], accounting: { tokensIn: 500, tokensOut: 80 } },
-        { opId: 'op-2', opIndex: 2, kind: 'tool', name: 'shell__run', status: 'failed', startedAt: ISO, endedAt: ISO, durationMs: 300, provider: 'shell', attributes: { provider: 'shell', name: 'shell__run', kind: 'mcp', arguments: s.toolInput || 'ls' }, error: s.toolOutput || 'exit 1' },
+        {
+          opId: 'op-1',
+          opIndex: 1,
+          kind: 'llm',
+          status: 'ok',
+          startedAt: ISO,
+          endedAt: ISO,
+          durationMs: 1000,
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-5',
+          payloadRefs: [ref],
+          accounting: { tokensIn: 500, tokensOut: 80 },
+        },
+        {
+          opId: 'op-2',
+          opIndex: 2,
+          kind: 'tool',
+          name: 'shell__run',
+          status: 'failed',
+          startedAt: ISO,
+          endedAt: ISO,
+          durationMs: 300,
+          provider: 'shell',
+          attributes: { provider: 'shell', name: 'shell__run', kind: 'mcp', arguments: s.toolInput || 'ls' },
+          error: s.toolOutput || 'exit 1',
+        },
       ],
-      warnings: [], errors: [],
+      warnings: [],
+      errors: [],
     }),
     rec('session_error', { error: s.texts.join('\n\n') || 'unhandled exception' }),
   ];
@@ -45,12 +89,35 @@ export function ledgerFiles(id: string, s: Slots): Array<[string, Buffer]> {
 function transcript(id: string, s: Slots): Buffer {
   const base = { isSidechain: false, userType: 'external', cwd: '/home/dev/proj', sessionId: id, version: '2.1.47', gitBranch: 'main', timestamp: ISO };
   let n = 0;
-  const rec = (type: 'user' | 'assistant', message: unknown) => ({ ...base, parentUuid: n ? `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` : null, type, message, uuid: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}` });
+  const rec = (type: 'user' | 'assistant', message: unknown) => ({
+    ...base,
+    parentUuid: n ? `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` : null,
+    type,
+    message,
+    uuid: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+  });
   const records = [rec('user', { role: 'user', content: s.title || 'Look at the deploy config.' })];
-  for (const t of s.texts) records.push(rec('user', { role: 'user', content: t }), rec('assistant', { role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: t }] }));
+  for (const t of s.texts)
+    records.push(
+      rec('user', { role: 'user', content: t }),
+      rec('assistant', { role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: t }] }),
+    );
   records.push(
-    rec('assistant', { role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: s.toolInput || 'ls' } }, { type: 'tool_use', id: 'toolu_2', name: 'Read', input: { file_path: s.path || '/home/dev/proj/a.txt' } }] }),
-    rec('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: s.toolOutput || 'ok' }, { type: 'tool_result', tool_use_id: 'toolu_2', content: 'read' }] }),
+    rec('assistant', {
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [
+        { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: s.toolInput || 'ls' } },
+        { type: 'tool_use', id: 'toolu_2', name: 'Read', input: { file_path: s.path || '/home/dev/proj/a.txt' } },
+      ],
+    }),
+    rec('user', {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_1', content: s.toolOutput || 'ok' },
+        { type: 'tool_result', tool_use_id: 'toolu_2', content: 'read' },
+      ],
+    }),
   );
   return Buffer.from(`${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
 }
@@ -63,7 +130,23 @@ function rollingSummary(s: Slots): string {
 /** A ProjectHub vault session: `vault/sessions/<date>_<id>.md`, its transcript, and its row in `vault/.projecthub/index.db`. */
 export function projecthubFiles(id: string, s: Slots): Array<[string, Buffer]> {
   const summary = rollingSummary(s);
-  const md = ['---', `session_id: "${id}"`, 'project_dir: "/home/dev/proj"', `started_at: ${MS}`, `last_saved_at: ${MS + 60_000}`, `turn_count: ${s.texts.length + 1}`, 'status: closed', '---', '', `# Session: ${id}`, '', '## Rolling Summary', '', summary, ''].join('\n');
+  const md = [
+    '---',
+    `session_id: "${id}"`,
+    'project_dir: "/home/dev/proj"',
+    `started_at: ${MS}`,
+    `last_saved_at: ${MS + 60_000}`,
+    `turn_count: ${s.texts.length + 1}`,
+    'status: closed',
+    '---',
+    '',
+    `# Session: ${id}`,
+    '',
+    '## Rolling Summary',
+    '',
+    summary,
+    '',
+  ].join('\n');
   return [
     [`proj/vault/sessions/2026-03-01_${id}.md`, Buffer.from(md)],
     [`proj/vault/.projecthub/transcripts/${id}.jsonl`, transcript(id, s)],
@@ -81,7 +164,9 @@ export function addIndexRow(path: string, id: string, s: Slots, fresh: boolean):
       CREATE TABLE IF NOT EXISTS sessions (session_id TEXT PRIMARY KEY, project_dir TEXT NOT NULL, started_at INTEGER NOT NULL, last_saved_at INTEGER NOT NULL,
         turn_count INTEGER NOT NULL DEFAULT 0, estimated_tokens INTEGER NOT NULL DEFAULT 0, rolling_summary TEXT, decisions_json TEXT, search_footprint_json TEXT,
         summary_json TEXT, status TEXT NOT NULL DEFAULT 'active' CHECK(status IN ('active','compacted','closed')));`);
-    db.prepare('INSERT INTO sessions (session_id, project_dir, started_at, last_saved_at, turn_count, rolling_summary, status) VALUES (?, ?, ?, ?, ?, ?, ?)').run(id, '/home/dev/proj', MS, MS + 60_000, s.texts.length + 1, rollingSummary(s), 'closed');
+    db.prepare(
+      'INSERT INTO sessions (session_id, project_dir, started_at, last_saved_at, turn_count, rolling_summary, status) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(id, '/home/dev/proj', MS, MS + 60_000, s.texts.length + 1, rollingSummary(s), 'closed');
   } finally {
     db.close();
   }

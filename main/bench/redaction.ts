@@ -45,16 +45,30 @@ export async function benchRedaction(seeds = [1, 2, 3, 4]): Promise<RedactionFig
 export function printRedaction(f: RedactionFigures): void {
   const { result } = f;
   const found = result.plants.length - result.leaked.length;
-  console.log(`\nRedaction recall — ${result.plants.length} planted secrets (seeds ${f.seeds.join(', ')}) in ${result.sessions} sessions, exported as bundles + Markdown + HTML (${result.outputs} outputs), ${(f.ms / 1000).toFixed(1)} s`);
+  console.log(
+    `\nRedaction recall — ${result.plants.length} planted secrets (seeds ${f.seeds.join(', ')}) in ${result.sessions} sessions, exported as bundles + Markdown + HTML (${result.outputs} outputs), ${(f.ms / 1000).toFixed(1)} s`,
+  );
   console.log(`  found ${found}/${result.plants.length} = ${((found / result.plants.length) * 100).toFixed(2)}% (a cell with ! let a secret out)\n`);
   console.log('  By secret type and place:');
-  for (const line of recallTable(result, (p) => p.type, (p) => p.place)) console.log(`  ${line}`);
+  for (const line of recallTable(
+    result,
+    (p) => p.type,
+    (p) => p.place,
+  ))
+    console.log(`  ${line}`);
   console.log('\n  By secret type and format:');
-  for (const line of recallTable(result, (p) => p.type, (p) => p.format)) console.log(`  ${line}`);
+  for (const line of recallTable(
+    result,
+    (p) => p.type,
+    (p) => p.format,
+  ))
+    console.log(`  ${line}`);
   for (const l of result.leaked.slice(0, 20)) console.log(`  missed: ${l.plant.type} in ${l.plant.place} (${l.plant.format}), found in ${l.where}`);
   const s = f.samples;
   const total = [...s.byRule.values()].reduce((a, b) => a + b, 0);
-  console.log(`\n  False positives on the sample corpus (${s.files} files, ${(s.bytes / 1024 / 1024).toFixed(1)} MB: ${f.sampleDirs.join(', ')}): ${total} findings, ${((total / Math.max(s.bytes, 1)) * 1024 * 1024).toFixed(2)} per MB`);
+  console.log(
+    `\n  False positives on the sample corpus (${s.files} files, ${(s.bytes / 1024 / 1024).toFixed(1)} MB: ${f.sampleDirs.join(', ')}): ${total} findings, ${((total / Math.max(s.bytes, 1)) * 1024 * 1024).toFixed(2)} per MB`,
+  );
   for (const [rule, n] of [...s.byRule].sort((a, b) => b[1] - a[1])) console.log(`    ${rule.padEnd(28)} ${n}`);
   for (const e of s.examples.slice(0, 15)) console.log(`    e.g. ${e}`);
 }

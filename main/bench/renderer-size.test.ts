@@ -37,12 +37,21 @@ describe('measureRenderer', () => {
     const size = measureRenderer(fakeBuild());
     const first = ['deep-e.js', 'index-a.js', 'shared-c.js', 'vendor-b.js'];
     expect(size?.firstLoad).toEqual({ files: first.map((n) => `assets/${n}`), ...sizes(first) });
-    expect(size?.all).toEqual({ files: Object.keys(CHUNKS).sort().map((n) => `assets/${n}`), ...sizes(Object.keys(CHUNKS)) });
+    expect(size?.all).toEqual({
+      files: Object.keys(CHUNKS)
+        .sort()
+        .map((n) => `assets/${n}`),
+      ...sizes(Object.keys(CHUNKS)),
+    });
     expect(size?.zodChunks).toEqual(['assets/markdown-d.js']);
   });
 
   it('reads module scripts and preloads whatever the attributes order, and nothing else', () => {
-    expect(pageScripts(`<script src="./a.js" type="module"></script><script src="./classic.js"></script><link href="./b.js" rel="modulepreload"><link rel="stylesheet" href="./c.css">`)).toEqual(['./a.js', './b.js']);
+    expect(
+      pageScripts(
+        `<script src="./a.js" type="module"></script><script src="./classic.js"></script><link href="./b.js" rel="modulepreload"><link rel="stylesheet" href="./c.css">`,
+      ),
+    ).toEqual(['./a.js', './b.js']);
   });
 
   it('says there is no build when out/renderer has no index.html', () => {

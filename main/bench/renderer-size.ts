@@ -88,7 +88,9 @@ export function printRendererSize(size: RendererSize | null): void {
   }
   const { firstLoad, all, zodChunks } = size;
   const verdict = firstLoad.bytes < FIRST_LOAD_TARGET_KB * 1024 ? 'under' : 'OVER';
-  console.log(`first load   ${kb(firstLoad.bytes).padStart(10)}  gzip ${kb(firstLoad.gzipBytes).padStart(9)}  ${firstLoad.files.length} chunk(s)  ${verdict} the target (${firstLoad.files.join(', ')})`);
+  console.log(
+    `first load   ${kb(firstLoad.bytes).padStart(10)}  gzip ${kb(firstLoad.gzipBytes).padStart(9)}  ${firstLoad.files.length} chunk(s)  ${verdict} the target (${firstLoad.files.join(', ')})`,
+  );
   console.log(`all chunks   ${kb(all.bytes).padStart(10)}  gzip ${kb(all.gzipBytes).padStart(9)}  ${all.files.length} chunk(s)`);
   console.log(`zod          ${zodChunks.length ? `in ${zodChunks.join(', ')}` : 'in no chunk'}`);
 }

@@ -11,10 +11,16 @@ import { benchRedaction, printRedaction } from './redaction.ts';
 import { measureRenderer, printRendererSize } from './renderer-size.ts';
 import { benchUsage, printUsage } from './usage.ts';
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { only: { type: 'string' }, sessions: { type: 'string' }, runs: { type: 'string' }, 'no-rg': { type: 'boolean' }, 'bundle-mb': { type: 'string' } }, strict: true });
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { only: { type: 'string' }, sessions: { type: 'string' }, runs: { type: 'string' }, 'no-rg': { type: 'boolean' }, 'bundle-mb': { type: 'string' } },
+  strict: true,
+});
 const wanted = (name: string) => !values.only || values.only.split(',').includes(name);
 
-console.log(`Session Vault benchmarks — node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 1024 ** 3)} GiB`);
+console.log(
+  `Session Vault benchmarks — node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown cpu'}), ${Math.round(totalmem() / 1024 ** 3)} GiB`,
+);
 // Worker threads start the app's built entry, as the app does (`npm run bench` builds first): started from the
 // sources, each worker would compile Node's TypeScript stripper and strip every module again (~100 ms a start).
 const builtWorker = join(import.meta.dirname, '..', '..', 'out', 'main', 'read-worker.js');
@@ -24,7 +30,8 @@ if (!process.env.SESSION_VAULT_WORKER_FILE && existsSync(builtWorker)) {
 } else if (!process.env.SESSION_VAULT_WORKER_FILE) console.log('Worker threads: from the sources (no build in out/; npm run bench builds one)');
 if (wanted('large')) printLargeFiles(await benchLargeFiles());
 if (wanted('compare')) printCompare(await benchCompare());
-if (wanted('search')) printSearch(await benchSearch(Number(values.sessions ?? 2000), !values['no-rg'], Math.max(1, Number(values.runs ?? 1))), availableParallelism());
+if (wanted('search'))
+  printSearch(await benchSearch(Number(values.sessions ?? 2000), !values['no-rg'], Math.max(1, Number(values.runs ?? 1))), availableParallelism());
 if (wanted('usage')) printUsage(await benchUsage(Number(values.sessions ?? 2000), Math.max(3, Number(values.runs ?? 3))));
 if (wanted('bundle')) printBundle(await benchBundle(Number(values['bundle-mb'] ?? 1024)));
 if (wanted('redaction')) printRedaction(await benchRedaction());

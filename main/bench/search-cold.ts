@@ -34,4 +34,6 @@ const tidyCpu = process.cpuUsage(tidyCpu0);
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 await services.close();
-process.stdout.write(`${JSON.stringify({ coldIndexMs, cpuMs: (cpu.user + cpu.system) / 1000, tidyMs, tidyCpuMs: (tidyCpu.user + tidyCpu.system) / 1000, mergingQueryMs, peakRssMb: peakRss / 1024 / 1024 })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ coldIndexMs, cpuMs: (cpu.user + cpu.system) / 1000, tidyMs, tidyCpuMs: (tidyCpu.user + tidyCpu.system) / 1000, mergingQueryMs, peakRssMb: peakRss / 1024 / 1024 })}\n`,
+);

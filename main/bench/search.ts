@@ -50,8 +50,26 @@ export function fixedQueries(corpus: Corpus): Array<{ query: string; rg: string 
   const w = (i: number) => v[i] as string;
   const q: Array<{ query: string; rg: string }> = [];
   for (const i of [1, 4, 9, 20, 40, 80, 150, 300, 600, 1000, 1500, 2500, 3500, 4500, 5900]) q.push({ query: w(i), rg: w(i) });
-  for (const [a, b] of [[2, 30], [5, 700], [12, 13], [60, 2000], [100, 101], [3, 4000], [250, 900], [7, 8]] as const) q.push({ query: `${w(a)} ${w(b)}`, rg: w(b) });
-  for (const [a, b] of [[0, 1], [2, 3], [5, 6], [10, 11], [1, 20], [0, 40]] as const) q.push({ query: `"${w(a)} ${w(b)}"`, rg: `${w(a)} ${w(b)}` });
+  for (const [a, b] of [
+    [2, 30],
+    [5, 700],
+    [12, 13],
+    [60, 2000],
+    [100, 101],
+    [3, 4000],
+    [250, 900],
+    [7, 8],
+  ] as const)
+    q.push({ query: `${w(a)} ${w(b)}`, rg: w(b) });
+  for (const [a, b] of [
+    [0, 1],
+    [2, 3],
+    [5, 6],
+    [10, 11],
+    [1, 20],
+    [0, 40],
+  ] as const)
+    q.push({ query: `"${w(a)} ${w(b)}"`, rg: `${w(a)} ${w(b)}` });
   for (const i of [15, 200, 800, 2200, 3300, 5000]) q.push({ query: `${w(i).slice(0, 4)}*`, rg: w(i).slice(0, 4) });
   for (const i of [0, 3, 10, 50, 200, 700, 1500, 2900]) {
     const ident = id[i] as string;
@@ -138,7 +156,13 @@ export async function benchSearch(sessions: number, withRg = true, runs = 1): Pr
     };
     const coldIndexMs = coldFigures.coldIndexMs;
     const floorCpuMs = median(pairs.map((p) => p.floorCpuMs));
-    const indexFileMb = (await stat(join(dataDir, 'index.sqlite')).then((s) => s.size, () => 0)) / 1024 / 1024;
+    const indexFileMb =
+      (await stat(join(dataDir, 'index.sqlite')).then(
+        (s) => s.size,
+        () => 0,
+      )) /
+      1024 /
+      1024;
 
     // Warm start: the built `serve`, index already built, until the list's first page arrives.
     const warmFigures = await warmStart(dataDir, root);
@@ -169,7 +193,12 @@ export async function benchSearch(sessions: number, withRg = true, runs = 1): Pr
     const target = corpus.files.find((f) => f.format === 'claude-code' && f.bytes < 50_000) ?? corpus.files[0];
     const marker = 'zyxwvutsmarker';
     const first = (await readFile(target?.path ?? '', 'utf8')).split('\n', 1)[0] ?? '{}';
-    const record = { ...(JSON.parse(first) as object), uuid: 'ffffffff-ffff-4fff-8fff-ffffffffffff', parentUuid: null, message: { role: 'user', content: `please look at ${marker}` } };
+    const record = {
+      ...(JSON.parse(first) as object),
+      uuid: 'ffffffff-ffff-4fff-8fff-ffffffffffff',
+      parentUuid: null,
+      message: { role: 'user', content: `please look at ${marker}` },
+    };
     t0 = performance.now();
     await appendFile(target?.path ?? '', `${JSON.stringify(record)}\n`);
     for (;;) {
@@ -215,15 +244,24 @@ export async function benchSearch(sessions: number, withRg = true, runs = 1): Pr
 export function printSearch(f: SearchFigures, cores: number): void {
   console.log(`\nSearch index — ${f.sessions} sessions, ${f.corpusMb} MB (generated in ${f.generateMs} ms), ${cores} cores`);
   console.log(`  floor (read + JSON.parse every file):  ${f.floorMs} ms`);
-  console.log(`  cold index:                             ${f.coldIndexMs} ms, ${f.coldMbPerSec} MB/s, ${f.ratioToFloor}× the floor (target ≤ 2.5×); index file ${f.indexFileMb} MB`);
-  if (f.runRatios.length > 1) console.log(`  ${f.runRatios.length} runs (medians above), each cold index / its floor: ${f.runRatios.map((r) => `${r}×`).join(', ')}`);
-  console.log(`  then tables merged (searchable before):  ${f.tidyMs} ms more, ${f.tidyCpuMs} ms CPU (cold index + merge: ${round((f.coldIndexMs + f.tidyMs) / f.floorMs, 2)}× the floor)`);
+  console.log(
+    `  cold index:                             ${f.coldIndexMs} ms, ${f.coldMbPerSec} MB/s, ${f.ratioToFloor}× the floor (target ≤ 2.5×); index file ${f.indexFileMb} MB`,
+  );
+  if (f.runRatios.length > 1)
+    console.log(`  ${f.runRatios.length} runs (medians above), each cold index / its floor: ${f.runRatios.map((r) => `${r}×`).join(', ')}`);
+  console.log(
+    `  then tables merged (searchable before):  ${f.tidyMs} ms more, ${f.tidyCpuMs} ms CPU (cold index + merge: ${round((f.coldIndexMs + f.tidyMs) / f.floorMs, 2)}× the floor)`,
+  );
   console.log(`  50 queries while the tables merge:      p50 ${f.mergingP50Ms} ms, p95 ${f.mergingP95Ms} ms (each once, right after the cold index)`);
-  console.log(`  CPU time (every thread):                cold index ${f.coldCpuMs} ms, floor ${f.floorCpuMs} ms (${round(f.coldCpuMs / Math.max(f.floorCpuMs, 1), 2)}×)`);
+  console.log(
+    `  CPU time (every thread):                cold index ${f.coldCpuMs} ms, floor ${f.floorCpuMs} ms (${round(f.coldCpuMs / Math.max(f.floorCpuMs, 1), 2)}×)`,
+  );
   console.log(`  warm start to first page:               ${f.warmFirstPageMs} ms (spawn serve → first 100 rows over HTTP)`);
   console.log(`  50 queries:                             p50 ${f.queryP50Ms} ms, p95 ${f.queryP95Ms} ms`);
   if (f.rgP50Ms !== null && f.rgP95Ms !== null) {
-    console.log(`  rg -l -i -F -z --hidden (raw files):    p50 ${f.rgP50Ms} ms, p95 ${f.rgP95Ms} ms (index ${round(f.rgP50Ms / Math.max(f.queryP50Ms, 0.1))}× faster at p50)`);
+    console.log(
+      `  rg -l -i -F -z --hidden (raw files):    p50 ${f.rgP50Ms} ms, p95 ${f.rgP95Ms} ms (index ${round(f.rgP50Ms / Math.max(f.queryP50Ms, 0.1))}× faster at p50)`,
+    );
   }
   console.log(`  appended line searchable after:         ${f.incrementalMs} ms`);
   console.log(`  peak RSS while indexing:                ${f.peakRssIndexingMb} MB; at rest ${f.restRssMb} MB (serve, watching, after its rescan)`);

@@ -93,11 +93,17 @@ export async function benchUsage(sessions: number, runs: number): Promise<UsageF
 export function printUsage(f: UsageFigures): void {
   const ours = median(f.oursMs);
   const cc = median(f.ccusageMs);
-  console.log(`\nUsage reports — ${f.sessions.toLocaleString('en-US')} sessions (${f.claudeSessions.toLocaleString('en-US')} Claude Code), ${f.corpusMb.toFixed(0)} MB`);
+  console.log(
+    `\nUsage reports — ${f.sessions.toLocaleString('en-US')} sessions (${f.claudeSessions.toLocaleString('en-US')} Claude Code), ${f.corpusMb.toFixed(0)} MB`,
+  );
   console.log(`  first usage daily (builds the index)         ${f.coldMs.toFixed(0)} ms`);
   console.log(`  usage daily --json, whole process (median)    ${ours.toFixed(0)} ms   [${f.oursMs.map((ms) => ms.toFixed(0)).join(', ')}] (every source)`);
-  console.log(`    of which the report itself (SQL, days)      ${median(f.reportMs).toFixed(0)} ms; the rest is the one-shot start: load, restore, walk, close`);
-  console.log(`  ccusage claude daily --offline --json        ${cc.toFixed(0)} ms   [${f.ccusageMs.map((ms) => ms.toFixed(0)).join(', ')}] (Claude Code files only)`);
+  console.log(
+    `    of which the report itself (SQL, days)      ${median(f.reportMs).toFixed(0)} ms; the rest is the one-shot start: load, restore, walk, close`,
+  );
+  console.log(
+    `  ccusage claude daily --offline --json        ${cc.toFixed(0)} ms   [${f.ccusageMs.map((ms) => ms.toFixed(0)).join(', ')}] (Claude Code files only)`,
+  );
   console.log(`  ccusage / usage daily                        ${(cc / ours).toFixed(1)}x (issue #24 target: 10x at 100,000 sessions)`);
   console.log(`  Claude Code tokens per day equal ccusage's   ${f.sameTokens ? 'yes' : 'NO'}`);
 }

@@ -8,18 +8,56 @@
  * a character or a class, none optional (the trigram table is built from them; a pattern that breaks this throws at load).
  */
 export const ANCHOR_PATTERNS = [
-  'A3T', 'AKIA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'ASIA', 'secret_?access_?key', 'account', // aws
+  'A3T',
+  'AKIA',
+  'AGPA',
+  'AIDA',
+  'AROA',
+  'AIPA',
+  'ANPA',
+  'ANVA',
+  'ASIA',
+  'secret_?access_?key',
+  'account', // aws
   'PRIVATE KEY', // privatekey, gcp (service account JSON holds one), the private-key gap rule
-  'x-oauth-basic', ':\\/\\/[-\\w]{1,256}:', // github's x-oauth-basic, basicauth
-  '_authToken', 'npm_', // npm
-  'xox', 'xapp', 'hooks\\.slack\\.com', // slack
-  'mongodb', 'mysql', 'postgres', // database-connection-string
-  'sk-', 'k_live', 'k_test', 'gsk_', 'hf_', 'lin_api_', 'ntn_', 'SG\\.', 'shp', // openai, anthropic, stripe, groq, huggingface, linear, notion, sendgrid, shopify
-  'gh[pousr]_', 'github_pat_', 'glpat-', 'glc_', 'glsa_', 'ops_', 'hv[sbr]\\.', 'vc[a-z]_', 'dapi', // github, gitlab, grafana, 1password, hashicorp-vault, vercel, databricks
-  'dckr_pat_', 'figd_', 'cf[a-z]{1,3}_', 'tskey-', // docker, figma, cloudflare, tailscale
+  'x-oauth-basic',
+  ':\\/\\/[-\\w]{1,256}:', // github's x-oauth-basic, basicauth
+  '_authToken',
+  'npm_', // npm
+  'xox',
+  'xapp',
+  'hooks\\.slack\\.com', // slack
+  'mongodb',
+  'mysql',
+  'postgres', // database-connection-string
+  'sk-',
+  'k_live',
+  'k_test',
+  'gsk_',
+  'hf_',
+  'lin_api_',
+  'ntn_',
+  'SG\\.',
+  'shp', // openai, anthropic, stripe, groq, huggingface, linear, notion, sendgrid, shopify
+  'gh[pousr]_',
+  'github_pat_',
+  'glpat-',
+  'glc_',
+  'glsa_',
+  'ops_',
+  'hv[sbr]\\.',
+  'vc[a-z]_',
+  'dapi', // github, gitlab, grafana, 1password, hashicorp-vault, vercel, databricks
+  'dckr_pat_',
+  'figd_',
+  'cf[a-z]{1,3}_',
+  'tskey-', // docker, figma, cloudflare, tailscale
   'eyJ', // the jwt gap rule
   'AIza', // the google-api-key gap rule
-  'passw[a-z0-9_]{0,64}[ \\t]?=', 'secret[a-z0-9_]{0,64}[ \\t]?=', 'token[a-z0-9_]{0,64}[ \\t]?=', 'api_?key[a-z0-9_]{0,64}[ \\t]?=', // the env-assignment gap rule
+  'passw[a-z0-9_]{0,64}[ \\t]?=',
+  'secret[a-z0-9_]{0,64}[ \\t]?=',
+  'token[a-z0-9_]{0,64}[ \\t]?=',
+  'api_?key[a-z0-9_]{0,64}[ \\t]?=', // the env-assignment gap rule
   ':\\/\\/[^\\s:@/]{0,256}:', // the connection-url-password gap rule (any scheme, an empty user too)
 ];
 
@@ -57,7 +95,7 @@ function atomAt(pattern: string, i: number): { chars: string[] | null; next: num
 /** The most characters a pattern can match: each atom once, or as often as a `?` or `{m,n}` after it allows. */
 export function maxMatchLength(pattern: string): number {
   let length = 0;
-  for (let i = 0; i < pattern.length; ) {
+  for (let i = 0; i < pattern.length;) {
     const { next } = atomAt(pattern, i);
     const repeat = /^(?:\?|\{(\d+)(?:,(\d+))?\})?/.exec(pattern.slice(next)) as RegExpExecArray;
     const after = next + repeat[0].length;
@@ -87,7 +125,8 @@ function startsOf(pattern: string, count: number): string[] | null {
 /** Every three-character start a pattern can have; it must have three certain ones (the table is built from them). */
 export function patternStarts(pattern: string): string[] {
   const starts = startsOf(pattern, 3);
-  if (starts === null) throw new Error(`anchor ${pattern}: its first three atoms are not three certain characters (a class escape, negated class, or optional atom)`);
+  if (starts === null)
+    throw new Error(`anchor ${pattern}: its first three atoms are not three certain characters (a class escape, negated class, or optional atom)`);
   return starts;
 }
 

@@ -77,7 +77,12 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
     prepared,
     format: session.format,
     childKeys: session.childKeys,
-    manifest: { key: session.key, id: session.id, title: sharedPath(session.title, prepared.vault ?? null), sessionTime: session.closedAt ?? session.updatedAt ?? session.createdAt },
+    manifest: {
+      key: session.key,
+      id: session.id,
+      title: sharedPath(session.title, prepared.vault ?? null),
+      sessionTime: session.closedAt ?? session.updatedAt ?? session.createdAt,
+    },
     json: { path: sessionJsonPath(folder), kind: 'session', role: null, originalPath: null, mtimeMs: null, size: 0, gzip: false, clip: 'json' },
     sources: [],
     // Ungated (a loader over parsed sessions): at least the artifacts the reader refused are named.

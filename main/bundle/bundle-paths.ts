@@ -12,7 +12,10 @@ export function sessionPrefix(folder: string): string {
 
 /** A source file keeps its whole original path below `source/`, as a kept copy in the vault does. */
 export function sourceEntryPath(folder: string, originalPath: string): string {
-  const parts = originalPath.split(/[\\/]+/).filter(Boolean).map((p) => p.replace(/:$/, ''));
+  const parts = originalPath
+    .split(/[\\/]+/)
+    .filter(Boolean)
+    .map((p) => p.replace(/:$/, ''));
   return `${sessionPrefix(folder)}source/${parts.join('/')}`;
 }
 

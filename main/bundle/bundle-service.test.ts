@@ -28,7 +28,14 @@ beforeEach(async () => {
   doc.conversation[0]!.content = `token ${SECRETS.github} and ${SECRETS.anthropic}`;
   await writeFile(join(dir, 'j-1.json'), JSON.stringify(doc));
   await writeFile(join(dir, 'j-2.json'), jidoSession('j-2', 'clean'));
-  services = createServices({ dataDir: join(base, 'data'), shell: 'web', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false, env: PLANTED_ENV });
+  services = createServices({
+    dataDir: join(base, 'data'),
+    shell: 'web',
+    extraRoots: [join(base, 'root')],
+    discoverDefaults: false,
+    watch: false,
+    env: PLANTED_ENV,
+  });
   events = [];
   services.subscribe((e) => events.push(e));
   await services.start();
@@ -58,14 +65,23 @@ describe('sharing through the contract', () => {
   it('cancelling a running export answers CANCELLED and leaves no file and no temp file behind', async () => {
     const big = join(base, 'root', '.claude', 'projects', '-home-dev-big');
     await writeClaudeTranscript(join(big, 'cccccccc-0000-4000-8000-000000000001.jsonl'), 12 * 1024 * 1024, 'cccccccc-0000-4000-8000-000000000001');
-    const fresh = createServices({ dataDir: join(base, 'data2'), shell: 'web', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false, env: {} });
+    const fresh = createServices({
+      dataDir: join(base, 'data2'),
+      shell: 'web',
+      extraRoots: [join(base, 'root')],
+      discoverDefaults: false,
+      watch: false,
+      env: {},
+    });
     await fresh.start();
     await fresh.whenScanned();
     try {
       fresh.subscribe((e) => {
         if (e.name === 'bundleProgress' && e.payload.bytesDone > 0) void fresh.dispatch('cancelExport', { exportId: 'exp-cancel01' });
       });
-      await expect(call(fresh, 'exportBundle', { exportId: 'exp-cancel01', keys: ['claude-code:cccccccc-0000-4000-8000-000000000001'], redact: false })).rejects.toMatchObject({
+      await expect(
+        call(fresh, 'exportBundle', { exportId: 'exp-cancel01', keys: ['claude-code:cccccccc-0000-4000-8000-000000000001'], redact: false }),
+      ).rejects.toMatchObject({
         code: 'CANCELLED',
         message: 'The export was cancelled; nothing was written.',
       });
@@ -79,7 +95,14 @@ describe('sharing through the contract', () => {
   it('a review scan with a scanId reports its progress under that id, and cancelExport stops it with CANCELLED', async () => {
     const big = join(base, 'root', '.claude', 'projects', '-home-dev-scan');
     await writeClaudeTranscript(join(big, 'dddddddd-0000-4000-8000-000000000001.jsonl'), 12 * 1024 * 1024, 'dddddddd-0000-4000-8000-000000000001');
-    const fresh = createServices({ dataDir: join(base, 'data3'), shell: 'web', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false, env: {} });
+    const fresh = createServices({
+      dataDir: join(base, 'data3'),
+      shell: 'web',
+      extraRoots: [join(base, 'root')],
+      discoverDefaults: false,
+      watch: false,
+      env: {},
+    });
     await fresh.start();
     await fresh.whenScanned();
     const key = 'claude-code:dddddddd-0000-4000-8000-000000000001';
@@ -97,7 +120,10 @@ describe('sharing through the contract', () => {
       fresh.subscribe((e) => {
         if (e.name === 'bundleProgress' && e.payload.exportId === 'scan-00000002') void fresh.dispatch('cancelExport', { exportId: 'scan-00000002' });
       });
-      await expect(call(fresh, 'scanBundle', { keys: [key], scanId: 'scan-00000002' })).rejects.toMatchObject({ code: 'CANCELLED', message: 'The scan was cancelled.' });
+      await expect(call(fresh, 'scanBundle', { keys: [key], scanId: 'scan-00000002' })).rejects.toMatchObject({
+        code: 'CANCELLED',
+        message: 'The scan was cancelled.',
+      });
     } finally {
       await fresh.close();
     }
@@ -112,7 +138,7 @@ describe('sharing through the contract', () => {
   it('a bundle goes out with readExport and in with beginUpload/uploadChunk, piece by piece, then importBundle lists its sessions', async () => {
     const done = await call<BundleExport>(services, 'exportBundle', { exportId: 'exp-00000004', keys: ['jido-code:j-1', 'jido-code:j-2'], redact: false });
     const pieces: Buffer[] = [];
-    for (let offset = 0, finished = false; !finished; ) {
+    for (let offset = 0, finished = false; !finished;) {
       const piece = await call<{ data: string; size: number; done: boolean }>(services, 'readExport', { exportId: 'exp-00000004', offset, length: 4096 });
       pieces.push(Buffer.from(piece.data, 'base64'));
       offset += Buffer.from(piece.data, 'base64').length;

@@ -38,7 +38,8 @@ export interface BundleDeps {
   emit(event: AppEvent): void;
 }
 
-export type BundleMethodNames = 'scanBundle' | 'exportBundle' | 'cancelExport' | 'readExport' | 'beginUpload' | 'uploadChunk' | 'previewBundle' | 'importBundle';
+export type BundleMethodNames =
+  'scanBundle' | 'exportBundle' | 'cancelExport' | 'readExport' | 'beginUpload' | 'uploadChunk' | 'previewBundle' | 'importBundle';
 
 /** Exports and uploads older than this are swept when the next one starts. */
 const KEEP_FILES_MS = 24 * 60 * 60 * 1000;
@@ -86,7 +87,8 @@ export class BundleService {
     const path = join(this.uploadsDir, `${uploadId}.zip`);
     const upload = this.uploads.get(uploadId);
     if (!upload || !(await stat(path).catch(() => null))) throw new AppError('NOT_FOUND', 'No uploaded bundle with this id; upload it again.', 'uploadId');
-    if (upload.received !== upload.size) throw new AppError('INVALID_INPUT', `The upload is incomplete: ${upload.received} of ${upload.size} bytes.`, 'uploadId');
+    if (upload.received !== upload.size)
+      throw new AppError('INVALID_INPUT', `The upload is incomplete: ${upload.received} of ${upload.size} bytes.`, 'uploadId');
     return path;
   }
 
@@ -94,7 +96,8 @@ export class BundleService {
     const file = this.finished.get(exportId);
     if (!file) throw new AppError('NOT_FOUND', `No finished export "${exportId}"; export again.`, 'exportId');
     const handle = await open(file.path, 'r').catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') throw new AppError('NOT_FOUND', `The export "${exportId}" is no longer on disk (exports are kept a day); export again.`, 'exportId');
+      if (err.code === 'ENOENT')
+        throw new AppError('NOT_FOUND', `The export "${exportId}" is no longer on disk (exports are kept a day); export again.`, 'exportId');
       throw err;
     });
     try {
@@ -123,7 +126,8 @@ export class BundleService {
     if (!upload) throw new AppError('NOT_FOUND', 'No upload with this id; start it again.', 'uploadId');
     if (offset !== upload.received) throw new AppError('INVALID_INPUT', `Expected the piece at offset ${upload.received}, got ${offset}.`, 'offset');
     const bytes = Buffer.from(data, 'base64');
-    if (upload.received + bytes.length > upload.size) throw new AppError('INVALID_INPUT', `The upload is larger than the ${upload.size} bytes announced.`, 'data');
+    if (upload.received + bytes.length > upload.size)
+      throw new AppError('INVALID_INPUT', `The upload is larger than the ${upload.size} bytes announced.`, 'data');
     await appendFile(join(this.uploadsDir, `${uploadId}.zip`), bytes);
     upload.received += bytes.length;
     return { received: upload.received };
@@ -144,7 +148,17 @@ export class BundleService {
       const p = latest;
       latest = null;
       last = Date.now();
-      this.deps.emit({ name: 'bundleProgress', payload: { exportId: id, phase: p.phase, sessionsDone: p.sessionsDone, sessionsTotal: p.sessionsTotal, bytesDone: p.bytesDone, bytesTotal: p.bytesTotal } });
+      this.deps.emit({
+        name: 'bundleProgress',
+        payload: {
+          exportId: id,
+          phase: p.phase,
+          sessionsDone: p.sessionsDone,
+          sessionsTotal: p.sessionsTotal,
+          bytesDone: p.bytesDone,
+          bytesTotal: p.bytesTotal,
+        },
+      });
     };
     return {
       update: (p) => {
@@ -163,7 +177,8 @@ export class BundleService {
 
   /** The review scan; with a `scanId` it reports progress under that id and cancelExport stops it. */
   private async runScan(keys: string[], includeChildren: boolean, scanId: string | undefined) {
-    if (scanId && (this.running.has(scanId) || this.finished.has(scanId))) throw new AppError('INVALID_INPUT', `Scan id "${scanId}" is already used.`, 'scanId');
+    if (scanId && (this.running.has(scanId) || this.finished.has(scanId)))
+      throw new AppError('INVALID_INPUT', `Scan id "${scanId}" is already used.`, 'scanId');
     const controller = new AbortController();
     if (scanId) this.running.set(scanId, controller);
     const loader = this.openLoader();
@@ -205,9 +220,25 @@ export class BundleService {
         const result = await exportDocument(session, format, path, options);
         this.finished.set(exportId, { path, fileName });
         const redacted = result.findings.filter((f) => f.redacted).length;
-        return { exportId, path, fileName, size: (await stat(path)).size, sessions: 1, files: 1, redacted, kept: result.findings.length - redacted, refused: [] };
+        return {
+          exportId,
+          path,
+          fileName,
+          size: (await stat(path)).size,
+          sessions: 1,
+          files: 1,
+          redacted,
+          kept: result.findings.length - redacted,
+          refused: [],
+        };
       }
-      const fileName = `session-vault-${new Date().toISOString().slice(0, 10)}-${keys.length === 1 ? basename(keys[0] as string).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60) : `${keys.length}-sessions`}.zip`;
+      const fileName = `session-vault-${new Date().toISOString().slice(0, 10)}-${
+        keys.length === 1
+          ? basename(keys[0] as string)
+              .replace(/[^A-Za-z0-9._-]+/g, '_')
+              .slice(0, 60)
+          : `${keys.length}-sessions`
+      }.zip`;
       const path = join(dir, fileName);
       const loader = this.openLoader();
       const events = this.progressEvents(exportId);
@@ -216,7 +247,14 @@ export class BundleService {
         return loader.close();
       });
       this.finished.set(exportId, { path, fileName });
-      const done = { exportId, phase: 'write' as const, sessionsDone: result.sessions.length, sessionsTotal: result.sessions.length, bytesDone: result.bytes, bytesTotal: result.bytes };
+      const done = {
+        exportId,
+        phase: 'write' as const,
+        sessionsDone: result.sessions.length,
+        sessionsTotal: result.sessions.length,
+        bytesDone: result.bytes,
+        bytesTotal: result.bytes,
+      };
       this.deps.emit({ name: 'bundleProgress', payload: done });
       return {
         exportId,

@@ -22,7 +22,17 @@ afterEach(async () => rm(base, { recursive: true, force: true }));
 
 function chat(key: string): Session {
   const s = testSession(key, '/home/dev/.jido_code/sessions/x.json');
-  const msg = (id: string, role: 'user' | 'assistant', parts: Session['messages'][number]['parts']) => ({ id, role, timestamp: '2026-01-02T09:00:01.000Z', model: null, usage: null, cost: null, parts, agentId: null, origin: null });
+  const msg = (id: string, role: 'user' | 'assistant', parts: Session['messages'][number]['parts']) => ({
+    id,
+    role,
+    timestamp: '2026-01-02T09:00:01.000Z',
+    model: null,
+    usage: null,
+    cost: null,
+    parts,
+    agentId: null,
+    origin: null,
+  });
   s.messages = [
     msg('1', 'user', [{ type: 'text', text: 'Why does <script>alert("x")</script> run?\n## not a heading' }]),
     msg('2', 'assistant', [
@@ -41,7 +51,7 @@ describe('yamlString', () => {
     expect(yamlString('4f6a8b2c-1d3e')).toBe('"4f6a8b2c-1d3e"');
     expect(yamlString('/home/dev/proj')).toBe('"/home/dev/proj"');
     expect(yamlString('D:\\work\\tide')).toBe("'D:\\work\\tide'");
-    expect(yamlString('say "hi" it\'s')).toBe('\'say "hi" it\'\'s\'');
+    expect(yamlString('say "hi" it\'s')).toBe("'say \"hi\" it''s'");
     expect(yamlString('two\nlines\t"q" \\')).toBe('"two\\nlines\\t\\"q\\" \\\\"');
     expect(yamlString('bell\u0007 and \u2028')).toBe('"bell\\u0007 and \\u2028"');
   });
@@ -54,9 +64,9 @@ describe('Markdown export', () => {
     expect(markdownFileName(session)).toBe('2026-03-04_4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d.md');
   });
 
-  it('any session becomes a file ProjectHub\'s reader takes: id, Windows path, turns, status, search footprint', async () => {
+  it("any session becomes a file ProjectHub's reader takes: id, Windows path, turns, status, search footprint", async () => {
     const s = chat('jido-code:abc');
-    s.project.path = "D:\\work\\it's \"here\"";
+    s.project.path = 'D:\\work\\it\'s "here"';
     s.status = 'closed';
     s.closedAt = '2026-01-02T10:00:00.000Z';
     const dir = join(base, 'vault', 'sessions');
@@ -64,7 +74,7 @@ describe('Markdown export', () => {
     const file = join(dir, markdownFileName(s));
     await writeFile(file, sessionMarkdown(s));
     const back = await findReader(file)!.read(file);
-    expect(back).toMatchObject({ id: 'abc', format: 'projecthub', status: 'closed', project: { path: "D:\\work\\it's \"here\"" } });
+    expect(back).toMatchObject({ id: 'abc', format: 'projecthub', status: 'closed', project: { path: 'D:\\work\\it\'s "here"' } });
     expect(back.extra).toMatchObject({ turnCount: 1, searchFootprint: ['innerHTML'], decisions: [] });
     expect(back.warnings.filter((w) => w.code === 'invalid_yaml')).toEqual([]);
     const text = await readFile(file, 'utf8');

@@ -15,12 +15,33 @@ import { BufferPool, readWhole, unmap } from './read-whole.ts';
 import { openRaw, regzip, scanner, type PlannedEntry, type SourceEntry } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest, type ManifestFile, type RedactionReport } from './manifest.ts';
-import { abortError, contextFactory, jsonScanOf, loaderOf, plans, REDACTION_RULES, sessionEntry, sink, type BundleOptions, type ExportResult, type ScanResult, type SessionSource } from './scan-bundle.ts';
+import {
+  abortError,
+  contextFactory,
+  jsonScanOf,
+  loaderOf,
+  plans,
+  REDACTION_RULES,
+  sessionEntry,
+  sink,
+  type BundleOptions,
+  type ExportResult,
+  type ScanResult,
+  type SessionSource,
+} from './scan-bundle.ts';
 import { redactedPieces, type ScanContext, type SecretScanStream } from './secret-scan.ts';
 import { scannedManifest } from './scan-manifest.ts';
 import { ZipWriter } from './zip-writer.ts';
 
-export { scanBundle, type BundleOptions, type BundleProgress, type ExportResult, type LoadSession, type ScanResult, type SessionSource } from './scan-bundle.ts';
+export {
+  scanBundle,
+  type BundleOptions,
+  type BundleProgress,
+  type ExportResult,
+  type LoadSession,
+  type ScanResult,
+  type SessionSource,
+} from './scan-bundle.ts';
 
 /** Read buffers kept for the next file once their bytes are deflated: one 16 MB transcript's, not the whole budget's. */
 const POOL_KEEP = WAITING_BUDGET / 2;
@@ -53,7 +74,10 @@ function manifestFile(entry: PlannedEntry, format: Session['format'], size: numb
 }
 
 /** stream/promises' pipeline over a list of stages ending in a consumer; its overloads cannot type a list of any length. */
-const pipeAll = pipeline as unknown as (streams: ReadonlyArray<Readable | Duplex | ((source: AsyncIterable<Buffer>) => Promise<void>)>, options: { signal: AbortSignal }) => Promise<void>;
+const pipeAll = pipeline as unknown as (
+  streams: ReadonlyArray<Readable | Duplex | ((source: AsyncIterable<Buffer>) => Promise<void>)>,
+  options: { signal: AbortSignal },
+) => Promise<void>;
 
 /**
  * Exports sessions as a bundle at `outPath`. The zip is written to a hidden temp file beside it and renamed

@@ -31,7 +31,11 @@ export interface DocumentResult {
 export async function renderDocument(stored: Session, format: DocumentFormat, options: DocumentOptions = {}): Promise<DocumentResult> {
   const session = withSharedPaths(stored, options.vault ?? null);
   if (options.redact === false) return { text: format === 'md' ? sessionMarkdown(session) : sessionHtml(session, `Session Vault ${appVersion}`), findings: [] };
-  const ctx = { redactor: new Redactor(['secrets', 'env'], options.env ?? process.env), literals: new Map<string, string>(), keep: new Set(options.keep ?? []) };
+  const ctx = {
+    redactor: new Redactor(['secrets', 'env'], options.env ?? process.env),
+    literals: new Map<string, string>(),
+    keep: new Set(options.keep ?? []),
+  };
   // A title cut from a prompt may end in part of a key (see title-redaction.ts).
   const titled = await redactTitle(session, ctx.redactor);
   const text = format === 'md' ? sessionMarkdown(titled) : sessionHtml(titled, `Session Vault ${appVersion}`);

@@ -21,7 +21,19 @@ let files: Record<string, string>;
 /** A session whose source files hold every plant: JSON Lines, a gzip document, Markdown, a clean file. */
 function plantedSession(key: string): Session {
   const s = testSession(key, files.jsonl as string);
-  s.messages = [{ id: 'm1', role: 'user', timestamp: null, model: null, usage: null, cost: null, parts: [{ type: 'text', text: PLANTED_TEXT }], agentId: null, origin: null }];
+  s.messages = [
+    {
+      id: 'm1',
+      role: 'user',
+      timestamp: null,
+      model: null,
+      usage: null,
+      cost: null,
+      parts: [{ type: 'text', text: PLANTED_TEXT }],
+      agentId: null,
+      origin: null,
+    },
+  ];
   s.sourceFiles = [
     { path: files.jsonl as string, size: 0, mtimeMs: 0, role: 'primary' },
     { path: files.gz as string, size: 0, mtimeMs: 0, role: 'payload' },
@@ -161,7 +173,9 @@ describe('a failed or cancelled export', () => {
 
   it('a source file that vanished fails the export with its path', async () => {
     await rm(files.md as string);
-    await expect(exportBundle(['jido-code:s-1'], load, join(base, 'x.zip'), { env: {} })).rejects.toThrow(`A source file of jido-code:s-1 is missing: ${files.md}`);
+    await expect(exportBundle(['jido-code:s-1'], load, join(base, 'x.zip'), { env: {} })).rejects.toThrow(
+      `A source file of jido-code:s-1 is missing: ${files.md}`,
+    );
     expect((await readdir(base)).sort()).toEqual(['src']);
   });
 
@@ -237,11 +251,22 @@ describe('import', () => {
     expect(existsSync(join(base, 'data'))).toBe(false);
   });
 
-  it('restores each source file\'s modification time', async () => {
+  it("restores each source file's modification time", async () => {
     const out = join(base, 'share.zip');
     const jido = join(base, 'src', '.jido_code', 'sessions', 's-7.json');
     await mkdir(join(base, 'src', '.jido_code', 'sessions'), { recursive: true });
-    await writeFile(jido, JSON.stringify({ version: 1, id: 's-7', name: 'n', project_path: '/p', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', conversation: [] }));
+    await writeFile(
+      jido,
+      JSON.stringify({
+        version: 1,
+        id: 's-7',
+        name: 'n',
+        project_path: '/p',
+        created_at: '2026-01-01T00:00:00Z',
+        updated_at: '2026-01-01T00:00:00Z',
+        conversation: [],
+      }),
+    );
     const real = await findReader(jido)!.read(jido);
     await exportBundle([real.key], async () => real, out, { redact: false });
     const dataDir = join(base, 'data');

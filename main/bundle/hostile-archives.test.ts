@@ -67,7 +67,14 @@ function withListed(sources: Listed[]): { entries: RawEntry[]; manifest: Manifes
   const { entries, manifest } = good();
   const extra = sources.map(({ originalPath, ...e }) => ({ ...e, name: sourceEntryPath(folder, originalPath) }));
   const template = manifest.files[1] as Manifest['files'][number];
-  const files = extra.map((e, i) => ({ ...template, path: e.name, size: e.data.length, sha256: createHash('sha256').update(e.data).digest('hex'), role: 'artifact' as const, originalPath: sources[i]?.originalPath ?? null }));
+  const files = extra.map((e, i) => ({
+    ...template,
+    path: e.name,
+    size: e.data.length,
+    sha256: createHash('sha256').update(e.data).digest('hex'),
+    role: 'artifact' as const,
+    originalPath: sources[i]?.originalPath ?? null,
+  }));
   return { entries: [...entries, ...extra], manifest: { ...manifest, files: [...manifest.files, ...files] } };
 }
 
@@ -165,12 +172,15 @@ describe('names not every platform can create, refused on every platform', () =>
 
   it.each([
     ['a file name longer than 255 bytes', `/home/dev/${'n'.repeat(256)}.txt`, 'longer than 255 bytes'],
-    ['a path longer than 1024 characters', `/home/${Array.from({ length: 25 }, (_, i) => `${i}`.padEnd(50, 'x')).join('/')}.txt`, 'longer than 1024 characters'],
+    [
+      'a path longer than 1024 characters',
+      `/home/${Array.from({ length: 25 }, (_, i) => `${i}`.padEnd(50, 'x')).join('/')}.txt`,
+      'longer than 1024 characters',
+    ],
   ])('%s', async (_label, originalPath, why) => {
     const message = await expectRefused(zipListing([{ originalPath, data: Buffer.from('x') }]), 'path-too-long', sourceEntryPath(folder, originalPath));
     expect(message).toContain(why);
   });
-
 });
 
 describe('links, duplicates, encryption', () => {
@@ -184,7 +194,10 @@ describe('links, duplicates, encryption', () => {
     ['composed and decomposed é', 'sessions/caf\u00e9.txt', 'sessions/cafe\u0301.txt'],
   ])('%s', async (_label, first, second) => {
     const message = await expectRefused(
-      zipOf([{ name: first, data: Buffer.from('1') }, { name: second, data: Buffer.from('2') }]),
+      zipOf([
+        { name: first, data: Buffer.from('1') },
+        { name: second, data: Buffer.from('2') },
+      ]),
       'duplicate-name',
       second,
     );
@@ -192,7 +205,14 @@ describe('links, duplicates, encryption', () => {
   });
 
   it('a file that is also the folder of another file', async () => {
-    await expectRefused(zipOf([{ name: 'sessions/a', data: Buffer.from('1') }, { name: 'sessions/A/b.txt', data: Buffer.from('2') }]), 'duplicate-name', 'sessions/A/b.txt');
+    await expectRefused(
+      zipOf([
+        { name: 'sessions/a', data: Buffer.from('1') },
+        { name: 'sessions/A/b.txt', data: Buffer.from('2') },
+      ]),
+      'duplicate-name',
+      'sessions/A/b.txt',
+    );
   });
 
   it('an encrypted entry (traditional ZipCrypto: a 12-byte header before the data)', async () => {
@@ -257,14 +277,22 @@ describe('broken or dishonest archives', () => {
   });
 
   it('a manifest from a future format version', async () => {
-    const message = await expectRefused(zipOf([], (m) => ({ ...m, formatVersion: 2 })), 'manifest-version', 'manifest.json');
+    const message = await expectRefused(
+      zipOf([], (m) => ({ ...m, formatVersion: 2 })),
+      'manifest-version',
+      'manifest.json',
+    );
     expect(message).toContain('newer Session Vault');
   });
 
   it('a manifest that is not JSON, or not a bundle manifest', async () => {
     const { entries } = good();
     await expectRefused(buildZip([...entries, { name: 'manifest.json', data: Buffer.from('{nope') }]), 'manifest-invalid', 'manifest.json');
-    await expectRefused(zipOf([], (m) => ({ ...m, format: 'something-else' })), 'manifest-invalid', 'manifest.json');
+    await expectRefused(
+      zipOf([], (m) => ({ ...m, format: 'something-else' })),
+      'manifest-invalid',
+      'manifest.json',
+    );
   });
 
   it('an entry the manifest does not list', async () => {
@@ -289,14 +317,20 @@ describe('broken or dishonest archives', () => {
 describe('entries that share bytes (zip bombs by overlap)', () => {
   it('two central directory records pointing at the same local header', async () => {
     const data = Buffer.from('{"shared":true}\n');
-    const { entries, manifest } = withListed([{ originalPath: '/home/dev/a.json', data }, { originalPath: '/home/dev/b.json', data, sharesLocalOf: 2 }]);
+    const { entries, manifest } = withListed([
+      { originalPath: '/home/dev/a.json', data },
+      { originalPath: '/home/dev/b.json', data, sharesLocalOf: 2 },
+    ]);
     const message = await expectRefused(buildZip(withManifest(entries, manifest)), 'overlapping-entries', sourceEntryPath(folder, '/home/dev/b.json'));
     expect(message).toContain(sourceEntryPath(folder, '/home/dev/a.json'));
   });
 
   it('the "better zip bomb": each entry\'s data runs on into the next entry\'s, with true sizes and CRCs', async () => {
     const paths = Array.from({ length: 100 }, (_, i) => `/home/dev/bomb/${i}.bin`);
-    const bomb = quotedOverlapBomb(paths.map((p) => sourceEntryPath(folder, p)), Buffer.alloc(512 * 1024));
+    const bomb = quotedOverlapBomb(
+      paths.map((p) => sourceEntryPath(folder, p)),
+      Buffer.alloc(512 * 1024),
+    );
     const { entries, manifest } = withListed(bomb.map(({ name: _name, ...e }, i) => ({ ...e, originalPath: paths[i] as string })));
     const zip = buildZip(withManifest(entries, manifest).map((e) => (e.name === 'manifest.json' ? { ...e, method: 8 } : e)));
     // Past the 1000:1 the ratio rule allows, though no entry of it is over that rule's limit.

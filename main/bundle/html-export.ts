@@ -65,7 +65,11 @@ function part(p: MessagePart): string {
 
 function message(m: Message): string {
   const who = m.role === 'user' ? 'User' : m.role === 'assistant' ? 'Assistant' : m.role === 'tool' ? 'Tool' : 'System';
-  const facts = [m.timestamp ? `<time datetime="${escapeHtml(m.timestamp)}">${escapeHtml(m.timestamp.replace('T', ' ').replace(/\.\d+/, ''))}</time>` : '', m.model ? escapeHtml(m.model) : '', m.agentId ? `sub-agent ${escapeHtml(m.agentId)}` : '']
+  const facts = [
+    m.timestamp ? `<time datetime="${escapeHtml(m.timestamp)}">${escapeHtml(m.timestamp.replace('T', ' ').replace(/\.\d+/, ''))}</time>` : '',
+    m.model ? escapeHtml(m.model) : '',
+    m.agentId ? `sub-agent ${escapeHtml(m.agentId)}` : '',
+  ]
     .filter(Boolean)
     .map((f) => `<span>${f}</span>`)
     .join('');

@@ -32,7 +32,10 @@ function hostileSession(id: string, artifacts: string[]): string {
   return JSON.stringify({
     id,
     repo: { root: '/' },
-    chat: [{ role: 'user', content: 'Please review this run' }, { role: 'assistant', content: 'Looks fine.' }],
+    chat: [
+      { role: 'user', content: 'Please review this run' },
+      { role: 'assistant', content: 'Looks fine.' },
+    ],
     artifacts,
     outcome: { status: 'accepted', summary: 'ok' },
   });
@@ -156,7 +159,10 @@ describe('files a session names outside every root (issue #20.1)', () => {
     const dir = join(repo, '.vizier', 'sessions', 's-3');
     await mkdir(dir, { recursive: true });
     await writeFile(join(repo, 'notes.md'), `${MARKER}\n`);
-    await writeFile(join(dir, 'session.json'), JSON.stringify({ id: 's-3', repo: { root: repo }, chat: [{ role: 'user', content: 'hi' }], artifacts: ['notes.md'] }));
+    await writeFile(
+      join(dir, 'session.json'),
+      JSON.stringify({ id: 's-3', repo: { root: repo }, chat: [{ role: 'user', content: 'hi' }], artifacts: ['notes.md'] }),
+    );
     root = join(repo, '.vizier');
     await startVictim();
     const key = 'vizier:s-3';

@@ -19,7 +19,8 @@ export interface NameRefusal {
 function windowsSegmentProblem(segment: string): string | null {
   const bad = REFUSED_CHARACTER.exec(segment);
   if (bad) return `"${segment}", whose "${bad[0]}" Windows does not allow in a name`;
-  if (/[. ]$/.test(segment)) return `"${segment}", which ends in a ${segment.endsWith('.') ? 'dot' : 'space'} (Windows drops it, so it would name another file)`;
+  if (/[. ]$/.test(segment))
+    return `"${segment}", which ends in a ${segment.endsWith('.') ? 'dot' : 'space'} (Windows drops it, so it would name another file)`;
   const base = (segment.split('.')[0] ?? '').replace(/ +$/, '');
   if (RESERVED.test(base)) return `"${segment}", a device name Windows reserves (${base.toUpperCase()})`;
   return null;
@@ -32,7 +33,8 @@ function windowsSegmentProblem(segment: string): string | null {
 export function portableNameRefusal(name: string): NameRefusal | null {
   if (name.length > MAX_NAME_CHARS) return { rule: 'path-too-long', problem: `a path longer than ${MAX_NAME_CHARS} characters (${name.length})` };
   const segments = (name.endsWith('/') ? name.slice(0, -1) : name).split('/');
-  if (segments.length > MAX_SEGMENTS) return { rule: 'path-too-deep', problem: `${segments.length} levels of folders and file; at most ${MAX_SEGMENTS} are accepted` };
+  if (segments.length > MAX_SEGMENTS)
+    return { rule: 'path-too-deep', problem: `${segments.length} levels of folders and file; at most ${MAX_SEGMENTS} are accepted` };
   for (const segment of segments) {
     const bytes = Buffer.byteLength(segment, 'utf8');
     if (bytes > MAX_SEGMENT_BYTES) return { rule: 'path-too-long', problem: `a folder or file name longer than ${MAX_SEGMENT_BYTES} bytes (${bytes})` };

@@ -32,7 +32,14 @@ beforeEach(async () => {
   doc.conversation[0]!.content = `token ${SECRETS.github}`;
   await writeFile(join(dir, 'j-1.json'), JSON.stringify(doc));
   await writeFile(join(dir, 'j-2.json'), jidoSession('j-2', 'clean'));
-  services = createServices({ dataDir: join(base, 'data'), shell: 'web', extraRoots: [join(base, 'root')], discoverDefaults: false, watch: false, env: PLANTED_ENV });
+  services = createServices({
+    dataDir: join(base, 'data'),
+    shell: 'web',
+    extraRoots: [join(base, 'root')],
+    discoverDefaults: false,
+    watch: false,
+    env: PLANTED_ENV,
+  });
   await services.start();
   await services.whenScanned();
 });

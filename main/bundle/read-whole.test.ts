@@ -41,7 +41,7 @@ describe('readWhole', () => {
     expect(taken.map((t) => t.buffer.byteLength)).toEqual([1024 * 1024, 1024 * 1024, 0]);
   });
 
-  it('unmap gives a mapped buffer\'s memory back at once and leaves a malloc\'d one alone', () => {
+  it("unmap gives a mapped buffer's memory back at once and leaves a malloc'd one alone", () => {
     const mapped = new BufferPool(0).take(1024 * 1024);
     unmap(mapped);
     expect(mapped.buffer.byteLength).toBe(0);
@@ -50,7 +50,7 @@ describe('readWhole', () => {
     expect(plain.length).toBe(1024 * 1024);
   });
 
-  it('fails with the file system\'s error for a missing file, and stops when cancelled', async () => {
+  it("fails with the file system's error for a missing file, and stops when cancelled", async () => {
     const pool = new BufferPool(1024 * 1024);
     await expect(readWhole(join(dir, 'missing'), pool)).rejects.toMatchObject({ code: 'ENOENT' });
     await writeFile(join(dir, 'a'), 'text');

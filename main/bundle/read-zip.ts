@@ -60,8 +60,12 @@ export function readBytes(zip: ZipReader, position: number, length: number): Pro
   const buffer = Buffer.alloc(Math.max(0, Math.min(length, zip.fileSize - position)));
   if (buffer.length === 0) return Promise.resolve(buffer);
   return new Promise((resolve, reject) => {
-    (reader.read as (b: Buffer, o: number, l: number, p: number, cb: (err: Error | null, bytesRead?: number) => void) => void)(buffer, 0, buffer.length, position, (err, bytesRead) =>
-      err ? reject(err) : resolve(buffer.subarray(0, bytesRead ?? buffer.length)),
+    (reader.read as (b: Buffer, o: number, l: number, p: number, cb: (err: Error | null, bytesRead?: number) => void) => void)(
+      buffer,
+      0,
+      buffer.length,
+      position,
+      (err, bytesRead) => (err ? reject(err) : resolve(buffer.subarray(0, bytesRead ?? buffer.length))),
     );
   });
 }

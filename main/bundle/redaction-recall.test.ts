@@ -41,15 +41,19 @@ afterAll(async () => {
 });
 
 describe('redaction recall', () => {
-  it('lets none of a planted corpus out: every secret type, in every place, in every format, through bundle, Markdown and HTML', { timeout: 120_000 }, async () => {
-    const base = await mkdtemp(join(tmpdir(), 'sv-recall-'));
-    dirs.push(base);
-    const { plants, files } = await writeRedactionCorpus(join(base, 'root'), 20261126);
-    const result = await measureRecall(files, plants, join(base, 'out.zip'));
-    expect(plants.length).toBeGreaterThan(400);
-    expect(new Set(plants.map((p) => p.format)).size).toBe(8);
-    expect(result.leaked.map((l) => `${l.plant.type} in ${l.plant.place} (${l.plant.format}) -> ${l.where}`)).toEqual([]);
-  });
+  it(
+    'lets none of a planted corpus out: every secret type, in every place, in every format, through bundle, Markdown and HTML',
+    { timeout: 120_000 },
+    async () => {
+      const base = await mkdtemp(join(tmpdir(), 'sv-recall-'));
+      dirs.push(base);
+      const { plants, files } = await writeRedactionCorpus(join(base, 'root'), 20261126);
+      const result = await measureRecall(files, plants, join(base, 'out.zip'));
+      expect(plants.length).toBeGreaterThan(400);
+      expect(new Set(plants.map((p) => p.format)).size).toBe(8);
+      expect(result.leaked.map((l) => `${l.plant.type} in ${l.plant.place} (${l.plant.format}) -> ${l.where}`)).toEqual([]);
+    },
+  );
 
   it('finds a secret glued to a JSON escape (\\n, \\t, \\"), and one inside JSON inside a JSON string', async () => {
     const lines = [
@@ -61,7 +65,12 @@ describe('redaction recall', () => {
     for (const key of [KEYS.github, KEYS.awsId, KEYS.google]) expect(out).not.toContain(key);
     expect(findings.map((f) => f.rule).sort()).toEqual(['aws', 'github', 'google-api-key']);
     // Still valid JSON Lines, the escapes around each secret kept.
-    expect(out.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown)[0]).toEqual({ text: 'first line\n[REDACTED:github]\nlast' });
+    expect(
+      out
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown)[0],
+    ).toEqual({ text: 'first line\n[REDACTED:github]\nlast' });
   });
 
   it('redacts .env assignments and connection-URL passwords, leaving names, placeholders and hosts', async () => {
@@ -120,11 +129,17 @@ describe('redaction recall', () => {
     for (const f of findings) for (const key of [KEYS.awsId, KEYS.github, KEYS.google]) expect(f.preview).not.toContain(key.slice(6));
   });
 
-  it('keeps a key out of a title cut from the format\'s own facts, not a message (an ai-agent v3 ledger titled by its agent id)', async () => {
+  it("keeps a key out of a title cut from the format's own facts, not a message (an ai-agent v3 ledger titled by its agent id)", async () => {
     const base = await mkdtemp(join(tmpdir(), 'sv-title-extra-'));
     dirs.push(base);
     const agentId = `Set up ${KEYS.anthropic} for the deploy`;
-    const session: Session = { ...testSession('ai-agent:t-2', join(base, 'none.jsonl')), sourceFiles: [], messages: [], title: `${agentId.slice(0, 79)}…`, extra: { agentId } };
+    const session: Session = {
+      ...testSession('ai-agent:t-2', join(base, 'none.jsonl')),
+      sourceFiles: [],
+      messages: [],
+      title: `${agentId.slice(0, 79)}…`,
+      extra: { agentId },
+    };
     const out = join(base, 'b.zip');
     await exportBundle([session.key], async () => session, out, { env: {} });
     const head = KEYS.anthropic.slice(0, 40);

@@ -87,7 +87,13 @@ export interface LoadedPlan {
 }
 
 /** Prepares sessions in order, the next one as soon as the current one is released; sub-agents join the queue. */
-export async function* plans(keys: string[], loader: SessionLoader, scan: JsonScan | null, includeChildren: boolean, signal?: AbortSignal): AsyncGenerator<LoadedPlan> {
+export async function* plans(
+  keys: string[],
+  loader: SessionLoader,
+  scan: JsonScan | null,
+  includeChildren: boolean,
+  signal?: AbortSignal,
+): AsyncGenerator<LoadedPlan> {
   const queue = [...new Set(keys)];
   const seen = new Set(queue);
   const fetch = (key: string) => {
@@ -162,7 +168,8 @@ export async function scanBundle(keys: string[], source: SessionSource, options:
     for (const [literal, rule] of plan.prepared.literals) ctx.literals.set(literal, rule);
     release();
     bytesTotal += plan.sources.reduce((n, e) => n + e.size, 0);
-    const progress = (file: string) => options.onProgress?.({ phase: 'scan', sessionsDone: result.sessions.length, sessionsTotal: total, bytesDone, bytesTotal, file });
+    const progress = (file: string) =>
+      options.onProgress?.({ phase: 'scan', sessionsDone: result.sessions.length, sessionsTotal: total, bytesDone, bytesTotal, file });
     progress(plan.json.path);
     result.findings.push(...plan.prepared.findings);
     result.refused.push(...plan.refused);

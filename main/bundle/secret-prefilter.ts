@@ -8,9 +8,34 @@ import { findSpansInViews, type EscapeMode } from './escape-view.ts';
  * when the preset gains or loses one, so a new rule never goes unscanned for want of an anchor.
  */
 export const PRESET_RULES = [
-  '1password', 'anthropic', 'aws', 'basicauth', 'cloudflare', 'database-connection-string', 'databricks', 'docker', 'figma',
-  'filter-comments', 'gcp', 'github', 'gitlab', 'grafana', 'groq', 'hashicorp-vault', 'huggingface', 'linear', 'notion', 'npm',
-  'openai', 'privatekey', 'sendgrid', 'shopify', 'slack', 'stripe', 'tailscale', 'vercel',
+  '1password',
+  'anthropic',
+  'aws',
+  'basicauth',
+  'cloudflare',
+  'database-connection-string',
+  'databricks',
+  'docker',
+  'figma',
+  'filter-comments',
+  'gcp',
+  'github',
+  'gitlab',
+  'grafana',
+  'groq',
+  'hashicorp-vault',
+  'huggingface',
+  'linear',
+  'notion',
+  'npm',
+  'openai',
+  'privatekey',
+  'sendgrid',
+  'shopify',
+  'slack',
+  'stripe',
+  'tailscale',
+  'vercel',
 ];
 
 /**

@@ -7,7 +7,12 @@ import { PRESET_RULES, prefilterFor } from './secret-prefilter.ts';
 import { clipToJsonString, SecretScanStream, type ScanContext, type ScanOptions } from './secret-scan.ts';
 
 function context(keep: string[] = [], prefilter = true): ScanContext {
-  return { redactor: new Redactor(['secrets', 'env'], PLANTED_ENV), literals: new Map(), keep: new Set(keep), ...(prefilter ? { prefilter: prefilterFor(PLANTED_ENV) } : {}) };
+  return {
+    redactor: new Redactor(['secrets', 'env'], PLANTED_ENV),
+    literals: new Map(),
+    keep: new Set(keep),
+    ...(prefilter ? { prefilter: prefilterFor(PLANTED_ENV) } : {}),
+  };
 }
 
 async function run(input: Buffer, options: Partial<ScanOptions> & { file?: string } = {}, ctx = context(), chunk = 997) {
@@ -40,7 +45,11 @@ describe('SecretScanStream', () => {
   it('gives the same findings and output however the file is cut into windows and chunks', async () => {
     const text = Array.from({ length: 12 }, (_, i) => `${filler(i * 7)}\n${PLANTED_TEXT}`).join('\n');
     const whole = await run(Buffer.from(text), { window: 8 * 1024 * 1024, overlap: 4096, context: 256 });
-    for (const [window, chunk] of [[9000, 1], [12_000, 4096], [20_000, 333]] as const) {
+    for (const [window, chunk] of [
+      [9000, 1],
+      [12_000, 4096],
+      [20_000, 333],
+    ] as const) {
       const cut = await run(Buffer.from(text), { window, overlap: 4096, context: 256 }, context(), chunk);
       expect(cut.out.toString()).toBe(whole.out.toString());
       expect(cut.findings.map((f) => [f.id, f.line, f.rule])).toEqual(whole.findings.map((f) => [f.id, f.line, f.rule]));
@@ -56,7 +65,11 @@ describe('SecretScanStream', () => {
     ];
     const jsonl = `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
     const { out, findings } = await run(Buffer.from(jsonl), { clip: 'json', file: 'a.jsonl' });
-    const back = out.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const back = out
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(back).toHaveLength(3);
     for (const secret of Object.values(SECRETS)) expect(out.toString()).not.toContain(secret);
     expect(back[2]).toMatchObject({ type: 'assistant', env: { DB_PASSWORD_FOR_TESTS: '[REDACTED:ENV:DB_PASSWORD_FOR_TESTS]' }, note: 'quote " and \\ stay' });
@@ -98,12 +111,20 @@ describe('SecretScanStream', () => {
 });
 
 describe('the line prefilter', () => {
-  const PEM_FREE = PLANTED_TEXT.split('\n').filter((l) => !/PRIVATE KEY|^[A-Za-z0-9]{64}$|^MII/.test(l)).join('\n');
+  const PEM_FREE = PLANTED_TEXT.split('\n')
+    .filter((l) => !/PRIVATE KEY|^[A-Za-z0-9]{64}$|^MII/.test(l))
+    .join('\n');
 
   it('finds exactly what the full rule set finds, in text and in JSON Lines, with the secrets far apart in big windows', async () => {
     const text = Array.from({ length: 6 }, (_, i) => `${filler(900 + i * 37)}\n${PEM_FREE}`).join('\n');
-    const jsonl = `${text.split('\n').map((line, i) => JSON.stringify({ type: 'tool', i, output: line })).join('\n')}\n`;
-    for (const [input, clip] of [[text, 'text'], [jsonl, 'json']] as const) {
+    const jsonl = `${text
+      .split('\n')
+      .map((line, i) => JSON.stringify({ type: 'tool', i, output: line }))
+      .join('\n')}\n`;
+    for (const [input, clip] of [
+      [text, 'text'],
+      [jsonl, 'json'],
+    ] as const) {
       const options = { clip, window: 256 * 1024, overlap: 8 * 1024, context: 1024 };
       const full = await run(Buffer.from(input), options, context([], false), 65_536);
       const filtered = await run(Buffer.from(input), options, context(), 65_536);
@@ -116,7 +137,12 @@ describe('the line prefilter', () => {
 
   it('finds environment values (ASCII or not) in big windows that are not UTF-8, as the full rule set does', async () => {
     const env = { DB_PASSWORD_FOR_TESTS: SECRETS.envValue, PASSPHRASE_FOR_TESTS: 'pässwörd-Ünïcode-42' };
-    const ctx = (prefilter: boolean): ScanContext => ({ redactor: new Redactor(['secrets', 'env'], env), literals: new Map(), keep: new Set(), ...(prefilter ? { prefilter: prefilterFor(env) } : {}) });
+    const ctx = (prefilter: boolean): ScanContext => ({
+      redactor: new Redactor(['secrets', 'env'], env),
+      literals: new Map(),
+      keep: new Set(),
+      ...(prefilter ? { prefilter: prefilterFor(env) } : {}),
+    });
     const body = (latin1: boolean) =>
       Buffer.concat([
         Buffer.from(filler(3000)),
@@ -127,7 +153,13 @@ describe('the line prefilter', () => {
         Buffer.from(filler(3000)),
       ]);
     for (const latin1 of [true, false]) {
-      const input = latin1 ? body(true) : Buffer.from(body(false).toString('utf8').replace(/\uFFFD/g, '?'));
+      const input = latin1
+        ? body(true)
+        : Buffer.from(
+            body(false)
+              .toString('utf8')
+              .replace(/\uFFFD/g, '?'),
+          );
       const options = { window: 256 * 1024, overlap: 8 * 1024, context: 1024 };
       const full = await run(input, options, ctx(false), 65_536);
       const filtered = await run(input, options, ctx(true), 65_536);

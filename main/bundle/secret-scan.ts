@@ -193,7 +193,11 @@ export class SecretScanStream extends Transform {
     spans = [...byPlace.values()];
     const specific = spans.filter((s) => !isGenericRule(s.rule));
     if (specific.length < spans.length) spans = spans.filter((s) => !isGenericRule(s.rule) || !specific.some((o) => o.start < s.end && o.end > s.start));
-    const offsets = byteOffsets(text, [...spans, ...bodies].flatMap((s) => [s.start, s.end]), latin1);
+    const offsets = byteOffsets(
+      text,
+      [...spans, ...bodies].flatMap((s) => [s.start, s.end]),
+      latin1,
+    );
     const seen = new Set<string>();
     let lineCursor = 0;
     let line = this.lineAtBase;
@@ -206,7 +210,13 @@ export class SecretScanStream extends Transform {
       lineCursor = start - this.base;
       const id = findingId(this.options.file, start, s.rule);
       const redact = !this.ctx.keep.has(id);
-      const preview = previewOf(text, s.start, s.end, s.rule, spans.filter((o) => o !== s));
+      const preview = previewOf(
+        text,
+        s.start,
+        s.end,
+        s.rule,
+        spans.filter((o) => o !== s),
+      );
       this.findings.push({ id, rule: s.rule, file: this.options.file, line, preview, redacted: redact });
       if (!s.rule.startsWith('ENV:') && s.text.length >= 8) this.ctx.literals.set(s.text, s.rule);
       if (redact) this.pending.push({ start, end: stop, rule: s.rule });
@@ -226,7 +236,13 @@ export class SecretScanStream extends Transform {
         }
         seen.add(`${start}:${s.rule}`);
         const redact = !this.ctx.keep.has(id);
-        const preview = previewOf(body.decoded, s.start, s.end, s.rule, body.secrets.filter((o) => o !== s));
+        const preview = previewOf(
+          body.decoded,
+          s.start,
+          s.end,
+          s.rule,
+          body.secrets.filter((o) => o !== s),
+        );
         this.findings.push({ id, rule: s.rule, file: this.options.file, line, preview, redacted: redact });
         if (!s.rule.startsWith('ENV:') && s.text.length >= 8) this.ctx.literals.set(s.text, s.rule);
         if (redact) redacted.push(s);

@@ -54,7 +54,10 @@ export function gatedLoader(loader: ClosableLoader, files: SessionFileCheck, vau
       const more = (again.refused ?? []).filter((r) => r.reason === OUTSIDE_ROOTS_REASON);
       if (more.length) {
         letGo(again);
-        throw new AppError('OUTSIDE_ROOTS', `Refusing to export ${key}: its files changed while it was read (${more[0]?.path ?? ''} is outside every known session folder).`);
+        throw new AppError(
+          'OUTSIDE_ROOTS',
+          `Refusing to export ${key}: its files changed while it was read (${more[0]?.path ?? ''} is outside every known session folder).`,
+        );
       }
       return { ...again, refused: first.refused ?? [] };
     },

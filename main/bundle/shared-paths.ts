@@ -61,7 +61,10 @@ export function withSharedPaths<T extends { sourceFiles: ReadonlyArray<{ path: s
 }
 
 /** The session without the files in `drop` (the roots check refused them): not among its source files, no artifact resolved to one. */
-export function withoutFiles<T extends { sourceFiles: ReadonlyArray<{ path: string }>; artifacts: ReadonlyArray<{ resolvedPath: string | null }> }>(session: T, drop: ReadonlySet<string>): T {
+export function withoutFiles<T extends { sourceFiles: ReadonlyArray<{ path: string }>; artifacts: ReadonlyArray<{ resolvedPath: string | null }> }>(
+  session: T,
+  drop: ReadonlySet<string>,
+): T {
   if (!drop.size) return session;
   return {
     ...session,

@@ -181,17 +181,42 @@ export function unicodePathExtra(headerName: string, realName: string): Buffer {
 export function testSession(key: string, sourcePath: string): Session {
   const [format, id] = key.split(':') as [Session['format'], string];
   return {
-    key, id, format, formatVersion: null, title: `Session ${id}`,
+    key,
+    id,
+    format,
+    formatVersion: null,
+    title: `Session ${id}`,
     project: { path: '/home/dev/p', name: 'p', branch: null, headCommit: null },
-    createdAt: '2026-01-02T09:00:00.000Z', updatedAt: '2026-01-02T10:00:00.000Z', closedAt: null, status: 'closed',
-    outcome: null, model: null, config: [], systemPrompt: null, toolVersion: null,
-    messages: [], operations: [], todos: [], summary: null, artifacts: [], usage: null, cost: null,
-    parentKey: null, childKeys: [], sourceFiles: [{ path: sourcePath, size: 0, mtimeMs: 0, role: 'primary' }], warnings: [], extra: {},
+    createdAt: '2026-01-02T09:00:00.000Z',
+    updatedAt: '2026-01-02T10:00:00.000Z',
+    closedAt: null,
+    status: 'closed',
+    outcome: null,
+    model: null,
+    config: [],
+    systemPrompt: null,
+    toolVersion: null,
+    messages: [],
+    operations: [],
+    todos: [],
+    summary: null,
+    artifacts: [],
+    usage: null,
+    cost: null,
+    parentKey: null,
+    childKeys: [],
+    sourceFiles: [{ path: sourcePath, size: 0, mtimeMs: 0, role: 'primary' }],
+    warnings: [],
+    extra: {},
   };
 }
 
 /** The entries of a correct one-session bundle; tests change one thing and expect that one rule to refuse it. */
-export function validEntries(key = 'jido-code:s-1', sourcePath = '/home/dev/.jido_code/sessions/s-1.json', content = '{"id":"s-1"}\n'): { entries: RawEntry[]; manifest: Manifest } {
+export function validEntries(
+  key = 'jido-code:s-1',
+  sourcePath = '/home/dev/.jido_code/sessions/s-1.json',
+  content = '{"id":"s-1"}\n',
+): { entries: RawEntry[]; manifest: Manifest } {
   const folder = safeName(key);
   const session = Buffer.from(`${JSON.stringify(testSession(key, sourcePath), null, 2)}\n`);
   const source = Buffer.from(content);
@@ -205,7 +230,16 @@ export function validEntries(key = 'jido-code:s-1', sourcePath = '/home/dev/.jid
     sessions: [{ folder, key, id: key.split(':')[1] ?? key, format: 'jido-code', title: 'Session', sessionTime: null }],
     files: [
       { ...common, path: sessionJsonPath(folder), size: session.length, sha256: sha(session), kind: 'session', role: null, originalPath: null, mtimeMs: null },
-      { ...common, path: sourceEntryPath(folder, sourcePath), size: source.length, sha256: sha(source), kind: 'source', role: 'primary', originalPath: sourcePath, mtimeMs: 1_700_000_000_000 },
+      {
+        ...common,
+        path: sourceEntryPath(folder, sourcePath),
+        size: source.length,
+        sha256: sha(source),
+        kind: 'source',
+        role: 'primary',
+        originalPath: sourcePath,
+        mtimeMs: 1_700_000_000_000,
+      },
     ],
     redaction: { enabled: true, rules: [], findings: 0, redacted: 0, kept: [] },
   };

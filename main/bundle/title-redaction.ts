@@ -34,7 +34,10 @@ export async function redactTitle(session: Session, redactor: Redactor, literals
   if (!title) return session;
   const head = title.endsWith('…') ? title.slice(0, -1) : title;
   const line = (head.length >= 8 ? sourceLine(session, head) : null) ?? head;
-  const spans = [...(await findSpansInViews(redactor, line, literals, 'text')), ...(line === head ? [] : await findSpansInViews(redactor, head, literals, 'text'))]
+  const spans = [
+    ...(await findSpansInViews(redactor, line, literals, 'text')),
+    ...(line === head ? [] : await findSpansInViews(redactor, head, literals, 'text')),
+  ]
     .map((s) => ({ start: s.start, end: Math.min(s.end, head.length), rule: s.rule }))
     .filter((s) => s.start < head.length && s.end > s.start)
     .sort((a, b) => a.start - b.start || b.end - a.end);

@@ -65,14 +65,21 @@ async function readEntry(zip: ZipReader, name: string, entry: ZipEntry, sink: (c
     await (inflate ? pipeline(raw, inflate, take) : pipeline(raw, take));
   } catch (err) {
     const message = (err as Error).message;
-    if (/too many bytes|too few bytes|expected .* bytes/i.test(message)) throw new BundleError('size-mismatch', name, `its data does not match the size its header declares (${message}).`);
+    if (/too many bytes|too few bytes|expected .* bytes/i.test(message))
+      throw new BundleError('size-mismatch', name, `its data does not match the size its header declares (${message}).`);
     throw new BundleError('corrupt-archive', name, `its data cannot be read (${message}).`);
   }
-  if (size !== entry.uncompressedSize) throw new BundleError('size-mismatch', name, `its data does not match the size its header declares (${size} bytes, not ${entry.uncompressedSize}).`);
+  if (size !== entry.uncompressedSize)
+    throw new BundleError('size-mismatch', name, `its data does not match the size its header declares (${size} bytes, not ${entry.uncompressedSize}).`);
   if (inflate && inflate.bytesWritten !== entry.compressedSize) {
-    throw new BundleError('hidden-data', name, `its deflate data ends after ${inflate.bytesWritten} of its ${entry.compressedSize} bytes; the rest belongs to nothing that is extracted.`);
+    throw new BundleError(
+      'hidden-data',
+      name,
+      `its deflate data ends after ${inflate.bytesWritten} of its ${entry.compressedSize} bytes; the rest belongs to nothing that is extracted.`,
+    );
   }
-  if (crc !== entry.crc32) throw new BundleError('crc-mismatch', name, `its data has CRC-32 ${hex(crc)}, its header says ${hex(entry.crc32)}; the bundle is damaged or was changed.`);
+  if (crc !== entry.crc32)
+    throw new BundleError('crc-mismatch', name, `its data has CRC-32 ${hex(crc)}, its header says ${hex(entry.crc32)}; the bundle is damaged or was changed.`);
 }
 
 async function readManifest(zip: ZipReader, entry: ZipEntry, limits: ImportLimits): Promise<Manifest> {
@@ -88,9 +95,14 @@ async function readManifest(zip: ZipReader, entry: ZipEntry, limits: ImportLimit
     throw new BundleError('manifest-invalid', MANIFEST_PATH, `it is not valid JSON (${(err as Error).message}).`);
   }
   const head = raw as { format?: unknown; formatVersion?: unknown } | null;
-  if (head?.format !== BUNDLE_FORMAT) throw new BundleError('manifest-invalid', MANIFEST_PATH, `it does not say "format": "${BUNDLE_FORMAT}"; this is not a Session Vault bundle.`);
+  if (head?.format !== BUNDLE_FORMAT)
+    throw new BundleError('manifest-invalid', MANIFEST_PATH, `it does not say "format": "${BUNDLE_FORMAT}"; this is not a Session Vault bundle.`);
   if (typeof head.formatVersion === 'number' && head.formatVersion > BUNDLE_FORMAT_VERSION) {
-    throw new BundleError('manifest-version', MANIFEST_PATH, `the bundle is format version ${head.formatVersion}, made by a newer Session Vault; this one reads up to version ${BUNDLE_FORMAT_VERSION}. Update Session Vault to import it.`);
+    throw new BundleError(
+      'manifest-version',
+      MANIFEST_PATH,
+      `the bundle is format version ${head.formatVersion}, made by a newer Session Vault; this one reads up to version ${BUNDLE_FORMAT_VERSION}. Update Session Vault to import it.`,
+    );
   }
   const parsed = Manifest.safeParse(raw);
   if (!parsed.success) {
@@ -118,20 +130,31 @@ async function checkDirectory(zip: ZipReader, limits: ImportLimits): Promise<{ f
       if (isSymlink(entry)) throw new BundleError('symlink', name, 'it is a symbolic link; bundles hold regular files only.');
       if (entry.generalPurposeBitFlag & 0x1) throw new BundleError('encrypted', name, 'it is encrypted; bundles are never encrypted.');
       if (entry.compressionMethod !== 0 && entry.compressionMethod !== 8) {
-        throw new BundleError('unsupported-compression', name, `it uses compression method ${entry.compressionMethod}; only stored (0) and deflate (8) are read.`);
+        throw new BundleError(
+          'unsupported-compression',
+          name,
+          `it uses compression method ${entry.compressionMethod}; only stored (0) and deflate (8) are read.`,
+        );
       }
       const dir = isDirectory(name);
       // A folder holds no data; an empty deflate stream is 2 bytes.
-      if (dir && (entry.uncompressedSize > 0 || entry.compressedSize > 2)) throw new BundleError('hidden-data', name, `it is a folder entry but carries ${Math.max(entry.compressedSize, entry.uncompressedSize)} bytes of data.`);
+      if (dir && (entry.uncompressedSize > 0 || entry.compressedSize > 2))
+        throw new BundleError('hidden-data', name, `it is a folder entry but carries ${Math.max(entry.compressedSize, entry.uncompressedSize)} bytes of data.`);
       if (!dir && entry.uncompressedSize > limits.ratioFloorBytes && entry.uncompressedSize / Math.max(entry.compressedSize, 1) > limits.maxRatio) {
-        throw new BundleError('compression-ratio', name, `it expands ${Math.round(entry.uncompressedSize / Math.max(entry.compressedSize, 1))}:1 (${entry.uncompressedSize} bytes from ${entry.compressedSize}); at most ${limits.maxRatio}:1 is accepted (zip bomb).`);
+        throw new BundleError(
+          'compression-ratio',
+          name,
+          `it expands ${Math.round(entry.uncompressedSize / Math.max(entry.compressedSize, 1))}:1 (${entry.uncompressedSize} bytes from ${entry.compressedSize}); at most ${limits.maxRatio}:1 is accepted (zip bomb).`,
+        );
       }
       totalBytes += entry.uncompressedSize;
       totalCompressed += entry.compressedSize;
-      if (totalBytes > limits.maxTotalBytes) throw new BundleError('total-size', name, `the entries add up to more than ${limits.maxTotalBytes} bytes uncompressed.`);
+      if (totalBytes > limits.maxTotalBytes)
+        throw new BundleError('total-size', name, `the entries add up to more than ${limits.maxTotalBytes} bytes uncompressed.`);
       const key = foldedName(dir ? name.slice(0, -1) : name);
       const twin = folded.get(key);
-      if (twin && !(twin.dir && dir)) throw new BundleError('duplicate-name', name, `it has the same name as "${twin.name}" once letter case and Unicode form are ignored.`);
+      if (twin && !(twin.dir && dir))
+        throw new BundleError('duplicate-name', name, `it has the same name as "${twin.name}" once letter case and Unicode form are ignored.`);
       folded.set(key, { name, dir });
       if (!dir) files.set(name, entry);
       all.push({ name, entry });
@@ -147,7 +170,11 @@ async function checkDirectory(zip: ZipReader, limits: ImportLimits): Promise<{ f
   }
   // No byte is shared (checkLayout), so the compressed sizes add up to the file: many entries each under the ratio floor still count.
   if (totalBytes > limits.ratioFloorBytes && totalBytes / Math.max(totalCompressed, 1) > limits.maxRatio) {
-    throw new BundleError('compression-ratio', null, `the whole bundle expands ${Math.round(totalBytes / Math.max(totalCompressed, 1))}:1 (${totalBytes} bytes from ${totalCompressed}); at most ${limits.maxRatio}:1 is accepted (zip bomb).`);
+    throw new BundleError(
+      'compression-ratio',
+      null,
+      `the whole bundle expands ${Math.round(totalBytes / Math.max(totalCompressed, 1))}:1 (${totalBytes} bytes from ${totalCompressed}); at most ${limits.maxRatio}:1 is accepted (zip bomb).`,
+    );
   }
   // A file whose name is also a folder of another file cannot both exist on disk.
   for (const name of files.keys()) {
@@ -184,11 +211,14 @@ function crossCheck(manifest: Manifest, files: Map<string, ZipEntry>): void {
     if (f.kind === 'session') sessionJson.add(f.session);
     const entry = files.get(f.path);
     if (!entry) throw new BundleError('entry-missing', f.path, 'the manifest lists it but the zip does not hold it.');
-    if (entry.uncompressedSize !== f.size) throw new BundleError('size-mismatch', f.path, `the manifest says ${f.size} bytes, the zip holds ${entry.uncompressedSize}.`);
+    if (entry.uncompressedSize !== f.size)
+      throw new BundleError('size-mismatch', f.path, `the manifest says ${f.size} bytes, the zip holds ${entry.uncompressedSize}.`);
   }
-  for (const s of manifest.sessions) if (!sessionJson.has(s.folder)) throw new BundleError('entry-missing', sessionJsonPath(s.folder), 'every session needs its session.json.');
+  for (const s of manifest.sessions)
+    if (!sessionJson.has(s.folder)) throw new BundleError('entry-missing', sessionJsonPath(s.folder), 'every session needs its session.json.');
   for (const name of files.keys()) {
-    if (name !== MANIFEST_PATH && !listed.has(name)) throw new BundleError('unlisted-entry', name, 'the zip holds it but the manifest does not list it; nothing unlisted is imported.');
+    if (name !== MANIFEST_PATH && !listed.has(name))
+      throw new BundleError('unlisted-entry', name, 'the zip holds it but the manifest does not list it; nothing unlisted is imported.');
   }
 }
 
@@ -199,7 +229,11 @@ function checkPlace(f: ManifestFile, folder: string): void {
     return;
   }
   if (!f.originalPath || sourceEntryPath(folder, f.originalPath) !== f.path) {
-    throw new BundleError('unsafe-path', f.path, `a source file must be at ${sessionPrefix(folder)}source/<its original path>, which its originalPath does not give.`);
+    throw new BundleError(
+      'unsafe-path',
+      f.path,
+      `a source file must be at ${sessionPrefix(folder)}source/<its original path>, which its originalPath does not give.`,
+    );
   }
 }
 
@@ -210,7 +244,8 @@ async function checkContents(zip: ZipReader, manifest: Manifest, files: Map<stri
     const hash = createHash('sha256');
     let size = 0;
     const keep = f.kind === 'session' ? ([] as Buffer[]) : null;
-    if (keep && f.size > limits.maxSessionJsonBytes) throw new BundleError('session-json-invalid', f.path, `it is ${f.size} bytes; at most ${limits.maxSessionJsonBytes} are read.`);
+    if (keep && f.size > limits.maxSessionJsonBytes)
+      throw new BundleError('session-json-invalid', f.path, `it is ${f.size} bytes; at most ${limits.maxSessionJsonBytes} are read.`);
     await readEntry(zip, f.path, entry, (chunk) => {
       hash.update(chunk);
       size += chunk.length;
@@ -218,7 +253,8 @@ async function checkContents(zip: ZipReader, manifest: Manifest, files: Map<stri
     });
     if (size !== f.size) throw new BundleError('size-mismatch', f.path, `the manifest says ${f.size} bytes, the data has ${size}.`);
     const sha = hash.digest('hex');
-    if (sha !== f.sha256) throw new BundleError('checksum-mismatch', f.path, `its SHA-256 is ${sha}, the manifest says ${f.sha256}; the bundle was changed or damaged.`);
+    if (sha !== f.sha256)
+      throw new BundleError('checksum-mismatch', f.path, `its SHA-256 is ${sha}, the manifest says ${f.sha256}; the bundle was changed or damaged.`);
     if (keep) {
       const session = manifest.sessions.find((s) => s.folder === f.session);
       let parsed: ReturnType<typeof Session.safeParse>;
@@ -227,8 +263,14 @@ async function checkContents(zip: ZipReader, manifest: Manifest, files: Map<stri
       } catch (err) {
         throw new BundleError('session-json-invalid', f.path, `it is not valid JSON (${(err as Error).message}).`);
       }
-      if (!parsed.success) throw new BundleError('session-json-invalid', f.path, `${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
-      if (parsed.data.key !== session?.key) throw new BundleError('session-json-invalid', f.path, `it holds session "${parsed.data.key}", the manifest says "${session?.key}".`);
+      if (!parsed.success)
+        throw new BundleError(
+          'session-json-invalid',
+          f.path,
+          `${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? 'invalid'}.`,
+        );
+      if (parsed.data.key !== session?.key)
+        throw new BundleError('session-json-invalid', f.path, `it holds session "${parsed.data.key}", the manifest says "${session?.key}".`);
     }
   }
 }

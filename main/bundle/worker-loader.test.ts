@@ -27,7 +27,10 @@ beforeAll(async () => {
   const dir = join(base, '.jido_code', 'sessions');
   await mkdir(dir, { recursive: true });
   paths = new Map();
-  for (const [id, text] of [['w-1', PLANTED_TEXT], ['w-2', 'Nothing secret here; ünïcödé and "quotes" \\ stay as they are.']] as const) {
+  for (const [id, text] of [
+    ['w-1', PLANTED_TEXT],
+    ['w-2', 'Nothing secret here; ünïcödé and "quotes" \\ stay as they are.'],
+  ] as const) {
     const file = JSON.parse(jidoSession(id, `project-${id}`)) as { conversation: Array<{ content: string }> };
     (file.conversation[0] as { content: string }).content = text;
     const path = join(dir, `${id}.json`);

@@ -46,7 +46,14 @@ export function workerLoader(locate: LocateSession, pricingFile?: string, limits
 
   /** Which pool's worker wrote each session.json, so its store goes back there. */
   const writtenBy = new WeakMap<ArrayBufferLike, ReadPool>();
-  const prepareIn = async (pool: ReadPool, key: string, path: string, childKeys: string[], scan: JsonScan | null, share?: ShareSpec): Promise<PreparedSession> => {
+  const prepareIn = async (
+    pool: ReadPool,
+    key: string,
+    path: string,
+    childKeys: string[],
+    scan: JsonScan | null,
+    share?: ShareSpec,
+  ): Promise<PreparedSession> => {
     const result = await pool.prepare(path, { key, childKeys, ...(share ? { share } : {}) }, scan);
     if (!result.ok) throw new AppError('UNREADABLE', `${path} cannot be read: ${result.unreadable.message}`);
     if (result.prepared.json) writtenBy.set(result.prepared.json.buffer, pool);

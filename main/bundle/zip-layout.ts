@@ -36,14 +36,16 @@ async function readEnd(zip: ZipReader): Promise<EndRecord> {
   const classic = { perDisk: end.readUInt16LE(8), count: end.readUInt16LE(10), cdSize: end.readUInt32LE(12), cdOffset: end.readUInt32LE(16) };
   const locator = at >= ZIP64_LOCATOR_SIZE ? await readBytes(zip, at - ZIP64_LOCATOR_SIZE, ZIP64_LOCATOR_SIZE) : Buffer.alloc(0);
   if (locator.length < ZIP64_LOCATOR_SIZE || locator.readUInt32LE(0) !== ZIP64_LOCATOR) {
-    if (classic.perDisk !== classic.count) throw new BundleError('hidden-data', null, `its end record gives two entry counts (${classic.perDisk} and ${classic.count}); they must agree.`);
+    if (classic.perDisk !== classic.count)
+      throw new BundleError('hidden-data', null, `its end record gives two entry counts (${classic.perDisk} and ${classic.count}); they must agree.`);
     return { count: classic.count, cdOffset: classic.cdOffset, cdSize: classic.cdSize, start: at };
   }
   const z64At = u64(locator, 8);
   const z64 = await readBytes(zip, z64At, 56);
   if (z64.length < 56 || z64.readUInt32LE(0) !== ZIP64_END) throw new BundleError('corrupt-archive', null, 'its ZIP64 end record cannot be read.');
   const z64End = z64At + 12 + u64(z64, 4);
-  if (z64End !== at - ZIP64_LOCATOR_SIZE) throw new BundleError('hidden-data', null, `${range(z64End, at - ZIP64_LOCATOR_SIZE)}, between the ZIP64 end record and its locator, belong to no entry.`);
+  if (z64End !== at - ZIP64_LOCATOR_SIZE)
+    throw new BundleError('hidden-data', null, `${range(z64End, at - ZIP64_LOCATOR_SIZE)}, between the ZIP64 end record and its locator, belong to no entry.`);
   const perDisk = u64(z64, 24);
   const count = u64(z64, 32);
   if (perDisk !== count) throw new BundleError('hidden-data', null, `its ZIP64 end record gives two entry counts (${perDisk} and ${count}); they must agree.`);
@@ -54,10 +56,18 @@ async function readEnd(zip: ZipReader): Promise<EndRecord> {
 function checkDirectoryExtent(zip: ZipReader, end: EndRecord): void {
   const read = centralDirectoryCursor(zip) - end.cdOffset;
   if (read !== end.cdSize) {
-    throw new BundleError('hidden-data', null, `its end record counts ${end.count} entries in a central directory of ${end.cdSize} bytes, but those entries take ${read}; the rest could hold entries other zip tools would extract.`);
+    throw new BundleError(
+      'hidden-data',
+      null,
+      `its end record counts ${end.count} entries in a central directory of ${end.cdSize} bytes, but those entries take ${read}; the rest could hold entries other zip tools would extract.`,
+    );
   }
   if (end.cdOffset + end.cdSize !== end.start) {
-    throw new BundleError('hidden-data', null, `${range(end.cdOffset + end.cdSize, end.start)}, between the central directory and the end record, belong to no entry.`);
+    throw new BundleError(
+      'hidden-data',
+      null,
+      `${range(end.cdOffset + end.cdSize, end.start)}, between the central directory and the end record, belong to no entry.`,
+    );
   }
 }
 
@@ -75,7 +85,11 @@ async function checkLocal(zip: ZipReader, { name, entry }: NamedEntry): Promise<
     throw new BundleError('header-mismatch', name, `its local header cannot be read (${err.message}).`);
   });
   const differ = (field: string, localValue: string | number, centralValue: string | number) =>
-    new BundleError('header-mismatch', name, `its local header says the ${field} is ${localValue}, the central directory says ${centralValue}; zip tools would disagree about what it holds.`);
+    new BundleError(
+      'header-mismatch',
+      name,
+      `its local header says the ${field} is ${localValue}, the central directory says ${centralValue}; zip tools would disagree about what it holds.`,
+    );
   let localName: string;
   try {
     localName = yauzl.getFileNameLowLevel(local.generalPurposeBitFlag, local.fileName, yauzl.parseExtraFields(local.extraField), true);
@@ -83,7 +97,8 @@ async function checkLocal(zip: ZipReader, { name, entry }: NamedEntry): Promise<
     throw new BundleError('header-mismatch', name, `its local header's extra field cannot be read (${(err as Error).message}).`);
   }
   if (!local.fileName.equals(entry.fileNameRaw) || localName !== name) throw differ('name', JSON.stringify(localName), JSON.stringify(name));
-  if (local.generalPurposeBitFlag !== entry.generalPurposeBitFlag) throw differ('flags', `0x${local.generalPurposeBitFlag.toString(16)}`, `0x${entry.generalPurposeBitFlag.toString(16)}`);
+  if (local.generalPurposeBitFlag !== entry.generalPurposeBitFlag)
+    throw differ('flags', `0x${local.generalPurposeBitFlag.toString(16)}`, `0x${entry.generalPurposeBitFlag.toString(16)}`);
   if (local.compressionMethod !== entry.compressionMethod) throw differ('compression method', local.compressionMethod, entry.compressionMethod);
   const streamed = (entry.generalPurposeBitFlag & HAS_DESCRIPTOR) !== 0;
   const [z64Uncompressed, z64Compressed] = zip64Values(local.extraField, 2);
@@ -104,9 +119,17 @@ async function checkLocal(zip: ZipReader, { name, entry }: NamedEntry): Promise<
   const at = raw.length >= 4 && raw.readUInt32LE(0) === DESCRIPTOR ? 4 : 0;
   const length = at + 4 + (wide ? 16 : 8);
   if (raw.length < length) throw new BundleError('header-mismatch', name, 'its data descriptor is cut off by the end of the file.');
-  const said = { crc: raw.readUInt32LE(at), compressed: wide ? u64(raw, at + 4) : raw.readUInt32LE(at + 4), uncompressed: wide ? u64(raw, at + 12) : raw.readUInt32LE(at + 8) };
+  const said = {
+    crc: raw.readUInt32LE(at),
+    compressed: wide ? u64(raw, at + 4) : raw.readUInt32LE(at + 4),
+    uncompressed: wide ? u64(raw, at + 12) : raw.readUInt32LE(at + 8),
+  };
   if (said.crc !== entry.crc32 || said.compressed !== entry.compressedSize || said.uncompressed !== entry.uncompressedSize) {
-    throw new BundleError('header-mismatch', name, `its data descriptor says CRC-32 ${hex(said.crc)}, ${said.compressed} bytes compressed, ${said.uncompressed} uncompressed; the central directory says ${hex(entry.crc32)}, ${entry.compressedSize}, ${entry.uncompressedSize}.`);
+    throw new BundleError(
+      'header-mismatch',
+      name,
+      `its data descriptor says CRC-32 ${hex(said.crc)}, ${said.compressed} bytes compressed, ${said.uncompressed} uncompressed; the central directory says ${hex(entry.crc32)}, ${entry.compressedSize}, ${entry.uncompressedSize}.`,
+    );
   }
   return dataEnd + length;
 }
@@ -120,7 +143,8 @@ async function checkLocal(zip: ZipReader, { name, entry }: NamedEntry): Promise<
  */
 export async function checkLayout(zip: ZipReader, entries: NamedEntry[]): Promise<void> {
   const end = await readEnd(zip);
-  if (end.count !== entries.length) throw new BundleError('hidden-data', null, `its end record counts ${end.count} entries, the central directory gave ${entries.length}.`);
+  if (end.count !== entries.length)
+    throw new BundleError('hidden-data', null, `its end record counts ${end.count} entries, the central directory gave ${entries.length}.`);
   checkDirectoryExtent(zip, end);
   const inOrder = [...entries].sort((a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader);
   let cursor = 0;
@@ -128,7 +152,11 @@ export async function checkLayout(zip: ZipReader, entries: NamedEntry[]): Promis
   for (const named of inOrder) {
     const start = named.entry.relativeOffsetOfLocalHeader;
     if (previous && start < cursor) {
-      throw new BundleError('overlapping-entries', named.name, `its bytes (from ${start}) lie inside those of "${previous.name}" (offsets ${previous.entry.relativeOffsetOfLocalHeader}–${cursor}); every byte of a bundle belongs to one entry (overlapping entries are how a small zip expands to gigabytes).`);
+      throw new BundleError(
+        'overlapping-entries',
+        named.name,
+        `its bytes (from ${start}) lie inside those of "${previous.name}" (offsets ${previous.entry.relativeOffsetOfLocalHeader}–${cursor}); every byte of a bundle belongs to one entry (overlapping entries are how a small zip expands to gigabytes).`,
+      );
     }
     if (start > cursor) throw new BundleError('hidden-data', null, `${range(cursor, start)}, before the entry "${named.name}", belong to no entry.`);
     cursor = await checkLocal(zip, named);
@@ -137,5 +165,6 @@ export async function checkLayout(zip: ZipReader, entries: NamedEntry[]): Promis
   if (previous && cursor > end.cdOffset) {
     throw new BundleError('overlapping-entries', previous.name, `its bytes run to ${cursor}, into the central directory at ${end.cdOffset}.`);
   }
-  if (cursor < end.cdOffset) throw new BundleError('hidden-data', null, `${range(cursor, end.cdOffset)}, after the last entry and before the central directory, belong to no entry.`);
+  if (cursor < end.cdOffset)
+    throw new BundleError('hidden-data', null, `${range(cursor, end.cdOffset)}, after the last entry and before the central directory, belong to no entry.`);
 }

@@ -102,7 +102,7 @@ describe('ZipWriter', () => {
     expect((await readBack(path)).length).toBe(13);
   });
 
-  it('lets go of a whole entry\'s bytes once they are written, before the zip ends (a 1 GB export must not hold them all)', async () => {
+  it("lets go of a whole entry's bytes once they are written, before the zip ends (a 1 GB export must not hold them all)", async () => {
     const gc = collector() as () => void;
     const zip = new ZipWriter(createWriteStream(join(dir, 'release.zip')));
     const opts = { mtime: new Date(), mode: 0o100644, level: 0 };
@@ -134,7 +134,7 @@ describe('ZipWriter', () => {
     expect((await readBack(join(dir, 'release.zip'))).length).toBe(5);
   });
 
-  it('gives a whole entry\'s bytes back once deflated, while it still waits its turn behind an entry being streamed', async () => {
+  it("gives a whole entry's bytes back once deflated, while it still waits its turn behind an entry being streamed", async () => {
     const path = join(dir, 'deflated.zip');
     const budget = 1024 * 1024;
     const zip = new ZipWriter(createWriteStream(path), undefined, budget);

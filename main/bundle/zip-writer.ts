@@ -34,7 +34,11 @@ function patchCrc32(): boolean {
     const original = lib.unsigned;
     const probe = Buffer.from('session-vault bundle \u00e9\u4e2d');
     if (original(probe) !== crc32(probe) || original(probe, 0x1234abcd) !== crc32(probe, 0x1234abcd)) return false;
-    const native = Object.assign((data: unknown, previous?: unknown) => (Buffer.isBuffer(data) && (previous === undefined || typeof previous === 'number') ? crc32(data, previous ?? 0) : original(data, previous)), { native: true as const });
+    const native = Object.assign(
+      (data: unknown, previous?: unknown) =>
+        Buffer.isBuffer(data) && (previous === undefined || typeof previous === 'number') ? crc32(data, previous ?? 0) : original(data, previous),
+      { native: true as const },
+    );
     lib.unsigned = native;
     return true;
   } catch {

@@ -10,10 +10,36 @@ function summary(key: string, extra: Partial<SessionSummary> = {}): Extract<Summ
     id: 0,
     ok: true,
     summary: {
-      key, id, format, title: id, projectPath: null, projectName: null, branch: null, createdAt: null,
-      updatedAt: '2026-01-01T00:00:00.000Z', status: 'closed', outcomeStatus: null, outcomeSummary: null, model: null,
-      messageCount: 1, toolCallCount: 0, totalTokens: null, costUsd: null, parentKey: null, childCount: 0,
-      warningCount: 0, kept: false, sourceGone: false, starred: false, tags: [], hasNote: false, primaryPath: '', size: 1, mtimeMs: 1, unreadable: null, ...extra,
+      key,
+      id,
+      format,
+      title: id,
+      projectPath: null,
+      projectName: null,
+      branch: null,
+      createdAt: null,
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      status: 'closed',
+      outcomeStatus: null,
+      outcomeSummary: null,
+      model: null,
+      messageCount: 1,
+      toolCallCount: 0,
+      totalTokens: null,
+      costUsd: null,
+      parentKey: null,
+      childCount: 0,
+      warningCount: 0,
+      kept: false,
+      sourceGone: false,
+      starred: false,
+      tags: [],
+      hasNote: false,
+      primaryPath: '',
+      size: 1,
+      mtimeMs: 1,
+      unreadable: null,
+      ...extra,
     },
     companions: [],
   };
@@ -57,12 +83,22 @@ describe('Catalogue', () => {
     // The scan's walk has passed the folder; then a new file appears and the watcher reads it in.
     c.put('/r/appeared.json', 1, 1, summary('jido-code:appeared'));
     expect(c.removeUnseen('/r', new Set(['/r/kept.json']), since)).toEqual(['jido-code:deleted']);
-    expect(c.list({}).sessions.map((s) => s.key).sort()).toEqual(['jido-code:appeared', 'jido-code:elsewhere', 'jido-code:kept']);
+    expect(
+      c
+        .list({})
+        .sessions.map((s) => s.key)
+        .sort(),
+    ).toEqual(['jido-code:appeared', 'jido-code:elsewhere', 'jido-code:kept']);
   });
 
   it('knows when a file is unchanged, and lists an unreadable file under its name with the reason', () => {
     const c = new Catalogue();
-    c.put('/r/.jido_code/sessions/bad.json', 10, 5, { id: 0, ok: false, format: 'jido-code', unreadable: { code: 'empty_file', message: 'File is empty (0 bytes).' } });
+    c.put('/r/.jido_code/sessions/bad.json', 10, 5, {
+      id: 0,
+      ok: false,
+      format: 'jido-code',
+      unreadable: { code: 'empty_file', message: 'File is empty (0 bytes).' },
+    });
     expect(c.isFresh('/r/.jido_code/sessions/bad.json', 10, 5)).toBe(true);
     expect(c.isFresh('/r/.jido_code/sessions/bad.json', 11, 5)).toBe(false);
     const [row] = c.list({}).sessions;

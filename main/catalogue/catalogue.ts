@@ -94,9 +94,7 @@ function unreadableSummary(path: string, format: SourceFormat, reason: Unreadabl
 
 /** The list row for a read result, under the key the catalogue gave it. */
 export function summaryOf(path: string, size: number, mtimeMs: number, result: SummaryResponse, key?: string): SessionSummary {
-  const base = result.ok
-    ? { ...result.summary, primaryPath: path }
-    : unreadableSummary(path, result.format ?? 'vault', result.unreadable, size, mtimeMs);
+  const base = result.ok ? { ...result.summary, primaryPath: path } : unreadableSummary(path, result.format ?? 'vault', result.unreadable, size, mtimeMs);
   return key === undefined ? base : { ...base, key };
 }
 
@@ -114,7 +112,16 @@ class Entry implements CatalogueEntry {
   held: SessionSummary | null;
   private readonly load: (entry: Entry) => SessionSummary;
 
-  constructor(path: string, size: number, mtimeMs: number, facts: EntryFacts, companions: string[], written: number, held: SessionSummary | null, load: (entry: Entry) => SessionSummary) {
+  constructor(
+    path: string,
+    size: number,
+    mtimeMs: number,
+    facts: EntryFacts,
+    companions: string[],
+    written: number,
+    held: SessionSummary | null,
+    load: (entry: Entry) => SessionSummary,
+  ) {
     this.path = path;
     this.size = size;
     this.mtimeMs = mtimeMs;
@@ -153,7 +160,11 @@ export class Catalogue {
    * `annotationText`: the user's own words about a session (its note), searched like its title.
    * `copyKeyOf`: the key a vault copy was kept under (an import `--as-copy` gets `<key>~copy-N`, unlike its reader's key).
    */
-  constructor(vaultKind: (path: string) => VaultKind = () => null, annotationText: (key: string) => string = () => '', copyKeyOf: (path: string) => string | null = () => null) {
+  constructor(
+    vaultKind: (path: string) => VaultKind = () => null,
+    annotationText: (key: string) => string = () => '',
+    copyKeyOf: (path: string) => string | null = () => null,
+  ) {
     this.vaultKind = vaultKind;
     this.annotationText = annotationText;
     this.copyKeyOf = copyKeyOf;
@@ -188,7 +199,19 @@ export class Catalogue {
   protected putStored(path: string, size: number, mtimeMs: number, facts: EntryFacts, companions: string[]): string {
     const kind = this.vaultKind(path);
     const key = this.assignKey(path, facts.key, null, kind);
-    this.add(new Entry(path, size, mtimeMs, { key, parentKey: facts.parentKey, unreadable: facts.unreadable, closed: facts.closed }, kind === 'copy' ? [] : companions, ++this.writeCount, null, this.loader), kind);
+    this.add(
+      new Entry(
+        path,
+        size,
+        mtimeMs,
+        { key, parentKey: facts.parentKey, unreadable: facts.unreadable, closed: facts.closed },
+        kind === 'copy' ? [] : companions,
+        ++this.writeCount,
+        null,
+        this.loader,
+      ),
+      kind,
+    );
     return key;
   }
 

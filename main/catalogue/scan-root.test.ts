@@ -58,7 +58,11 @@ describe('scanRoot', () => {
       done: (bytes) => done.push(bytes),
     });
     await scanRoot(dir, h);
-    expect(found.sort((a, b) => a[0] - b[0])).toEqual([[10, true], [20, false], [5000, false]]);
+    expect(found.sort((a, b) => a[0] - b[0])).toEqual([
+      [10, true],
+      [20, false],
+      [5000, false],
+    ]);
     expect(done.sort((a, b) => a - b)).toEqual([20, 5000]);
     expect(events).not.toContain('read small-a.json');
   });

@@ -7,11 +7,7 @@ const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__',
 
 export const MAX_WALK_DEPTH = 8;
 
-export async function* walkFiles(
-  root: string,
-  claims: (path: string) => boolean,
-  maxDepth = MAX_WALK_DEPTH,
-): AsyncGenerator<string> {
+export async function* walkFiles(root: string, claims: (path: string) => boolean, maxDepth = MAX_WALK_DEPTH): AsyncGenerator<string> {
   const stack: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
   while (stack.length) {
     const next = stack.pop();

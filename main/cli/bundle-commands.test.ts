@@ -80,7 +80,10 @@ describe('session-vault import', () => {
     const again = await run(['import', out], 'fresh');
     expect(again.stdout).toContain('Imported no session.\nSkipped 2 session(s) the vault already has');
     const copy = await run(['import', out, '--as-copy', '--json'], 'fresh');
-    expect((JSON.parse(copy.stdout) as { imported: Array<{ key: string }> }).imported.map((s) => s.key).sort()).toEqual(['jido-code:j-1~copy-1', 'vizier:v-1~copy-1']);
+    expect((JSON.parse(copy.stdout) as { imported: Array<{ key: string }> }).imported.map((s) => s.key).sort()).toEqual([
+      'jido-code:j-1~copy-1',
+      'vizier:v-1~copy-1',
+    ]);
   });
 
   it('refuses a damaged bundle with the entry and the rule, exit 1', async () => {

@@ -68,7 +68,6 @@ function parse<O extends ParseArgsConfig['options']>(command: 'export' | 'import
   return parseCommandArgs(argv, options, BUNDLE_HELP[command] ?? '', { negative: true });
 }
 
-
 /** Keys for the sessions named (key, id or key suffix) or matched by --query. */
 async function resolveKeys(services: Services, given: string[], query: string | undefined): Promise<string[]> {
   const { sessions } = await services.client.listSessions({ includeChildren: true });
@@ -149,13 +148,20 @@ async function runExport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
       const session = await load(keys[0]!);
       const shared = { ...options, vault: services.bundles.vaultRoot };
       const result = dryRun ? await renderDocument(session, format, shared) : await exportDocument(session, format, output, shared);
-      const text = [formatFindings(result.findings), dryRun ? 'Dry run: nothing was written.' : `Wrote ${sanitizeForTerminal(keys[0]!)} to ${sanitizeForTerminal(output)}`].join('\n');
+      const text = [
+        formatFindings(result.findings),
+        dryRun ? 'Dry run: nothing was written.' : `Wrote ${sanitizeForTerminal(keys[0]!)} to ${sanitizeForTerminal(output)}`,
+      ].join('\n');
       return void process.stdout.write(v.json ? `${terminalJson({ path: dryRun ? null : output, findings: result.findings })}\n` : `${text}\n`);
     }
     if (dryRun) {
       const loader = services.bundles.openLoader();
       const scan = await scanBundle(keys, loader, options).finally(() => loader.close());
-      const text = [formatFindings(scan.findings), ...formatRefused(scan.refused), `Dry run: ${scan.sessions.length} session(s), ${scan.files} file(s) scanned; nothing was written.`].join('\n');
+      const text = [
+        formatFindings(scan.findings),
+        ...formatRefused(scan.refused),
+        `Dry run: ${scan.sessions.length} session(s), ${scan.files} file(s) scanned; nothing was written.`,
+      ].join('\n');
       return void process.stdout.write(v.json ? `${terminalJson(scan)}\n` : `${text}\n`);
     }
     const controller = new AbortController();
@@ -197,7 +203,11 @@ export function formatImport(given: ImportReport): string {
     for (const s of report.skipped) lines.push(`  ${s.key}  ${s.title}: ${s.reason}`);
   }
   const r = report.redaction;
-  lines.push(r.enabled ? `The exporter redacted ${r.redacted} secret(s)${r.kept.length ? ` and left ${r.kept.length} finding(s) in place` : ''}.` : 'The exporter did not redact this bundle.');
+  lines.push(
+    r.enabled
+      ? `The exporter redacted ${r.redacted} secret(s)${r.kept.length ? ` and left ${r.kept.length} finding(s) in place` : ''}.`
+      : 'The exporter did not redact this bundle.',
+  );
   return lines.join('\n');
 }
 

@@ -63,12 +63,8 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: s
   validate: { run: (argv) => runValidate(argv), help: VALIDATE_HELP },
   open: { run: (argv) => runOpen(argv), help: OPEN_HELP },
   team: { run: (argv) => runTeam(argv), help: TEAM_HELP },
-  ...Object.fromEntries(
-    Object.entries(VAULT_HELP).map(([name, help]) => [name, { run: (argv: string[]) => runVaultCommand(name, argv), help }]),
-  ),
-  ...Object.fromEntries(
-    Object.entries(BUNDLE_HELP).map(([name, help]) => [name, { run: (argv: string[]) => runBundleCommand(name, argv), help }]),
-  ),
+  ...Object.fromEntries(Object.entries(VAULT_HELP).map(([name, help]) => [name, { run: (argv: string[]) => runVaultCommand(name, argv), help }])),
+  ...Object.fromEntries(Object.entries(BUNDLE_HELP).map(([name, help]) => [name, { run: (argv: string[]) => runBundleCommand(name, argv), help }])),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -19,7 +19,11 @@ beforeAll(async () => {
 afterAll(async () => rm(base, { recursive: true, force: true }));
 
 const env = () => ({ SESSION_VAULT_HOME: join(base, 'data'), HOME: join(base, 'home') });
-const refusal = (promise: Promise<unknown>) => promise.then(() => null, (err: unknown) => err);
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (err: unknown) => err,
+  );
 
 describe('the one-shot services client', () => {
   it('answers with values and refuses with ClientErrors carrying the contract code, message and field', async () => {

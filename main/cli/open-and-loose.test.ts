@@ -29,7 +29,12 @@ afterAll(async () => rm(base, { recursive: true, force: true }));
 describe('session files outside any layout', () => {
   it('list --root samples/loose lists every file there with its format', async () => {
     const manifest = JSON.parse(await readFile(join(samplesDir, 'manifest.json'), 'utf8')) as { files: Array<{ path: string }> };
-    expect(manifest.files.filter((f) => f.path.startsWith('loose/')).map((f) => f.path.slice(6)).sort()).toEqual(Object.keys(LOOSE_FORMATS).sort());
+    expect(
+      manifest.files
+        .filter((f) => f.path.startsWith('loose/'))
+        .map((f) => f.path.slice(6))
+        .sort(),
+    ).toEqual(Object.keys(LOOSE_FORMATS).sort());
     const { code, stdout } = await run(['list', '--json', '--root', LOOSE, '--no-defaults']);
     expect(code).toBe(0);
     const sessions = JSON.parse(stdout) as SessionSummary[];

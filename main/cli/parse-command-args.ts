@@ -2,7 +2,12 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './usage-error.ts';
 
-export function parseCommandArgs<O extends ParseArgsConfig['options']>(argv: string[], options: O, help: string, allow: { positionals?: boolean; negative?: boolean } = {}) {
+export function parseCommandArgs<O extends ParseArgsConfig['options']>(
+  argv: string[],
+  options: O,
+  help: string,
+  allow: { positionals?: boolean; negative?: boolean } = {},
+) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: allow.positionals ?? true, allowNegative: allow.negative ?? false, strict: true });
   } catch (err) {

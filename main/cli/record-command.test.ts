@@ -72,8 +72,21 @@ describe('a session recorded step by step', () => {
     const piped = await record(['append', '--dir', dir, '--session', id, '--role', 'assistant', '--content', '-'], { stdin: 'Patched.\nDone.' });
     expect(piped.stdout).toBe(`Outcome: open (2 messages, 0 operations)\nSession file: ${join(dir, id, 'session.json')}\n`);
     const op = await record([
-      'op', '--dir', dir, '--session', id, '--type', 'gate_open', '--detail', 'commit gate opened',
-      '--modified', 'src/a.ts', '--deleted', 'old.json', '--renamed', 'tz.ts=oslo.ts',
+      'op',
+      '--dir',
+      dir,
+      '--session',
+      id,
+      '--type',
+      'gate_open',
+      '--detail',
+      'commit gate opened',
+      '--modified',
+      'src/a.ts',
+      '--deleted',
+      'old.json',
+      '--renamed',
+      'tz.ts=oslo.ts',
     ]);
     expect(op.code, op.stderr).toBe(0);
     const close = await record(['close', '--dir', dir, '--session', id, '--status', 'accepted', '--summary', 'Fixed', '--commit-sha', '7d1e2f0a9c8b']);
@@ -81,7 +94,11 @@ describe('a session recorded step by step', () => {
 
     const d = await doc(id);
     expect(d.chat.map((m) => m.content)).toEqual(['Fix the berth bug', 'Patched.\nDone.']);
-    expect(d.operations[0]).toMatchObject({ type: 'gate_open', detail: 'commit gate opened', vcs: { staged: { M: ['src/a.ts'], D: ['old.json'], R: [['tz.ts', 'oslo.ts']] } } });
+    expect(d.operations[0]).toMatchObject({
+      type: 'gate_open',
+      detail: 'commit gate opened',
+      vcs: { staged: { M: ['src/a.ts'], D: ['old.json'], R: [['tz.ts', 'oslo.ts']] } },
+    });
     expect(d.model).toEqual({ provider: 'openai', name: 'gpt-5', temperature: 0.2, thinking_level: 'medium' });
     expect(d.config_effective['model.name']).toEqual({ value: 'gpt-5', provenance: 'CLI' });
     expect(d.outcome).toEqual({ status: 'accepted', summary: 'Fixed', commit_sha: '7d1e2f0a9c8b' });
@@ -143,7 +160,13 @@ describe('--mode protocol', () => {
     }
     const [started, appended, resumed, closed, error] = lines.map((l) => JSON.parse(l));
     const path = join(dir, id, 'session.json');
-    expect(started).toMatchObject({ type: 'outcome', schema: 'outcome.v1', command: 'record start', status: 'open', session: { id, path, resumed: false, logging: 'on' } });
+    expect(started).toMatchObject({
+      type: 'outcome',
+      schema: 'outcome.v1',
+      command: 'record start',
+      status: 'open',
+      session: { id, path, resumed: false, logging: 'on' },
+    });
     expect(appended.session).toMatchObject({ path, messages: 1 });
     expect(resumed.message).toBe(`Resumed session ${id} (branch: none, outcome: open)`);
     expect(closed).toMatchObject({ type: 'outcome', status: 'rejected', summary: 'no', session: { path } });
@@ -168,7 +191,7 @@ describe('standard input', () => {
 });
 
 describe('where sessions go', () => {
-  it('uses <repo>/.vizier/sessions inside a git repository and records its branch; else the vault\'s recorded folder', async () => {
+  it("uses <repo>/.vizier/sessions inside a git repository and records its branch; else the vault's recorded folder", async () => {
     const repo = join(base, 'harbor');
     await mkdir(repo, { recursive: true });
     const git = spawnSync('git', ['init', '-q', '-b', 'fix/berths'], { cwd: repo });
@@ -207,7 +230,10 @@ describe('redaction on the command line', () => {
     const attachment = join(base, 'leak.log');
     await writeFile(attachment, PLANTED_TEXT);
     const id = (await record(['start', '--dir', secretDir, '--set', `api.key=${SECRETS.openai}`], { env })).stdout.trim();
-    expect((await record(['append', '--dir', secretDir, '--session', id, '--role', 'user', '--content', '-', '--attach', attachment], { env, stdin: PLANTED_TEXT })).code).toBe(0);
+    expect(
+      (await record(['append', '--dir', secretDir, '--session', id, '--role', 'user', '--content', '-', '--attach', attachment], { env, stdin: PLANTED_TEXT }))
+        .code,
+    ).toBe(0);
     const detail = JSON.stringify({ aws_secret_access_key: SECRETS.awsSecretKey, token: SECRETS.anthropic });
     expect((await record(['op', '--dir', secretDir, '--session', id, '--type', 'test_run', '--detail-json', detail], { env })).code).toBe(0);
     expect((await record(['close', '--dir', secretDir, '--session', id, '--status', 'accepted', '--summary', `used ${SECRETS.github}`], { env })).code).toBe(0);

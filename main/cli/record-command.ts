@@ -62,18 +62,42 @@ type Step = (typeof STEPS)[number];
 const text = { type: 'string' } as const;
 const list = { type: 'string', multiple: true } as const;
 const COMMON = {
-  session: text, dir: text, repo: text, mode: text, config: text, 'session-logging': text,
-  'no-session-logging': { type: 'boolean' }, redact: text, help: { type: 'boolean', short: 'h' },
+  session: text,
+  dir: text,
+  repo: text,
+  mode: text,
+  config: text,
+  'session-logging': text,
+  'no-session-logging': { type: 'boolean' },
+  redact: text,
+  help: { type: 'boolean', short: 'h' },
 } as const;
 const OPTIONS = {
   start: {
-    ...COMMON, workflow: text, 'session-mode': text, provider: text, model: text, temperature: text, 'thinking-level': text,
-    'system-prompt': text, 'tool-version': text, set: list,
+    ...COMMON,
+    workflow: text,
+    'session-mode': text,
+    provider: text,
+    model: text,
+    temperature: text,
+    'thinking-level': text,
+    'system-prompt': text,
+    'tool-version': text,
+    set: list,
   },
   append: { ...COMMON, role: text, content: text, annotations: text, attach: list },
   op: {
-    ...COMMON, type: text, detail: text, 'detail-json': text, added: list, modified: list, deleted: list, renamed: list,
-    'applied-sha': text, 'restored-sha': text, attach: list,
+    ...COMMON,
+    type: text,
+    detail: text,
+    'detail-json': text,
+    added: list,
+    modified: list,
+    deleted: list,
+    renamed: list,
+    'applied-sha': text,
+    'restored-sha': text,
+    attach: list,
   },
   close: { ...COMMON, status: text, summary: text, 'commit-sha': text },
 } as const;
@@ -137,7 +161,11 @@ function settingFlags(values: Values): WriterSettingValues {
 function cliConfig(values: Values): { config: Record<string, ConfigValue>; model: OpenSessionOptions['model'] } {
   const config: Record<string, ConfigValue> = {};
   const model: NonNullable<OpenSessionOptions['model']> = {};
-  for (const [flag, field] of [['provider', 'provider'], ['model', 'name'], ['thinking-level', 'thinking_level']] as const) {
+  for (const [flag, field] of [
+    ['provider', 'provider'],
+    ['model', 'name'],
+    ['thinking-level', 'thinking_level'],
+  ] as const) {
     const v = str(values, flag);
     if (v !== undefined) {
       model[field] = v;
@@ -241,7 +269,11 @@ async function prepare(step: Step, values: Values): Promise<Action> {
       await session.recordOperation({ type, detail, vcs });
     };
   }
-  const status = oneOf(required(values, 'status', step), OutcomeStatus.options.filter((s) => s !== 'open'), 'status');
+  const status = oneOf(
+    required(values, 'status', step),
+    OutcomeStatus.options.filter((s) => s !== 'open'),
+    'status',
+  );
   const summary = str(values, 'summary');
   const commit = str(values, 'commit-sha');
   return (session) => session.close({ status, ...(summary !== undefined && { summary }), ...(commit !== undefined && { commit_sha: commit }) });
@@ -291,7 +323,12 @@ export async function runRecord(argv: string[], env: NodeJS.ProcessEnv = process
     const { config, model } = step === 'start' ? cliConfig(values) : { config: {}, model: undefined };
     const systemPrompt = str(values, 'system-prompt');
     const session = await openSession({
-      sessionsDir, env, cwd, config, model, autoCheckpoint: false,
+      sessionsDir,
+      env,
+      cwd,
+      config,
+      model,
+      autoCheckpoint: false,
       ...(id !== undefined && { id }),
       ...(repo && { repo }),
       ...(str(values, 'config') !== undefined && { configFile: resolve(str(values, 'config') as string) }),
@@ -318,7 +355,9 @@ export async function runRecord(argv: string[], env: NodeJS.ProcessEnv = process
     if (protocol) {
       const code = err instanceof StoreError ? err.reason : err instanceof UsageError ? 'usage' : 'error';
       const message = err instanceof Error ? err.message.split('\n\n')[0] : String(err);
-      process.stdout.write(`${terminalJson({ type: 'error', schema: 'outcome.v1', command: `record ${step}`, code, message, session: { id: id ?? null } }, 0)}\n`);
+      process.stdout.write(
+        `${terminalJson({ type: 'error', schema: 'outcome.v1', command: `record ${step}`, code, message, session: { id: id ?? null } }, 0)}\n`,
+      );
     }
     throw err;
   }

@@ -6,7 +6,12 @@ import { toSummary } from '../../shared/summarize.ts';
 import { resolveSessionRef } from './resolve-session.ts';
 
 const summary = (format: SourceFormat, id: string) => toSummary(testSession(`${format}:${id}`, [], { id, format }));
-const sessions = [summary('codex', '0195a000-1111'), summary('claude-code', '5b0d7c1e-3f2a'), summary('vizier', 'shared-id'), summary('jido-code', 'shared-id')];
+const sessions = [
+  summary('codex', '0195a000-1111'),
+  summary('claude-code', '5b0d7c1e-3f2a'),
+  summary('vizier', 'shared-id'),
+  summary('jido-code', 'shared-id'),
+];
 
 describe('resolveSessionRef', () => {
   it('accepts a key, an id, or the unique start of an id', () => {

@@ -22,10 +22,16 @@ export function resolveSessionRef(ref: string, sessions: readonly SessionSummary
     const more = matches.length > 10 ? [`  … and ${matches.length - 10} more`] : [];
     throw new SessionNotFound(`"${ref}" ${how} ${matches.length} sessions; give a key instead:\n${[...keys, ...more].join('\n')}`);
   };
-  const exact = pick(sessions.filter((s) => s.id === ref), 'is the id of');
+  const exact = pick(
+    sessions.filter((s) => s.id === ref),
+    'is the id of',
+  );
   if (exact) return exact;
   if (ref.length >= MIN_PREFIX) {
-    const prefix = pick(sessions.filter((s) => s.id.startsWith(ref) || s.key.startsWith(ref)), 'starts the id of');
+    const prefix = pick(
+      sessions.filter((s) => s.id.startsWith(ref) || s.key.startsWith(ref)),
+      'starts the id of',
+    );
     if (prefix) return prefix;
   }
   throw new SessionNotFound(`No session matches "${ref}". Run "session-vault list" to see ids, or pass a key (format:id).`);

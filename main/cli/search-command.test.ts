@@ -34,7 +34,10 @@ describe('session-vault search', () => {
   it('prints JSON with the snippet and the matching message, and applies filters', async () => {
     const { code, stdout } = await run(['search', 'source:jido-code build', '--json', '--root', root, '--no-defaults']);
     expect(code).toBe(0);
-    const page = JSON.parse(stdout) as { total: number; results: Array<{ summary: { key: string }; messageIndex: number | null; snippet: Array<{ text: string; hit: boolean }> }> };
+    const page = JSON.parse(stdout) as {
+      total: number;
+      results: Array<{ summary: { key: string }; messageIndex: number | null; snippet: Array<{ text: string; hit: boolean }> }>;
+    };
     expect(page.total).toBe(1);
     expect(page.results[0]?.summary.key).toBe('jido-code:j-1');
     expect(page.results[0]?.messageIndex).toBe(0);
@@ -44,7 +47,11 @@ describe('session-vault search', () => {
   it('sorts by the key asked for and prints facet counts with the filter that selects each value', async () => {
     const sorted = await run(['search', '', '--facets', '--sort', 'created', '--json', '--root', root, '--no-defaults']);
     expect(sorted.code).toBe(0);
-    const page = JSON.parse(sorted.stdout) as { total: number; results: Array<{ summary: { key: string } }>; facets: Record<string, Array<{ value: string; count: number; filter: string }>> };
+    const page = JSON.parse(sorted.stdout) as {
+      total: number;
+      results: Array<{ summary: { key: string } }>;
+      facets: Record<string, Array<{ value: string; count: number; filter: string }>>;
+    };
     expect(page.results.map((r) => r.summary.key)).toEqual(['vizier:v-1', 'jido-code:j-1']);
     expect(page.facets.source).toEqual([
       { value: 'jido-code', count: 1, filter: 'source:jido-code' },

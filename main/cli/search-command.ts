@@ -41,7 +41,11 @@ export function formatResults(results: SearchResult[], total: number): string {
     const s = r.summary;
     const when = (s.updatedAt ?? s.createdAt ?? '').slice(0, 16).replace('T', ' ');
     lines.push(`${s.key}  ${when}  ${s.title.replace(/\s+/g, ' ')}`);
-    const snippet = r.snippet.map((p) => (p.hit ? `»${p.text}«` : p.text)).join('').replace(/\s+/g, ' ').trim();
+    const snippet = r.snippet
+      .map((p) => (p.hit ? `»${p.text}«` : p.text))
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (snippet) lines.push(`    ${r.messageIndex === null ? '' : `#${r.messageIndex + 1} `}${snippet}`);
   }
   lines.push(`${results.length} of ${total} matching session${total === 1 ? '' : 's'}`);
@@ -55,7 +59,8 @@ export function formatFacets(facets: Facets): string {
     if (!values.length) continue;
     lines.push(`${name}:`);
     const width = Math.max(...values.map((v) => String(v.count).length));
-    for (const v of values) lines.push(`  ${String(v.count).padStart(width)}  ${v.value.replace(/\s+/g, ' ')}${v.filter === `${name}:${v.value}` ? '' : `  (${v.filter})`}`);
+    for (const v of values)
+      lines.push(`  ${String(v.count).padStart(width)}  ${v.value.replace(/\s+/g, ' ')}${v.filter === `${name}:${v.value}` ? '' : `  (${v.filter})`}`);
   }
   return lines.length ? `${lines.join('\n')}\n` : 'No facets: nothing matches.\n';
 }

@@ -65,7 +65,10 @@ const ACCOUNT_OPTIONS = {
 
 /** This computer's host name as a machine label (letters, digits, `.`, `_`, `-`). */
 function defaultMachine(): string {
-  const name = hostname().replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 63);
+  const name = hostname()
+    .replace(/[^A-Za-z0-9._-]/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 63);
   return name || 'this-machine';
 }
 
@@ -165,11 +168,14 @@ async function runAccount(argv: string[], env: NodeJS.ProcessEnv): Promise<void>
   const { values: v, positionals } = parseCommandArgs(argv, ACCOUNT_OPTIONS, TEAM_HELP);
   if (v.help) return void process.stdout.write(TEAM_HELP);
   const [action, name, ...extra] = positionals;
-  if ((action !== 'add' && action !== 'revoke') || !name || extra.length) throw new UsageError(`team account add NAME --role ROLE, or team account revoke NAME.\n\n${TEAM_HELP}`);
+  if ((action !== 'add' && action !== 'revoke') || !name || extra.length)
+    throw new UsageError(`team account add NAME --role ROLE, or team account revoke NAME.\n\n${TEAM_HELP}`);
   await withStore(v.to, env, async (conn, target) => {
     if (action === 'revoke') {
       await revokeAccount(conn.client, name);
-      return void process.stdout.write(v.json ? `${terminalJson({ revoked: name })}\n` : `Revoked ${name}: it can no longer sign in to ${target.shown} or push.\n`);
+      return void process.stdout.write(
+        v.json ? `${terminalJson({ revoked: name })}\n` : `Revoked ${name}: it can no longer sign in to ${target.shown} or push.\n`,
+      );
     }
     const role = v.role as TeamRole | undefined;
     if (!role || !ROLES.includes(role)) throw new UsageError(`--role must be viewer, member or admin.\n\n${TEAM_HELP}`);

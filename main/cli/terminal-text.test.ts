@@ -17,7 +17,7 @@ describe('sanitizeForTerminal', () => {
     expect(sanitizeForTerminal('\x1b[2J\x1b[H\x1b[1;31mred\x1b[0m \x9b2Jplain \x1bc')).toBe('red plain ');
   });
 
-  it('keeps an OSC 8 link\'s text but not its hidden target', () => {
+  it("keeps an OSC 8 link's text but not its hidden target", () => {
     expect(sanitizeForTerminal('see \x1b]8;;https://evil.example/\x1b\\the docs\x1b]8;;\x1b\\ now')).toBe('see the docs now');
   });
 
@@ -31,7 +31,7 @@ describe('sanitizeForTerminal', () => {
     expect(sanitizeForTerminal('one\ntwo\rthree\tfour\u2028five')).toBe('one two three four five');
   });
 
-  it('shows an unterminated sequence\'s text rather than losing it', () => {
+  it("shows an unterminated sequence's text rather than losing it", () => {
     const shown = sanitizeForTerminal('title \x1b]0;never ended');
     expect(shown).not.toMatch(TERMINAL_CONTROL);
     expect(shown).toContain('never ended');
@@ -69,7 +69,14 @@ describe('terminalJson', () => {
 describe('bundle output', () => {
   it('prints findings from a bundle without the escape sequences in their file names and previews', () => {
     const text = formatFindings([
-      { id: 'f1', rule: 'aws\x1b[2J', file: 'sessions/x/\x1b]0;pwned\x07s.jsonl', line: 3, preview: 'key=AKIA**** \x1b]8;;https://evil.example/\x1b\\x\x1b]8;;\x1b\\\nnext', redacted: true },
+      {
+        id: 'f1',
+        rule: 'aws\x1b[2J',
+        file: 'sessions/x/\x1b]0;pwned\x07s.jsonl',
+        line: 3,
+        preview: 'key=AKIA**** \x1b]8;;https://evil.example/\x1b\\x\x1b]8;;\x1b\\\nnext',
+        redacted: true,
+      },
     ]);
     expect(text).not.toMatch(TERMINAL_CONTROL);
     expect(text).not.toContain('pwned');
@@ -78,7 +85,7 @@ describe('bundle output', () => {
     expect(text.split('\n')).toHaveLength(3); // the heading, then two lines per finding: the preview's newline is not one
   });
 
-  it('prints an import report without the escape sequences in the bundle\'s keys, titles and reasons', () => {
+  it("prints an import report without the escape sequences in the bundle's keys, titles and reasons", () => {
     const report: ImportReport = {
       imported: [{ key: 'vizier:a\x1b[2J', title: 'T\x1b]0;pwned\x07itle', dir: '/v/a', copyOf: 'vizier:\u202eb' }],
       skipped: [{ key: 'vizier:c', title: 'x\x9b2Jy', reason: 'already\rthere' }],

@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest';
 import type { UsageFigures } from '../../shared/usage-api.ts';
 import { costText, formatUsage, runUsage } from './usage-command.ts';
 
-const figures = (over: Partial<UsageFigures>): UsageFigures => ({ input: 1200, output: 30, cacheRead: 5000, cacheWrite: 0, reasoning: 0, totalTokens: 6230, costUsd: 0.0018, unpricedCalls: 0, sessions: 1, ...over });
+const figures = (over: Partial<UsageFigures>): UsageFigures => ({
+  input: 1200,
+  output: 30,
+  cacheRead: 5000,
+  cacheWrite: 0,
+  reasoning: 0,
+  totalTokens: 6230,
+  costUsd: 0.0018,
+  unpricedCalls: 0,
+  sessions: 1,
+  ...over,
+});
 
 describe('usage command', () => {
   it('says a cost that leaves calls out is a lower bound', () => {
@@ -16,7 +27,10 @@ describe('usage command', () => {
       { period: '2026-03-01', models: ['claude-sonnet-4-5'], ...figures({}) },
       { period: '2026-03-02', models: ['claude-sonnet-4-5', 'mystery-1'], ...figures({ costUsd: 2, unpricedCalls: 1 }) },
     ];
-    const table = formatUsage({ period: 'daily', timezone: 'Europe/Paris', rows, totals: figures({ costUsd: 2.0018, unpricedCalls: 1, sessions: 2 }), problems: [], tookMs: 1 }, false);
+    const table = formatUsage(
+      { period: 'daily', timezone: 'Europe/Paris', rows, totals: figures({ costUsd: 2.0018, unpricedCalls: 1, sessions: 2 }), problems: [], tookMs: 1 },
+      false,
+    );
     const lines = table.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^Day +Models +Input +Output +Cache read +Cache write +Reasoning +Total +Cost$/);
     expect(lines[2]).toMatch(/^2026-03-01 +claude-sonnet-4-5 +1,200 +30 +5,000 +0 +0 +6,230 +\$0\.0018$/);
@@ -27,7 +41,9 @@ describe('usage command', () => {
   });
 
   it('says so when nothing was used', () => {
-    expect(formatUsage({ period: 'monthly', timezone: 'UTC', rows: [], totals: figures({ sessions: 0 }), problems: [], tookMs: 0 }, true)).toBe('No usage in these sessions and days.\n');
+    expect(formatUsage({ period: 'monthly', timezone: 'UTC', rows: [], totals: figures({ sessions: 0 }), problems: [], tookMs: 0 }, true)).toBe(
+      'No usage in these sessions and days.\n',
+    );
   });
 
   it('refuses an unknown report, breakdown, day or time zone before reading anything', async () => {

@@ -46,13 +46,31 @@ export function formatUsage(report: Report, breakdown: boolean): string {
   const first = report.period === 'session' ? 'Session' : report.period === 'weekly' ? 'Week of' : report.period === 'monthly' ? 'Month' : 'Day';
   const extraHead = [...(report.period === 'session' ? ['Last day'] : []), ...(breakdown ? ['Group'] : []), 'Models'];
   const head = [first, ...extraHead, 'Input', 'Output', 'Cache read', 'Cache write', 'Reasoning', 'Total', 'Cost'];
-  const extra = (r: UsageRowOut) => [...(report.period === 'session' ? [r.lastDay ?? ''] : []), ...(breakdown ? [r.group ?? '(none)'] : []), r.models.join(', ')];
-  const body = report.rows.map((r) => cells(sanitizeForTerminal(r.period), r, extra(r).map((c) => sanitizeForTerminal(c))));
-  const total = cells('Total', report.totals, extraHead.map(() => ''));
+  const extra = (r: UsageRowOut) => [
+    ...(report.period === 'session' ? [r.lastDay ?? ''] : []),
+    ...(breakdown ? [r.group ?? '(none)'] : []),
+    r.models.join(', '),
+  ];
+  const body = report.rows.map((r) =>
+    cells(
+      sanitizeForTerminal(r.period),
+      r,
+      extra(r).map((c) => sanitizeForTerminal(c)),
+    ),
+  );
+  const total = cells(
+    'Total',
+    report.totals,
+    extraHead.map(() => ''),
+  );
   const rows = [head, ...body, total];
   const widths = head.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const numeric = (i: number) => i > extraHead.length;
-  const line = (r: string[]) => r.map((c, i) => (numeric(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (numeric(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   const sessions = `${count(report.totals.sessions)} session${report.totals.sessions === 1 ? '' : 's'} (days in ${report.timezone})`;
   return `${[line(head), rule, ...body.map(line), rule, line(total)].join('\n')}\n${sessions}\n`;
@@ -89,7 +107,8 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
   if (!period || positionals.length > 1) throw new UsageError(`give one report: ${UsagePeriod.options.join(', ')}\n\n${USAGE_HELP}`);
   const breakdown = values.breakdown === undefined ? undefined : UsageBreakdown.safeParse(values.breakdown.toLowerCase()).data;
   if (values.breakdown !== undefined && !breakdown) throw new UsageError(`--breakdown must be one of ${UsageBreakdown.options.join(', ')}`);
-  if (values.timezone !== undefined && !isTimeZone(values.timezone)) throw new UsageError(`--timezone: "${values.timezone}" is not a time zone (e.g. UTC, Europe/Paris)`);
+  if (values.timezone !== undefined && !isTimeZone(values.timezone))
+    throw new UsageError(`--timezone: "${values.timezone}" is not a time zone (e.g. UTC, Europe/Paris)`);
   const since = day('since', values.since);
   const until = day('until', values.until);
   await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {

@@ -64,7 +64,10 @@ describe('session-vault validate', () => {
     expect(broken.stdout).toMatch(/absent\.json: invalid \(1 problem\)\n {2}\$: cannot be read: ENOENT: no such file/);
 
     const json = await validate(['--json', VALID, INVALID]);
-    const [good, bad] = json.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const [good, bad] = json.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(good).toEqual({ file: VALID, valid: true, problems: [] });
     expect(bad.problems[0]).toEqual({ path: '$.id', message: expect.stringContaining('UUID version 7') });
   });

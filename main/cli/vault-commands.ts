@@ -51,13 +51,14 @@ async function readStdin(): Promise<string> {
 }
 
 export async function runVaultCommand(command: string, argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const extra = {
-    tag: { add: { type: 'string', multiple: true }, remove: { type: 'string', multiple: true }, star: { type: 'boolean' }, unstar: { type: 'boolean' } },
-    fork: { through: { type: 'string' } },
-    prune: { 'older-than': { type: 'string' }, yes: { type: 'boolean' } },
-    delete: { 'source-file': { type: 'string', multiple: true } },
-    clear: { yes: { type: 'boolean' } },
-  }[command] ?? {};
+  const extra =
+    {
+      tag: { add: { type: 'string', multiple: true }, remove: { type: 'string', multiple: true }, star: { type: 'boolean' }, unstar: { type: 'boolean' } },
+      fork: { through: { type: 'string' } },
+      prune: { 'older-than': { type: 'string' }, yes: { type: 'boolean' } },
+      delete: { 'source-file': { type: 'string', multiple: true } },
+      clear: { yes: { type: 'boolean' } },
+    }[command] ?? {};
   const { values, positionals } = parse(command, argv, extra as ParseArgsConfig['options']);
   const v = values as Record<string, unknown>;
   if (v.help) {

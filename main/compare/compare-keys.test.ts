@@ -12,7 +12,14 @@ let services: Services;
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'sv-compare-'));
-  services = createServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [COMPARE_FIXTURES], discoverDefaults: false, watch: false, env: { HOME: join(base, 'home') } });
+  services = createServices({
+    dataDir: join(base, 'data'),
+    shell: 'cli',
+    extraRoots: [COMPARE_FIXTURES],
+    discoverDefaults: false,
+    watch: false,
+    env: { HOME: join(base, 'home') },
+  });
   await services.start();
   await services.whenScanned();
 });

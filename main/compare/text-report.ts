@@ -87,7 +87,9 @@ function turnSection(c: Comparison, all: boolean): string[] {
 function headerSection(rows: readonly HeaderRow[], all: boolean): string[] {
   const shown = rows.filter((r) => all || !r.same);
   const hidden = rows.length - shown.length;
-  const lines = shown.map((r) => `  ${pad(r.label, 22)} ${pad(r.a ?? '—', 34)} ${pad(r.b ?? '—', 34)} ${r.delta && r.delta !== 'same' ? r.delta : ''}`.trimEnd());
+  const lines = shown.map((r) =>
+    `  ${pad(r.label, 22)} ${pad(r.a ?? '—', 34)} ${pad(r.b ?? '—', 34)} ${r.delta && r.delta !== 'same' ? r.delta : ''}`.trimEnd(),
+  );
   if (hidden > 0) lines.push(`  (${hidden} more field${hidden === 1 ? '' : 's'} identical; --all shows them)`);
   return lines;
 }
@@ -120,7 +122,10 @@ export function formatComparisonText(c: Comparison, options: TextOptions = {}): 
     '',
     'FILES TOUCHED',
     ...(c.files.length
-      ? c.files.map((f) => `  ${MARK[f.status === 'only-a' ? 'deleted' : f.status === 'only-b' ? 'inserted' : f.status]} ${pad(f.path, 48)} ${pad(f.a.join(',') || '—', 8)} ${f.b.join(',') || '—'}`)
+      ? c.files.map(
+          (f) =>
+            `  ${MARK[f.status === 'only-a' ? 'deleted' : f.status === 'only-b' ? 'inserted' : f.status]} ${pad(f.path, 48)} ${pad(f.a.join(',') || '—', 8)} ${f.b.join(',') || '—'}`,
+        )
       : ['  No files recorded in either session.']),
     '',
     'OPERATIONS',

@@ -30,17 +30,32 @@ function weatherStation(dir: string, t: DemoClock): DemoFile {
   const id = '5e6f7a8b-9c0d-4e1f-8a2b-3c4d5e6f7a8b';
   const start = 95;
   const turns: Turn[] = [
-    { id: '5ea1000000000001', role: 'user', content: 'Readings from the rain gauge arrive twice after a reconnect. De-duplicate them in `Station.Ingest`.', minutesAgo: start - 1 },
     {
-      id: '5ea1000000000002', role: 'assistant', content: 'I will check how readings are keyed first.', minutesAgo: start - 1.5,
-      usage: { input_tokens: 2480, output_tokens: 36, total_cost: 0.007980 },
+      id: '5ea1000000000001',
+      role: 'user',
+      content: 'Readings from the rain gauge arrive twice after a reconnect. De-duplicate them in `Station.Ingest`.',
+      minutesAgo: start - 1,
     },
-    { id: '5ea1000000000003', role: 'tool', content: 'grep -n "insert_all" lib/station/ingest.ex\n42:    Repo.insert_all(Reading, rows)', minutesAgo: start - 1.6 },
     {
-      id: '5ea1000000000004', role: 'assistant',
-      content: 'Readings have no unique key, so replays insert again. Added a unique index on (sensor_id, measured_at) and `on_conflict: :nothing` in `Station.Ingest.store/1`; `mix test` passes (58 tests).',
+      id: '5ea1000000000002',
+      role: 'assistant',
+      content: 'I will check how readings are keyed first.',
+      minutesAgo: start - 1.5,
+      usage: { input_tokens: 2480, output_tokens: 36, total_cost: 0.00798 },
+    },
+    {
+      id: '5ea1000000000003',
+      role: 'tool',
+      content: 'grep -n "insert_all" lib/station/ingest.ex\n42:    Repo.insert_all(Reading, rows)',
+      minutesAgo: start - 1.6,
+    },
+    {
+      id: '5ea1000000000004',
+      role: 'assistant',
+      content:
+        'Readings have no unique key, so replays insert again. Added a unique index on (sensor_id, measured_at) and `on_conflict: :nothing` in `Station.Ingest.store/1`; `mix test` passes (58 tests).',
       minutesAgo: 41,
-      usage: { input_tokens: 6120, output_tokens: 402, total_cost: 0.024390 },
+      usage: { input_tokens: 6120, output_tokens: 402, total_cost: 0.02439 },
     },
   ];
   const session = {
@@ -72,7 +87,8 @@ function dotfiles(dir: string, t: DemoClock): DemoFile {
   const turns: Turn[] = [
     { id: 'd0t0000000000001', role: 'user', content: 'Make tmux use vi keys in copy mode and copy to the system clipboard.', minutesAgo: start - 0.5 },
     {
-      id: 'd0t0000000000002', role: 'assistant',
+      id: 'd0t0000000000002',
+      role: 'assistant',
       content: "Add to ~/.tmux.conf:\n\n```\nsetw -g mode-keys vi\nbind -T copy-mode-vi y send -X copy-pipe-and-cancel 'wl-copy'\n```",
       minutesAgo: start - 1.2,
     },
@@ -99,13 +115,19 @@ function nightlyReport(dir: string, t: DemoClock): DemoFile {
     { id: 'a9e0000000000001', role: 'system', content: 'Session resumed. Project language detected: python.', minutesAgo: start },
     { id: 'a9e0000000000002', role: 'user', content: 'The nightly sales report emails an empty PDF on Mondays. Why?', minutesAgo: start - 1 },
     {
-      id: 'a9e0000000000003', role: 'assistant', content: 'The query window is "yesterday", and on Mondays that is Sunday with no sales. It should cover Friday to Sunday.', minutesAgo: start - 3,
+      id: 'a9e0000000000003',
+      role: 'assistant',
+      content: 'The query window is "yesterday", and on Mondays that is Sunday with no sales. It should cover Friday to Sunday.',
+      minutesAgo: start - 3,
       usage: { input_tokens: 3310, output_tokens: 95, total_cost: 0.011355 },
     },
     { id: 'a9e0000000000004', role: 'user', content: 'Fix it and add a test for a Monday run.', minutesAgo: start - 5 },
     {
-      id: 'a9e0000000000005', role: 'assistant', content: 'Added `report_window(today)` returning Fri–Sun on Mondays; `pytest` passes (23 tests).', minutesAgo: start - 18,
-      usage: { input_tokens: 5020, output_tokens: 288, total_cost: 0.019380 },
+      id: 'a9e0000000000005',
+      role: 'assistant',
+      content: 'Added `report_window(today)` returning Fri–Sun on Mondays; `pytest` passes (23 tests).',
+      minutesAgo: start - 18,
+      usage: { input_tokens: 5020, output_tokens: 288, total_cost: 0.01938 },
     },
   ];
   const session = {

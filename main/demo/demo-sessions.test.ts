@@ -37,20 +37,16 @@ describe('writeDemoSessions', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('writes Vizier and JidoCode sessions in their tools\' layouts that read back without warnings', async () => {
+  it("writes Vizier and JidoCode sessions in their tools' layouts that read back without warnings", async () => {
     await writeDemoSessions(dir, NOW);
     const files = walk(dir).map((p) => p.slice(dir.length + 1));
     expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    expect(files.filter((f) => !findReader(join(dir, f)))).toEqual([
-      'trailhead/.vizier/sessions/0196a0c1-4e2b-7d31-8f5a-2c9e1b7d4a01/proposal-1.diff',
-    ]);
+    expect(files.filter((f) => !findReader(join(dir, f)))).toEqual(['trailhead/.vizier/sessions/0196a0c1-4e2b-7d31-8f5a-2c9e1b7d4a01/proposal-1.diff']);
     const sessions = await readAll(dir);
     expect(sessions.map((s) => s.warnings)).toEqual(sessions.map(() => []));
     expect(sessions.filter((s) => s.format === 'vizier')).toHaveLength(4);
     expect(sessions.filter((s) => s.format === 'jido-code')).toHaveLength(3);
-    expect(new Set(sessions.map((s) => s.project.name))).toEqual(
-      new Set(['trailhead', 'quill-cli', 'weather-station', 'dotfiles', 'nightly-report']),
-    );
+    expect(new Set(sessions.map((s) => s.project.name))).toEqual(new Set(['trailhead', 'quill-cli', 'weather-station', 'dotfiles', 'nightly-report']));
   });
 
   it('covers an accepted chain with its diff, a rejected revert, an open session, a real-writer run and JidoCode usage', async () => {

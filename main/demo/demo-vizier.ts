@@ -63,7 +63,8 @@ function accepted(root: string, t: DemoClock): DemoFile[] {
       { role: 'user', content: 'Total ascent on the Ridge Loop shows 1,240 m but the map says 610 m. Find out why.', ts: t.iso(start - 0.5) },
       {
         role: 'assistant',
-        content: '`totalAscent` adds every positive step, so GPS jitter of ±1–2 m doubles the climb on long tracks. Proposed patch: ignore steps below a 3 m threshold, plus a regression test.',
+        content:
+          '`totalAscent` adds every positive step, so GPS jitter of ±1–2 m doubles the climb on long tracks. Proposed patch: ignore steps below a 3 m threshold, plus a regression test.',
         ts: t.iso(start - 4),
         annotations: { tool_calls: [{ name: 'read_file', args: { path: 'src/trails/elevation.ts' } }], diffs_refs: [diff] },
       },
@@ -103,9 +104,12 @@ function accepted(root: string, t: DemoClock): DemoFile[] {
 function rejected(root: string, t: DemoClock): DemoFile {
   const id = '0196a7f3-91c4-7a08-b2e6-5d3f0c8a1e22';
   const start = 26 * HOUR;
-  const changes = staged(['src/map/tiles/vector.ts'], ['src/map/index.ts', 'package.json'], ['src/map/tiles/raster.ts'], [
-    ['src/map/tiles/cache.ts', 'src/map/tiles/tile-cache.ts'],
-  ]);
+  const changes = staged(
+    ['src/map/tiles/vector.ts'],
+    ['src/map/index.ts', 'package.json'],
+    ['src/map/tiles/raster.ts'],
+    [['src/map/tiles/cache.ts', 'src/map/tiles/tile-cache.ts']],
+  );
   const session = {
     id,
     created_at: t.iso(start),
@@ -122,7 +126,11 @@ function rejected(root: string, t: DemoClock): DemoFile {
     model: { provider: 'anthropic', name: 'claude-sonnet-4-5', temperature: 0, thinking_level: 'high' },
     chat: [
       { role: 'user', content: 'Switch the map from raster tiles to vector tiles.', ts: t.iso(start - 0.3) },
-      { role: 'assistant', content: 'Proposed replacing the raster layer with a vector renderer (adds a 480 kB dependency) and renaming the tile cache.', ts: t.iso(start - 6) },
+      {
+        role: 'assistant',
+        content: 'Proposed replacing the raster layer with a vector renderer (adds a 480 kB dependency) and renaming the tile cache.',
+        ts: t.iso(start - 6),
+      },
       { role: 'user', content: 'Too heavy for the offline bundle. Reject it and put everything back.', ts: t.iso(start - 12) },
       { role: 'assistant', content: 'Reverted the working tree to 8e2d4f6; nothing was committed.', ts: t.iso(start - 14) },
     ],
@@ -219,17 +227,35 @@ function realWriterRun(root: string, t: DemoClock): DemoFile {
       {
         kind: 'cicd_gate',
         details: {
-          scope: 'merge', script: './ci.sh', status: 'failed', attempts: 1, exit_code: 101, duration_ms: 52130,
-          stdout: 'test search::tests::unicode_terms ... FAILED\n', stderr: 'error: test failed\n',
-          auto_resolve_enabled: true, retries: 2, fixes_count: 0, fixes: [],
+          scope: 'merge',
+          script: './ci.sh',
+          status: 'failed',
+          attempts: 1,
+          exit_code: 101,
+          duration_ms: 52130,
+          stdout: 'test search::tests::unicode_terms ... FAILED\n',
+          stderr: 'error: test failed\n',
+          auto_resolve_enabled: true,
+          retries: 2,
+          fixes_count: 0,
+          fixes: [],
         },
       },
       {
         kind: 'cicd_gate',
         details: {
-          scope: 'merge', script: './ci.sh', status: 'passed', attempts: 2, exit_code: 0, duration_ms: 49877,
-          stdout: 'test result: ok. 131 passed; 0 failed\n', stderr: '',
-          auto_resolve_enabled: true, retries: 2, fixes_count: 1, fixes: ['fix-1: normalise terms to NFC before indexing'],
+          scope: 'merge',
+          script: './ci.sh',
+          status: 'passed',
+          attempts: 2,
+          exit_code: 0,
+          duration_ms: 49877,
+          stdout: 'test result: ok. 131 passed; 0 failed\n',
+          stderr: '',
+          auto_resolve_enabled: true,
+          retries: 2,
+          fixes_count: 1,
+          fixes: ['fix-1: normalise terms to NFC before indexing'],
         },
       },
     ],

@@ -2,15 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AppEvent } from '../../shared/api.ts';
 import type { Result } from '../../shared/result.ts';
-import {
-  createIpcBridge,
-  isTrustedSender,
-  originOf,
-  type FrameLike,
-  type InvokeEventLike,
-  type IpcMainLike,
-  type WindowLike,
-} from './ipc.ts';
+import { createIpcBridge, isTrustedSender, originOf, type FrameLike, type InvokeEventLike, type IpcMainLike, type WindowLike } from './ipc.ts';
 
 const APP_URL = 'app://bundle/index.html';
 

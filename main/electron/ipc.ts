@@ -63,11 +63,7 @@ function isAppWindow(contents: WebContentsLike, windows: Iterable<WindowLike>): 
 }
 
 /** A call is trusted only from the top frame of one of our windows, showing our own origin. */
-export function isTrustedSender(
-  event: InvokeEventLike,
-  windows: Iterable<WindowLike>,
-  trustedOrigins: readonly string[],
-): boolean {
+export function isTrustedSender(event: InvokeEventLike, windows: Iterable<WindowLike>, trustedOrigins: readonly string[]): boolean {
   const frame = event.senderFrame;
   if (!frame || frame.parent !== null) return false;
   if (!isAppWindow(event.sender, windows)) return false;

@@ -18,7 +18,10 @@ function downloadElectron(): string | null {
   console.log('Downloading the Electron binary (first start only)…');
   const result = spawnSync(process.execPath, [installer], { stdio: 'pipe', encoding: 'utf8', timeout: 10 * 60_000 });
   if (result.status === 0) return null;
-  const firstError = `${result.stderr}`.split('\n').find((line) => /error/i.test(line))?.trim();
+  const firstError = `${result.stderr}`
+    .split('\n')
+    .find((line) => /error/i.test(line))
+    ?.trim();
   return `its download failed${firstError ? `: ${firstError.slice(0, 160)}` : ''}`;
 }
 

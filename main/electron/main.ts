@@ -12,9 +12,7 @@ import { createServices } from '../app/services.ts';
 import { appWindows, createMainWindow, denyPermissions, hardenWebContents } from './window.ts';
 
 // Must happen before 'ready': a standard, secure scheme gets a real origin, so CSP 'self' and fetch work.
-protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
-]);
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } }]);
 app.enableSandbox();
 
 const dataDir = resolveDataDir(process.env, app.getPath('userData'));

@@ -25,12 +25,7 @@ export function installMenu({ addFolder, about, developerItems }: MenuActions): 
       label: 'View',
       submenu: [
         ...(developerItems
-          ? ([
-              { role: 'reload' },
-              { role: 'forceReload' },
-              { role: 'toggleDevTools' },
-              { type: 'separator' },
-            ] satisfies MenuItemConstructorOptions[])
+          ? ([{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }] satisfies MenuItemConstructorOptions[])
           : []),
         { role: 'resetZoom' },
         { role: 'zoomIn' },

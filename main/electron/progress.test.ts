@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { IndexProgress } from '../../shared/search-api.ts';
 import { taskbarProgress, taskbarValue } from './progress.ts';
 
-const progress = (p: Partial<IndexProgress>): IndexProgress => ({ phase: 'scanning', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, etaMs: null, ...p });
+const progress = (p: Partial<IndexProgress>): IndexProgress => ({
+  phase: 'scanning',
+  filesDone: 0,
+  filesTotal: 0,
+  bytesDone: 0,
+  bytesTotal: 0,
+  etaMs: null,
+  ...p,
+});
 
 describe('taskbar progress', () => {
   it('shows the share of bytes indexed, files when sizes are unknown, and indeterminate while files are being found', () => {

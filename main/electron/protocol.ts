@@ -61,10 +61,7 @@ function plain(status: number, text: string): Response {
 }
 
 /** A handler for protocol.handle(APP_SCHEME, ...): standard Request in, Response out. */
-export function createBundleHandler(
-  rendererDir: string,
-  read: (path: string) => Promise<Uint8Array> = readFile,
-): (request: Request) => Promise<Response> {
+export function createBundleHandler(rendererDir: string, read: (path: string) => Promise<Uint8Array> = readFile): (request: Request) => Promise<Response> {
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return plain(405, 'Method not allowed');
     const file = resolveBundlePath(rendererDir, request.url);

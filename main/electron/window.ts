@@ -78,9 +78,7 @@ export function hardenWebContents(contents: WebContents): void {
  */
 export function denyPermissions(session: Session, isTrustedUrl: (url: string) => boolean): void {
   const allowed = (permission: string, url: string) => permission === 'clipboard-sanitized-write' && isTrustedUrl(url);
-  session.setPermissionRequestHandler((_contents, permission, callback, details) =>
-    callback(allowed(permission, details.requestingUrl)),
-  );
+  session.setPermissionRequestHandler((_contents, permission, callback, details) => callback(allowed(permission, details.requestingUrl)));
   session.setPermissionCheckHandler((_contents, permission, requestingOrigin) => allowed(permission, requestingOrigin));
   session.setDevicePermissionHandler(() => false);
 }

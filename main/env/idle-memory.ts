@@ -29,7 +29,6 @@ export function collector(): Collect | null {
 
 let configured = false;
 
-
 /**
  * Sets V8's heap sizing for the whole process. Idempotent; never throws (a runtime that refuses the flags keeps
  * V8's defaults). Called by each process that runs the services, before they start their worker threads: the

@@ -87,7 +87,11 @@ export class LibraryRoots {
       // Only what works is kept: a new folder that cannot be watched or scanned leaves the saved list again.
       if (!known.has(record.path)) await this.remove(record.id).catch(() => undefined);
       if (err instanceof AppError) throw err;
-      throw new AppError('IO_ERROR', `Could not read ${record.path}: ${fsErrorSentence(err) ?? 'the folder could not be scanned'}. The folder was not added.`, 'path');
+      throw new AppError(
+        'IO_ERROR',
+        `Could not read ${record.path}: ${fsErrorSentence(err) ?? 'the folder could not be scanned'}. The folder was not added.`,
+        'path',
+      );
     }
     return this.describe(record);
   }

@@ -24,7 +24,12 @@ afterEach(async () => {
 /** A JidoCode session of about `mb` megabytes (one long assistant message). */
 function largeJido(id: string, mb: number): string {
   const doc = JSON.parse(jidoSession(id, `big-${id}`)) as { conversation: Array<Record<string, unknown>> };
-  doc.conversation.push({ id: 'a3', role: 'assistant', content: 'log line of a long build\n'.repeat(Math.ceil((mb * 1024 * 1024) / 25)), timestamp: '2026-01-02T09:00:10.000000Z' });
+  doc.conversation.push({
+    id: 'a3',
+    role: 'assistant',
+    content: 'log line of a long build\n'.repeat(Math.ceil((mb * 1024 * 1024) / 25)),
+    timestamp: '2026-01-02T09:00:10.000000Z',
+  });
   return JSON.stringify(doc);
 }
 
@@ -48,7 +53,12 @@ function syncOver(index: SessionIndex, livePool: ReadPool, extra: Partial<Constr
     onProblem: () => undefined,
     ...extra,
   });
-  cleanups.push(() => index.close(), () => sessionPool.close(), () => livePool.close(), () => sync.stop());
+  cleanups.push(
+    () => index.close(),
+    () => sessionPool.close(),
+    () => livePool.close(),
+    () => sync.stop(),
+  );
   return { sync, catalogue };
 }
 

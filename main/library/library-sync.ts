@@ -106,19 +106,21 @@ export class LibrarySync {
   /** Scans these roots after whatever scan is running; the catalogue then lets go of what the index holds. */
   scanAll(list: RootRecord[]): Promise<void> {
     // A scan that failed before is its caller's to report: it must not fail every scan queued after it.
-    this.scanning = this.scanning.catch(() => undefined).then(async () => {
-      await Promise.all(list.map((root) => this.scan(root)));
-      // Scanned means searchable: the writer thread has every file's text in the index; then the
-      // catalogue lets go of the summaries the index now holds.
-      await this.o.catalogue.release();
-      // After a large scan, the writer thread merges the full-text tables (index-tidy.ts).
-      if (!this.closed) this.o.index.tidy();
-      // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
-      await this.scanPool.release();
-      // And the main thread's: the scan and the watcher's walk grew its young generation, which V8 keeps otherwise.
-      if (!this.closed) await releaseIdleMemory();
-      if (!this.closed) this.o.onRootsChanged();
-    });
+    this.scanning = this.scanning
+      .catch(() => undefined)
+      .then(async () => {
+        await Promise.all(list.map((root) => this.scan(root)));
+        // Scanned means searchable: the writer thread has every file's text in the index; then the
+        // catalogue lets go of the summaries the index now holds.
+        await this.o.catalogue.release();
+        // After a large scan, the writer thread merges the full-text tables (index-tidy.ts).
+        if (!this.closed) this.o.index.tidy();
+        // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
+        await this.scanPool.release();
+        // And the main thread's: the scan and the watcher's walk grew its young generation, which V8 keeps otherwise.
+        if (!this.closed) await releaseIdleMemory();
+        if (!this.closed) this.o.onRootsChanged();
+      });
     return this.scanning;
   }
 
@@ -210,28 +212,35 @@ export class LibrarySync {
     const { catalogue, index, progress } = this.o;
     progress.begin();
     const writesBefore = catalogue.writes;
-    const result = await scanRoot(root.path, {
-      claims,
-      isFresh: (p, size, mtime) => catalogue.isFresh(p, size, mtime) || this.knownNotSession(p, size, mtime),
-      // Backpressure: the next file is read only while the index writer keeps up.
-      read: (path, size, mtimeMs) => index.room().then(() => this.readInto(path, size, mtimeMs)),
-      onKeys: (keys) => this.o.onChange(keys, []),
-      stopped: () => this.closed,
-      found: (bytes, fresh) => progress.found(bytes, fresh),
-      done: (bytes) => progress.done(bytes),
-      largeAbove: SCAN_LARGE_BYTES,
-      // Memory: a large file is parsed alone, after the small ones are read and their workers have ended. The
-      // index writer goes on with the small files' text meanwhile (the backpressure above still bounds it): waiting
-      // for it first, and ending it, left the other core idle. 10,000-session bench corpus, interleaved runs: cold
-      // index 20.3 / 19.1 s -> 15.9 / 16.2 s, peak RSS 303-314 -> 318-323 MB; 100,000 sessions: 383 MB peak.
-      beforeLarge: async () => {
-        await this.scanPool.release();
-        // The peak of a scan is a large file's parse: let the main thread's grown heap go before it.
-        await releaseIdleMemory();
+    const result = await scanRoot(
+      root.path,
+      {
+        claims,
+        isFresh: (p, size, mtime) => catalogue.isFresh(p, size, mtime) || this.knownNotSession(p, size, mtime),
+        // Backpressure: the next file is read only while the index writer keeps up.
+        read: (path, size, mtimeMs) => index.room().then(() => this.readInto(path, size, mtimeMs)),
+        onKeys: (keys) => this.o.onChange(keys, []),
+        stopped: () => this.closed,
+        found: (bytes, fresh) => progress.found(bytes, fresh),
+        done: (bytes) => progress.done(bytes),
+        largeAbove: SCAN_LARGE_BYTES,
+        // Memory: a large file is parsed alone, after the small ones are read and their workers have ended. The
+        // index writer goes on with the small files' text meanwhile (the backpressure above still bounds it): waiting
+        // for it first, and ending it, left the other core idle. 10,000-session bench corpus, interleaved runs: cold
+        // index 20.3 / 19.1 s -> 15.9 / 16.2 s, peak RSS 303-314 -> 318-323 MB; 100,000 sessions: 383 MB peak.
+        beforeLarge: async () => {
+          await this.scanPool.release();
+          // The peak of a scan is a large file's parse: let the main thread's grown heap go before it.
+          await releaseIdleMemory();
+        },
       },
-    }, maxDepth)
+      maxDepth,
+    )
       // A walk that throws (a file system failing under it) marks this root, never the scans of the others.
-      .catch((err: unknown) => ({ seen: new Set<string>(), error: `The folder could not be scanned: ${fsErrorSentence(err) ?? (err instanceof Error ? err.message : String(err))}.` }))
+      .catch((err: unknown) => ({
+        seen: new Set<string>(),
+        error: `The folder could not be scanned: ${fsErrorSentence(err) ?? (err instanceof Error ? err.message : String(err))}.`,
+      }))
       .finally(() => progress.end());
     if (result.error) {
       this.rootErrors.set(root.id, result.error);

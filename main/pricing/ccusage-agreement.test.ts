@@ -28,9 +28,11 @@ let ccDays: Map<string, CcRow>;
 
 async function jsonlFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.jsonl')).map((e) => join(e.parentPath, e.name)).sort();
+  return entries
+    .filter((e) => e.isFile() && e.name.endsWith('.jsonl'))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
 }
-
 
 /** The session ccusage files a transcript under: its own id, or its parent's for a file in `<id>/subagents/`. */
 function ccSessionOf(s: Session): string {

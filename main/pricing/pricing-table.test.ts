@@ -58,7 +58,10 @@ describe('PricingTable', () => {
   });
 
   it('takes pricing.json-style entries: a name, the name with a date stamp, or a "*" pattern', () => {
-    const table = new PricingTable({ 'my-local-llama': { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 }, 'acme-*': { input: 3, output: 3, cacheRead: 0, cacheWrite: 0 } }, { useDatabase: false });
+    const table = new PricingTable(
+      { 'my-local-llama': { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 }, 'acme-*': { input: 3, output: 3, cacheRead: 0, cacheWrite: 0 } },
+      { useDatabase: false },
+    );
     expect(table.estimate('my-local-llama', usage(1_000_000, 0))).toEqual({ usd: 1, estimated: true });
     expect(table.priceOf('my-local-llama-20250101')?.input).toBe(1);
     expect(table.priceOf('my-local-llama-70b')).toBeNull();

@@ -22,7 +22,6 @@ const LEGACY_AGENT = 'agent-5e6f7a8b';
 let root: string;
 const run = promisify(execFile);
 
-
 async function ours(report: 'session' | 'daily', ...extra: string[]): Promise<UsageRowOut[]> {
   const env = { ...process.env, SESSION_VAULT_HOME: join(root, 'home'), NO_COLOR: '1' };
   const args = [cli, 'usage', report, '--json', '--timezone', 'UTC', '--no-defaults', '--root', join(root, 'projects'), ...extra];

@@ -15,7 +15,10 @@ afterAll(async () => rm(dir, { recursive: true, force: true }));
 describe('applyUserPricing', () => {
   it('adds a model the price database lacks and overrides one it has, for that model only', async () => {
     const file = join(dir, 'pricing.json');
-    await writeFile(file, JSON.stringify({ 'gemini-3-flash': { input: 0.5, output: 3 }, 'gpt-5': { input: 1, output: 8, cacheRead: 0.1 }, 'acme-*': { input: 2, output: 2 } }));
+    await writeFile(
+      file,
+      JSON.stringify({ 'gemini-3-flash': { input: 0.5, output: 3 }, 'gpt-5': { input: 1, output: 8, cacheRead: 0.1 }, 'acme-*': { input: 2, output: 2 } }),
+    );
     expect(applyUserPricing(file)).toBeNull();
     expect(builtinPricing.priceOf('gemini-3-flash')).toEqual({ input: 0.5, output: 3, cacheRead: 0, cacheWrite: 0 });
     expect(builtinPricing.priceOf('gemini-3-flash-preview')).toEqual({ input: 0.5, output: 3, cacheRead: 0, cacheWrite: 0 });

@@ -18,9 +18,7 @@ function pretty(text: string): string {
 }
 
 function bounded(path: string, text: string): RawRecord {
-  return text.length > RAW_RECORD_LIMIT
-    ? { path, text: text.slice(0, RAW_RECORD_LIMIT), truncated: true }
-    : { path, text, truncated: false };
+  return text.length > RAW_RECORD_LIMIT ? { path, text: text.slice(0, RAW_RECORD_LIMIT), truncated: true } : { path, text, truncated: false };
 }
 
 async function lineOf(realPath: string, line: number): Promise<string | null> {

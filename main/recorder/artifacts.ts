@@ -17,7 +17,9 @@ export function preview(text: string): string {
 }
 
 function safeName(name: string): string {
-  const cleaned = basename(name).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '');
+  const cleaned = basename(name)
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[.-]+/, '');
   return cleaned || 'artifact';
 }
 

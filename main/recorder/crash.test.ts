@@ -97,7 +97,9 @@ describe('crash safety under SIGKILL', () => {
     }
     await Promise.all(Array.from({ length: LANES }, lane));
     const elapsed = Date.now() - started;
-    console.log(`crash test (SESSION_VAULT_CRASH_SEED=${SEED}): ${kills} SIGKILLs in ${runs} runs, ${closed.size} sessions closed, ${(elapsed / 1000).toFixed(1)} s`);
+    console.log(
+      `crash test (SESSION_VAULT_CRASH_SEED=${SEED}): ${kills} SIGKILLs in ${runs} runs, ${closed.size} sessions closed, ${(elapsed / 1000).toFixed(1)} s`,
+    );
 
     expect(failures).toEqual([]);
     expect(kills).toBeGreaterThanOrEqual(MIN_KILLS);
@@ -114,7 +116,10 @@ describe('crash safety under SIGKILL', () => {
     }
     for (const [id, bytes] of closed) {
       expect((await readFile(join(dir, id, 'session.json'))).equals(bytes), `closed session ${id} is byte-identical`).toBe(true);
-      const reopen = await openSession({ sessionsDir: dir, id, env: {} }).then(() => null, (err: unknown) => err);
+      const reopen = await openSession({ sessionsDir: dir, id, env: {} }).then(
+        () => null,
+        (err: unknown) => err,
+      );
       expect(reopen).toBeInstanceOf(StoreError);
       expect((reopen as StoreError).reason).toBe('session_closed');
     }

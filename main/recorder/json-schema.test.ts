@@ -17,7 +17,14 @@ describe('build/session.schema.json', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.required).toEqual(expect.arrayContaining(['id', 'created_at', 'updated_at', 'repo', 'config_effective', 'chat', 'operations', 'outcome']));
     expect(schema.properties.operations.items.properties.type.enum).toEqual([
-      'proposal', 'gate_open', 'gate_accept', 'gate_reject', 'apply_diff', 'revert', 'test_run', 'config_change',
+      'proposal',
+      'gate_open',
+      'gate_accept',
+      'gate_reject',
+      'apply_diff',
+      'revert',
+      'test_run',
+      'config_change',
     ]);
     expect(schema.properties.outcome.properties.status.enum).toEqual(['open', 'accepted', 'rejected', 'aborted']);
     expect(schema.properties.config_effective.additionalProperties.properties.provenance.enum).toEqual(['CLI', 'session', 'profile', 'default']);

@@ -50,7 +50,10 @@ describe('lock temp files', () => {
     await s.append({ role: 'user', content: 'hello' });
     await s.release();
     const again = await openSession({ sessionsDir: dir, id: s.id, env, repo });
-    const contender = await openSession({ sessionsDir: dir, id: s.id, env, repo }).then(() => null, (e: unknown) => e);
+    const contender = await openSession({ sessionsDir: dir, id: s.id, env, repo }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((contender as StoreError).reason).toBe('session_locked');
     const inProcess = await Promise.allSettled([acquireLock(join(dir, s.id), s.id), acquireLock(join(dir, s.id), s.id)]);
     expect(inProcess.every((r) => r.status === 'rejected')).toBe(true);
@@ -62,7 +65,10 @@ describe('lock temp files', () => {
     const s = await openSession({ sessionsDir: dir, env, repo });
     await s.release();
     failing.lockTemp = true;
-    const err = await openSession({ sessionsDir: dir, id: s.id, env, repo }).then(() => null, (e: unknown) => e);
+    const err = await openSession({ sessionsDir: dir, id: s.id, env, repo }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((err as NodeJS.ErrnoException).code).toBe('ENOSPC');
     expect(await strayTemps()).toEqual([]);
     failing.lockTemp = false;

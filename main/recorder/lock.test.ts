@@ -83,7 +83,10 @@ describe('stale lock recovery', () => {
     const id = await newSessionId();
     const holder = { pid: 4242, host: 'build-agent-7', created_at: '2026-01-01T00:00:00Z', token: 'remote' };
     await plantLock(id, holder);
-    const err = await openSession({ sessionsDir: dir, id, env: {}, repo }).then(() => null, (e: unknown) => e);
+    const err = await openSession({ sessionsDir: dir, id, env: {}, repo }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).message).toContain('process 4242 on build-agent-7');
 
@@ -114,7 +117,10 @@ describe('a lock taken away', () => {
     const s = await openSession({ sessionsDir: dir, env: {}, repo });
     const before = await readFile(s.path as string);
     await writeFile(join(dir, s.id, LOCK_FILE), JSON.stringify({ pid: 1, host: 'other', created_at: '', token: 'thief' }));
-    const err = await s.append({ role: 'user', content: 'too late' }).then(() => null, (e: unknown) => e);
+    const err = await s.append({ role: 'user', content: 'too late' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((err as StoreError).reason).toBe('lock_lost');
     expect((err as StoreError).message).toContain('now held by process 1 on other');
     expect((await readFile(s.path as string)).equals(before)).toBe(true);

@@ -72,7 +72,12 @@ async function systemPromptFacts(prompt: { path: string; text?: string }, repoRo
     }
   }
   const inRepo = repoRoot !== null && isAbsolute(absolute) && !relative(repoRoot, absolute).startsWith('..');
-  return { path: inRepo ? relative(repoRoot, absolute) : absolute, hash: createHash('sha256').update(text).digest('hex'), text, ext: extname(absolute) || '.txt' };
+  return {
+    path: inRepo ? relative(repoRoot, absolute) : absolute,
+    hash: createHash('sha256').update(text).digest('hex'),
+    text,
+    ext: extname(absolute) || '.txt',
+  };
 }
 
 function newDocument(id: string, now: string, options: OpenSessionOptions, repo: Repo, config: Record<string, ConfigValue>): SessionDocument {

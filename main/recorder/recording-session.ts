@@ -1,6 +1,14 @@
 // What a tool records into: the inputs, and the session that writes nothing when session logging is off.
 import { DEFAULT_INLINE_LIMIT_BYTES } from './artifacts.ts';
-import { MAX_SESSION_FILE_BYTES, type ChatRole, type OperationType, type OutcomeStatus, type ProvenanceName, type SessionDocument, type Staged } from './session-schema.ts';
+import {
+  MAX_SESSION_FILE_BYTES,
+  type ChatRole,
+  type OperationType,
+  type OutcomeStatus,
+  type ProvenanceName,
+  type SessionDocument,
+  type Staged,
+} from './session-schema.ts';
 
 export interface MessageInput {
   role: ChatRole;

@@ -52,17 +52,29 @@ describe('Redactor', () => {
 describe('envSecrets: which environment values count', () => {
   it('skips short values, numbers, paths, plain words and well-known variables, but never a secret-named one', () => {
     const picked = envSecrets({
-      HOME: '/home/dev', PATH: '/usr/bin:/bin', SHLVL: '1', CI: 'true', NODE_ENV: 'production', PORT: '51234567',
-      EDITOR_THEME: 'solarized', BUILD_ID: 'ci-2026-02-03-x7', GH_TOKEN: 'abcd', SHORT_SECRET: 'xyz', LANG: 'en_US.UTF-8',
+      HOME: '/home/dev',
+      PATH: '/usr/bin:/bin',
+      SHLVL: '1',
+      CI: 'true',
+      NODE_ENV: 'production',
+      PORT: '51234567',
+      EDITOR_THEME: 'solarized',
+      BUILD_ID: 'ci-2026-02-03-x7',
+      GH_TOKEN: 'abcd',
+      SHORT_SECRET: 'xyz',
+      LANG: 'en_US.UTF-8',
       DATABASE_URL: 'postgres://app:pa55@db/app',
     }).map((e) => e.name);
     expect(picked.sort()).toEqual(['BUILD_ID', 'DATABASE_URL', 'GH_TOKEN']);
   });
 
-  it("skips the variables npm sets for a script (an export under `npm start` kept \"session-vault\" out of its own manifest), not npm's auth token", () => {
+  it('skips the variables npm sets for a script (an export under `npm start` kept "session-vault" out of its own manifest), not npm\'s auth token', () => {
     const picked = envSecrets({
-      npm_package_name: 'session-vault', npm_package_version: '0.1.0-beta', npm_config_registry: 'https://registry.example/',
-      npm_lifecycle_event: 'start-server', npm_config__authToken: 'npm_abcdefghijklmnop',
+      npm_package_name: 'session-vault',
+      npm_package_version: '0.1.0-beta',
+      npm_config_registry: 'https://registry.example/',
+      npm_lifecycle_event: 'start-server',
+      npm_config__authToken: 'npm_abcdefghijklmnop',
     }).map((e) => e.name);
     expect(picked).toEqual(['npm_config__authToken']);
   });

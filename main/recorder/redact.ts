@@ -68,7 +68,12 @@ const GAP_RULES: Array<{ label: string; pattern: RegExp; keep?: (secret: string)
 /** A value that stands for a secret without being one: `${VAR}`, `$VAR`, `<password>`, `****`, `changeme`, an earlier redaction. */
 function isPlaceholder(value: string): boolean {
   if (/^\$\{?[A-Za-z_(]|^%[A-Za-z_]+%$|^<[^>]*>$|^\{\{|^\*+$|\[?REDACTED/i.test(value)) return true;
-  if (/^(?:x+|\.+|-+|_+|(?:your|my|the)[-_].*|changeme|password|passwd|secret|token|pass|pwd|example|placeholder|dummy|null|none|undefined|true|false)$/i.test(value)) return true;
+  if (
+    /^(?:x+|\.+|-+|_+|(?:your|my|the)[-_].*|changeme|password|passwd|secret|token|pass|pwd|example|placeholder|dummy|null|none|undefined|true|false)$/i.test(
+      value,
+    )
+  )
+    return true;
   // A value with no letter or digit, or one character over and over, hides nothing.
   return !/[A-Za-z0-9]/.test(value) || /^(.)\1*$/.test(value);
 }
@@ -87,9 +92,33 @@ function gapSpans(text: string, into: Span[]): void {
 
 /** Variables that name places and terminals, never secrets; their values are everywhere in a session. */
 const NEVER_SECRET = new Set([
-  'PATH', 'HOME', 'PWD', 'OLDPWD', 'SHELL', 'USER', 'LOGNAME', 'USERNAME', 'HOSTNAME', 'LANG', 'LANGUAGE', 'TERM',
-  'TERM_PROGRAM', 'TERM_PROGRAM_VERSION', 'COLORTERM', 'TMPDIR', 'TEMP', 'TMP', 'EDITOR', 'VISUAL', 'PAGER', 'SHLVL',
-  '_', 'DISPLAY', 'TZ', 'NODE_ENV', 'INIT_CWD',
+  'PATH',
+  'HOME',
+  'PWD',
+  'OLDPWD',
+  'SHELL',
+  'USER',
+  'LOGNAME',
+  'USERNAME',
+  'HOSTNAME',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'TERM_PROGRAM',
+  'TERM_PROGRAM_VERSION',
+  'COLORTERM',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'EDITOR',
+  'VISUAL',
+  'PAGER',
+  'SHLVL',
+  '_',
+  'DISPLAY',
+  'TZ',
+  'NODE_ENV',
+  'INIT_CWD',
 ]);
 const SECRET_NAME = /(TOKEN|SECRET|PASSW(OR)?D|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE|CREDENTIAL|AUTH)/i;
 const MIN_ENV_VALUE = 8;

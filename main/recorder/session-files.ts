@@ -38,8 +38,14 @@ export function parseSessionBytes(bytes: Buffer | string, where: string): Sessio
   const parsed = SessionDocument.safeParse(value);
   if (parsed.success) return parsed.data;
   const problems = schemaProblems(value);
-  const shown = problems.slice(0, 5).map((p) => `${p.path} ${p.message}`).join('; ');
-  throw new StoreError('invalid_session', `${where} does not match the session schema: ${shown}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}.`);
+  const shown = problems
+    .slice(0, 5)
+    .map((p) => `${p.path} ${p.message}`)
+    .join('; ');
+  throw new StoreError(
+    'invalid_session',
+    `${where} does not match the session schema: ${shown}${problems.length > 5 ? ` (and ${problems.length - 5} more)` : ''}.`,
+  );
 }
 
 /** `load(id)`: the session as last checkpointed, or a clear error when it is missing or invalid. */

@@ -96,7 +96,10 @@ export const SessionDocument = z
     repo: Repo,
     config_effective: z.record(z.string(), ConfigValue),
     system_prompt_path: z.string().min(1).nullable(),
-    system_prompt_hash: z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest').nullable(),
+    system_prompt_hash: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest')
+      .nullable(),
     model: Model,
     chat: z.array(ChatMessage),
     operations: z.array(Operation),

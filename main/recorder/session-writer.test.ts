@@ -22,7 +22,10 @@ function open(extra: Partial<Parameters<typeof openSession>[0]> = {}): Promise<R
 }
 
 async function failure(promise: Promise<unknown>): Promise<StoreError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(StoreError);
   return err as StoreError;
 }
@@ -141,7 +144,10 @@ describe('resume', () => {
     expect(err.message).toContain('Config key "model.name" was set on the command line');
 
     // The refused resume released its lock and wrote nothing.
-    const resumed = await open({ id: s.id, config: { 'model.name': { value: 'gpt-5', provenance: 'CLI' }, 'ui.theme': { value: 'light', provenance: 'CLI' } } });
+    const resumed = await open({
+      id: s.id,
+      config: { 'model.name': { value: 'gpt-5', provenance: 'CLI' }, 'ui.theme': { value: 'light', provenance: 'CLI' } },
+    });
     expect(resumed.resumed).toBe(true);
     const doc = resumed.snapshot();
     expect(doc?.chat.map((m) => m.content)).toEqual(['first turn']);

@@ -196,7 +196,10 @@ export class SessionWriter implements RecordingSession {
       if (input.commit_sha !== undefined) outcome.commit_sha = input.commit_sha;
       const parsed = Outcome.safeParse(outcome);
       if (!parsed.success || outcome.status === 'open') {
-        throw invalid('outcome', parsed.success ? [{ path: ['status'], message: 'a session is closed as accepted, rejected or aborted' }] : parsed.error.issues);
+        throw invalid(
+          'outcome',
+          parsed.success ? [{ path: ['status'], message: 'a session is closed as accepted, rejected or aborted' }] : parsed.error.issues,
+        );
       }
       const before = this.doc.outcome;
       this.doc.outcome = outcome;
@@ -251,7 +254,8 @@ export class SessionWriter implements RecordingSession {
         verify: (bytes) => {
           if (bytes.length >= this.limits.fileBytes) throw new StoreError('too_large', `${this.paths.tmp} is ${bytes.length} bytes; not renamed.`);
           const back = parseSessionBytes(bytes, this.paths.tmp);
-          if (back.updated_at !== this.doc.updated_at) throw new StoreError('invalid_session', `${this.paths.tmp} does not hold the checkpoint just written; not renamed.`);
+          if (back.updated_at !== this.doc.updated_at)
+            throw new StoreError('invalid_session', `${this.paths.tmp} does not hold the checkpoint just written; not renamed.`);
         },
       });
     } catch (err) {

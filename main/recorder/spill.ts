@@ -47,14 +47,19 @@ export async function serializeWithinLimit(doc: SessionDocument, artifacts: Arti
     const candidates: Array<{ size: number; spill: () => Promise<void> }> = [];
     doc.chat.forEach((m, i) => {
       if (m.annotations?.content_artifact === undefined) candidates.push({ size: byteLength(m.content), spill: () => spillContent(doc, artifacts, i) });
-      if (m.annotations && m.annotations.annotations_artifact === undefined) candidates.push({ size: byteLength(m.annotations), spill: () => spillAnnotations(doc, artifacts, i) });
+      if (m.annotations && m.annotations.annotations_artifact === undefined)
+        candidates.push({ size: byteLength(m.annotations), spill: () => spillAnnotations(doc, artifacts, i) });
     });
     doc.operations.forEach((op, i) => {
       if (!isSpilledDetail(op.detail)) candidates.push({ size: byteLength(op.detail), spill: () => spillDetail(doc, artifacts, i) });
     });
     // Below a few KB a payload is smaller than the note that would replace it.
     const biggest = candidates.filter((c) => c.size > 4 * 1024).sort((a, b) => b.size - a.size)[0];
-    if (!biggest) throw new StoreError('too_large', `Session ${doc.id} would reach ${fileBytes} bytes even with every large payload moved to artifacts; nothing was written.`);
+    if (!biggest)
+      throw new StoreError(
+        'too_large',
+        `Session ${doc.id} would reach ${fileBytes} bytes even with every large payload moved to artifacts; nothing was written.`,
+      );
     await biggest.spill();
   }
 }

@@ -2,14 +2,7 @@
 import { AppError, type ErrorCode } from '../../shared/result.ts';
 
 export type StoreFailure =
-  | 'session_closed'
-  | 'session_locked'
-  | 'lock_lost'
-  | 'config_locked'
-  | 'session_not_found'
-  | 'invalid_session'
-  | 'too_large'
-  | 'invalid_input';
+  'session_closed' | 'session_locked' | 'lock_lost' | 'config_locked' | 'session_not_found' | 'invalid_session' | 'too_large' | 'invalid_input';
 
 const CODES: Record<StoreFailure, ErrorCode> = {
   session_closed: 'CONFLICT',

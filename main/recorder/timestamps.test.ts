@@ -11,7 +11,7 @@ describe('formatMicros / parseMicros', () => {
     expect(Date.parse(text)).toBe(Date.parse('2026-02-03T08:15:00.250Z'));
   });
 
-  it('reads other writers\' offsets and precisions', () => {
+  it("reads other writers' offsets and precisions", () => {
     expect(parseMicros('2026-02-03T10:15:00.250+02:00')).toBe(Date.parse('2026-02-03T08:15:00.250Z') * 1000);
     expect(parseMicros('2026-02-03T08:15:00Z')).toBe(Date.parse('2026-02-03T08:15:00Z') * 1000);
     expect(parseMicros('yesterday')).toBeNull();

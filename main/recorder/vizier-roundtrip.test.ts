@@ -30,7 +30,11 @@ describe('writer output read back by the Vizier reader', () => {
     await s.append({ role: 'assistant', content: 'Proposed fix-1.patch.', annotations: { diffs_refs: ['fix-1.patch'] } });
     const patch = await s.attach('fix-1.patch', '--- a/x\n+++ b/x\n');
     await s.recordOperation({ type: 'proposal', detail: { diff: patch } });
-    await s.recordOperation({ type: 'gate_open', detail: 'commit gate opened', vcs: { staged: { M: ['src/booking.ts'], D: ['old.json'], R: [['tz.ts', 'oslo.ts']] } } });
+    await s.recordOperation({
+      type: 'gate_open',
+      detail: 'commit gate opened',
+      vcs: { staged: { M: ['src/booking.ts'], D: ['old.json'], R: [['tz.ts', 'oslo.ts']] } },
+    });
     await s.recordOperation({ type: 'gate_accept', detail: 'accepted by user' });
     await s.recordOperation({ type: 'apply_diff', detail: 'applied', vcs: { applied_sha: '7d1e2f0a9c8b' } });
     await s.close({ status: 'accepted', summary: 'Bookings bucketed by Oslo day.', commit_sha: '7d1e2f0a9c8b' });
@@ -47,7 +51,12 @@ describe('writer output read back by the Vizier reader', () => {
     expect(session.outcome).toEqual({ status: 'accepted', summary: 'Bookings bucketed by Oslo day.', commitSha: '7d1e2f0a9c8b' });
     expect(session.project).toEqual({ path: join(base, 'harbor'), name: 'harbor', branch: 'fix/berths', headCommit: '4be1c09d2f7a' });
     expect(session.messages.map((m) => ({ role: m.role, parts: m.parts, timestamp: m.timestamp, annotations: m.annotations }))).toEqual(
-      written?.chat.map((m) => ({ role: m.role, parts: [{ type: 'text', text: m.content }], timestamp: new Date(m.ts).toISOString(), annotations: m.annotations })),
+      written?.chat.map((m) => ({
+        role: m.role,
+        parts: [{ type: 'text', text: m.content }],
+        timestamp: new Date(m.ts).toISOString(),
+        annotations: m.annotations,
+      })),
     );
     expect(session.operations.map((o) => ({ type: o.type, detail: o.detail, vcs: o.vcs }))).toEqual(
       written?.operations.map((o) => ({
@@ -68,6 +77,8 @@ describe('writer output read back by the Vizier reader', () => {
 
     // The attached patch sits beside session.json and the reader resolves it there.
     const read = await vizierReader.read(path);
-    expect(read.artifacts).toEqual([expect.objectContaining({ path: 'artifacts/fix-1.patch', kind: 'diff', resolvedPath: join(sessionsDir, s.id, 'artifacts/fix-1.patch') })]);
+    expect(read.artifacts).toEqual([
+      expect.objectContaining({ path: 'artifacts/fix-1.patch', kind: 'diff', resolvedPath: join(sessionsDir, s.id, 'artifacts/fix-1.patch') }),
+    ]);
   });
 });

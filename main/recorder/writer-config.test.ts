@@ -12,8 +12,11 @@ beforeEach(async () => {
 afterEach(async () => rm(dir, { recursive: true, force: true }));
 
 describe('parseConfigText', () => {
-  it('reads the seed\'s own syntax, with comments and blank lines', () => {
-    expect(parseConfigText('# vault\nsession_logging: off\n\nredact: [secrets, env]  # both\n', 'c')).toEqual({ session_logging: 'off', redact: ['secrets', 'env'] });
+  it("reads the seed's own syntax, with comments and blank lines", () => {
+    expect(parseConfigText('# vault\nsession_logging: off\n\nredact: [secrets, env]  # both\n', 'c')).toEqual({
+      session_logging: 'off',
+      redact: ['secrets', 'env'],
+    });
     expect(parseConfigText('redact: []\n', 'c')).toEqual({ redact: [] });
     expect(parseConfigText('redact = none\nsession_logging = yes\n', 'c')).toEqual({ redact: [], session_logging: 'on' });
   });
@@ -38,7 +41,7 @@ describe('resolveWriterSettings', () => {
     });
   });
 
-  it('layers the sessions folder\'s config file, then the environment, then flags (provenance CLI)', async () => {
+  it("layers the sessions folder's config file, then the environment, then flags (provenance CLI)", async () => {
     await writeFile(join(dir, CONFIG_FILE_NAME), 'session_logging: off\nredact: [env]\n');
     const fromFile = await resolveWriterSettings({ sessionsDir: dir, env: {} });
     expect(fromFile.sessionLogging).toBe(false);

@@ -51,7 +51,10 @@ export function parseRedactList(text: string, where: string): RedactRule[] {
 export function parseConfigText(text: string, file: string): WriterSettingValues {
   const values: WriterSettingValues = {};
   text.split(/\r?\n/).forEach((line, i) => {
-    const body = line.replace(/\s+#.*$/, '').replace(/^#.*$/, '').trim();
+    const body = line
+      .replace(/\s+#.*$/, '')
+      .replace(/^#.*$/, '')
+      .trim();
     if (!body) return;
     const where = `${file}:${i + 1}`;
     const m = /^([A-Za-z_][\w.-]*)\s*[:=]\s*(.*)$/.exec(body);

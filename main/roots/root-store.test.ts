@@ -16,7 +16,10 @@ beforeEach(async () => {
 afterEach(async () => rm(base, { recursive: true, force: true }));
 
 async function expectAppError(promise: Promise<unknown>, code: string, text: string) {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(AppError);
   expect((err as AppError).code).toBe(code);
   expect((err as AppError).message).toContain(text);
@@ -123,7 +126,10 @@ describe('RootStore', () => {
     const store = new RootStore(dataDir);
     await store.load([]);
     const long = join(base, 'x'.repeat(300));
-    const err = await store.add(long).then(() => null, (e: unknown) => e as AppError);
+    const err = await store.add(long).then(
+      () => null,
+      (e: unknown) => e as AppError,
+    );
     expect(err?.code).toBe('INVALID_INPUT');
     expect(err?.message).toContain('too long');
     expect(err?.message).not.toContain(base);
@@ -135,7 +141,17 @@ describe('RootStore', () => {
     await mkdir(dataDir, { recursive: true });
     const kept = join(base, 'kept');
     await mkdir(kept);
-    await writeFile(join(dataDir, 'roots.json'), JSON.stringify({ version: 1, roots: [{ path: '/', kind: 'user' }, { path: '/proc', kind: 'user' }, { path: kept, kind: 'user' }] }));
+    await writeFile(
+      join(dataDir, 'roots.json'),
+      JSON.stringify({
+        version: 1,
+        roots: [
+          { path: '/', kind: 'user' },
+          { path: '/proc', kind: 'user' },
+          { path: kept, kind: 'user' },
+        ],
+      }),
+    );
     const store = new RootStore(dataDir);
     const problems = await store.load([]);
     expect(store.list().map((r) => r.path)).toEqual([kept]);

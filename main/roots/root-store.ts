@@ -123,7 +123,8 @@ export class RootStore {
       const code = fsErrorCode(err);
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === null) throw new AppError('NOT_FOUND', `Folder does not exist: ${expanded}`, 'path');
       // A name too long is not echoed: the sentence says what is wrong, and the path is what the user just typed.
-      if (code === 'ENAMETOOLONG') throw new AppError('INVALID_INPUT', 'That folder path is too long: a file or folder name in it is longer than the file system allows.', 'path');
+      if (code === 'ENAMETOOLONG')
+        throw new AppError('INVALID_INPUT', 'That folder path is too long: a file or folder name in it is longer than the file system allows.', 'path');
       throw new AppError('INVALID_INPUT', `Cannot use folder ${expanded}: ${fsErrorSentence(err)}.`, 'path');
     }
     if (!info.isDirectory()) throw new AppError('INVALID_INPUT', `Not a folder: ${expanded}`, 'path');

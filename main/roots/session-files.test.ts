@@ -14,7 +14,11 @@ describe('SessionFileCheck', () => {
     writeFileSync(join(base, 'private.txt'), 'secret');
     symlinkSync(join(base, 'private.txt'), join(root, 'sub', 'link.log'));
     const check = new SessionFileCheck(() => [root]);
-    const { inside, outside } = await check.partition([join(root, 'sub', 'a.jsonl'), join(root, 'sub', '..', '..', 'private.txt'), join(root, 'sub', 'link.log')]);
+    const { inside, outside } = await check.partition([
+      join(root, 'sub', 'a.jsonl'),
+      join(root, 'sub', '..', '..', 'private.txt'),
+      join(root, 'sub', 'link.log'),
+    ]);
     expect([...inside]).toEqual([join(root, 'sub', 'a.jsonl')]);
     expect(outside).toEqual([
       { path: join(root, 'sub', '..', '..', 'private.txt'), reason: OUTSIDE_ROOTS_REASON },

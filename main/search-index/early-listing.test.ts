@@ -74,6 +74,7 @@ describe('the list read from the index alone', () => {
 
   it('answers only what needs no catalogue: text, vault filters and changed-keys refreshes wait for the restore', () => {
     expect(listableEarly({ limit: 100 })).toBe(process.platform !== 'win32');
-    for (const q of [{ text: 'x' }, { starred: true }, { kept: false }, { tag: 't' }, { keys: ['vizier:a'] }] as ListQuery[]) expect(listableEarly(q)).toBe(false);
+    for (const q of [{ text: 'x' }, { starred: true }, { kept: false }, { tag: 't' }, { keys: ['vizier:a'] }] as ListQuery[])
+      expect(listableEarly(q)).toBe(false);
   });
 });

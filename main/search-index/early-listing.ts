@@ -58,9 +58,16 @@ function earlyView(index: SessionIndex, ctx: EarlyListingContext): EarlyView {
   const lastCopy = new Map<string, number>();
   for (const c of copies) lastCopy.set(c.key, c.id);
   const shadowed = copies.filter((c) => lastCopy.get(c.key) !== c.id || liveHolder.get(c.key, from, to) !== undefined).map((c) => c.id);
-  const children = (index.statement('SELECT c.id AS id FROM files c WHERE c.parent_key IS NOT NULL AND EXISTS (SELECT 1 FROM files p WHERE p.key = c.parent_key)').all() as Array<{ id: number }>).map((r) => r.id);
+  const children = (
+    index
+      .statement('SELECT c.id AS id FROM files c WHERE c.parent_key IS NOT NULL AND EXISTS (SELECT 1 FROM files p WHERE p.key = c.parent_key)')
+      .all() as Array<{ id: number }>
+  ).map((r) => r.id);
   const childCounts = new Map<string, number>();
-  for (const r of index.statement('SELECT parent_key AS parent, count(*) AS n FROM files WHERE parent_key IS NOT NULL GROUP BY parent_key').all() as Array<{ parent: string; n: number }>) {
+  for (const r of index.statement('SELECT parent_key AS parent, count(*) AS n FROM files WHERE parent_key IS NOT NULL GROUP BY parent_key').all() as Array<{
+    parent: string;
+    n: number;
+  }>) {
     childCounts.set(r.parent, r.n);
   }
   const view = { hidden: [...outside, ...shadowed], children, childCounts, keptKeys: new Set(copies.map((c) => c.key)) };
@@ -80,7 +87,9 @@ export function listEarly(index: SessionIndex, query: ListQuery, ctx: EarlyListi
   const page = searchIndex(index, parsed, { limit: query.limit ?? Number.MAX_SAFE_INTEGER, offset: 0, sort: 'updated', limits: { excludeIds } });
   const facts = new Map<number, { size: number; mtimeMs: number }>();
   if (page.hits.length) {
-    const rows = index.statement('SELECT id, size, mtime_ms AS mtimeMs FROM files WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(page.hits.map((h) => h.id))) as Array<{ id: number; size: number; mtimeMs: number }>;
+    const rows = index
+      .statement('SELECT id, size, mtime_ms AS mtimeMs FROM files WHERE id IN (SELECT value FROM json_each(?))')
+      .all(JSON.stringify(page.hits.map((h) => h.id))) as Array<{ id: number; size: number; mtimeMs: number }>;
     for (const r of rows) facts.set(r.id, r);
   }
   const results = index.storedResults(page.hits.map((h) => h.path));

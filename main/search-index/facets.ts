@@ -90,8 +90,20 @@ const HOUR_MS = 3_600_000;
  * the same way) and the condition counting it over the matches' facet columns.
  */
 function ranges(now: number): Array<{ facet: 'date' | 'tokens' | 'cost' | 'summary'; value: string; filter: string } & RangeCount> {
-  const since = (value: string, filter: string, hours: number) => ({ facet: 'date' as const, value, filter, condition: 'time_ms >= ?', params: [now - hours * HOUR_MS] });
-  const atLeast = (facet: 'tokens' | 'cost', value: string, filter: string, column: string, n: number) => ({ facet, value, filter, condition: `${column} >= ${n}`, params: [] });
+  const since = (value: string, filter: string, hours: number) => ({
+    facet: 'date' as const,
+    value,
+    filter,
+    condition: 'time_ms >= ?',
+    params: [now - hours * HOUR_MS],
+  });
+  const atLeast = (facet: 'tokens' | 'cost', value: string, filter: string, column: string, n: number) => ({
+    facet,
+    value,
+    filter,
+    condition: `${column} >= ${n}`,
+    params: [],
+  });
   return [
     since('Past 24 hours', 'after:24h', 24),
     since('Past 7 days', 'after:7d', 7 * 24),

@@ -31,7 +31,31 @@ function scanned(bytes: Buffer, words: Int32Array, from: number, to: number): st
 
 /** Deterministic text mixing plain words (the fast path) with every kind of token boundary and structure. */
 function sampleText(seed: number, length: number): string {
-  const pieces = ['plain', 'words', 'here', ' ', ' ', ' ', 'parseVizierDocument', 'toolu_01ABCdef', '/src/vizier/parse.ts', 'v2', 'abc9', 'x.y', 'été', '«q»', '\n', 'Sentence.', 'UPPER', 'a-b-c-d', 'snake_case_name', '9lives', 'tail/', '::', '日本'];
+  const pieces = [
+    'plain',
+    'words',
+    'here',
+    ' ',
+    ' ',
+    ' ',
+    'parseVizierDocument',
+    'toolu_01ABCdef',
+    '/src/vizier/parse.ts',
+    'v2',
+    'abc9',
+    'x.y',
+    'été',
+    '«q»',
+    '\n',
+    'Sentence.',
+    'UPPER',
+    'a-b-c-d',
+    'snake_case_name',
+    '9lives',
+    'tail/',
+    '::',
+    '日本',
+  ];
   let s = '';
   let x = seed;
   while (s.length < length) {
@@ -46,7 +70,13 @@ describe('scanIdents', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const { bytes, words } = aligned(sampleText(seed, 300));
       const end = Buffer.byteLength(sampleText(seed, 300));
-      for (const [from, to] of [[0, end], [1, end - 1], [2, end - 2], [3, end - 3], [5, 7]] as const) {
+      for (const [from, to] of [
+        [0, end],
+        [1, end - 1],
+        [2, end - 2],
+        [3, end - 3],
+        [5, 7],
+      ] as const) {
         // A range cut inside a token sees only its part, as the reference does.
         expect(scanned(bytes, words, from, to), `seed ${seed} [${from}, ${to})`).toEqual(reference(bytes, from, to));
       }
@@ -82,7 +112,12 @@ describe('IdentCollector', () => {
 
   it('keeps each identifier once, in the order first seen, trimmed of sentence and folder punctuation', () => {
     const collector = new IdentCollector();
-    expect(collect(collector, 'see parseThing. then /tmp/dir/ and parseThing again, -x_flag: ParseThing')).toEqual(['parseThing', '/tmp/dir', 'x_flag', 'ParseThing']);
+    expect(collect(collector, 'see parseThing. then /tmp/dir/ and parseThing again, -x_flag: ParseThing')).toEqual([
+      'parseThing',
+      '/tmp/dir',
+      'x_flag',
+      'ParseThing',
+    ]);
     // Written out with one space between: 10 + 1 + 8 + 1 + 6 + 1 + 10.
     expect(collector.bytes).toBe(37);
   });

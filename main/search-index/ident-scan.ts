@@ -18,7 +18,12 @@ for (const ch of '.:/\\-') TRIM_END[ch.charCodeAt(0)] = 1;
 const HUMP = new Uint8Array(25);
 for (let prev = 1; prev <= 4; prev++) {
   for (let cur = 1; cur <= 4; cur++) {
-    HUMP[prev * 5 + cur] = Number(cur === JOINER || (prev === LOWER && cur === UPPER) || (prev !== DIGIT && prev !== JOINER && cur === DIGIT) || (prev === DIGIT && (cur === UPPER || cur === LOWER)));
+    HUMP[prev * 5 + cur] = Number(
+      cur === JOINER ||
+        (prev === LOWER && cur === UPPER) ||
+        (prev !== DIGIT && prev !== JOINER && cur === DIGIT) ||
+        (prev === DIGIT && (cur === UPPER || cur === LOWER)),
+    );
   }
 }
 
@@ -35,7 +40,7 @@ function plainWord(x: number): boolean {
   if ((x & 0x80808080) !== 0) return false;
   const lower = ((x + 0x1f1f1f1f) | 0) & ~((x + 0x05050505) | 0); // high bit: 0x61 <= byte < 0x7b
   const y = x ^ 0x20202020;
-  const space = ~((((y & 0x7f7f7f7f) + 0x7f7f7f7f) | 0) | y); // high bit: byte == 0x20
+  const space = ~(((y & 0x7f7f7f7f) + 0x7f7f7f7f) | 0 | y); // high bit: byte == 0x20
   return ((lower | space) & 0x80808080) === (0x80808080 | 0);
 }
 

@@ -23,11 +23,13 @@ beforeEach(() => {
   index = new SessionIndex(':memory:');
   add(makeSession('titled', { title: 'Merge the parser', updatedAt: '2026-01-01T00:00:00Z', messages: [textMessage('user', 'hello')] }));
   add(makeSession('dense', { title: 'Work', updatedAt: '2026-01-02T00:00:00Z', messages: [textMessage('user', 'merge merge merge, then merge')] }));
-  add(makeSession('recent', {
-    title: 'Other work',
-    updatedAt: '2026-01-05T00:00:00Z',
-    messages: [textMessage('user', `merge once in a long message ${'about something else entirely '.repeat(40)}`)],
-  }));
+  add(
+    makeSession('recent', {
+      title: 'Other work',
+      updatedAt: '2026-01-05T00:00:00Z',
+      messages: [textMessage('user', `merge once in a long message ${'about something else entirely '.repeat(40)}`)],
+    }),
+  );
   add(makeSession('ident', { title: 'Tools', updatedAt: '2026-01-09T00:00:00Z', messages: [textMessage('assistant', 'called autoMergeResolver here')] }));
 });
 afterEach(() => index.close());
@@ -65,7 +67,12 @@ describe('searchIndex ranking', () => {
   });
 
   it('points at the message of a hit deep in a long transcript, with the hit marked in its snippet', () => {
-    const messages = Array.from({ length: 60 }, (_, i) => textMessage(i % 2 ? 'assistant' : 'user', `${'filler words to skip over '.repeat(30)} message ${i}${i === 41 ? ' calls the ZebraCorn helper, then zebracorn again' : ''}`));
+    const messages = Array.from({ length: 60 }, (_, i) =>
+      textMessage(
+        i % 2 ? 'assistant' : 'user',
+        `${'filler words to skip over '.repeat(30)} message ${i}${i === 41 ? ' calls the ZebraCorn helper, then zebracorn again' : ''}`,
+      ),
+    );
     const long = makeSession('long', { title: 'Long one', messages });
     add(long);
     for (const query of ['zebracorn', 'zebra*', 'ebraCor', 'long']) {
@@ -76,7 +83,7 @@ describe('searchIndex ranking', () => {
     expect(searchIndex(index, 'zebracorn').hits[0]?.messageIndex).toBe(41);
   });
 
-  it('shows a very long transcript\'s title hit without reading its body, and its body hit otherwise', () => {
+  it("shows a very long transcript's title hit without reading its body, and its body hit otherwise", () => {
     const filler = 'nothing to see in this part of the transcript '.repeat(Math.ceil(BIG_BODY_BYTES / 40));
     add(makeSession('huge', { title: 'Quokka migration', messages: [textMessage('user', filler), textMessage('assistant', 'the quokka and the wombat')] }));
     const byTitle = searchIndex(index, 'quokka').hits.find((h) => h.key === 'vizier:huge');
@@ -108,7 +115,13 @@ describe('searchIndex ranking', () => {
     index.statement = (text: string) => {
       const st = statement(text);
       if (!text.includes('first_message AS firstMessage')) return st;
-      return { all: (...args: Parameters<typeof st.all>) => { const rows = st.all(...args); piecesRead += rows.length; return rows; } } as typeof st;
+      return {
+        all: (...args: Parameters<typeof st.all>) => {
+          const rows = st.all(...args);
+          piecesRead += rows.length;
+          return rows;
+        },
+      } as typeof st;
     };
     const cases: Array<[string, number, number]> = [
       // query, the message it opens at, at most this many pieces read
@@ -152,7 +165,8 @@ describe('searchIndex query paths', () => {
     expect(found('plain zorp')).toEqual(new Set(['both-words', 'ident-and-word']));
     expect(found('zorp -plain')).toEqual(new Set(['ident-only']));
     // Hundreds of them: each term's files are gathered once instead.
-    for (let i = 0; i < 310; i++) add(makeSession(`bulk${i}`, { messages: [textMessage('user', `callZorpHelper number ${i}${i % 100 === 0 ? ' plain' : ''}`)] }));
+    for (let i = 0; i < 310; i++)
+      add(makeSession(`bulk${i}`, { messages: [textMessage('user', `callZorpHelper number ${i}${i % 100 === 0 ? ' plain' : ''}`)] }));
     expect(found('zorp plain')).toEqual(new Set(['both-words', 'ident-and-word', 'bulk0', 'bulk100', 'bulk200', 'bulk300']));
     expect(searchIndex(index, 'zorp plain').total).toBe(6);
   });
@@ -160,7 +174,12 @@ describe('searchIndex query paths', () => {
   it('never looks a prefix up once per file: its expansion to every word it starts is gathered once', () => {
     // Two common prefixes found through a few identifiers took 472 ms on the bench corpus when each file was
     // looked up in the word index on its own (each lookup expands the prefix again); gathered once, 38 ms.
-    const probes = (query: string) => (buildMatch(parseQuery(query))?.ctes.join(' ').match(/AND rowid = u\.rid/g) ?? []).length;
+    const probes = (query: string) =>
+      (
+        buildMatch(parseQuery(query))
+          ?.ctes.join(' ')
+          .match(/AND rowid = u\.rid/g) ?? []
+      ).length;
     expect(probes('belj* quak*')).toBe(0);
     expect(probes('merge quak*')).toBe(1);
     expect(probes('merge parser')).toBe(2);
@@ -174,7 +193,10 @@ describe('searchIndex query paths', () => {
       const words = [i < 30 ? 'common' : '', i % 13 === 0 ? 'rare' : ''].join(' ');
       add(makeSession(`s${i}`, { updatedAt: day((i * 7) % 40), messages: [textMessage('user', `text ${words}`)] }));
     }
-    for (const [word, count] of [['common', 30], ['rare', 4]] as const) {
+    for (const [word, count] of [
+      ['common', 30],
+      ['rare', 4],
+    ] as const) {
       // A limit of 0 ranks nothing in the body, and no title has the word: every match is in the newest-first part.
       const all = searchIndex(index, word, { limit: 100, fullRankLimit: 0 });
       expect(all.total).toBe(count);
@@ -191,7 +213,11 @@ describe('searchIndex query paths', () => {
     add(makeSession('newer', { updatedAt: day(30), messages: [textMessage('user', 'one more merge conflict')] }));
     add(makeSession('apart', { updatedAt: day(40), messages: [textMessage('user', 'merge, then no conflict')] }));
     const past = searchIndex(index, '"merge conflict"', { fullRankLimit: 1 });
-    expect(past.hits.map((h) => [h.key.replace('vizier:', ''), h.score === null])).toEqual([['title-phrase', false], ['newer', true], ['older', true]]);
+    expect(past.hits.map((h) => [h.key.replace('vizier:', ''), h.score === null])).toEqual([
+      ['title-phrase', false],
+      ['newer', true],
+      ['older', true],
+    ]);
     expect(past.total).toBe(3);
     const within = searchIndex(index, '"merge conflict"', { fullRankLimit: 100 });
     expect(within.hits.every((h) => h.score !== null)).toBe(true);

@@ -69,7 +69,14 @@ export function countMatches(index: SessionIndex, m: Match): number {
 /** Ranked matches first (best first), then the rest newest first, with the count from the same pass. */
 function rankedPage(index: SessionIndex, m: Match, limit: number, offset: number, fullRankLimit?: number): { page: Row[]; total: number } {
   const built = rankedPageSql(m, { limit, offset }, fullRankLimit);
-  const rows = index.statement(built.sql).all(...built.params) as unknown as Array<{ total: number; ranked: number; id: number | null; path: string; key: string; score: number | null }>;
+  const rows = index.statement(built.sql).all(...built.params) as unknown as Array<{
+    total: number;
+    ranked: number;
+    id: number | null;
+    path: string;
+    key: string;
+    score: number | null;
+  }>;
   // Past the last match there is no row to carry the count.
   const total = rows[0]?.total ?? countMatches(index, m);
   const page: Row[] = [];

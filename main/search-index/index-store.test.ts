@@ -135,7 +135,9 @@ describe('SessionIndex recovery', () => {
 
   it('upgrades in place when every step from the file version has a migration, keeping its entries', () => {
     const db = new DatabaseSync(at.file);
-    db.exec(`CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT); INSERT INTO files (path) VALUES ('/roots/kept.json'); PRAGMA user_version = ${SCHEMA_VERSION - 1}`);
+    db.exec(
+      `CREATE TABLE files (id INTEGER PRIMARY KEY, path TEXT); INSERT INTO files (path) VALUES ('/roots/kept.json'); PRAGMA user_version = ${SCHEMA_VERSION - 1}`,
+    );
     const note = migrate(db, { [SCHEMA_VERSION - 1]: (d) => d.exec('ALTER TABLE files ADD COLUMN added TEXT') });
     expect(note).toBe(`The search index was upgraded from version ${SCHEMA_VERSION - 1} to ${SCHEMA_VERSION}.`);
     expect(db.prepare('SELECT path, added FROM files').all()).toEqual([{ path: '/roots/kept.json', added: null }]);
@@ -256,31 +258,37 @@ describe('SessionIndex search', () => {
   beforeEach(() => {
     index = openIndex();
     add(index, makeSession('title-hit', { title: 'Merge conflict in parser', updatedAt: '2026-01-01T00:00:00Z', messages: [textMessage('user', 'hello')] }));
-    add(index, makeSession('body-hit', {
-      title: 'Unrelated work',
-      updatedAt: '2026-03-01T00:00:00Z',
-      messages: [
-        textMessage('user', 'start'),
-        textMessage('assistant', 'the merge step calls parseVizierDocument', [
-          { type: 'tool_call', callId: 'toolu_01XyZabc', name: 'Edit', input: { file_path: '/src/merge/tie-break.ts' } },
-        ]),
-      ],
-      project: { path: '/home/dev/orbit', name: 'orbit', branch: 'fix/tiebreak', headCommit: null },
-      outcome: { status: 'accepted', summary: 'Tie-break fixed', commitSha: null },
-      usage: { input: 5000, output: 1000, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
-      cost: { usd: 3.2, estimated: false },
-    }));
-    add(index, makeSession('other', {
-      format: 'codex',
-      key: 'codex:other',
-      title: 'Docs',
-      updatedAt: '2026-02-01T00:00:00Z',
-      messages: [textMessage('user', 'write the readme')],
-      model: { provider: 'openai', name: 'gpt-5-codex', parameters: {} },
-      status: 'active',
-      usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
-      cost: { usd: 0.01, estimated: true },
-    }));
+    add(
+      index,
+      makeSession('body-hit', {
+        title: 'Unrelated work',
+        updatedAt: '2026-03-01T00:00:00Z',
+        messages: [
+          textMessage('user', 'start'),
+          textMessage('assistant', 'the merge step calls parseVizierDocument', [
+            { type: 'tool_call', callId: 'toolu_01XyZabc', name: 'Edit', input: { file_path: '/src/merge/tie-break.ts' } },
+          ]),
+        ],
+        project: { path: '/home/dev/orbit', name: 'orbit', branch: 'fix/tiebreak', headCommit: null },
+        outcome: { status: 'accepted', summary: 'Tie-break fixed', commitSha: null },
+        usage: { input: 5000, output: 1000, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+        cost: { usd: 3.2, estimated: false },
+      }),
+    );
+    add(
+      index,
+      makeSession('other', {
+        format: 'codex',
+        key: 'codex:other',
+        title: 'Docs',
+        updatedAt: '2026-02-01T00:00:00Z',
+        messages: [textMessage('user', 'write the readme')],
+        model: { provider: 'openai', name: 'gpt-5-codex', parameters: {} },
+        status: 'active',
+        usage: { input: 10, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+        cost: { usd: 0.01, estimated: true },
+      }),
+    );
   });
 
   it('ranks a title match above a body match, and by date when asked', () => {

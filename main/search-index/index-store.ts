@@ -63,7 +63,9 @@ export class SessionIndex {
     this.db = opened.db;
     this.note = note ?? opened.note;
     this.resultOf = this.db.prepare('SELECT r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path = ?');
-    this.resultsOf = this.db.prepare('SELECT f.path AS path, r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path IN (SELECT value FROM json_each(?))');
+    this.resultsOf = this.db.prepare(
+      'SELECT f.path AS path, r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path IN (SELECT value FROM json_each(?))',
+    );
     const inline = () => new InlineWriter(this.db);
     this.tidyLimits = tidyLimits;
     this.writer = file === ':memory:' ? inline() : new ThreadWriter(file, inline, tidyLimits);
@@ -102,7 +104,11 @@ export class SessionIndex {
   /** Every stored file, for filling the in-memory catalogue at start without reading the files. */
   *entries(): Generator<StoredEntry> {
     this.flush();
-    for (const row of this.db.prepare('SELECT f.path AS path, f.key AS key, f.size AS size, f.mtime_ms AS mtime_ms, r.result AS result FROM files f JOIN results r ON r.id = f.id ORDER BY f.id').iterate() as Iterable<{ path: string; key: string; size: number; mtime_ms: number; result: string }>) {
+    for (const row of this.db
+      .prepare(
+        'SELECT f.path AS path, f.key AS key, f.size AS size, f.mtime_ms AS mtime_ms, r.result AS result FROM files f JOIN results r ON r.id = f.id ORDER BY f.id',
+      )
+      .iterate() as Iterable<{ path: string; key: string; size: number; mtime_ms: number; result: string }>) {
       let result: SummaryResponse;
       try {
         result = JSON.parse(row.result) as SummaryResponse;
@@ -117,7 +123,9 @@ export class SessionIndex {
   *storedFacts(): Generator<StoredFacts> {
     this.flush();
     // Rows as arrays, a few thousand at a time by id: a third of the time of row objects, and little garbage at once.
-    const page = this.db.prepare('SELECT id, path, key, size, mtime_ms, parent_key, readable, status, companions FROM files WHERE id > ? ORDER BY id LIMIT 4096');
+    const page = this.db.prepare(
+      'SELECT id, path, key, size, mtime_ms, parent_key, readable, status, companions FROM files WHERE id > ? ORDER BY id LIMIT 4096',
+    );
     page.setReturnArrays(true);
     let after = 0;
     for (;;) {
@@ -181,7 +189,15 @@ export class SessionIndex {
   }
 
   /** Records a read file (queued; written with the next batch). `text` null keeps the file listed but not searchable by content. */
-  put(path: string, size: number, mtimeMs: number, key: string, result: SummaryResponse, text: IndexText | PackedIndexText | null, usage: UsageRow[] = []): void {
+  put(
+    path: string,
+    size: number,
+    mtimeMs: number,
+    key: string,
+    result: SummaryResponse,
+    text: IndexText | PackedIndexText | null,
+    usage: UsageRow[] = [],
+  ): void {
     this.queue({ kind: 'put', path, size, mtimeMs, key, result, text, usage });
   }
 

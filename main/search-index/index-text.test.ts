@@ -11,7 +11,10 @@ describe('extractIndexText', () => {
       textMessage('assistant', 'Reading the file', [
         { type: 'tool_call', callId: 'toolu_01ABCdef', name: 'Read', input: { file_path: '/src/vizier/parse.ts' } },
       ]),
-      { ...textMessage('tool', ''), parts: [{ type: 'tool_result', callId: 'toolu_01ABCdef', output: `export function x() {}${'z'.repeat(TOOL_OUTPUT_CAP * 2)}`, isError: false }] },
+      {
+        ...textMessage('tool', ''),
+        parts: [{ type: 'tool_result', callId: 'toolu_01ABCdef', output: `export function x() {}${'z'.repeat(TOOL_OUTPUT_CAP * 2)}`, isError: false }],
+      },
     ],
     summary: { overview: 'Parser refactor', decisions: ['keep zod'], outcomes: [], openItems: [], tags: ['parser'] },
     outcome: { status: 'accepted', summary: 'Merged', commitSha: 'abc1234' },
@@ -56,7 +59,9 @@ describe('extractIndexText on awkward text', () => {
 
   it('caps the body at BODY_CAP characters, separators counted, cutting the message that crosses it', () => {
     const half = BODY_CAP / 2;
-    const session = makeSession('s4', { messages: [textMessage('user', 'a'.repeat(half)), textMessage('assistant', 'b'.repeat(half)), textMessage('user', 'never indexed')] });
+    const session = makeSession('s4', {
+      messages: [textMessage('user', 'a'.repeat(half)), textMessage('assistant', 'b'.repeat(half)), textMessage('user', 'never indexed')],
+    });
     const body = extractIndexText(session).body;
     expect(body.length).toBe(BODY_CAP);
     expect(body.split(MESSAGE_SEPARATOR).map((m) => m.length)).toEqual([half, half - 1]);

@@ -18,7 +18,10 @@ function addBatches(index: SessionIndex, batches: number, from = 0): void {
     for (let i = 0; i < 3; i++) {
       const id = `s${b}-${i}`;
       const words = `${WORDS[b % WORDS.length]} looked at parseLedgerEntry${b} in src/ledger/file${i}.ts`;
-      const session = makeSession(id, { title: `Run ${b} of ${WORDS[(b + i) % WORDS.length]}`, messages: [textMessage('user', words), textMessage('assistant', `checked ${id} twice`)] });
+      const session = makeSession(id, {
+        title: `Run ${b} of ${WORDS[(b + i) % WORDS.length]}`,
+        messages: [textMessage('user', words), textMessage('assistant', `checked ${id} twice`)],
+      });
       const { result, text } = readResult(session);
       index.put(`/roots/${id}.json`, 100, 1, session.key, result, text);
     }
@@ -47,7 +50,12 @@ function since(): number {
 }
 
 const QUERIES = ['quokka', '"looked at"', 'numb*', 'LedgerEntry3', 'ledger/file2', 'twice -dingo'];
-const answers = (index: SessionIndex) => QUERIES.map((q) => searchIndex(index, q, { limit: 100, sort: 'date' }).hits.map((h) => h.key).sort());
+const answers = (index: SessionIndex) =>
+  QUERIES.map((q) =>
+    searchIndex(index, q, { limit: 100, sort: 'date' })
+      .hits.map((h) => h.key)
+      .sort(),
+  );
 
 describe('index tidy', () => {
   it('merges every full-text table into one segment after enough new text, with the same matches, and starts counting again', async () => {

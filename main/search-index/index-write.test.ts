@@ -18,7 +18,9 @@ function put(id: string, words: string, title = `Session ${id}`): WriteOp {
 }
 
 const matches = (db: DatabaseSync, query: string, table: 'docs' | 'heads' | 'idents' = 'docs') =>
-  (db.prepare(`SELECT f.path FROM ${table} JOIN files f ON f.id = ${table}.rowid WHERE ${table} MATCH ? ORDER BY f.path`).all(query) as Array<{ path: string }>).map((r) => r.path);
+  (
+    db.prepare(`SELECT f.path FROM ${table} JOIN files f ON f.id = ${table}.rowid WHERE ${table} MATCH ? ORDER BY f.path`).all(query) as Array<{ path: string }>
+  ).map((r) => r.path);
 /** Rows of FTS5's segment store: every segment written adds at least one. */
 const segmentRows = (db: DatabaseSync) => (db.prepare('SELECT count(*) AS n FROM docs_data').get() as { n: number }).n;
 

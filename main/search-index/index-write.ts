@@ -10,7 +10,16 @@ import type { UsageRow } from './usage-rows.ts';
 
 /** One change to the index; the writer applies a batch of them in one transaction. */
 export type WriteOp =
-  | { kind: 'put'; path: string; size: number; mtimeMs: number; key: string; result: SummaryResponse; text: IndexText | PackedIndexText | null; usage?: UsageRow[] }
+  | {
+      kind: 'put';
+      path: string;
+      size: number;
+      mtimeMs: number;
+      key: string;
+      result: SummaryResponse;
+      text: IndexText | PackedIndexText | null;
+      usage?: UsageRow[];
+    }
   | { kind: 'remove'; path: string }
   | { kind: 'key'; path: string; key: string };
 
@@ -100,7 +109,9 @@ export class IndexWrites {
     this.deleteResult = db.prepare('DELETE FROM results WHERE id = ?');
     this.setKey = db.prepare('UPDATE files SET key = ? WHERE path = ?');
     this.countText = db.prepare('UPDATE index_state SET value = value + ? WHERE name = ?');
-    this.insertUsage = db.prepare('INSERT INTO usage (file_id, hour_ms, model, input, output, cache_read, cache_write, reasoning, cost, unpriced, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertUsage = db.prepare(
+      'INSERT INTO usage (file_id, hour_ms, model, input, output, cache_read, cache_write, reasoning, cost, unpriced, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     this.deleteUsage = db.prepare('DELETE FROM usage WHERE file_id = ?');
   }
 
@@ -207,7 +218,8 @@ export class IndexWrites {
       this.deleteTexts(row.id, fullText);
       this.deleteUsage.run(row.id);
     }
-    for (const u of op.usage ?? []) this.insertUsage.run(row.id, u.hourMs, u.model, u.input, u.output, u.cacheRead, u.cacheWrite, u.reasoning, u.costUsd, u.unpriced, u.calls);
+    for (const u of op.usage ?? [])
+      this.insertUsage.run(row.id, u.hourMs, u.model, u.input, u.output, u.cacheRead, u.cacheWrite, u.reasoning, u.costUsd, u.unpriced, u.calls);
     // Packed text goes in as its UTF-8 bytes (stored as blobs; readers decode them with storedString).
     const given = op.text && isPacked(op.text) ? packedParts(op.text) : op.text;
     const text = given ?? { title: s?.title ?? '', body: '', meta: s ? [s.id, s.projectPath, s.branch].filter(Boolean).join('\n') : op.path, idents: '' };

@@ -137,7 +137,10 @@ export class ThreadWriter implements IndexWriter {
     Atomics.store(signal, COMMITTED, this.seq);
     const data: WriterData = { role: 'index-writer', file: this.file, signal: shared, ...(this.tidyLimits ? { tidy: this.tidyLimits } : {}) };
     // The writer holds at most one batch of text at a time: a small heap cap keeps V8 from growing past that.
-    const worker = new Worker(workerFile(), { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+    const worker = new Worker(workerFile(), {
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+    });
     worker.unref();
     const thread: Thread = { worker, signal };
     worker.on('message', (report: WriterReport) => {
@@ -224,7 +227,10 @@ export class ThreadWriter implements IndexWriter {
     const replacement = this.fallback();
     // Their text went with the thread: the files stay listed, and an impossible mtime has the next start read them again.
     for (const { ops, bytes } of this.inFlight.values()) {
-      replacement.write(ops.map((op) => (op.kind === 'put' ? { ...op, mtimeMs: -1, text: null } : op)), bytes);
+      replacement.write(
+        ops.map((op) => (op.kind === 'put' ? { ...op, mtimeMs: -1, text: null } : op)),
+        bytes,
+      );
     }
     this.inFlight.clear();
     this.bytes = 0;

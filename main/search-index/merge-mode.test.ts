@@ -22,7 +22,10 @@ function writeScan(index: SessionIndex): void {
   for (let b = 0; b < 10; b++) {
     const filler = b === 0 ? ` ${'marsupial '.repeat(30_000)}` : '';
     const id = `s${b}`;
-    const session = makeSession(id, { title: `Run ${b} of ${WORDS[b % WORDS.length]}`, messages: [textMessage('user', `${WORDS[b % WORDS.length]} looked at parseLedgerEntry${b}${filler}`)] });
+    const session = makeSession(id, {
+      title: `Run ${b} of ${WORDS[b % WORDS.length]}`,
+      messages: [textMessage('user', `${WORDS[b % WORDS.length]} looked at parseLedgerEntry${b}${filler}`)],
+    });
     const { result, text } = readResult(session);
     index.put(`/roots/${id}.json`, 100, 1, session.key, result, text);
     index.flush();
@@ -42,7 +45,12 @@ const mode = (): MergeMode => inFile(mergeModeOf);
 const docSegments = () => inFile((db) => (db.prepare('SELECT count(DISTINCT segid) AS n FROM docs_idx').get() as { n: number }).n);
 
 const QUERIES = ['quokka', '"looked at"', 'numb*', 'LedgerEntry3', 'marsupial'];
-const answers = (index: SessionIndex) => QUERIES.map((q) => searchIndex(index, q, { limit: 100, sort: 'date' }).hits.map((h) => h.key).sort());
+const answers = (index: SessionIndex) =>
+  QUERIES.map((q) =>
+    searchIndex(index, q, { limit: 100, sort: 'date' })
+      .hits.map((h) => h.key)
+      .sort(),
+  );
 
 describe('bulk merge mode', () => {
   it('leaves a scan’s batches unmerged but searchable, and the pass after the scan merges them and returns to steady mode', async () => {

@@ -28,7 +28,9 @@ const SETTINGS: Record<MergeMode, { automerge: number; crisismerge: number }> = 
 /** The SQL that puts every full-text table in this mode (FTS5 keeps the setting in the file). */
 export function mergeModeSql(mode: MergeMode): string {
   const { automerge, crisismerge } = SETTINGS[mode];
-  return TABLES.map((t) => `INSERT INTO ${t}(${t}, rank) VALUES ('automerge', ${automerge}); INSERT INTO ${t}(${t}, rank) VALUES ('crisismerge', ${crisismerge});`).join('\n');
+  return TABLES.map(
+    (t) => `INSERT INTO ${t}(${t}, rank) VALUES ('automerge', ${automerge}); INSERT INTO ${t}(${t}, rank) VALUES ('crisismerge', ${crisismerge});`,
+  ).join('\n');
 }
 
 export function setMergeMode(db: DatabaseSync, mode: MergeMode): void {

@@ -15,7 +15,9 @@ describe('parseQuery', () => {
   });
 
   it('reads every filter', () => {
-    const q = parseQuery('source:codex project:orbit branch:fix/* status:closed outcome:accepted model:gpt tag:bug tag:"needs review" is:starred is:kept has:summary after:2026-01 before:2026-02-15 tokens>1000 cost<=2.5');
+    const q = parseQuery(
+      'source:codex project:orbit branch:fix/* status:closed outcome:accepted model:gpt tag:bug tag:"needs review" is:starred is:kept has:summary after:2026-01 before:2026-02-15 tokens>1000 cost<=2.5',
+    );
     expect(q.terms).toEqual([]);
     expect(q.filters).toMatchObject({
       source: 'codex',

@@ -3,9 +3,7 @@ import { SourceFormat } from '../../shared/session.ts';
 import { SearchSort } from '../../shared/search-api.ts';
 
 export type Term =
-  | { kind: 'word'; text: string; negated: boolean }
-  | { kind: 'prefix'; text: string; negated: boolean }
-  | { kind: 'phrase'; text: string; negated: boolean };
+  { kind: 'word'; text: string; negated: boolean } | { kind: 'prefix'; text: string; negated: boolean } | { kind: 'phrase'; text: string; negated: boolean };
 
 export interface Filters {
   source?: SourceFormat;

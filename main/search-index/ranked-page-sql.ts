@@ -27,7 +27,13 @@ function rankedSet(count: string): string {
 
 /** The phrases' words, each on its own: how many files hold them all bounds how many hold the phrases, and costs no position checks. */
 const looseExpression = (rank: string) =>
-  rank.replace(/"((?:[^"]|"")*)"/g, (_, inner: string) => inner.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(ftsString).join(' AND '));
+  rank.replace(/"((?:[^"]|"")*)"/g, (_, inner: string) =>
+    inner
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean)
+      .map(ftsString)
+      .join(' AND '),
+  );
 
 /**
  * One page of matches: the ranked ones best first, then the rest (substring-only matches, or body-only ones past
@@ -45,7 +51,9 @@ export function rankedPageSql(m: Match, page: { limit: number; offset: number },
     // is the match; past it the phrases are matched and only titles and metadata ranked. The count deciding it is
     // of the files holding all the phrases' words (a bound: no positions compared).
     ctes.push('k AS MATERIALIZED (SELECT count(*) AS k FROM docs WHERE docs MATCH ?)', rankedSet('(SELECT k FROM k)'));
-    ctes.push(`cw AS MATERIALIZED (SELECT rid AS id FROM h WHERE (SELECT k FROM k) <= ? UNION ALL SELECT rowid AS id FROM docs WHERE ${matchIf('docs', '(SELECT k FROM k) > ?')})`);
+    ctes.push(
+      `cw AS MATERIALIZED (SELECT rid AS id FROM h WHERE (SELECT k FROM k) <= ? UNION ALL SELECT rowid AS id FROM docs WHERE ${matchIf('docs', '(SELECT k FROM k) > ?')})`,
+    );
     params.push(looseExpression(rank), fullRankLimit, rank, fullRankLimit, rank, fullRankLimit, fullRankLimit, rank);
     matched = 'cw';
   } else {
@@ -60,7 +68,9 @@ export function rankedPageSql(m: Match, page: { limit: number; offset: number },
   };
   const needsFiles = m.fileConds.length > 0;
   if (needsFiles || m.idConds.length) {
-    ctes.push(`n AS MATERIALIZED (SELECT count(*) AS n FROM ${matched} d${needsFiles ? ' CROSS JOIN files f ON f.id = d.id' : ''}${whereClause(narrowing('d.id'))})`);
+    ctes.push(
+      `n AS MATERIALIZED (SELECT count(*) AS n FROM ${matched} d${needsFiles ? ' CROSS JOIN files f ON f.id = d.id' : ''}${whereClause(narrowing('d.id'))})`,
+    );
   } else ctes.push(`n AS MATERIALIZED (SELECT count(*) AS n FROM ${matched})`);
   // The ranked matches: h is small, so each of its rows is checked rather than joined with every match.
   const hConds = [...(m.rankWithinMatched ? [] : [`h.rid IN ${matched}`]), ...narrowing('h.rid')];

@@ -137,7 +137,11 @@ export function createSchema(db: DatabaseSync): void {
 
 /** Drops everything the index holds (it is a cache of the session files, so nothing is lost). */
 export function dropAll(db: DatabaseSync): void {
-  const rows = db.prepare("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'").all() as Array<{ type: string; name: string; sql: string | null }>;
+  const rows = db.prepare("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'").all() as Array<{
+    type: string;
+    name: string;
+    sql: string | null;
+  }>;
   const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
   // Virtual tables first: their shadow tables go with them.
   const virtualFirst = [...rows].sort((a, b) => Number(/^CREATE VIRTUAL/i.test(b.sql ?? '')) - Number(/^CREATE VIRTUAL/i.test(a.sql ?? '')));

@@ -22,7 +22,12 @@ function add(session: Session, size = 100): void {
 
 const usage = (total: number) => ({ input: total, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 });
 const search = (query: string, more: { sort?: SearchSort; limit?: number; offset?: number; facets?: boolean } = {}) =>
-  searchSessions(catalogue, { query, limit: more.limit ?? 50, offset: more.offset ?? 0, sort: more.sort, facets: more.facets }, decorate, (key) => annotations.get(key) ?? null);
+  searchSessions(
+    catalogue,
+    { query, limit: more.limit ?? 50, offset: more.offset ?? 0, sort: more.sort, facets: more.facets },
+    decorate,
+    (key) => annotations.get(key) ?? null,
+  );
 const keys = (query: string, sort?: SearchSort) => search(query, { sort }).results.map((r) => r.summary.id);
 
 beforeEach(() => {
@@ -30,34 +35,43 @@ beforeEach(() => {
   catalogue = new IndexedCatalogue(index);
   annotations.clear();
   const app = { path: '/home/dev/my app', name: 'my app', headCommit: null };
-  add(makeSession('a', {
-    project: { ...app, branch: 'main' },
-    createdAt: '2026-01-01T00:00:00Z',
-    updatedAt: '2026-01-05T00:00:00Z',
-    usage: usage(5000),
-    cost: { usd: 2, estimated: false },
-    childKeys: ['vizier:d'],
-    messages: [textMessage('user', 'merge the parser branch')],
-  }), 300);
-  add(makeSession('b', {
-    format: 'codex',
-    key: 'codex:b',
-    project: { ...app, branch: 'feature/x' },
-    createdAt: '2026-01-02T00:00:00Z',
-    updatedAt: '2026-01-04T00:00:00Z',
-    model: { provider: 'anthropic', name: 'claude-sonnet-4-5-20250929', parameters: {} },
-    cost: { usd: 0.5, estimated: true },
-    messages: [textMessage('user', 'merge again')],
-  }), 900);
-  add(makeSession('c', {
-    project: { path: '/work/my app 2', name: 'my app 2', branch: 'main', headCommit: null },
-    createdAt: null,
-    updatedAt: '2026-01-06T00:00:00Z',
-    model: { provider: 'openai', name: 'gpt-5', parameters: {} },
-    status: 'active',
-    usage: usage(100),
-    messages: [textMessage('user', 'write the readme')],
-  }), 100);
+  add(
+    makeSession('a', {
+      project: { ...app, branch: 'main' },
+      createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-05T00:00:00Z',
+      usage: usage(5000),
+      cost: { usd: 2, estimated: false },
+      childKeys: ['vizier:d'],
+      messages: [textMessage('user', 'merge the parser branch')],
+    }),
+    300,
+  );
+  add(
+    makeSession('b', {
+      format: 'codex',
+      key: 'codex:b',
+      project: { ...app, branch: 'feature/x' },
+      createdAt: '2026-01-02T00:00:00Z',
+      updatedAt: '2026-01-04T00:00:00Z',
+      model: { provider: 'anthropic', name: 'claude-sonnet-4-5-20250929', parameters: {} },
+      cost: { usd: 0.5, estimated: true },
+      messages: [textMessage('user', 'merge again')],
+    }),
+    900,
+  );
+  add(
+    makeSession('c', {
+      project: { path: '/work/my app 2', name: 'my app 2', branch: 'main', headCommit: null },
+      createdAt: null,
+      updatedAt: '2026-01-06T00:00:00Z',
+      model: { provider: 'openai', name: 'gpt-5', parameters: {} },
+      status: 'active',
+      usage: usage(100),
+      messages: [textMessage('user', 'write the readme')],
+    }),
+    100,
+  );
   add(makeSession('d', { parentKey: 'vizier:a', updatedAt: '2026-01-07T00:00:00Z', messages: [textMessage('assistant', 'sub-agent merge work')] }), 50);
   add(makeSession('e', { project: { path: null, name: 'orbit', branch: null, headCommit: null }, updatedAt: '2026-01-03T00:00:00Z' }), 200);
   add(makeSession('f', { project: { path: '/x/orbit', name: 'orbit', branch: 'main', headCommit: null }, updatedAt: '2026-01-02T00:00:00Z' }), 400);
@@ -139,36 +153,72 @@ describe('searchSessions facets', () => {
 
   it('names projects as people see them and quotes values with spaces', () => {
     const facets = search('', { facets: true }).facets;
-    expect(facets?.project).toEqual([
-      { value: 'my app', count: 2, filter: 'project:"/home/dev/my app"' },
-      { value: 'my app 2', count: 1, filter: 'project:"/work/my app 2"' },
-      // Two projects shown as orbit: the one with a path is told apart by it.
-      { value: '/x/orbit', count: 1, filter: 'project:"/x/orbit"' },
-      // Known only by name, so its filter also finds the other project named orbit.
-      { value: 'orbit', count: 2, filter: 'project:"orbit"' },
-    ].sort((x, y) => y.count - x.count || x.value.localeCompare(y.value)));
+    expect(facets?.project).toEqual(
+      [
+        { value: 'my app', count: 2, filter: 'project:"/home/dev/my app"' },
+        { value: 'my app 2', count: 1, filter: 'project:"/work/my app 2"' },
+        // Two projects shown as orbit: the one with a path is told apart by it.
+        { value: '/x/orbit', count: 1, filter: 'project:"/x/orbit"' },
+        // Known only by name, so its filter also finds the other project named orbit.
+        { value: 'orbit', count: 2, filter: 'project:"orbit"' },
+      ].sort((x, y) => y.count - x.count || x.value.localeCompare(y.value)),
+    );
     expect(facets?.source).toEqual([
       { value: 'vizier', count: 4, filter: 'source:vizier' },
       { value: 'codex', count: 1, filter: 'source:codex' },
     ]);
     // Tags compare case-insensitively, so Bug and bug are one value.
-    expect(facets?.tag.map((v) => [v.value.toLowerCase(), v.count, v.filter.toLowerCase()])).toEqual([['bug', 2, 'tag:bug'], ['ui work', 1, 'tag:"ui work"']]);
-    expect(facets?.model.map((v) => [v.value, v.count])).toEqual([['claude-sonnet-4-5', 3], ['claude-sonnet-4-5-20250929', 1], ['gpt-5', 1]]);
+    expect(facets?.tag.map((v) => [v.value.toLowerCase(), v.count, v.filter.toLowerCase()])).toEqual([
+      ['bug', 2, 'tag:bug'],
+      ['ui work', 1, 'tag:"ui work"'],
+    ]);
+    expect(facets?.model.map((v) => [v.value, v.count])).toEqual([
+      ['claude-sonnet-4-5', 3],
+      ['claude-sonnet-4-5-20250929', 1],
+      ['gpt-5', 1],
+    ]);
     expect(search('').facets).toBeUndefined();
   });
 
   it('offers ranges of date, tokens and cost, and summarized sessions, each counted as its filter finds them', () => {
     const ago = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
-    add(makeSession('recent', { updatedAt: ago(2), usage: usage(250_000), cost: { usd: 12, estimated: false }, messages: [textMessage('user', 'merge today')] }));
-    add(makeSession('week', { updatedAt: ago(3 * 24), usage: usage(20_000), outcome: { status: 'accepted', summary: 'Merged.', commitSha: null }, messages: [textMessage('user', 'merge this week')] }));
-    add(makeSession('month', { updatedAt: ago(20 * 24), usage: usage(2_000_000), cost: { usd: 1.5, estimated: true }, messages: [textMessage('user', 'merge this month')] }));
+    add(
+      makeSession('recent', { updatedAt: ago(2), usage: usage(250_000), cost: { usd: 12, estimated: false }, messages: [textMessage('user', 'merge today')] }),
+    );
+    add(
+      makeSession('week', {
+        updatedAt: ago(3 * 24),
+        usage: usage(20_000),
+        outcome: { status: 'accepted', summary: 'Merged.', commitSha: null },
+        messages: [textMessage('user', 'merge this week')],
+      }),
+    );
+    add(
+      makeSession('month', {
+        updatedAt: ago(20 * 24),
+        usage: usage(2_000_000),
+        cost: { usd: 1.5, estimated: true },
+        messages: [textMessage('user', 'merge this month')],
+      }),
+    );
     const facets = search('merge', { facets: true }).facets;
     const of = (name: 'date' | 'tokens' | 'cost' | 'summary') => facets?.[name].map((v) => [v.value, v.count, v.filter]);
-    expect(of('date')?.slice(0, 3)).toEqual([['Past 24 hours', 1, 'after:24h'], ['Past 7 days', 2, 'after:7d'], ['Past 30 days', 3, 'after:30d']]);
+    expect(of('date')?.slice(0, 3)).toEqual([
+      ['Past 24 hours', 1, 'after:24h'],
+      ['Past 7 days', 2, 'after:7d'],
+      ['Past 30 days', 3, 'after:30d'],
+    ]);
     // The past year also holds the fixture's January 2026 sessions for as long as they are less than a year old.
     expect(of('date')?.[3]?.slice(0, 1)).toEqual(['Past year']);
-    expect(of('tokens')).toEqual([['10k+', 3, 'tokens>=10k'], ['100k+', 2, 'tokens>=100k'], ['1M+', 1, 'tokens>=1m']]);
-    expect(of('cost')).toEqual([['$1+', 3, 'cost>=1'], ['$10+', 1, 'cost>=10']]);
+    expect(of('tokens')).toEqual([
+      ['10k+', 3, 'tokens>=10k'],
+      ['100k+', 2, 'tokens>=100k'],
+      ['1M+', 1, 'tokens>=1m'],
+    ]);
+    expect(of('cost')).toEqual([
+      ['$1+', 3, 'cost>=1'],
+      ['$10+', 1, 'cost>=10'],
+    ]);
     expect(of('summary')).toEqual([['Has a summary', 1, 'has:summary']]);
     for (const name of RANGES) for (const v of facets?.[name as 'date'] ?? []) expect(search(`merge ${v.filter}`).total, v.filter).toBe(v.count);
   });

@@ -59,7 +59,12 @@ export function listingView(catalogue: IndexedCatalogue): ListingView {
 }
 
 /** The rows as the list shows them, in the hits' order: vault copies and annotations applied, summaries read in one go. */
-function listedRows<H extends { key: string; path: string }>(catalogue: IndexedCatalogue, hits: readonly H[], decorate: Decorate, childCounts: Map<string, number>): Array<{ hit: H; summary: SessionSummary }> {
+function listedRows<H extends { key: string; path: string }>(
+  catalogue: IndexedCatalogue,
+  hits: readonly H[],
+  decorate: Decorate,
+  childCounts: Map<string, number>,
+): Array<{ hit: H; summary: SessionSummary }> {
   const shown: Array<{ hit: H; entry: CatalogueEntry }> = [];
   for (const hit of hits) {
     const entry = catalogue.byKey(hit.key);
@@ -86,7 +91,12 @@ export const hasVaultFilter = (f: Filters) => f.starred !== undefined || f.kept 
 export type Annotated = (key: string) => { starred: boolean; tags: readonly string[] } | null;
 
 /** What only the vault knows, read from every listed session: the keys the vault filters allow, and every session's tags. */
-export function vaultFacts(catalogue: IndexedCatalogue, f: Filters, annotated: Annotated, wantTags: boolean): { onlyKeys: string[] | undefined; tagsByKey: Map<string, string[]> } {
+export function vaultFacts(
+  catalogue: IndexedCatalogue,
+  f: Filters,
+  annotated: Annotated,
+  wantTags: boolean,
+): { onlyKeys: string[] | undefined; tagsByKey: Map<string, string[]> } {
   const filtering = hasVaultFilter(f);
   const onlyKeys: string[] = [];
   const tagsByKey = new Map<string, string[]>();
@@ -159,7 +169,12 @@ function touchedKeys(catalogue: IndexedCatalogue, keys: readonly string[]): Set<
 }
 
 /** The list's text box: the old substring match over titles and ids, plus everything the index finds. */
-export function listWithIndex(catalogue: IndexedCatalogue, query: ListQuery, decorate: Decorate, annotated: Annotated): { sessions: SessionSummary[]; total: number } {
+export function listWithIndex(
+  catalogue: IndexedCatalogue,
+  query: ListQuery,
+  decorate: Decorate,
+  annotated: Annotated,
+): { sessions: SessionSummary[]; total: number } {
   const text = query.text?.trim();
   if (!text) return listFromIndex(catalogue, query, decorate, annotated);
   const byIndex = matchingKeys(catalogue.index, text);

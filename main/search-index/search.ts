@@ -111,7 +111,9 @@ function matchedSet(positive: Lookups[], m: Match): string {
       } else if (t.word !== null) {
         // A few files are looked up one by one in the word index (about 10 µs each); many are checked against the
         // term's whole set, gathered once (about 1.5 ms per 10,000 files).
-        either.push(`CASE WHEN (SELECT n FROM un) <= ${PROBE_LIMIT} THEN EXISTS (SELECT 1 FROM docs WHERE docs MATCH ? AND rowid = u.rid) ELSE u.rid IN (${WORD_SET}) END`);
+        either.push(
+          `CASE WHEN (SELECT n FROM un) <= ${PROBE_LIMIT} THEN EXISTS (SELECT 1 FROM docs WHERE docs MATCH ? AND rowid = u.rid) ELSE u.rid IN (${WORD_SET}) END`,
+        );
         params.push(t.word, t.word);
       }
       return either.length > 1 ? `(${either.join(' OR ')})` : (either[0] as string);
@@ -125,7 +127,18 @@ function matchedSet(positive: Lookups[], m: Match): string {
 
 /** The parts of a query's match, or null when a positive term can match nothing (only punctuation, too short). */
 export function buildMatch(query: ParsedQuery, limits: MatchLimits = {}): Match | null {
-  const m: Match = { ctes: [], cteParams: [], matched: null, idConds: [], idParams: [], fileConds: [], fileParams: [], wordsOnly: false, rank: rankExpression(query.terms), rankWithinMatched: false };
+  const m: Match = {
+    ctes: [],
+    cteParams: [],
+    matched: null,
+    idConds: [],
+    idParams: [],
+    fileConds: [],
+    fileParams: [],
+    wordsOnly: false,
+    rank: rankExpression(query.terms),
+    rankWithinMatched: false,
+  };
   const positive: Lookups[] = [];
   for (const term of query.terms) {
     const l = lookups(term);
@@ -239,7 +252,8 @@ export function facetCountsSql(m: Match, ranges: readonly RangeCount[] = []): Se
   const groups = Object.entries(FACET_COLUMNS).map(
     ([facet, c]) => `SELECT '${facet}' AS facet, ${c} AS value, count(*) AS n FROM m WHERE ${c} IS NOT NULL AND ${c} != '' GROUP BY ${c} COLLATE NOCASE`,
   );
-  if (ranges.length) groups.push(`SELECT 'ranges' AS facet, json_array(${ranges.map((r) => `coalesce(sum(${r.condition}), 0)`).join(', ')}) AS value, count(*) AS n FROM m`);
+  if (ranges.length)
+    groups.push(`SELECT 'ranges' AS facet, json_array(${ranges.map((r) => `coalesce(sum(${r.condition}), 0)`).join(', ')}) AS value, count(*) AS n FROM m`);
   return {
     sql: `WITH ${[...m.ctes, matched].join(', ')} ${groups.join(' UNION ALL ')}`,
     params: [...m.cteParams, ...m.idParams, ...m.fileParams, ...ranges.flatMap((r) => r.params)],

@@ -68,7 +68,7 @@ describe('services with the search index', () => {
     expect(await found(s, 'etlpipeline')).toEqual(['jido-code:j-1']);
   });
 
-  it('lists through the index like the list does, with facets that include the vault\'s tags', async () => {
+  it("lists through the index like the list does, with facets that include the vault's tags", async () => {
     const s = await startServices(false);
     await s.client.setAnnotations({ key: 'jido-code:j-2', starred: true, tags: ['ui work'] });
     const page = await s.client.searchSessions({ query: '', limit: 1, offset: 0, sort: 'size', facets: true });

@@ -6,7 +6,17 @@ import type { SummaryResponse } from '../workers/read-protocol.ts';
 import { extractIndexText, type IndexText } from './index-text.ts';
 
 export function textMessage(role: Message['role'], text: string, extra: Message['parts'] = []): Message {
-  return { id: `m-${Math.random()}`, role, timestamp: null, model: null, usage: null, cost: null, parts: [{ type: 'text', text }, ...extra], agentId: null, origin: null };
+  return {
+    id: `m-${Math.random()}`,
+    role,
+    timestamp: null,
+    model: null,
+    usage: null,
+    cost: null,
+    parts: [{ type: 'text', text }, ...extra],
+    agentId: null,
+    origin: null,
+  };
 }
 
 export function makeSession(id: string, over: Partial<Session> = {}): Session {

@@ -35,7 +35,12 @@ beforeEach(() => {
   add(makeSession('late', { project: app('main'), messages: [call('2026-03-01T23:30:00Z', 1000, 0.5), call('2026-03-02T00:20:00Z', 2000, 1)] }));
   // One call has a model without a known price.
   add(makeSession('mixed', { project: app('fix'), messages: [call('2026-03-02T10:00:00Z', 300, 0.25), call('2026-03-02T11:00:00Z', 400, null, 'mystery-1')] }));
-  add(makeSession('words', { project: { ...app('main'), name: 'site', path: '/home/dev/site' }, messages: [textMessage('user', 'refactor the quokka parser'), call('2026-03-09T08:00:00Z', 50, 0.01)] }));
+  add(
+    makeSession('words', {
+      project: { ...app('main'), name: 'site', path: '/home/dev/site' },
+      messages: [textMessage('user', 'refactor the quokka parser'), call('2026-03-09T08:00:00Z', 50, 0.01)],
+    }),
+  );
   catalogue.index.flush();
 });
 

@@ -14,7 +14,7 @@ type Output = MethodOutput<'usageReport'>;
 /** SQL for each breakdown's value of a row (a project is stored as its name and path, one per line: the name). */
 const GROUP_SQL = {
   model: 'u.model',
-  project: "CASE WHEN instr(f.project, char(10)) > 0 THEN substr(f.project, 1, instr(f.project, char(10)) - 1) ELSE f.project END",
+  project: 'CASE WHEN instr(f.project, char(10)) > 0 THEN substr(f.project, 1, instr(f.project, char(10)) - 1) ELSE f.project END',
   source: 'f.format',
   branch: 'f.branch',
 } as const;
@@ -38,7 +38,17 @@ interface SqlRow {
   lastHour: number;
 }
 
-const emptyFigures = (): UsageFigures => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, totalTokens: 0, costUsd: 0, unpricedCalls: 0, sessions: 0 });
+const emptyFigures = (): UsageFigures => ({
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  reasoning: 0,
+  totalTokens: 0,
+  costUsd: 0,
+  unpricedCalls: 0,
+  sessions: 0,
+});
 
 /** The hours with usage, each with its period, for the days the input allows (as a JSON array of [hour, period]). */
 function hourPeriods(catalogue: IndexedCatalogue, input: Input, timeZone: string): string {
@@ -72,7 +82,9 @@ export function usageReport(catalogue: IndexedCatalogue, input: Input, annotated
     SELECT ${columns} FROM p CROSS JOIN usage u ON u.hour_ms = p.h JOIN files f ON f.id = u.file_id${whereClause(conds)} ${tail}`;
   const params: SQLInputValue[] = [...m.cteParams, hourPeriods(catalogue, input, timeZone), ...m.idParams, ...m.fileParams];
   const order = input.period === 'session' ? 'lastHour, period' : 'period';
-  const rows = catalogue.index.prepared(select(`${periodSql} AS period, ${groupSql} AS grp, ${SUMS}`, `GROUP BY 1, 2 ORDER BY ${order}, grp`)).all(...params) as unknown as SqlRow[];
+  const rows = catalogue.index
+    .prepared(select(`${periodSql} AS period, ${groupSql} AS grp, ${SUMS}`, `GROUP BY 1, 2 ORDER BY ${order}, grp`))
+    .all(...params) as unknown as SqlRow[];
   const day = dayIn(timeZone);
   const sessions = new Set<string>();
   for (const r of rows) {
@@ -97,7 +109,8 @@ export function usageReport(catalogue: IndexedCatalogue, input: Input, annotated
     if (input.period === 'session') sessions.add(r.period);
   }
   // Distinct files across all the rows: a session spanning two days is one session in the totals.
-  out.totals.sessions = input.period === 'session' ? sessions.size : (catalogue.index.prepared(select('count(DISTINCT u.file_id) AS n')).get(...params) as { n: number }).n;
+  out.totals.sessions =
+    input.period === 'session' ? sessions.size : (catalogue.index.prepared(select('count(DISTINCT u.file_id) AS n')).get(...params) as { n: number }).n;
   out.tookMs = Math.round((performance.now() - t0) * 10) / 10;
   return out;
 }

@@ -63,7 +63,6 @@ export class WarningList {
   list(): Warning[] {
     return [...this.#entries.values()].map((w) => ({ ...w }));
   }
-
 }
 
 /** Typed access to one JSON object: a wrong type yields null plus a wrong_type warning naming the field. */
@@ -156,8 +155,7 @@ export function warnUnknownFields(fields: Fields, known: readonly string[]): voi
   fields.warnings.add('unknown_field', `Unknown top-level ${label} ignored: ${unknown.join(', ')}.`);
 }
 
-const TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|UTC|[+-]\d{2}(?::?\d{2})?)?$/i;
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|UTC|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 /** Already UTC ISO with milliseconds, as toISOString writes it. */
 const CANONICAL = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
@@ -219,12 +217,7 @@ export function limitDepth(value: unknown, warnings: WarningList, field: string,
  * Plain configuration objects become one entry per leaf with dotted keys ("agent.label"); lists and
  * scalars are values. Nesting past MAX_DEPTH is kept as one cut value.
  */
-export function flattenConfig(
-  config: Fields,
-  provenance: Provenance | null,
-  depth = 0,
-  prefix = '',
-): ConfigEntry[] {
+export function flattenConfig(config: Fields, provenance: Provenance | null, depth = 0, prefix = ''): ConfigEntry[] {
   const entries: ConfigEntry[] = [];
   for (const [key, value] of Object.entries(config.raw)) {
     const dotted = prefix ? `${prefix}.${key}` : key;
@@ -298,12 +291,7 @@ export async function readDocument(absPath: string): Promise<{ value: unknown; c
 }
 
 /** The error for an object in which no known field holds a usable value, saying what was there instead. */
-export function noUsableField(
-  value: Record<string, unknown>,
-  warnings: WarningList,
-  what: string,
-  known: readonly string[],
-): UnreadableError {
+export function noUsableField(value: Record<string, unknown>, warnings: WarningList, what: string, known: readonly string[]): UnreadableError {
   const unknown = Object.keys(value).filter((k) => !known.includes(k));
   const found: string[] = [];
   if (warnings.wrongTypes.length) found.push(warnings.wrongTypes.join(', '));

@@ -47,7 +47,26 @@ const NOT_SESSIONS = new Set([
  * Agents whose files the corpus holds but no reader reads yet (issue #22 adds their readers). Until then no
  * reader may claim them, so none of them is misread as another agent's session.
  */
-const AGENTS_NOT_READ_YET = ['opencode', 'copilot-cli', 'cursor-agent', 'qwen-code', 'kimi', 'pi', 'hermes', 'openclaw', 'goose', 'grok', 'droid', 'amp', 'aider', 'codebuff', 'vibe', 'kilo', 'devin', 'antigravity'];
+const AGENTS_NOT_READ_YET = [
+  'opencode',
+  'copilot-cli',
+  'cursor-agent',
+  'qwen-code',
+  'kimi',
+  'pi',
+  'hermes',
+  'openclaw',
+  'goose',
+  'grok',
+  'droid',
+  'amp',
+  'aider',
+  'codebuff',
+  'vibe',
+  'kilo',
+  'devin',
+  'antigravity',
+];
 
 /** Files outside any tool's layout: no path rule claims them; recognition by content finds each one's format. */
 const LOOSE = 'loose/';
@@ -91,13 +110,14 @@ describe('every sample in samples/', () => {
 
   /** Session files whose head no reader can tell: gzipped snapshots, and a rollout from before the envelope. */
   const unrecognisable = (f: ManifestFile) => f.path.endsWith('.gz') || /schema drift/.test(f.notes);
-  it.each(inLayout.filter((f) => f.format in SESSION_FORMATS && !unrecognisable(f) && readers.find((r) => r.format === SESSION_FORMATS[f.format])?.recognizes).map((f) => [f.path, SESSION_FORMATS[f.format]!]))(
-    '%s is recognised from its head by exactly the %s reader',
-    async (path, format) => {
-      const head = await readHead(join(samplesDir, path));
-      expect(readers.filter((r) => r.recognizes?.(head)).map((r) => r.format)).toEqual([format]);
-    },
-  );
+  it.each(
+    inLayout
+      .filter((f) => f.format in SESSION_FORMATS && !unrecognisable(f) && readers.find((r) => r.format === SESSION_FORMATS[f.format])?.recognizes)
+      .map((f) => [f.path, SESSION_FORMATS[f.format]!]),
+  )('%s is recognised from its head by exactly the %s reader', async (path, format) => {
+    const head = await readHead(join(samplesDir, path));
+    expect(readers.filter((r) => r.recognizes?.(head)).map((r) => r.format)).toEqual([format]);
+  });
 
   it.each(inLayout.filter((f) => f.format in SESSION_FORMATS).map((f) => [f.path, SESSION_FORMATS[f.format]!]))(
     '%s is claimed by exactly the %s reader and reads into a valid session',

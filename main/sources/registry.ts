@@ -8,15 +8,7 @@ import { projectHubReader } from './projecthub/projecthub.ts';
 import type { SourceReader } from './types.ts';
 import { vizierReader } from './vizier/vizier.ts';
 
-export const readers: SourceReader[] = [
-  vizierReader,
-  jidoCodeReader,
-  claudeCodeReader,
-  projectHubReader,
-  aiAgentReader,
-  codexReader,
-  geminiReader,
-];
+export const readers: SourceReader[] = [vizierReader, jidoCodeReader, claudeCodeReader, projectHubReader, aiAgentReader, codexReader, geminiReader];
 
 /** The first reader that claims this absolute path, if any. */
 export function findReader(absPath: string): SourceReader | undefined {

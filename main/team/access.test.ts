@@ -44,33 +44,47 @@ describeWithPostgres('team access', (pgs) => {
     for (const c of [alice?.conn, bob?.conn, vera?.conn, owner]) await c?.close();
   });
 
-  it('refuses, in the app, a member pushing as another\'s machine and a viewer pushing at all', async () => {
-    const push = (conn: TeamConnection, machine: string) => pushSessions({ client: conn.client, machine, keys: [sessions[0]?.key ?? ''], load: memoryLoader(sessions), env: {} });
-    await expect(push(bob.conn, 'alice-laptop')).rejects.toThrow('The machine "alice-laptop" belongs to alice: push as a machine of your own (--machine NAME).');
+  it("refuses, in the app, a member pushing as another's machine and a viewer pushing at all", async () => {
+    const push = (conn: TeamConnection, machine: string) =>
+      pushSessions({ client: conn.client, machine, keys: [sessions[0]?.key ?? ''], load: memoryLoader(sessions), env: {} });
+    await expect(push(bob.conn, 'alice-laptop')).rejects.toThrow(
+      'The machine "alice-laptop" belongs to alice: push as a machine of your own (--machine NAME).',
+    );
     await expect(push(vera.conn, 'vera-box')).rejects.toThrow('The account "vera" is a viewer: it may read the team store, not push to it.');
     await expect(push(owner, 'bad label!')).rejects.toThrow('"bad label!" cannot be a machine label');
   });
 
-  it('refuses, in the database, a member\'s direct SQL against another machine\'s rows, deletes, and account changes', async () => {
-    const row = (machine: string, pushedBy: string) => [
-      `INSERT INTO session_vault.sessions (machine, key, pushed_by, format, title, message_count, has_summary, idents, size_bytes, content_hash, session_json)
+  it("refuses, in the database, a member's direct SQL against another machine's rows, deletes, and account changes", async () => {
+    const row = (machine: string, pushedBy: string) =>
+      [
+        `INSERT INTO session_vault.sessions (machine, key, pushed_by, format, title, message_count, has_summary, idents, size_bytes, content_hash, session_json)
        VALUES ($1, 'codex:forged', $2, 'codex', 'forged', 0, false, '', 2, 'x', '{}')`,
-      [machine, pushedBy],
-    ] as const;
+        [machine, pushedBy],
+      ] as const;
     expect(await attempt(bob.conn, ...row('alice-laptop', 'bob'))).toMatch(/^42501: new row violates row-level security policy/);
     expect(await attempt(bob.conn, ...row('bob-box', 'alice'))).toMatch(/^42501: new row violates row-level security policy/);
     expect(await attempt(bob.conn, `UPDATE session_vault.sessions SET title = 'defaced' WHERE machine = 'alice-laptop'`)).toBe('ok 0');
-    expect(await attempt(bob.conn, `UPDATE session_vault.sessions SET machine = 'alice-laptop' WHERE machine = 'bob-box'`)).toMatch(/^42501: new row violates row-level security policy/);
+    expect(await attempt(bob.conn, `UPDATE session_vault.sessions SET machine = 'alice-laptop' WHERE machine = 'bob-box'`)).toMatch(
+      /^42501: new row violates row-level security policy/,
+    );
     expect(await attempt(bob.conn, `DELETE FROM session_vault.sessions`)).toMatch(/^42501: permission denied for table sessions/);
     expect(await attempt(bob.conn, `DELETE FROM session_vault.session_texts WHERE machine = 'alice-laptop'`)).toBe('ok 0');
-    expect(await attempt(bob.conn, `UPDATE session_vault.machines SET account = 'bob' WHERE label = 'alice-laptop'`)).toMatch(/^42501: permission denied for table machines/);
-    expect(await attempt(bob.conn, `INSERT INTO session_vault.machines (label, account) VALUES ('alice-2', 'alice')`)).toMatch(/^42501: new row violates row-level security policy/);
-    expect(await attempt(bob.conn, `UPDATE session_vault.accounts SET role = 'admin' WHERE name = 'bob'`)).toMatch(/^42501: permission denied for table accounts/);
+    expect(await attempt(bob.conn, `UPDATE session_vault.machines SET account = 'bob' WHERE label = 'alice-laptop'`)).toMatch(
+      /^42501: permission denied for table machines/,
+    );
+    expect(await attempt(bob.conn, `INSERT INTO session_vault.machines (label, account) VALUES ('alice-2', 'alice')`)).toMatch(
+      /^42501: new row violates row-level security policy/,
+    );
+    expect(await attempt(bob.conn, `UPDATE session_vault.accounts SET role = 'admin' WHERE name = 'bob'`)).toMatch(
+      /^42501: permission denied for table accounts/,
+    );
     expect(await attempt(bob.conn, `SELECT token_hash FROM session_vault.accounts`)).toMatch(/^42501: permission denied for table accounts/);
     expect(await attempt(vera.conn, `UPDATE session_vault.sessions SET title = 'x'`)).toMatch(/^42501: permission denied for table sessions/);
     const titles = await owner.client.query<{ title: string }>(`SELECT DISTINCT title FROM session_vault.sessions WHERE machine = 'alice-laptop'`);
     expect(titles.rows.map((r) => r.title)).not.toContain('defaced');
-    expect(Number((await owner.client.query<{ n: string }>(`SELECT count(*) AS n FROM session_vault.session_texts WHERE machine = 'alice-laptop'`)).rows[0]?.n)).toBeGreaterThan(0);
+    expect(
+      Number((await owner.client.query<{ n: string }>(`SELECT count(*) AS n FROM session_vault.session_texts WHERE machine = 'alice-laptop'`)).rows[0]?.n),
+    ).toBeGreaterThan(0);
     // Members read everything, and may re-push their own.
     expect(await attempt(bob.conn, `UPDATE session_vault.sessions SET title = 'renamed' WHERE machine = 'bob-box'`)).toBe(`ok ${sessions.length}`);
     expect(await attempt(owner, `DELETE FROM session_vault.sessions WHERE machine = 'bob-box' AND key = $1`, [sessions[0]?.key])).toBe('ok 1');
@@ -86,8 +100,12 @@ describeWithPostgres('team access', (pgs) => {
     const dave = await accountConnection(owner, ownerUrl, 'dave', 'member');
     await revokeAccount(owner.client, 'dave');
     expect(await verifyToken(owner.client, 'dave', dave.token)).toBeNull();
-    await expect(pushSessions({ client: dave.conn.client, machine: 'dave-box', keys: [], load: memoryLoader([]), env: {} })).rejects.toThrow('The account "dave" was revoked');
-    expect(await attempt(dave.conn, `INSERT INTO session_vault.machines (label, account) VALUES ('dave-box', 'dave')`)).toMatch(/^42501: new row violates row-level security policy/);
+    await expect(pushSessions({ client: dave.conn.client, machine: 'dave-box', keys: [], load: memoryLoader([]), env: {} })).rejects.toThrow(
+      'The account "dave" was revoked',
+    );
+    expect(await attempt(dave.conn, `INSERT INTO session_vault.machines (label, account) VALUES ('dave-box', 'dave')`)).toMatch(
+      /^42501: new row violates row-level security policy/,
+    );
     await dave.conn.close();
     const signIn = connectUrl(dave.url);
     await expect(signIn).rejects.toThrow(/refused the sign-in/);
@@ -111,7 +129,9 @@ describeWithPostgres('team access', (pgs) => {
       writeFileSync(file, `${alice.token}\n`, { mode: 0o644 });
       chmodSync(file, 0o644);
       const plainUrl = urlAs(ownerUrl, 'alice', '');
-      expect(() => resolveTeamTarget(plainUrl, { SESSION_VAULT_TEAM_PASSWORD_FILE: file })).toThrow(/can be read by other users; make it yours alone \(chmod 600\)/);
+      expect(() => resolveTeamTarget(plainUrl, { SESSION_VAULT_TEAM_PASSWORD_FILE: file })).toThrow(
+        /can be read by other users; make it yours alone \(chmod 600\)/,
+      );
       chmodSync(file, 0o600);
       const conn = await connectTeam(resolveTeamTarget(plainUrl, { SESSION_VAULT_TEAM_PASSWORD_FILE: file }));
       expect((await conn.client.query<{ u: string }>('SELECT current_user AS u')).rows[0]?.u).toBe('alice');

@@ -39,7 +39,7 @@ export async function createAccount(client: ClientBase, name: string, role: Team
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     if (sqlState(err) === '42710') throw new TeamStoreError(`A database role named "${name}" already exists; choose another account name.`);
-    if (isAccessDenied(err)) throw new TeamStoreError('Only the team store\'s owner (a database user with CREATEROLE) can add accounts.');
+    if (isAccessDenied(err)) throw new TeamStoreError("Only the team store's owner (a database user with CREATEROLE) can add accounts.");
     throw err;
   }
 }
@@ -54,14 +54,19 @@ export async function revokeAccount(client: ClientBase, name: string): Promise<v
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
-    if (isAccessDenied(err)) throw new TeamStoreError('Only the team store\'s owner can revoke accounts.');
+    if (isAccessDenied(err)) throw new TeamStoreError("Only the team store's owner can revoke accounts.");
     throw err;
   }
 }
 
 /** The account whose token this is, or null (unknown, revoked, or the wrong token); the check takes the same time either way. */
 export async function verifyToken(client: ClientBase, name: string, token: string): Promise<TeamAccount | null> {
-  const row = (await client.query<{ role: TeamRole; token_hash: string | null; revoked_at: Date | null }>(`SELECT role, token_hash, revoked_at FROM ${qualified('accounts')} WHERE name = $1`, [name])).rows[0];
+  const row = (
+    await client.query<{ role: TeamRole; token_hash: string | null; revoked_at: Date | null }>(
+      `SELECT role, token_hash, revoked_at FROM ${qualified('accounts')} WHERE name = $1`,
+      [name],
+    )
+  ).rows[0];
   const matches = await tokenMatches(token, row?.token_hash ?? null);
   if (!row || !matches || row.revoked_at) return null;
   return { name, role: row.role, revoked: false };
@@ -69,6 +74,10 @@ export async function verifyToken(client: ClientBase, name: string, token: strin
 
 /** The account of the database user this connection signed in as; null when that user has none. */
 export async function currentAccount(client: ClientBase): Promise<TeamAccount | null> {
-  const row = (await client.query<{ name: string; role: TeamRole; revoked_at: Date | null }>(`SELECT name, role, revoked_at FROM ${qualified('accounts')} WHERE name = current_user`)).rows[0];
+  const row = (
+    await client.query<{ name: string; role: TeamRole; revoked_at: Date | null }>(
+      `SELECT name, role, revoked_at FROM ${qualified('accounts')} WHERE name = current_user`,
+    )
+  ).rows[0];
   return row ? { name: row.name, role: row.role, revoked: row.revoked_at !== null } : null;
 }

@@ -32,7 +32,9 @@ describeWithPostgres('team store schema', (pgs) => {
       { relname: 'sessions', relrowsecurity: true },
       { relname: 'team_schema_version', relrowsecurity: false },
     ]);
-    const indexes = (await query<{ indexdef: string }>(url, `SELECT indexdef FROM pg_indexes WHERE schemaname = 'session_vault'`)).map((r) => r.indexdef).join('\n');
+    const indexes = (await query<{ indexdef: string }>(url, `SELECT indexdef FROM pg_indexes WHERE schemaname = 'session_vault'`))
+      .map((r) => r.indexdef)
+      .join('\n');
     expect(indexes).toMatch(/USING gin \(tsv\)/);
     expect(indexes).toMatch(/USING gin \(idents session_vault\.gin_trgm_ops\)/);
     const second = await connectUrl(url);
@@ -45,7 +47,9 @@ describeWithPostgres('team store schema', (pgs) => {
     const url = await pgs.freshDatabase();
     await (await connectUrl(url)).close();
     await query(url, `INSERT INTO session_vault.team_schema_version (version, describe) VALUES (99, 'from a later app')`);
-    await expect(connectUrl(url)).rejects.toThrow(`The team store is at schema version 99, newer than this app understands (${TEAM_SCHEMA_VERSION}). Update Session Vault`);
+    await expect(connectUrl(url)).rejects.toThrow(
+      `The team store is at schema version 99, newer than this app understands (${TEAM_SCHEMA_VERSION}). Update Session Vault`,
+    );
     expect((await query(url, 'SELECT version FROM session_vault.team_schema_version ORDER BY 1')).length).toBe(2);
   });
 
@@ -54,12 +58,16 @@ describeWithPostgres('team store schema', (pgs) => {
     // Something in the way of the first migration: it fails part-way, and nothing it did before stays.
     await query(url, 'CREATE SCHEMA session_vault; CREATE TABLE session_vault.sessions (x int)');
     await expect(connectUrl(url)).rejects.toThrow(/already exists/);
-    expect(await query(url, `SELECT to_regclass('session_vault.team_schema_version') AS t, to_regclass('session_vault.accounts') AS a`)).toEqual([{ t: null, a: null }]);
+    expect(await query(url, `SELECT to_regclass('session_vault.team_schema_version') AS t, to_regclass('session_vault.accounts') AS a`)).toEqual([
+      { t: null, a: null },
+    ]);
   });
 
   it('tells a user without the rights to create the store to connect as its owner first', async () => {
     const url = await pgs.freshDatabase();
     await query(url, `CREATE ROLE newcomer LOGIN PASSWORD 'newcomer-pw'; REVOKE CREATE ON SCHEMA public FROM PUBLIC`);
-    await expect(connectUrl(urlAs(url, 'newcomer', 'newcomer-pw'))).rejects.toThrow('This database user may not create or upgrade the team store. Connect once as the database owner');
+    await expect(connectUrl(urlAs(url, 'newcomer', 'newcomer-pw'))).rejects.toThrow(
+      'This database user may not create or upgrade the team store. Connect once as the database owner',
+    );
   });
 });

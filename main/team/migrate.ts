@@ -40,7 +40,9 @@ export async function migrateTeamStore(client: ClientBase): Promise<SchemaState>
       const roles = teamRoles(database);
       if (before === 0) {
         await client.query(`CREATE SCHEMA IF NOT EXISTS ${ident(TEAM_SCHEMA)}`);
-        await client.query(`CREATE TABLE ${qualified('team_schema_version')} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), describe text NOT NULL)`);
+        await client.query(
+          `CREATE TABLE ${qualified('team_schema_version')} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), describe text NOT NULL)`,
+        );
       }
       for (const migration of MIGRATIONS.filter((m) => m.version > before)) {
         await migration.apply(client, roles);

@@ -79,7 +79,19 @@ export async function startCluster(bin: string): Promise<PgCluster> {
   const superuser = owner ? CLUSTER_SUPERUSER : userInfo().username;
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {
-    await asServerUser(owner, join(bin, 'initdb'), ['-D', data, '-N', '-U', superuser, `--pwfile=${pwfile}`, '--auth-local=trust', '--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C']);
+    await asServerUser(owner, join(bin, 'initdb'), [
+      '-D',
+      data,
+      '-N',
+      '-U',
+      superuser,
+      `--pwfile=${pwfile}`,
+      '--auth-local=trust',
+      '--auth-host=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ]);
   } catch (err) {
     cleanup();
     throw new Error(`initdb failed: ${String((err as { stderr?: string }).stderr ?? err).trim()}`, { cause: err });

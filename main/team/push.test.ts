@@ -27,7 +27,14 @@ describeWithPostgres('team push', (pgs) => {
     bob = (await accountConnection(owner, ownerUrl, 'bob', 'member')).conn;
     laptop = await fixtureSessions(['claude-code', 'codex', 'gemini']);
     desktop = await fixtureSessions(['vizier', 'jido-code', 'ai-agent', 'projecthub']);
-    const first = await pushSessions({ client: alice.client, machine: 'alice-laptop', keys: keysOf(laptop), load: memoryLoader(laptop), env: {}, batchSessions: 4 });
+    const first = await pushSessions({
+      client: alice.client,
+      machine: 'alice-laptop',
+      keys: keysOf(laptop),
+      load: memoryLoader(laptop),
+      env: {},
+      batchSessions: 4,
+    });
     expect(first.pushed).toHaveLength(laptop.length);
     expect(first.batches).toBe(Math.ceil(laptop.length / 4));
     await pushSessions({ client: bob.client, machine: 'bob-desktop', keys: keysOf(desktop), load: memoryLoader(desktop), env: {} });
@@ -46,16 +53,22 @@ describeWithPostgres('team push', (pgs) => {
       { machine: 'bob-desktop', pushed_by: 'bob', n: String(desktop.length) },
     ]);
     const one = laptop.find((s) => s.title === 'Ledger import CLI scaffolding') as Session;
-    const stored = (await owner.client.query<{ session_json: string; content_hash: string; title: string; project_path: string }>(
-      `SELECT session_json, content_hash, title, project_path FROM session_vault.sessions WHERE machine = 'alice-laptop' AND key = $1`,
-      [one.key],
-    )).rows[0];
+    const stored = (
+      await owner.client.query<{ session_json: string; content_hash: string; title: string; project_path: string }>(
+        `SELECT session_json, content_hash, title, project_path FROM session_vault.sessions WHERE machine = 'alice-laptop' AND key = $1`,
+        [one.key],
+      )
+    ).rows[0];
     expect(stored?.session_json).toBe(`${JSON.stringify(one, null, 2)}\n`);
-    expect(stored?.content_hash).toBe(createHash('sha256').update(stored?.session_json ?? '').digest('hex'));
+    expect(stored?.content_hash).toBe(
+      createHash('sha256')
+        .update(stored?.session_json ?? '')
+        .digest('hex'),
+    );
     expect(stored?.title).toBe('Ledger import CLI scaffolding');
   });
 
-  it('searches both machines with the app\'s query syntax, plus machine: and user:', async () => {
+  it("searches both machines with the app's query syntax, plus machine: and user:", async () => {
     const titles = async (q: string) => (await searchTeam(bob.client, q)).hits.map((h) => `${h.machine} ${h.title}`);
     expect(await titles('OFX')).toEqual(expect.arrayContaining(['alice-laptop Ledger import CLI scaffolding']));
     expect((await titles('berth')).every((t) => t.startsWith('bob-desktop '))).toBe(true);
@@ -85,7 +98,9 @@ describeWithPostgres('team push', (pgs) => {
     expect(again.unchanged).toHaveLength(laptop.length);
     expect(again.batches).toBe(0);
     expect((await owner.client.query<{ max: Date }>('SELECT max(pushed_at) FROM session_vault.sessions')).rows[0]?.max).toEqual(before);
-    const grown = laptop.map((s) => (s.title === 'Webhook retry backoff' ? { ...s, messages: [...s.messages, textMessage('user', 'also cap the jitter at 250ms')] } : s));
+    const grown = laptop.map((s) =>
+      s.title === 'Webhook retry backoff' ? { ...s, messages: [...s.messages, textMessage('user', 'also cap the jitter at 250ms')] } : s,
+    );
     const third = await pushSessions({ client: alice.client, machine: 'alice-laptop', keys: keysOf(grown), load: memoryLoader(grown), env: {} });
     expect(third.pushed).toEqual([grown.find((s) => s.title === 'Webhook retry backoff')?.key]);
     expect((await searchTeam(bob.client, 'jitter')).hits.map((h) => h.title)).toEqual(['Webhook retry backoff']);
@@ -123,9 +138,18 @@ describeWithPostgres('team push', (pgs) => {
     // Hold the second batch's text insert long enough to kill its connection while the transaction is open.
     await owner.client.query(`CREATE FUNCTION public.hold() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF EXISTS (SELECT 1 FROM new_rows WHERE key = '${victim.key}') THEN PERFORM pg_sleep(10); END IF; RETURN NULL; END $$`);
-    await owner.client.query(`CREATE TRIGGER hold AFTER INSERT ON session_vault.session_texts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.hold()`);
+    await owner.client.query(
+      `CREATE TRIGGER hold AFTER INSERT ON session_vault.session_texts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.hold()`,
+    );
     const carol = await accountConnection(owner, ownerUrl, 'carol', 'member');
-    const push = pushSessions({ client: carol.conn.client, machine: 'carol-box', keys: keysOf(sessions), load: memoryLoader(sessions), env: {}, batchSessions: 4 });
+    const push = pushSessions({
+      client: carol.conn.client,
+      machine: 'carol-box',
+      keys: keysOf(sessions),
+      load: memoryLoader(sessions),
+      env: {},
+      batchSessions: 4,
+    });
     const killed = (async () => {
       for (let i = 0; i < 200; i++) {
         const { rows } = await owner.client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE usename = 'carol' AND wait_event = 'PgSleep'`);
@@ -138,15 +162,24 @@ describeWithPostgres('team push', (pgs) => {
     expect(await killed).toBe(1);
     await owner.client.query('DROP TRIGGER hold ON session_vault.session_texts');
     const stored = async () =>
-      (await owner.client.query<{ key: string; texts: string }>(
-        `SELECT s.key, (SELECT count(*) FROM session_vault.session_texts t WHERE t.machine = s.machine AND t.key = s.key) AS texts FROM session_vault.sessions s WHERE machine = 'carol-box' ORDER BY s.key`,
-      )).rows;
+      (
+        await owner.client.query<{ key: string; texts: string }>(
+          `SELECT s.key, (SELECT count(*) FROM session_vault.session_texts t WHERE t.machine = s.machine AND t.key = s.key) AS texts FROM session_vault.sessions s WHERE machine = 'carol-box' ORDER BY s.key`,
+        )
+      ).rows;
     // The first batch only, each session whole (its row and its text).
     expect((await stored()).map((r) => r.key)).toEqual(keysOf(sessions.slice(0, 4)).sort());
     expect((await stored()).every((r) => Number(r.texts) > 0 || sessions.find((s) => s.key === r.key)?.messages.length === 0)).toBe(true);
     await carol.conn.close();
     const again = await connectUrl(carol.url);
-    const rest = await pushSessions({ client: again.client, machine: 'carol-box', keys: keysOf(sessions), load: memoryLoader(sessions), env: {}, batchSessions: 4 });
+    const rest = await pushSessions({
+      client: again.client,
+      machine: 'carol-box',
+      keys: keysOf(sessions),
+      load: memoryLoader(sessions),
+      env: {},
+      batchSessions: 4,
+    });
     await again.close();
     expect(rest.unchanged).toEqual(keysOf(sessions.slice(0, 4)));
     expect(rest.pushed).toEqual(keysOf(sessions.slice(4)));

@@ -72,7 +72,10 @@ async function checkPusher(client: ClientBase, machine: string): Promise<string>
 
 /** What a failed batch write means for the user: what is stored, and that pushing again finishes it. */
 function batchFailure(err: unknown, pushed: number, machine: string): Error {
-  if (isAccessDenied(err)) return new TeamStoreError(`The team store refused the push: the account may not write the machine "${machine}"'s sessions. Nothing of the refused batch was stored.`);
+  if (isAccessDenied(err))
+    return new TeamStoreError(
+      `The team store refused the push: the account may not write the machine "${machine}"'s sessions. Nothing of the refused batch was stored.`,
+    );
   const reason = (err as { message?: string } | null)?.message ?? String(err);
   return new TeamStoreError(
     `The push stopped after ${pushed} session(s) were stored: ${reason}. The batch it was writing was not stored at all; push again to send the rest (what is stored is not sent again).`,
@@ -92,10 +95,9 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
   const maxSessions = options.batchSessions ?? 200;
   const maxBytes = options.batchBytes ?? 32 * 1024 * 1024;
   const stored = new Map(
-    (await client.query<{ key: string; content_hash: string }>(`SELECT key, content_hash FROM ${qualified('sessions')} WHERE machine = $1`, [machine])).rows.map((r) => [
-      r.key,
-      r.content_hash,
-    ]),
+    (
+      await client.query<{ key: string; content_hash: string }>(`SELECT key, content_hash FROM ${qualified('sessions')} WHERE machine = $1`, [machine])
+    ).rows.map((r) => [r.key, r.content_hash]),
   );
   const report: PushReport = { machine, account, dryRun: options.dryRun === true, pushed: [], unchanged: [], skipped: [], bytes: 0, batches: 0, findings: [] };
   let committed = 0;

@@ -49,9 +49,13 @@ describeWithPostgres('team push command', (pgs) => {
     const args = ['team', 'push', '--all', '--to', storeUrl, '--machine', 'alice-laptop', '--root', ROOT, '--no-defaults'];
     const env = { SESSION_VAULT_HOME: home, PGPASSWORD: alice.token };
     const first = await cli(args, env);
-    expect(first.out).toMatch(/^No secrets found\.\nPushed 3 session\(s\) \(0\.0 MB\) to postgresql:\/\/alice@127\.0\.0\.1:\d+\/\S+ as machine "alice-laptop" \(account alice\) in 1 batch\(es\)\.\n$/);
+    expect(first.out).toMatch(
+      /^No secrets found\.\nPushed 3 session\(s\) \(0\.0 MB\) to postgresql:\/\/alice@127\.0\.0\.1:\d+\/\S+ as machine "alice-laptop" \(account alice\) in 1 batch\(es\)\.\n$/,
+    );
     expect(first.code).toBe(0);
-    const rows = await owner.client.query<{ n: string }>(`SELECT count(*) AS n FROM session_vault.sessions WHERE machine = 'alice-laptop' AND pushed_by = 'alice'`);
+    const rows = await owner.client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM session_vault.sessions WHERE machine = 'alice-laptop' AND pushed_by = 'alice'`,
+    );
     expect(rows.rows[0]?.n).toBe('3');
     const second = await cli([...args, '--json'], env);
     expect(JSON.parse(second.out)).toMatchObject({ machine: 'alice-laptop', account: 'alice', pushed: [], batches: 0, bytes: 0 });
@@ -63,7 +67,9 @@ describeWithPostgres('team push command', (pgs) => {
     const wrong = 'not-the-token-0000';
     const r = await cli(['team', 'push', '--all', '--to', storeUrl, '--root', ROOT, '--no-defaults'], { SESSION_VAULT_HOME: home, PGPASSWORD: wrong });
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^session-vault team: The team store at postgresql:\/\/alice@127\.0\.0\.1:\d+\/\S+ refused the sign-in: password authentication failed for user "alice"\.\n$/);
+    expect(r.out).toMatch(
+      /^session-vault team: The team store at postgresql:\/\/alice@127\.0\.0\.1:\d+\/\S+ refused the sign-in: password authentication failed for user "alice"\.\n$/,
+    );
     expect(r.out).not.toContain(wrong);
   });
 });

@@ -19,7 +19,8 @@ export function describeTeamError(err: unknown, target?: TeamTarget): string {
   const e = err as { code?: string; message?: string } | null;
   const where = target ? ` at ${target.shown}` : '';
   const state = sqlState(err);
-  if (state === '28P01' || state === '28000') return scrubMessage(`The team store${where} refused the sign-in: ${e?.message ?? 'wrong user or password'}.`, secrets);
+  if (state === '28P01' || state === '28000')
+    return scrubMessage(`The team store${where} refused the sign-in: ${e?.message ?? 'wrong user or password'}.`, secrets);
   if (state === '3D000') return scrubMessage(`The team store${where} does not exist: ${e?.message ?? ''}.`, secrets);
   if (e?.code === 'ECONNREFUSED' || e?.code === 'ENOTFOUND' || e?.code === 'ETIMEDOUT' || e?.code === 'EHOSTUNREACH') {
     return scrubMessage(`Could not reach the team store${where} (${e.code}).`, secrets);

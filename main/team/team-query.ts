@@ -110,8 +110,20 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
     ['s.machine', query.machines],
     ['s.pushed_by', query.users],
   ] as const) {
-    if (set.include.length) where.push(`lower(${column}) = ANY(${param(set.include.map((v) => v.toLowerCase()), '::text[]')})`);
-    if (set.exclude.length) where.push(`NOT lower(${column}) = ANY(${param(set.exclude.map((v) => v.toLowerCase()), '::text[]')})`);
+    if (set.include.length)
+      where.push(
+        `lower(${column}) = ANY(${param(
+          set.include.map((v) => v.toLowerCase()),
+          '::text[]',
+        )})`,
+      );
+    if (set.exclude.length)
+      where.push(
+        `NOT lower(${column}) = ANY(${param(
+          set.exclude.map((v) => v.toLowerCase()),
+          '::text[]',
+        )})`,
+      );
   }
   const rank = positive.length
     ? `coalesce((SELECT sum(ts_rank(t.tsv, q)) FROM ${texts} t, (SELECT ${positive.join(' || ')} AS q) AS qq WHERE t.machine = s.machine AND t.key = s.key AND t.tsv @@ q), 0)`

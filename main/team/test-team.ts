@@ -57,7 +57,12 @@ export function urlAs(url: string, user: string, password: string): string {
 }
 
 /** Adds an account through the owner's connection and connects as it. */
-export async function accountConnection(owner: TeamConnection, ownerUrl: string, name: string, role: TeamRole): Promise<{ conn: TeamConnection; token: string; url: string }> {
+export async function accountConnection(
+  owner: TeamConnection,
+  ownerUrl: string,
+  name: string,
+  role: TeamRole,
+): Promise<{ conn: TeamConnection; token: string; url: string }> {
   const token = await createAccount(owner.client, name, role);
   const url = urlAs(ownerUrl, name, token);
   return { conn: await connectUrl(url), token, url };

@@ -5,7 +5,9 @@ const PARAMS = { N: 16384, r: 8, p: 1 } as const;
 const KEY_BYTES = 32;
 
 function derive(token: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(token, salt, KEY_BYTES, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(token, salt, KEY_BYTES, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 /** A new token: 32 random bytes, base64url (safe in a URL's password and in a shell). */

@@ -44,6 +44,10 @@ export async function claudeSamplesRoot(prefix: string): Promise<string> {
 /** `ccusage claude <report> --offline --json --timezone UTC` over that folder. */
 export async function runCcusage(root: string, report: 'session' | 'daily'): Promise<Record<string, unknown>> {
   const env = { PATH: process.env.PATH ?? '', HOME: root, CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' };
-  const { stdout } = await promisify(execFile)(process.execPath, [ccusageCli, 'claude', report, '--offline', '--json', '--timezone', 'UTC'], { cwd: root, env, maxBuffer: 16 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, [ccusageCli, 'claude', report, '--offline', '--json', '--timezone', 'UTC'], {
+    cwd: root,
+    env,
+    maxBuffer: 16 << 20,
+  });
   return JSON.parse(stdout) as Record<string, unknown>;
 }

@@ -5,4 +5,3 @@ import { fileURLToPath } from 'node:url';
 
 /** Absolute path of the sample corpus committed in `samples/` (a snapshot of the shared corpus; see samples/README.md). */
 export const samplesDir: string = realpathSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../samples'));
-

@@ -70,10 +70,7 @@ describe('dispatch', () => {
 
   it('passes AppError codes through and hides other errors behind INTERNAL with the message', async () => {
     const log = vi.fn();
-    const notFound = createDispatch(
-      fakeServices({ getSession: async () => Promise.reject(new AppError('NOT_FOUND', 'gone', 'key')) }),
-      { log },
-    );
+    const notFound = createDispatch(fakeServices({ getSession: async () => Promise.reject(new AppError('NOT_FOUND', 'gone', 'key')) }), { log });
     expect(await notFound('getSession', { key: 'k' })).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: 'gone', field: 'key' } });
     const crash = createDispatch(fakeServices({ listRoots: async () => Promise.reject(new TypeError('boom')) }), { log });
     const result = await crash('listRoots', {});
@@ -94,7 +91,10 @@ describe('dispatch', () => {
     }
     const settled = async <T>(promise: Promise<T>): Promise<boolean> => {
       let done = false;
-      void promise.then(() => (done = true), () => (done = true));
+      void promise.then(
+        () => (done = true),
+        () => (done = true),
+      );
       for (let i = 0; i < 10; i++) await Promise.resolve();
       return done;
     };

@@ -159,14 +159,25 @@ describe('HTTP transport limits', () => {
     await listen();
     const result = await rawRequest(post('/api/%E0%A4%A', 2, `Authorization: Bearer ${TOKEN}\r\n`) + '{}', 0);
     expect(result.response).toMatch(/^HTTP\/1\.1 400 /);
-    const body = JSON.parse(result.response.slice(result.response.indexOf('{'), result.response.lastIndexOf('}') + 1)) as { ok: boolean; error: { code: string; message: string } };
+    const body = JSON.parse(result.response.slice(result.response.indexOf('{'), result.response.lastIndexOf('}') + 1)) as {
+      ok: boolean;
+      error: { code: string; message: string };
+    };
     expect(body).toEqual({ ok: false, error: { code: 'INVALID_INPUT', message: expect.stringContaining('percent-encoding') } });
   });
 
   it('says a name is too long in words, without the errno code or the internal path', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'sv-internal-data-'));
     try {
-      const services = { listRoots: async () => Promise.reject(await stat(join(dataDir, 'x'.repeat(300))).then(() => null, (e: unknown) => e)) } as unknown as ServiceMethods;
+      const services = {
+        listRoots: async () =>
+          Promise.reject(
+            await stat(join(dataDir, 'x'.repeat(300))).then(
+              () => null,
+              (e: unknown) => e,
+            ),
+          ),
+      } as unknown as ServiceMethods;
       await listen({}, createDispatch(services, { log: () => undefined }));
       const result = await rawRequest(post('/api/listRoots', 2, `Authorization: Bearer ${TOKEN}\r\nConnection: close\r\n`) + '{}', 0);
       expect(result.response).toMatch(/^HTTP\/1\.1 400 /);

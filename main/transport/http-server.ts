@@ -73,7 +73,9 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
   const handleApi = async (req: IncomingMessage, res: ServerResponse, method: string) => {
     // Refused before the body is read: the answer goes out and the connection closes (closeAfter).
     if (req.method !== 'POST') {
-      closeAfter(req, res).writeHead(405, { Allow: 'POST', ...securityHeaders }).end();
+      closeAfter(req, res)
+        .writeHead(405, { Allow: 'POST', ...securityHeaders })
+        .end();
       return;
     }
     const type = req.headers['content-type'] ?? '';
@@ -124,7 +126,9 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
   const server = createServer(serverOptions(limits), (req, res) => {
     void (async () => {
       if (!hostAllowed(req.headers.host)) {
-        closeAfter(req, res).writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', ...securityHeaders }).end('Forbidden: unexpected Host header.');
+        closeAfter(req, res)
+          .writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', ...securityHeaders })
+          .end('Forbidden: unexpected Host header.');
         return;
       }
       let url: URL;
@@ -159,7 +163,9 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
         return;
       }
       if (req.method !== 'GET' && req.method !== 'HEAD') {
-        closeAfter(req, res).writeHead(405, { Allow: 'GET', ...securityHeaders }).end();
+        closeAfter(req, res)
+          .writeHead(405, { Allow: 'GET', ...securityHeaders })
+          .end();
         return;
       }
       await serveStatic(options.rendererDir, url.pathname, res);

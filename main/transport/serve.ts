@@ -105,7 +105,7 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
     env,
   });
   process.stdout.write(`Session Vault is running at ${running.url}\n`);
-  process.stdout.write('Open that address in a browser (it holds this run\'s access token). Press Ctrl+C to stop.\n');
+  process.stdout.write("Open that address in a browser (it holds this run's access token). Press Ctrl+C to stop.\n");
   try {
     await running.started;
   } catch (err) {

@@ -18,7 +18,11 @@ export function chatContent(message: Message): string {
 
 export async function forkSession(source: Session, throughMessage: number, forksDir: string): Promise<{ id: string; path: string }> {
   if (throughMessage >= source.messages.length) {
-    throw new AppError('INVALID_INPUT', `The session has ${source.messages.length} messages; cannot fork after message ${throughMessage + 1}.`, 'throughMessage');
+    throw new AppError(
+      'INVALID_INPUT',
+      `The session has ${source.messages.length} messages; cannot fork after message ${throughMessage + 1}.`,
+      'throughMessage',
+    );
   }
   const temperature = source.model?.parameters.temperature;
   const headSha = source.project.headCommit && /^[0-9a-f]{7,64}$/.test(source.project.headCommit) ? source.project.headCommit : null;

@@ -23,7 +23,6 @@ function commandFor(format: SessionSummary['format'], id: string): string | null
   }
 }
 
-
 export async function resumeInfo(summary: SessionSummary, now = Date.now()): Promise<ResumeInfo> {
   const command = summary.format === 'claude-code' && summary.parentKey ? null : commandFor(summary.format, summary.id);
   const cwd = summary.projectPath;

@@ -260,7 +260,11 @@ export class Vault {
       await this.deps.files.assertAllInside(confirmSourceFiles, 'delete');
       confirmed = confirmSourceFiles;
     } else if (!kept) {
-      throw new AppError('INVALID_INPUT', 'This session is not in the vault; to delete its source files, list them in confirmSourceFiles.', 'confirmSourceFiles');
+      throw new AppError(
+        'INVALID_INPUT',
+        'This session is not in the vault; to delete its source files, list them in confirmSourceFiles.',
+        'confirmSourceFiles',
+      );
     }
     const trashed: TrashEntry[] = [];
     if (kept) trashed.push(await this.trashFolder(kept.dir, key, kept.meta.title));

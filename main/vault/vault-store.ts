@@ -36,7 +36,10 @@ export function safeName(key: string): string {
 
 /** Where a source file goes inside a kept copy: its whole original path, so each reader's layout rules still match. */
 export function copyPathFor(keptDir: string, original: string): string {
-  const parts = resolve(original).split(/[\\/]+/).filter(Boolean).map((p) => p.replace(/:$/, ''));
+  const parts = resolve(original)
+    .split(/[\\/]+/)
+    .filter(Boolean)
+    .map((p) => p.replace(/:$/, ''));
   return join(keptDir, 'source', ...parts);
 }
 

@@ -180,7 +180,11 @@ describe('recorded sessions', () => {
   it('lists a session recorded outside a git repository as a vault session', async () => {
     const { openSession } = await import('../recorder/index.ts');
     const { recordedSessionsDir } = await import('../recorder/sessions-dir.ts');
-    const rec = await openSession({ sessionsDir: recordedSessionsDir(join(base, 'data')), repo: { root: null, current_branch: null, head_sha: null }, env: {} });
+    const rec = await openSession({
+      sessionsDir: recordedSessionsDir(join(base, 'data')),
+      repo: { root: null, current_branch: null, head_sha: null },
+      env: {},
+    });
     await rec.append({ role: 'user', content: 'Recorded by a wrapper' });
     await rec.close({ status: 'accepted', summary: 'done' });
     const listed = await waitFor(async () => row(`vizier:${rec.id}`));

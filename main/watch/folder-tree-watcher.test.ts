@@ -119,7 +119,15 @@ describe('one watch per folder', () => {
       if (++opened > 2) throw Object.assign(new Error('ENOSPC: System limit for number of file watchers reached'), { code: 'ENOSPC' });
       return watch(...args);
     }) as typeof watch;
-    watcher = new FolderTreeWatcher({ depth: 8, skipDir: () => false, onPath: (p) => paths.add(p), onFolderGone: () => {}, onError: (e) => errors.push(e), recursive: false, watch: limited });
+    watcher = new FolderTreeWatcher({
+      depth: 8,
+      skipDir: () => false,
+      onPath: (p) => paths.add(p),
+      onFolderGone: () => {},
+      onError: (e) => errors.push(e),
+      recursive: false,
+      watch: limited,
+    });
     await watcher.add(base);
     expect(watcher.watchedFolders).toBe(2);
     expect(errors).toHaveLength(1);

@@ -101,7 +101,9 @@ export class FolderTreeWatcher {
   private open(dir: string, options: { recursive?: boolean }, onName: (name: string | null, event: string) => void): FSWatcher | null {
     if (this.closed) return null;
     try {
-      const watcher = (this.options.watch ?? watch)(dir, { persistent: true, ...options }, (event, name) => onName(typeof name === 'string' ? name : null, event));
+      const watcher = (this.options.watch ?? watch)(dir, { persistent: true, ...options }, (event, name) =>
+        onName(typeof name === 'string' ? name : null, event),
+      );
       // Raised when the folder goes away on some systems: its parent reports that.
       watcher.on('error', (err) => {
         if (!QUIET.has(codeOf(err))) this.options.onError(err);
@@ -114,7 +116,9 @@ export class FolderTreeWatcher {
         if (!this.limitReported) {
           this.limitReported = true;
           this.options.onError(
-            new Error(`the system's limit on watched folders was reached after ${this.folders.size} folders (${codeOf(err)}); changes below ${dir} and in folders after it show at the next rescan. On Linux, raise fs.inotify.max_user_watches.`),
+            new Error(
+              `the system's limit on watched folders was reached after ${this.folders.size} folders (${codeOf(err)}); changes below ${dir} and in folders after it show at the next rescan. On Linux, raise fs.inotify.max_user_watches.`,
+            ),
           );
         }
         return null;
@@ -157,15 +161,17 @@ export class FolderTreeWatcher {
     // A file written to (the common case, and the one a live transcript repeats) needs no stat here; a name
     // that appeared or went ('rename') may be a new folder to watch.
     if (event === 'change') return this.options.onPath(path);
-    void lstat(path).then(
-      (info) => {
-        if (!info.isDirectory()) return this.options.onPath(path);
-        if (level < this.options.depth && !this.options.skipDir(name)) return this.walk(path, level + 1, { watch: true, report: true });
-      },
-      (err: unknown) => {
-        if (QUIET.has(codeOf(err))) this.options.onPath(path);
-      },
-    ).catch((err: unknown) => this.options.onError(err instanceof Error ? err : new Error(String(err))));
+    void lstat(path)
+      .then(
+        (info) => {
+          if (!info.isDirectory()) return this.options.onPath(path);
+          if (level < this.options.depth && !this.options.skipDir(name)) return this.walk(path, level + 1, { watch: true, report: true });
+        },
+        (err: unknown) => {
+          if (QUIET.has(codeOf(err))) this.options.onPath(path);
+        },
+      )
+      .catch((err: unknown) => this.options.onError(err instanceof Error ? err : new Error(String(err))));
   }
 
   /** A watched folder's name changed in its parent: gone (or replaced by something else) unless it is still a folder. */
@@ -190,7 +196,8 @@ export class FolderTreeWatcher {
     for await (const entry of folderEntries(dir)) {
       const path = join(dir, entry.name);
       if (!entry.isDirectory()) this.options.onPath(path);
-      else if (!this.folders.has(path) && level < this.options.depth && !this.options.skipDir(entry.name)) await this.walk(path, level + 1, { watch: true, report: true });
+      else if (!this.folders.has(path) && level < this.options.depth && !this.options.skipDir(entry.name))
+        await this.walk(path, level + 1, { watch: true, report: true });
     }
   }
 

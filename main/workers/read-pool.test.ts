@@ -126,4 +126,3 @@ describe('ReadPool', () => {
     expect(result.ok && result.text && 'packed' in result.text && result.text.packed.byteLength).toBeGreaterThan(0);
   });
 });
-

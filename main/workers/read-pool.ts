@@ -5,7 +5,16 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { JsonScan, ShareSpec } from '../bundle/prepare-session.ts';
-import type { CompareResponse, FullResponse, PrepareResponse, ReadRequest, ReadResponse, SummaryResponse, UnsentRequest, WindowResponse } from './read-protocol.ts';
+import type {
+  CompareResponse,
+  FullResponse,
+  PrepareResponse,
+  ReadRequest,
+  ReadResponse,
+  SummaryResponse,
+  UnsentRequest,
+  WindowResponse,
+} from './read-protocol.ts';
 
 export type Priority = 'interactive' | 'background';
 
@@ -40,7 +49,6 @@ export function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
   return join(dirname(here), here.endsWith('.ts') ? 'read-worker.ts' : 'read-worker.js');
 }
-
 
 export class ReadPool {
   private readonly slots: Slot[] = [];
@@ -87,9 +95,17 @@ export class ReadPool {
    * A session for a bundle: parsed (uncached), given the catalogue's key and children, its session.json
    * serialized and, with `scan`, scanned in the worker; the bytes come back as a moved buffer.
    */
-  async prepare(path: string, session: { key: string; childKeys: string[]; share?: ShareSpec }, scan: JsonScan | null, priority: Priority = 'background'): Promise<PrepareResponse> {
+  async prepare(
+    path: string,
+    session: { key: string; childKeys: string[]; share?: ShareSpec },
+    scan: JsonScan | null,
+    priority: Priority = 'background',
+  ): Promise<PrepareResponse> {
     const share = session.share ? { share: session.share } : {};
-    const response = (await this.enqueue({ path, mode: 'bundle', key: session.key, childKeys: session.childKeys, scan, ...share }, priority)) as PrepareResponse;
+    const response = (await this.enqueue(
+      { path, mode: 'bundle', key: session.key, childKeys: session.childKeys, scan, ...share },
+      priority,
+    )) as PrepareResponse;
     if (response.ok && response.prepared.json) {
       // A moved buffer arrives as a plain Uint8Array; the bundle wants a Buffer over the same memory.
       const bytes = response.prepared.json as Uint8Array;
@@ -179,7 +195,10 @@ export class ReadPool {
       let slot = this.slots.find((s) => !s.tasks.length);
       if (!slot && this.slots.length < this.size) slot = this.spawn();
       // Every worker is busy: a background summary may wait in one behind a summary it is running.
-      slot ??= queue === this.background && queue[0]?.request.mode === 'summary' ? this.slots.find((s) => s.tasks.length < PIPELINE && s.tasks.every((t) => t.request.mode === 'summary')) : undefined;
+      slot ??=
+        queue === this.background && queue[0]?.request.mode === 'summary'
+          ? this.slots.find((s) => s.tasks.length < PIPELINE && s.tasks.every((t) => t.request.mode === 'summary'))
+          : undefined;
       if (!slot) return;
       const task = queue.shift();
       if (!task) return;

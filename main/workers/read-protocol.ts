@@ -70,7 +70,8 @@ export type FullResponse = { id: number; ok: true; session: Session } | ReadFail
 /** `companions`: the session's other source files (transcripts, indexes, meta), watched for changes too. */
 /** `text`: what the full-text index stores, extracted here so the main thread never walks the transcript (the scan worker sends it packed, a transferred buffer). */
 /** `usage`: the session's usage per hour and model, for the index's usage reports. */
-export type SummaryResponse = { id: number; ok: true; summary: SessionSummary; companions: string[]; text?: IndexText | PackedIndexText; usage?: UsageRow[] } | ReadFailure;
+export type SummaryResponse =
+  { id: number; ok: true; summary: SessionSummary; companions: string[]; text?: IndexText | PackedIndexText; usage?: UsageRow[] } | ReadFailure;
 /** `session.messages` holds only the requested window; `messagesTotal` counts them all. */
 export type WindowResponse = { id: number; ok: true; session: Session; messagesTotal: number } | ReadFailure;
 /** A failure names the file (A's or B's) that could not be read. */

@@ -22,19 +22,21 @@ if (data && 'role' in data && data.role === 'index-writer') {
   let running: Promise<void> = Promise.resolve();
   port.on('message', (request: ReadRequest | RecycleMessage) => {
     if ('recycle' in request) return recycleStore(request.recycle);
-    running = running.then(async () => {
-      const response = await readSessionFile(request);
-      // The index text and a bundle's session.json are buffers of their own: moved, not copied.
-      const text = response.ok && 'text' in response ? response.text : undefined;
-      const json = response.ok && 'prepared' in response ? response.prepared.json : null;
-      const moved = [...(text && 'packed' in text ? [text.packed.buffer as ArrayBuffer] : []), ...(json ? [json.buffer as ArrayBuffer] : [])];
-      port.postMessage(response, moved);
-    }).catch((err: unknown) => {
-      // What a task did not turn into an answer ends the worker, as it would have outside the queue: the pool
-      // fails that task and hands the rest to a fresh worker.
-      queueMicrotask(() => {
-        throw err;
+    running = running
+      .then(async () => {
+        const response = await readSessionFile(request);
+        // The index text and a bundle's session.json are buffers of their own: moved, not copied.
+        const text = response.ok && 'text' in response ? response.text : undefined;
+        const json = response.ok && 'prepared' in response ? response.prepared.json : null;
+        const moved = [...(text && 'packed' in text ? [text.packed.buffer as ArrayBuffer] : []), ...(json ? [json.buffer as ArrayBuffer] : [])];
+        port.postMessage(response, moved);
+      })
+      .catch((err: unknown) => {
+        // What a task did not turn into an answer ends the worker, as it would have outside the queue: the pool
+        // fails that task and hands the rest to a fresh worker.
+        queueMicrotask(() => {
+          throw err;
+        });
       });
-    });
   });
 }

@@ -40,9 +40,7 @@ export function App() {
   const store = useAppStoreApi();
   const filterRef = useRef<HTMLInputElement>(null);
   const [addOpen, setAddOpen] = useState(false);
-  const isEmpty = useAppStore(
-    (s) => s.loaded && !s.listError && s.sessions.length === 0 && !s.roots.some((r) => r.sessionCount > 0),
-  );
+  const isEmpty = useAppStore((s) => s.loaded && !s.listError && s.sessions.length === 0 && !s.roots.some((r) => r.sessionCount > 0));
   const comparing = useAppStore((s) => s.compare !== null);
   // #/compare/<a>/<b> opens a comparison, and an open comparison is kept in the URL.
   useEffect(() => bindCompareRoute(store, window), [store]);

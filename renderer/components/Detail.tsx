@@ -94,11 +94,7 @@ export function Detail() {
   }, [hasSession, findOpen]);
 
   if (!open) {
-    return (
-      <div className="detail-placeholder muted">
-        Select a session on the left — ↑/↓ to move, Enter to open, / to filter.
-      </div>
-    );
+    return <div className="detail-placeholder muted">Select a session on the left — ↑/↓ to move, Enter to open, / to filter.</div>;
   }
 
   const session = open.session;

@@ -53,12 +53,20 @@ function UsageTotals({ session }: { session: Session }) {
 /** The session's own figures above; this adds its sub-agents' (as listed), since a parent's cost includes theirs. */
 function WithSubAgentsTotal({ session, own }: { session: Session; own: ReturnType<typeof sessionTotals> }) {
   const related = useAppStore((s) => s.related);
-  const total = withSubAgents(own, session.childKeys.map((k) => related[k]));
+  const total = withSubAgents(
+    own,
+    session.childKeys.map((k) => related[k]),
+  );
   return (
     <span data-testid="usage-with-subagents">
       <span className="muted">With sub-agents </span>
       {total.tokens !== null ? `${formatCount(total.tokens)} tokens` : '—'} · {formatCost(total.cost)}
-      {total.missing > 0 && <span className="muted"> (≥; {total.missing} sub-agent{total.missing === 1 ? '' : 's'} not counted yet)</span>}
+      {total.missing > 0 && (
+        <span className="muted">
+          {' '}
+          (≥; {total.missing} sub-agent{total.missing === 1 ? '' : 's'} not counted yet)
+        </span>
+      )}
     </span>
   );
 }

@@ -12,8 +12,7 @@ export function EmptyState() {
     <section className="empty-state" data-testid="empty-state">
       <h2>No sessions yet</h2>
       <p>
-        Session Vault shows the session files that AI coding assistants (Vizier, JidoCode, Claude Code, Codex, Gemini and
-        others) write to disk.{' '}
+        Session Vault shows the session files that AI coding assistants (Vizier, JidoCode, Claude Code, Codex, Gemini and others) write to disk.{' '}
         {roots.length > 0
           ? `None were found in the ${roots.length} source${roots.length === 1 ? '' : 's'} checked so far.`
           : 'No source folders are known yet.'}

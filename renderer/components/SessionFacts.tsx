@@ -45,9 +45,7 @@ export function Warnings({ warnings }: { warnings: Warning[] }) {
   if (warnings.length === 0) return <p className="muted">The reader reported no warnings.</p>;
   return (
     <>
-      <p className="muted tab-note">
-        What the reader met but could not take in, or took in with a guess. The session is shown as far as it was understood.
-      </p>
+      <p className="muted tab-note">What the reader met but could not take in, or took in with a guess. The session is shown as far as it was understood.</p>
       <table className="grid">
         <thead>
           <tr>

@@ -46,13 +46,7 @@ function RootRow({ root, onRemove }: { root: Root; onRemove(id: string): void })
         <span className="root-path" title={root.path}>
           <bdi>{root.path}</bdi>
         </span>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={`Remove ${root.path}`}
-          title="Remove this source"
-          onClick={() => onRemove(root.id)}
-        >
+        <button type="button" className="icon-button" aria-label={`Remove ${root.path}`} title="Remove this source" onClick={() => onRemove(root.id)}>
           ×
         </button>
       </div>

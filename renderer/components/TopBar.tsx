@@ -35,7 +35,9 @@ export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLIn
       />
       <SearchHelp />
       <span className="muted count">
-        {filter.trim() ? `${Math.max(shown, found ?? 0).toLocaleString()} of ${sessions.length.toLocaleString()}` : `${sessions.length.toLocaleString()} sessions`}
+        {filter.trim()
+          ? `${Math.max(shown, found ?? 0).toLocaleString()} of ${sessions.length.toLocaleString()}`
+          : `${sessions.length.toLocaleString()} sessions`}
       </span>
       <span className="spacer" />
       {connection === 'offline' && (

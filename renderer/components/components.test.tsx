@@ -59,14 +59,26 @@ describe('Detail', () => {
     model: { provider: 'anthropic', name: 'claude-x', parameters: { temperature: 0.2 } },
     messages: [
       {
-        id: 'm1', role: 'user', timestamp: '2025-01-01T10:00:00Z', model: null, usage: null, cost: null,
-        parts: [{ type: 'text', text: 'Please add a login form' }], agentId: null, origin: null,
+        id: 'm1',
+        role: 'user',
+        timestamp: '2025-01-01T10:00:00Z',
+        model: null,
+        usage: null,
+        cost: null,
+        parts: [{ type: 'text', text: 'Please add a login form' }],
+        agentId: null,
+        origin: null,
       },
       {
-        id: 'm2', role: 'assistant', timestamp: null, model: null,
-        usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, cost: null,
+        id: 'm2',
+        role: 'assistant',
+        timestamp: null,
+        model: null,
+        usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+        cost: null,
         parts: [{ type: 'tool_call', callId: 'c1', name: 'write_file', input: { path: 'login.tsx' } }],
-        agentId: null, origin: null,
+        agentId: null,
+        origin: null,
       },
     ],
   });
@@ -89,8 +101,13 @@ describe('Detail', () => {
     const html = render(<Detail />, {
       sessions: [unreadable],
       open: {
-        key: 'jido-code:2', session: null, loading: false, error: null, errorCode: null,
-        unreadable: unreadable.unreadable, removed: false,
+        key: 'jido-code:2',
+        session: null,
+        loading: false,
+        error: null,
+        errorCode: null,
+        unreadable: unreadable.unreadable,
+        removed: false,
       },
     });
     expect(html).toMatch(/data-testid="unreadable-reason".*Unexpected token \} at line 4/);
@@ -123,7 +140,14 @@ describe('App', () => {
 describe('SourcesPanel', () => {
   it('says why a folder holds files that look like sessions but cannot be read', () => {
     const root = {
-      id: 'r1', path: '/home/dev/Downloads', kind: 'user' as const, format: null, exists: true, sessionCount: 2, unreadableCount: 3, error: null,
+      id: 'r1',
+      path: '/home/dev/Downloads',
+      kind: 'user' as const,
+      format: null,
+      exists: true,
+      sessionCount: 2,
+      unreadableCount: 3,
+      error: null,
       unreadableReasons: [
         { code: 'empty_file' as const, count: 2, example: 'The file is empty.' },
         { code: 'unsupported_version' as const, count: 1, example: 'JidoCode version 99 is newer than this app reads.' },

@@ -6,8 +6,24 @@ import { ClientError } from '../client.ts';
 import { createBundleSlice, type BundleSlice, type PickedFile } from './store-bundle.ts';
 import { fakeClient } from '../test-fixtures.ts';
 
-const finding = (id: string, rule: string): BundleFinding => ({ id, rule, file: 'sessions/x/source/a.jsonl', line: 3, preview: `${rule} ****`, redacted: true });
-const exported: BundleExport = { exportId: 'set-by-test', path: '/data/exports/x/share.zip', fileName: 'share.zip', size: 5, sessions: 1, files: 2, redacted: 1, kept: 1 };
+const finding = (id: string, rule: string): BundleFinding => ({
+  id,
+  rule,
+  file: 'sessions/x/source/a.jsonl',
+  line: 3,
+  preview: `${rule} ****`,
+  redacted: true,
+});
+const exported: BundleExport = {
+  exportId: 'set-by-test',
+  path: '/data/exports/x/share.zip',
+  fileName: 'share.zip',
+  size: 5,
+  sessions: 1,
+  files: 2,
+  redacted: 1,
+  kept: 1,
+};
 const b64 = (text: string) => btoa(text);
 /** What a base64 chunk the slice uploaded says (the tests' bundles are ASCII). */
 const fromB64 = (data: string) => atob(data);
@@ -18,11 +34,15 @@ function setup(over: Parameters<typeof fakeClient>[0] = {}) {
   const fake = fakeClient({
     scanBundle: async () => ({ findings: [finding('f1', 'github'), finding('f2', 'ENV:HOME_TOKEN')], sessions: 1, files: 2, bytes: 100 }),
     exportBundle: async (input: { exportId: string }) => {
-      fake.emit({ name: 'bundleProgress', payload: { exportId: input.exportId, phase: 'write', sessionsDone: 0, sessionsTotal: 1, bytesDone: 40, bytesTotal: 100 } });
+      fake.emit({
+        name: 'bundleProgress',
+        payload: { exportId: input.exportId, phase: 'write', sessionsDone: 0, sessionsTotal: 1, bytesDone: 40, bytesTotal: 100 },
+      });
       return { ...exported, exportId: input.exportId };
     },
     // The export's bytes "hello", served in two pieces.
-    readExport: async ({ offset }: { offset: number }) => (offset === 0 ? { data: b64('hel'), offset, size: 5, done: false } : { data: b64('lo'), offset, size: 5, done: true }),
+    readExport: async ({ offset }: { offset: number }) =>
+      offset === 0 ? { data: b64('hel'), offset, size: 5, done: false } : { data: b64('lo'), offset, size: 5, done: true },
     ...over,
   });
   type State = BundleSlice & { refresh(): Promise<void> };
@@ -61,8 +81,14 @@ describe('sharing: review, export, save', () => {
     const { store, fake, calls } = setup({
       scanBundle: (input: { scanId: string }) =>
         new Promise((resolve) => {
-          fake.emit({ name: 'bundleProgress', payload: { exportId: input.scanId, phase: 'scan', sessionsDone: 0, sessionsTotal: 3, bytesDone: 250, bytesTotal: 1000 } });
-          fake.emit({ name: 'bundleProgress', payload: { exportId: 'someone-else', phase: 'scan', sessionsDone: 0, sessionsTotal: 3, bytesDone: 999, bytesTotal: 1000 } });
+          fake.emit({
+            name: 'bundleProgress',
+            payload: { exportId: input.scanId, phase: 'scan', sessionsDone: 0, sessionsTotal: 3, bytesDone: 250, bytesTotal: 1000 },
+          });
+          fake.emit({
+            name: 'bundleProgress',
+            payload: { exportId: 'someone-else', phase: 'scan', sessionsDone: 0, sessionsTotal: 3, bytesDone: 999, bytesTotal: 1000 },
+          });
           finish = () => resolve({ findings: [], sessions: 3, files: 3, bytes: 1000 });
         }),
       cancelExport: async () => ({ cancelled: true }),
@@ -125,7 +151,13 @@ describe('sharing: review, export, save', () => {
 });
 
 describe('importing a bundle', () => {
-  const report: BundleImport = { imported: [{ key: 'a:1', title: 'A', copyOf: null }], skipped: [{ key: 'b:2', title: 'B', reason: 'already in the vault' }], files: 2, redacted: 3, redactionEnabled: true };
+  const report: BundleImport = {
+    imported: [{ key: 'a:1', title: 'A', copyOf: null }],
+    skipped: [{ key: 'b:2', title: 'B', reason: 'already in the vault' }],
+    files: 2,
+    redacted: 3,
+    redactionEnabled: true,
+  };
 
   it('uploads the file in order, imports it, reports, refreshes the list; "as copies" imports the skipped again', async () => {
     const received: string[] = [];
@@ -164,7 +196,9 @@ describe('importing a bundle', () => {
     };
     const { store, calls, refreshed } = setup({
       takeOpenedBundles: async () => (handedOut ? [] : ((handedOut = true), [{ openId: 'o'.repeat(32), fileName: 'team.zip', size: bytes.length }])),
-      readOpenedBundle: async ({ offset, length }: { offset: number; length: number }) => ({ data: btoa(String.fromCharCode(...bytes.subarray(offset, offset + length))) }),
+      readOpenedBundle: async ({ offset, length }: { offset: number; length: number }) => ({
+        data: btoa(String.fromCharCode(...bytes.subarray(offset, offset + length))),
+      }),
       beginUpload: async () => ({ uploadId: 'u'.repeat(32) }),
       uploadChunk: async ({ offset, data }: { offset: number; data: string }) => {
         received.push(fromB64(data));
@@ -197,7 +231,17 @@ describe('importing a bundle', () => {
       readOpenedBundle: async () => ({ data: b64('PK') }),
       beginUpload: async () => ({ uploadId: 'u'.repeat(32) }),
       uploadChunk: async () => ({ received: 2 }),
-      previewBundle: async () => ({ sessions: [], files: 0, bytes: 0, redactionEnabled: true, findings: 0, redacted: 0, keptFindings: [], appVersion: '0.1.0', createdAt: '' }),
+      previewBundle: async () => ({
+        sessions: [],
+        files: 0,
+        bytes: 0,
+        redactionEnabled: true,
+        findings: 0,
+        redacted: 0,
+        keptFindings: [],
+        appVersion: '0.1.0',
+        createdAt: '',
+      }),
       importBundle: async () => report,
     });
     await store.getState().importOpened();

@@ -153,7 +153,7 @@ export function createBundleSlice(
     patchShare({ phase: 'saving', progress: { done: 0, total: result.size } });
     const parts: Uint8Array[] = [];
     let offset = 0;
-    for (let done = result.size === 0; !done; ) {
+    for (let done = result.size === 0; !done;) {
       const piece = await client.readExport({ exportId: result.exportId, offset, length: UPLOAD_CHUNK });
       const bytes = fromBase64(piece.data);
       parts.push(bytes);
@@ -186,7 +186,9 @@ export function createBundleSlice(
   /** Uploads and checks a bundle, then shows what it would bring in and waits for confirmImport. */
   const previewFile = async (file: PickedFile) => {
     lastFile = file;
-    set({ importing: { fileName: file.name, phase: 'uploading', sent: 0, size: file.size, asCopy: false, report: null, preview: null, uploadId: null, error: null } });
+    set({
+      importing: { fileName: file.name, phase: 'uploading', sent: 0, size: file.size, asCopy: false, report: null, preview: null, uploadId: null, error: null },
+    });
     try {
       const uploadId = await upload(file);
       patchImport({ phase: 'checking' });
@@ -202,7 +204,20 @@ export function createBundleSlice(
     importing: null,
 
     async openShare(keys, format = 'zip') {
-      set({ share: { keys, format: keys.length > 1 ? 'zip' : format, phase: 'scanning', redact: true, findings: [], kept: [], progress: null, result: null, error: null, exportId: null } });
+      set({
+        share: {
+          keys,
+          format: keys.length > 1 ? 'zip' : format,
+          phase: 'scanning',
+          redact: true,
+          findings: [],
+          kept: [],
+          progress: null,
+          result: null,
+          error: null,
+          exportId: null,
+        },
+      });
       await scan();
     },
 
@@ -273,7 +288,9 @@ export function createBundleSlice(
 
     async importFile(file, asCopy = false) {
       lastFile = file;
-      set({ importing: { fileName: file.name, phase: 'uploading', sent: 0, size: file.size, asCopy, report: null, preview: null, uploadId: null, error: null } });
+      set({
+        importing: { fileName: file.name, phase: 'uploading', sent: 0, size: file.size, asCopy, report: null, preview: null, uploadId: null, error: null },
+      });
       try {
         const uploadId = await upload(file);
         await runImport(uploadId, asCopy);

@@ -36,11 +36,7 @@ export interface CompareSlice {
 /** Files being written change in bursts; a comparison is fetched again once a burst settles. */
 const REFRESH_MS = 400;
 
-export function createCompareSlice(
-  client: AppClient,
-  set: (partial: Partial<CompareSlice>) => void,
-  get: () => CompareSlice,
-): CompareSlice {
+export function createCompareSlice(client: AppClient, set: (partial: Partial<CompareSlice>) => void, get: () => CompareSlice): CompareSlice {
   let seq = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
 

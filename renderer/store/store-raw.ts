@@ -21,12 +21,7 @@ export interface RawSlice {
 
 type Host = RawSlice & { open: { key: string } | null };
 
-export function createRawSlice(
-  client: AppClient,
-  set: (partial: Pick<RawSlice, 'raw'>) => void,
-  get: () => Host,
-  chunkBytes: number,
-): RawSlice {
+export function createRawSlice(client: AppClient, set: (partial: Pick<RawSlice, 'raw'>) => void, get: () => Host, chunkBytes: number): RawSlice {
   // A response is kept only if the view it was started from is still the current one.
   const fetchInto = async (view: RawView, offset: number, append: boolean): Promise<void> => {
     set({ raw: view });
@@ -59,7 +54,15 @@ export function createRawSlice(
       const key = get().open?.key;
       if (!key) return;
       const view: RawView = {
-        key, fileIndex, path: null, size: 0, text: '', nextOffset: 0, truncated: false, loading: true, error: null,
+        key,
+        fileIndex,
+        path: null,
+        size: 0,
+        text: '',
+        nextOffset: 0,
+        truncated: false,
+        loading: true,
+        error: null,
       };
       await fetchInto(view, 0, false);
     },

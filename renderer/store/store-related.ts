@@ -29,11 +29,7 @@ export function canLoadRecord(origin: Origin | null): origin is Origin {
   return origin !== null && (origin.line !== null || origin.pointer !== null);
 }
 
-export function createRelatedSlice(
-  client: AppClient,
-  set: (partial: Partial<RelatedSlice>) => void,
-  get: () => Host,
-): RelatedSlice {
+export function createRelatedSlice(client: AppClient, set: (partial: Partial<RelatedSlice>) => void, get: () => Host): RelatedSlice {
   // Keys asked for once and not found are not asked for again until the sessions change.
   const attempted = new Set<string>();
   return {

@@ -14,13 +14,29 @@ const a = summary({ key: 'vizier:a', title: 'Alpha', updatedAt: '2025-01-01T00:0
 const b = summary({ key: 'codex:b', format: 'codex', title: 'Beta', updatedAt: '2025-02-01T00:00:00Z', size: 500 });
 
 function result(s: typeof a, messageIndex: number | null = 1): SearchResult {
-  return { summary: s, snippet: [{ text: 'the ', hit: false }, { text: 'Quokka', hit: true }], messageIndex, score: -1 };
+  return {
+    summary: s,
+    snippet: [
+      { text: 'the ', hit: false },
+      { text: 'Quokka', hit: true },
+    ],
+    messageIndex,
+    score: -1,
+  };
 }
 
 function messages(n: number, from = 0): Message[] {
   return Array.from({ length: n }, (_, i) => ({
-    id: `m${from + i}`, role: 'user', timestamp: null, parts: [{ type: 'text', text: `message ${from + i}` }],
-    model: null, usage: null, cost: null, agentId: null, origin: null, annotations: null,
+    id: `m${from + i}`,
+    role: 'user',
+    timestamp: null,
+    parts: [{ type: 'text', text: `message ${from + i}` }],
+    model: null,
+    usage: null,
+    cost: null,
+    agentId: null,
+    origin: null,
+    annotations: null,
   })) as Message[];
 }
 
@@ -34,7 +50,11 @@ function setup(answer: (input: SearchIn) => Promise<SearchOut>) {
     getIndexProgress: async () => progress,
     searchSessions: answer as (input: never) => Promise<unknown>,
     getSession: async ({ key }: { key: string }) => ({ ...session({ key, messages: messages(1000) }), messagesTotal: 3000 }),
-    getMessages: async ({ offset, limit }: { offset: number; limit: number }) => ({ offset, messages: messages(Math.min(limit, 3000 - offset), offset), total: 3000 }),
+    getMessages: async ({ offset, limit }: { offset: number; limit: number }) => ({
+      offset,
+      messages: messages(Math.min(limit, 3000 - offset), offset),
+      total: 3000,
+    }),
   });
   const store = createAppStore(fake.client, { debounceMs: 100 });
   const searches = () => fake.calls.filter((c) => c.method === 'searchSessions').map((c) => c.input as SearchIn);

@@ -94,7 +94,16 @@ export function createSearchSlice(
         const answer = await client.searchSessions({ query, sort: searchSort, facets: true, limit });
         if (mine !== seq) return;
         set({
-          search: { text, results: answer.results, total: answer.total, tookMs: answer.tookMs, problems: answer.problems, loading: false, loadingMore: false, error: null },
+          search: {
+            text,
+            results: answer.results,
+            total: answer.total,
+            tookMs: answer.tookMs,
+            problems: answer.problems,
+            loading: false,
+            loadingMore: false,
+            error: null,
+          },
           facets: answer.facets ?? null,
         });
       } catch (err) {
@@ -153,9 +162,7 @@ export function createSearchSlice(
       const result = get().resultFor(key);
       const search = get().search;
       const focus =
-        result && search && result.messageIndex !== null
-          ? { messageIndex: result.messageIndex, terms: highlightTerms(search.text, result.snippet) }
-          : null;
+        result && search && result.messageIndex !== null ? { messageIndex: result.messageIndex, terms: highlightTerms(search.text, result.snippet) } : null;
       await get().openSession(key, focus);
     },
 

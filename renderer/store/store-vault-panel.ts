@@ -66,11 +66,7 @@ export function parseDays(text: string): number | null {
   return n >= 1 && n <= MAX_PRUNE_DAYS ? n : null;
 }
 
-export function createVaultPanelSlice(
-  client: AppClient,
-  set: (partial: Partial<VaultPanelSlice>) => void,
-  get: () => Host,
-): VaultPanelSlice {
+export function createVaultPanelSlice(client: AppClient, set: (partial: Partial<VaultPanelSlice>) => void, get: () => Host): VaultPanelSlice {
   const patch = (change: Partial<VaultPanelState>) => set({ vaultPanel: { ...get().vaultPanel, ...change } });
 
   return {

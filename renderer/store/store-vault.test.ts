@@ -12,8 +12,15 @@ const noNotes: Annotations = { starred: false, tags: [], note: '', updatedAt: nu
 const liveStatus: VaultStatus = { annotations: noNotes, keptPath: null, keptAt: null, liveSourcePath: '/p/s1.jsonl' };
 const keptStatus: VaultStatus = { ...liveStatus, keptPath: '/vault/s1', keptAt: '2026-11-01T10:00:00Z' };
 const msg = (id: string, text: string) => ({
-  id, role: 'user' as const, timestamp: null, model: null, usage: null, cost: null,
-  parts: [{ type: 'text' as const, text }], agentId: null, origin: null,
+  id,
+  role: 'user' as const,
+  timestamp: null,
+  model: null,
+  usage: null,
+  cost: null,
+  parts: [{ type: 'text' as const, text }],
+  agentId: null,
+  origin: null,
 });
 const opened = session({
   key: KEY,

@@ -88,11 +88,7 @@ function deleteNotice(result: { trashed: unknown[]; sourceFilesDeleted: string[]
   return parts.join(' ') || 'Nothing was deleted.';
 }
 
-export function createVaultSlice(
-  client: AppClient,
-  set: (partial: Partial<VaultSlice>) => void,
-  get: () => Host,
-): VaultSlice {
+export function createVaultSlice(client: AppClient, set: (partial: Partial<VaultSlice>) => void, get: () => Host): VaultSlice {
   let annotationSeq = 0;
   /** The vault view of the open session, or null when it belongs to another session. */
   const current = (): VaultView | null => {
@@ -103,8 +99,7 @@ export function createVaultSlice(
     const v = get().vault;
     if (v?.key === key) set({ vault: { ...v, ...change } });
   };
-  const fail = (key: string, control: VaultControl, err: unknown): void =>
-    patch(key, { busy: null, error: { control, message: describeError(err) } });
+  const fail = (key: string, control: VaultControl, err: unknown): void => patch(key, { busy: null, error: { control, message: describeError(err) } });
 
   const annotate = async (control: VaultControl, change: Partial<Omit<Annotations, 'updatedAt'>>): Promise<void> => {
     const v = current();
@@ -138,9 +133,10 @@ export function createVaultSlice(
       const prev = get().vault;
       const same = prev?.key === key;
       set({
-        vault: same && prev
-          ? { ...prev, loading: true }
-          : { key, status: null, loading: true, busy: null, error: null, noteSavedAt: null, resume: null, notice: null },
+        vault:
+          same && prev
+            ? { ...prev, loading: true }
+            : { key, status: null, loading: true, busy: null, error: null, noteSavedAt: null, resume: null, notice: null },
       });
       try {
         const status = await client.getVaultStatus({ key });

@@ -16,7 +16,15 @@ const broken = summary({
   unreadable: { code: 'invalid_json', message: 'Unexpected end of JSON at line 3' },
 });
 const root: Root = {
-  id: 'r1', path: '/data', kind: 'user', format: null, exists: true, sessionCount: 3, unreadableCount: 1, unreadableReasons: [{ code: 'invalid_json', count: 1, example: 'Line 1 is not JSON.' }], error: null,
+  id: 'r1',
+  path: '/data',
+  kind: 'user',
+  format: null,
+  exists: true,
+  sessionCount: 3,
+  unreadableCount: 1,
+  unreadableReasons: [{ code: 'invalid_json', count: 1, example: 'Line 1 is not JSON.' }],
+  error: null,
 };
 
 function setup(sessions = [older, newer, broken]) {
@@ -141,7 +149,12 @@ describe('createAppStore', () => {
     expect(lists()).toHaveLength(before);
     await vi.advanceTimersByTimeAsync(100);
     expect(lists().slice(before)).toEqual([{ keys: [older.key, newer.key] }]);
-    expect(store.getState().sessions.map((s) => s.title).sort()).toEqual([broken.title, 'Older, renamed'].sort());
+    expect(
+      store
+        .getState()
+        .sessions.map((s) => s.title)
+        .sort(),
+    ).toEqual([broken.title, 'Older, renamed'].sort());
     expect(store.getState().total).toBe(2);
   });
 
@@ -167,7 +180,12 @@ describe('createAppStore', () => {
     list = [older, newer, c, d];
     fake.emit({ name: 'sessionsChanged', payload: { changed: [d.key], removed: [] } });
     await vi.advanceTimersByTimeAsync(600);
-    expect(store.getState().sessions.map((s) => s.key).sort()).toEqual([older.key, newer.key, c.key, d.key].sort());
+    expect(
+      store
+        .getState()
+        .sessions.map((s) => s.key)
+        .sort(),
+    ).toEqual([older.key, newer.key, c.key, d.key].sort());
   });
 
   it('fetches the whole list again on a resync, or when a burst touches more rows than it is worth merging', async () => {
@@ -265,7 +283,17 @@ describe('messages in windows', () => {
       getMessages: async ({ offset }: { offset: number }) => ({ offset, messages: offset === 0 ? msgs(3) : [], total: 3 }),
     });
     function msgs(n: number) {
-      return Array.from({ length: n }, (_, i) => ({ id: `m${i}`, role: 'user' as const, timestamp: null, model: null, usage: null, cost: null, parts: [{ type: 'text' as const, text: `m${i}` }], agentId: null, origin: null }));
+      return Array.from({ length: n }, (_, i) => ({
+        id: `m${i}`,
+        role: 'user' as const,
+        timestamp: null,
+        model: null,
+        usage: null,
+        cost: null,
+        parts: [{ type: 'text' as const, text: `m${i}` }],
+        agentId: null,
+        origin: null,
+      }));
     }
     const store = createAppStore(fake.client);
     await store.getState().refresh();
@@ -286,8 +314,12 @@ describe('raw source', () => {
       listSessions: async () => ({ sessions: [older], total: 1 }),
       getSession: async () => session({ key: older.key }),
       getRawSource: async ({ offset, length }: { offset: number; length: number }) => ({
-        path: '/data/a.jsonl', size: text.length, offset, nextOffset: Math.min(offset + length, text.length),
-        text: text.slice(offset, offset + length), truncated: offset + length < text.length,
+        path: '/data/a.jsonl',
+        size: text.length,
+        offset,
+        nextOffset: Math.min(offset + length, text.length),
+        text: text.slice(offset, offset + length),
+        truncated: offset + length < text.length,
       }),
     });
     const store = createAppStore(fake.client, { rawChunkBytes: 7 });

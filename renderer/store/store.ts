@@ -272,7 +272,9 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
           const now = get().open;
           // A session opened (or reloaded) meanwhile owns the view now.
           if (seq !== openSeq || !now?.session || now.key !== open.key || now.session.messages.length !== page.offset) return;
-          set({ open: { ...now, loadingMore: false, session: { ...now.session, messages: [...now.session.messages, ...page.messages], messagesTotal: page.total } } });
+          set({
+            open: { ...now, loadingMore: false, session: { ...now.session, messages: [...now.session.messages, ...page.messages], messagesTotal: page.total } },
+          });
           if (through !== undefined && page.messages.length > 0) await get().loadMoreMessages(through);
         } catch (err) {
           const now = get().open;

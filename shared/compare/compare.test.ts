@@ -98,7 +98,10 @@ describe('compareSessions', () => {
   });
 
   it('lists the files each side touched as a set diff', () => {
-    const b = [...BASE_TURNS.slice(0, 3), { prompt: 'Update the docs.', steps: [{ tool: 'Edit', input: { file_path: '/src/app/README.md', old_string: 'a', new_string: 'b' }, output: 'ok' }] }];
+    const b = [
+      ...BASE_TURNS.slice(0, 3),
+      { prompt: 'Update the docs.', steps: [{ tool: 'Edit', input: { file_path: '/src/app/README.md', old_string: 'a', new_string: 'b' }, output: 'ok' }] },
+    ];
     const files = compare(BASE_TURNS, b).files;
     expect(files).toEqual([
       { path: 'CHANGELOG.md', a: ['A'], b: [], status: 'only-a' },

@@ -45,8 +45,10 @@ function stepSimilarity(x: Step, y: Step, bag: (s: Step) => Int32Array): number 
 
 function aspectsOf(x: Step, y: Step): { aspects: StepAspect[]; diff: WordSegment[] | null } {
   // Re-wrapped text is the same text.
-  if (x.kind === 'text' && y.kind === 'text') return squash(x.text) === squash(y.text) ? { aspects: [], diff: null } : { aspects: ['text'], diff: wordDiff(x.text, y.text) };
-  if (x.kind === 'event' && y.kind === 'event') return x.label === y.label ? { aspects: [], diff: null } : { aspects: ['text'], diff: wordDiff(x.label, y.label) };
+  if (x.kind === 'text' && y.kind === 'text')
+    return squash(x.text) === squash(y.text) ? { aspects: [], diff: null } : { aspects: ['text'], diff: wordDiff(x.text, y.text) };
+  if (x.kind === 'event' && y.kind === 'event')
+    return x.label === y.label ? { aspects: [], diff: null } : { aspects: ['text'], diff: wordDiff(x.label, y.label) };
   if (x.kind !== 'tool' || y.kind !== 'tool') return { aspects: ['kind'], diff: null };
   const aspects: StepAspect[] = [];
   if (x.family !== y.family) aspects.push('tool');

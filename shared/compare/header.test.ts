@@ -37,7 +37,11 @@ const a = testSession('vizier:a', TURNS, {
       id: 'gate',
       type: 'gate_accept',
       status: 'accepted',
-      vcs: { staged: { A: ['src/new.ts'], M: ['src/old.ts'], D: ['src/gone.ts'], R: [{ from: 'src/a.ts', to: 'src/b.ts' }] }, appliedSha: 'abc1234def', restoredSha: null },
+      vcs: {
+        staged: { A: ['src/new.ts'], M: ['src/old.ts'], D: ['src/gone.ts'], R: [{ from: 'src/a.ts', to: 'src/b.ts' }] },
+        appliedSha: 'abc1234def',
+        restoredSha: null,
+      },
     }),
   ],
 });
@@ -45,7 +49,14 @@ const b = testSession('vizier:b', TURNS, {
   model: { provider: 'openai', name: 'gpt-5', parameters: { temperature: 0.7 } },
   config: [{ key: 'model.name', value: 'gpt-5', provenance: 'profile' }],
   cost: { usd: 0.42, estimated: false },
-  operations: [op({ id: 'gate', type: 'gate_accept', status: 'rejected', vcs: { staged: { A: [], M: ['src/old.ts'], D: [], R: [] }, appliedSha: null, restoredSha: null } })],
+  operations: [
+    op({
+      id: 'gate',
+      type: 'gate_accept',
+      status: 'rejected',
+      vcs: { staged: { A: [], M: ['src/old.ts'], D: [], R: [] }, appliedSha: null, restoredSha: null },
+    }),
+  ],
 });
 const c = compareSessions(a, b);
 const row = (label: string) => c.header.find((h) => h.label === label);

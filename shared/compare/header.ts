@@ -55,9 +55,7 @@ function systemPrompt(s: Session): string | null {
 /** Config keys in a stable order: A's order first, then keys only B has. */
 function configRows(a: Session, b: Session): HeaderRow[] {
   const keys = [...new Set([...a.config.map((c) => c.key), ...b.config.map((c) => c.key)])];
-  return keys.map((key) =>
-    text('config', key, configValue(a.config.find((c) => c.key === key)), configValue(b.config.find((c) => c.key === key))),
-  );
+  return keys.map((key) => text('config', key, configValue(a.config.find((c) => c.key === key)), configValue(b.config.find((c) => c.key === key))));
 }
 
 function parameterRows(a: Session, b: Session): HeaderRow[] {

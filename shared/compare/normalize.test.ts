@@ -20,9 +20,19 @@ describe('normalizeSession', () => {
   it('starts a turn at each typed prompt; injected context joins the first turn instead of making its own', () => {
     const s = testSession('vault:n', [], {
       messages: [
-        msg({ role: 'user', parts: [{ type: 'text', text: '<environment_context>\n<cwd>/src</cwd>\n</environment_context>' }], annotations: { injected: true } }),
+        msg({
+          role: 'user',
+          parts: [{ type: 'text', text: '<environment_context>\n<cwd>/src</cwd>\n</environment_context>' }],
+          annotations: { injected: true },
+        }),
         msg({ role: 'user', parts: [{ type: 'text', text: 'Fix the build' }] }),
-        msg({ role: 'assistant', parts: [{ type: 'thinking', text: 'hmm', redacted: false }, { type: 'text', text: 'Fixed.' }] }),
+        msg({
+          role: 'assistant',
+          parts: [
+            { type: 'thinking', text: 'hmm', redacted: false },
+            { type: 'text', text: 'Fixed.' },
+          ],
+        }),
         msg({ role: 'user', parts: [{ type: 'text', text: '<command-name>/clear</command-name>' }] }),
         msg({ role: 'user', parts: [{ type: 'text', text: 'Thanks' }] }),
       ],
@@ -66,7 +76,12 @@ describe('normalizeSession', () => {
       messages: [
         msg({ role: 'user', parts: [{ type: 'text', text: 'Review it' }] }),
         msg({ role: 'user', agentId: 'r1', parts: [{ type: 'text', text: 'Review src/a.ts' }] }),
-        msg({ role: 'assistant', agentId: 'r1', usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, parts: [{ type: 'text', text: 'Looks fine' }] }),
+        msg({
+          role: 'assistant',
+          agentId: 'r1',
+          usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+          parts: [{ type: 'text', text: 'Looks fine' }],
+        }),
         msg({ role: 'assistant', parts: [{ type: 'text', text: 'The reviewer found nothing.' }] }),
       ],
     });

@@ -49,7 +49,8 @@ export function operationEntries(session: Session, start: number | null): OpEntr
   };
   walk(null, 0);
   // Cycles in a broken file leave some operations unreached; they still belong on the timeline.
-  for (const op of ops) if (!seen.has(op.id)) out.push({ type: op.type, name: op.name, status: op.status, offsetMs: null, latencyMs: op.latencyMs, vcs: vcsSummary(op), depth: 0 });
+  for (const op of ops)
+    if (!seen.has(op.id)) out.push({ type: op.type, name: op.name, status: op.status, offsetMs: null, latencyMs: op.latencyMs, vcs: vcsSummary(op), depth: 0 });
   return out;
 }
 

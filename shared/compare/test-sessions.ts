@@ -2,10 +2,7 @@
 import type { Message, Session, TokenUsage } from '../session.ts';
 import { emptySession } from '../empty-session.ts';
 
-export type StepSpec =
-  | string
-  | { tool: string; input: unknown; output?: string; error?: boolean }
-  | { compaction: string };
+export type StepSpec = string | { tool: string; input: unknown; output?: string; error?: boolean } | { compaction: string };
 
 export interface TurnSpec {
   prompt: string;
@@ -81,5 +78,9 @@ export const BASE_TURNS: TurnSpec[] = [
     tokens: 4000,
   },
   { prompt: 'Run the tests.', steps: [{ tool: 'Bash', input: { command: 'npm test' }, output: '12 passed' }, 'All 12 tests pass.'], tokens: 2000 },
-  { prompt: 'Write a changelog entry for the release notes.', steps: [{ tool: 'Write', input: { file_path: '/src/app/CHANGELOG.md', content: '- backoff' }, output: 'ok' }, 'Added.'], tokens: 500 },
+  {
+    prompt: 'Write a changelog entry for the release notes.',
+    steps: [{ tool: 'Write', input: { file_path: '/src/app/CHANGELOG.md', content: '- backoff' }, output: 'ok' }, 'Added.'],
+    tokens: 500,
+  },
 ];

@@ -92,7 +92,11 @@ export function canonicalJson(value: unknown): string {
     return JSON.stringify(value, (_key, v: unknown) => {
       const r = record(v);
       if (!r) return v;
-      return Object.fromEntries(Object.keys(r).sort().map((k) => [k, r[k]]));
+      return Object.fromEntries(
+        Object.keys(r)
+          .sort()
+          .map((k) => [k, r[k]]),
+      );
     });
   } catch {
     return String(value);

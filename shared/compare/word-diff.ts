@@ -124,7 +124,11 @@ function tidy(raw: WordSegment[]): WordSegment[] {
 /** Segments that rebuild `a` from eq+del and `b` from eq+ins. */
 export function wordDiff(a: string, b: string): WordSegment[] {
   if (a === b) return a ? [{ op: 'eq', text: a }] : [];
-  if (!a || !b || textSimilarity(a, b) < MIN_SIMILARITY) return tidy([{ op: 'del', text: a }, { op: 'ins', text: b }]);
+  if (!a || !b || textSimilarity(a, b) < MIN_SIMILARITY)
+    return tidy([
+      { op: 'del', text: a },
+      { op: 'ins', text: b },
+    ]);
   const ta = tokenize(a);
   const tb = tokenize(b);
   const ids = new Map<string, number>();
@@ -170,5 +174,8 @@ export function wordDiff(a: string, b: string): WordSegment[] {
 /** The A side (eq + del) and B side (eq + ins) of a diff, to check or print either text. */
 export function sideText(segments: readonly WordSegment[], side: 'a' | 'b'): string {
   const skip = side === 'a' ? 'ins' : 'del';
-  return segments.filter((s) => s.op !== skip).map((s) => s.text).join('');
+  return segments
+    .filter((s) => s.op !== skip)
+    .map((s) => s.text)
+    .join('');
 }

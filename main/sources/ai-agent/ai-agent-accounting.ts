@@ -45,10 +45,12 @@ export interface AccountingLedger {
 
 function emptyTotals(): AccountingTotals {
   return {
-    entries: 0, failed: 0,
+    entries: 0,
+    failed: 0,
     llm: { calls: 0, usage: emptyUsage(), costUsd: 0, callsWithoutCost: 0, estimatedUsd: 0, models: [] },
     tool: { calls: 0, charactersIn: 0, charactersOut: 0 },
-    firstAt: null, lastAt: null,
+    firstAt: null,
+    lastAt: null,
   };
 }
 
@@ -112,7 +114,10 @@ export function summarizeAccounting(records: JsonLine[], path: string, initial: 
     add(o, e, at);
   }
   for (const [type, n] of unknown) {
-    warnings.add('unknown_record_type', `Accounting entry type ${JSON.stringify(type)} is not known to this app (${n === 1 ? '1 entry' : `${n} entries`}); skipped.`);
+    warnings.add(
+      'unknown_record_type',
+      `Accounting entry type ${JSON.stringify(type)} is not known to this app (${n === 1 ? '1 entry' : `${n} entries`}); skipped.`,
+    );
   }
   // fromEntries keeps ids such as "__proto__" as plain data keys.
   return { path, overall, byTxn: Object.fromEntries(byTxn), byOrigin: Object.fromEntries(byOrigin), warnings: warnings.list() };

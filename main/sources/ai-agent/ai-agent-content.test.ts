@@ -5,13 +5,17 @@ import { captureReplyParts, decodeCapture, describeInline, MAX_CAPTURE_BYTES, ou
 
 describe('replyParts', () => {
   it('reads an Anthropic message: thinking, text and tool_use blocks', () => {
-    expect(replyParts({ content: [
-      { type: 'thinking', thinking: 'hmm' },
-      { type: 'redacted_thinking', data: 'xx' },
-      { type: 'text', text: 'Hello' },
-      { type: 'tool_use', id: 'toolu_1', name: 'grep', input: { q: 'x' } },
-      { type: 'server_future_block' },
-    ] })).toEqual([
+    expect(
+      replyParts({
+        content: [
+          { type: 'thinking', thinking: 'hmm' },
+          { type: 'redacted_thinking', data: 'xx' },
+          { type: 'text', text: 'Hello' },
+          { type: 'tool_use', id: 'toolu_1', name: 'grep', input: { q: 'x' } },
+          { type: 'server_future_block' },
+        ],
+      }),
+    ).toEqual([
       { type: 'thinking', text: 'hmm', redacted: false },
       { type: 'thinking', text: '', redacted: true },
       { type: 'text', text: 'Hello' },
@@ -20,7 +24,19 @@ describe('replyParts', () => {
   });
 
   it('reads an OpenAI completion with reasoning and JSON-text tool arguments', () => {
-    expect(replyParts({ choices: [{ message: { content: 'Done', reasoning_content: 'think', tool_calls: [{ id: 'c1', function: { name: 'ls', arguments: '{"dir":"/"}' } }, { function: { name: 'echo', arguments: 'not json' } }] } }] })).toEqual([
+    expect(
+      replyParts({
+        choices: [
+          {
+            message: {
+              content: 'Done',
+              reasoning_content: 'think',
+              tool_calls: [{ id: 'c1', function: { name: 'ls', arguments: '{"dir":"/"}' } }, { function: { name: 'echo', arguments: 'not json' } }],
+            },
+          },
+        ],
+      }),
+    ).toEqual([
       { type: 'thinking', text: 'think', redacted: false },
       { type: 'text', text: 'Done' },
       { type: 'tool_call', callId: 'c1', name: 'ls', input: { dir: '/' } },
@@ -29,7 +45,9 @@ describe('replyParts', () => {
   });
 
   it("reads ai-agent's own {tool_calls[{name, arguments}]} and plain or JSON strings", () => {
-    expect(replyParts({ tool_calls: [{ name: 'fetch__get', arguments: { url: 'u' } }] })).toEqual([{ type: 'tool_call', callId: null, name: 'fetch__get', input: { url: 'u' } }]);
+    expect(replyParts({ tool_calls: [{ name: 'fetch__get', arguments: { url: 'u' } }] })).toEqual([
+      { type: 'tool_call', callId: null, name: 'fetch__get', input: { url: 'u' } },
+    ]);
     expect(replyParts('Plain answer')).toEqual([{ type: 'text', text: 'Plain answer' }]);
     expect(replyParts('{"content":"from JSON text"}')).toEqual([{ type: 'text', text: 'from JSON text' }]);
     expect(replyParts('{"unrelated":1}')).toEqual([{ type: 'text', text: '{"unrelated":1}' }]);
@@ -75,7 +93,10 @@ describe('sseReplyParts', () => {
 
 describe('HTTP captures', () => {
   it('drops the headers (they can hold credentials) and keeps the start line and body', () => {
-    expect(splitHttp('POST /v1/messages HTTP/1.1\r\nauthorization: secret\r\n\r\n{"a":1}')).toEqual({ startLine: 'POST /v1/messages HTTP/1.1', body: '{"a":1}' });
+    expect(splitHttp('POST /v1/messages HTTP/1.1\r\nauthorization: secret\r\n\r\n{"a":1}')).toEqual({
+      startLine: 'POST /v1/messages HTTP/1.1',
+      body: '{"a":1}',
+    });
     expect(splitHttp('{"a":1}')).toEqual({ startLine: null, body: '{"a":1}' });
     expect(captureReplyParts('HTTP/1.1 200 OK\r\n\r\n{"content":[{"type":"text","text":"ok"}]}', 'http')).toEqual([{ type: 'text', text: 'ok' }]);
     expect(captureReplyParts('HTTP/1.1 200 OK\n\ndata: {"choices":[{"delta":{"content":"s"}}]}\n', 'sse')).toEqual([{ type: 'text', text: 's' }]);
@@ -85,7 +106,9 @@ describe('HTTP captures', () => {
     const warnings = new WarningList();
     expect(decodeCapture(Buffer.from('héllo').toString('base64'), warnings, 'LLM response')).toBe('héllo');
     expect(decodeCapture('A'.repeat(Math.ceil((MAX_CAPTURE_BYTES * 4) / 3) + 8), warnings, 'LLM response')).toBeNull();
-    expect(warnings.list()).toEqual([{ code: 'payload_too_large', message: 'A captured LLM response body is larger than 1 MiB; it was not decoded.', count: 1 }]);
+    expect(warnings.list()).toEqual([
+      { code: 'payload_too_large', message: 'A captured LLM response body is larger than 1 MiB; it was not decoded.', count: 1 },
+    ]);
   });
 });
 

@@ -26,7 +26,14 @@ export function readChildSessions(list: unknown[] | null, field: string, f: Fiel
       continue;
     }
     childKeys.add(`ai-agent:${sessionId}`);
-    out.push({ sessionId, agentId: c.string('agentId'), callPath: c.string('callPath'), status: c.string('status'), ledgerPath: c.string('ledgerPath'), parentOpId: c.string('parentOpId') });
+    out.push({
+      sessionId,
+      agentId: c.string('agentId'),
+      callPath: c.string('callPath'),
+      status: c.string('status'),
+      ledgerPath: c.string('ledgerPath'),
+      parentOpId: c.string('parentOpId'),
+    });
   }
   return out;
 }
@@ -71,9 +78,18 @@ export function readLedgerOp(raw: unknown, j: number, turnId: string, line: numb
   const ended = endedAt ? Date.parse(endedAt) : null;
   const firstChild = children[0]?.sessionId;
   return {
-    id, type: kind, name, timestamp: startedAt, endedAt, status: op.string('status'),
+    id,
+    type: kind,
+    name,
+    timestamp: startedAt,
+    endedAt,
+    status: op.string('status'),
     latencyMs: op.number('durationMs') ?? (started !== null && ended !== null ? ended - started : null),
-    detail, vcs: null, usage, cost, parentId: turnId,
+    detail,
+    vcs: null,
+    usage,
+    cost,
+    parentId: turnId,
     childSessionKey: typeof firstChild === 'string' ? `ai-agent:${firstChild}` : null,
     origin: { fileIndex: 0, line, pointer: `/ops/${j}` },
   };

@@ -41,8 +41,20 @@ function turnOf(state: LedgerState, n: number, at: string | null, line: number):
   let turn = state.turns.get(n);
   if (!turn) {
     const op: Operation = {
-      id: `turn-${n}`, type: 'turn', name: `Turn ${n}`, timestamp: at, endedAt: null, status: null, latencyMs: null,
-      detail: { index: n }, vcs: null, usage: null, cost: null, parentId: null, childSessionKey: null, origin: { fileIndex: 0, line, pointer: null },
+      id: `turn-${n}`,
+      type: 'turn',
+      name: `Turn ${n}`,
+      timestamp: at,
+      endedAt: null,
+      status: null,
+      latencyMs: null,
+      detail: { index: n },
+      vcs: null,
+      usage: null,
+      cost: null,
+      parentId: null,
+      childSessionKey: null,
+      origin: { fileIndex: 0, line, pointer: null },
     };
     state.ids.add(op.id);
     turn = { op, ended: false };
@@ -129,15 +141,25 @@ function outcomeOf(state: LedgerState): Outcome | null {
 
 function flushWarnings(state: LedgerState, warnings: WarningList): void {
   for (const [type, n] of state.unknownTypes) {
-    warnings.add('unknown_record_type', `Ledger record type ${JSON.stringify(type)} is not known to this app (${n === 1 ? '1 record' : `${n} records`}); skipped.`);
+    warnings.add(
+      'unknown_record_type',
+      `Ledger record type ${JSON.stringify(type)} is not known to this app (${n === 1 ? '1 record' : `${n} records`}); skipped.`,
+    );
   }
   for (const [kind, n] of state.unknownKinds) {
-    warnings.add('unknown_record_type', `Operation kind ${JSON.stringify(kind)} is not known to this app (${n === 1 ? '1 operation' : `${n} operations`}); shown as is.`);
+    warnings.add(
+      'unknown_record_type',
+      `Operation kind ${JSON.stringify(kind)} is not known to this app (${n === 1 ? '1 operation' : `${n} operations`}); shown as is.`,
+    );
   }
   for (const [version, n] of state.otherVersions) {
-    warnings.add('unsupported_record_version', `${n === 1 ? '1 record has' : `${n} records have`} ledger version ${version} (this app reads version ${LEDGER_VERSION}); skipped.`);
+    warnings.add(
+      'unsupported_record_version',
+      `${n === 1 ? '1 record has' : `${n} records have`} ledger version ${version} (this app reads version ${LEDGER_VERSION}); skipped.`,
+    );
   }
-  if (state.outOfOrder) warnings.add('out_of_order', `${state.outOfOrder} record(s) do not follow the previous one's sequence number; they are shown in file order.`);
+  if (state.outOfOrder)
+    warnings.add('out_of_order', `${state.outOfOrder} record(s) do not follow the previous one's sequence number; they are shown in file order.`);
 }
 
 /** Builds the session from parsed ledger lines; payload refs are kept so `read` can look their files up afterwards. */
@@ -147,7 +169,9 @@ export function buildLedgerSession(records: JsonLine[], ctx: DocumentContext): {
   const state = new LedgerState();
   const payloads = new PayloadRefs(ledgerRoot(ctx.path), warnings);
   const opCtx: LedgerOpContext = {
-    payloads, childKeys: new Set(), firstModel: null,
+    payloads,
+    childKeys: new Set(),
+    firstModel: null,
     uniqueId: (wanted) => {
       let id = wanted;
       for (let n = 2; state.ids.has(id); n++) id = `${wanted}#${n}`;
@@ -161,7 +185,10 @@ export function buildLedgerSession(records: JsonLine[], ctx: DocumentContext): {
   const v3Records = records.length - [...state.otherVersions.values()].reduce((a, b) => a + b, 0);
   if (v3Records === 0) {
     const versions = [...state.otherVersions.keys()].join(', ');
-    throw new UnreadableError('unsupported_version', `No record of this ledger is version ${LEDGER_VERSION} (found version ${versions}); this app reads ai-agent ledger version ${LEDGER_VERSION}.`);
+    throw new UnreadableError(
+      'unsupported_version',
+      `No record of this ledger is version ${LEDGER_VERSION} (found version ${versions}); this app reads ai-agent ledger version ${LEDGER_VERSION}.`,
+    );
   }
   const start = state.start;
   if (!start && state.turns.size === 0 && !state.summary && !state.error) {
@@ -179,13 +206,21 @@ export function buildLedgerSession(records: JsonLine[], ctx: DocumentContext): {
   for (const op of open) (op.detail as Record<string, unknown>).unfinished = true;
   if (status === 'unknown') {
     const what = open.length ? `turn ${open.map((o) => (o.detail as { index: number }).index).join(', ')} started but never ended, and ` : '';
-    warnings.add('incomplete_session', `The ledger stops without a session_summary or session_error: ${what}the file has not changed for over 10 minutes. ai-agent was probably interrupted.`);
+    warnings.add(
+      'incomplete_session',
+      `The ledger stops without a session_summary or session_error: ${what}the file has not changed for over 10 minutes. ai-agent was probably interrupted.`,
+    );
   }
   const recorded = readTotals(summary?.object('accounting') ?? null);
   const sums = state.turnAccounting ? state.turnSums : state.opSums;
   const parentSessionId = start?.string('parentSessionId') ?? null;
   const agentId = start?.string('agentId') ?? null;
-  const extra: Record<string, unknown> = { originId: start?.string('originId') ?? null, agentId, callPath: start?.string('callPath') ?? null, headendId: start?.string('headendId') ?? null };
+  const extra: Record<string, unknown> = {
+    originId: start?.string('originId') ?? null,
+    agentId,
+    callPath: start?.string('callPath') ?? null,
+    headendId: start?.string('headendId') ?? null,
+  };
   const capture = start ? bool(start, 'capturePayloads') : null;
   if (capture !== null) extra.capturePayloads = capture;
   if (start?.present('attributes')) extra.attributes = start.value('attributes');

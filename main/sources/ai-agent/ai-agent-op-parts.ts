@@ -56,9 +56,7 @@ export function readSide(side: Fields | null, ctx: TreeContext): Side {
 export function readReasoning(f: Fields | null): { text: string | null; chunks: number } {
   if (!f) return { text: null, chunks: 0 };
   const chunks = f.array('chunks') ?? [];
-  const joined = chunks
-    .map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : ''))
-    .join('');
+  const joined = chunks.map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : '')).join('');
   const final = f.string('final');
   const text = final !== null && final.trim() ? final : joined.trim() ? joined : null;
   return { text, chunks: chunks.length };

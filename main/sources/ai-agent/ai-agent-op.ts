@@ -42,7 +42,16 @@ function accounting(f: Fields, model: string | null, ctx: TreeContext) {
       ctx.toolCharacters.entries++;
     }
     const shown: Record<string, unknown> = { type: e.type, status: e.status };
-    for (const [k, v] of Object.entries({ costUsd: e.costUsd, stopReason: e.stopReason, actualProvider: e.actualProvider, error: e.error, charactersIn: e.charactersIn, charactersOut: e.charactersOut, mcpServer: e.mcpServer, command: e.command })) {
+    for (const [k, v] of Object.entries({
+      costUsd: e.costUsd,
+      stopReason: e.stopReason,
+      actualProvider: e.actualProvider,
+      error: e.error,
+      charactersIn: e.charactersIn,
+      charactersOut: e.charactersOut,
+      mcpServer: e.mcpServer,
+      command: e.command,
+    })) {
       if (v !== null) shown[k] = v;
     }
     entries.push(shown);
@@ -55,7 +64,12 @@ function message(id: string, role: Message['role'], timestamp: string | null, pa
 }
 
 /** The assistant reply of an llm op: reasoning, then the inline response, else the captured response body. */
-function llmParts(reasoning: string | null, response: Side, captures: ReturnType<typeof readLogs>['captures'], turn: TurnInfo): { parts: MessagePart[]; delegated: number } {
+function llmParts(
+  reasoning: string | null,
+  response: Side,
+  captures: ReturnType<typeof readLogs>['captures'],
+  turn: TurnInfo,
+): { parts: MessagePart[]; delegated: number } {
   let reply = replyParts(response.inline);
   if (reply.length === 0) {
     const capture = captures.find((c) => c.direction === 'response');
@@ -120,20 +134,44 @@ export function readOp(raw: unknown, j: number, turn: TurnInfo, scope: NodeScope
   };
   if (child) {
     const childInfo = {
-      agentId: childAgent, callPath: child.string('callPath'), traceId: child.string('traceId'), title: child.string('sessionTitle') || null,
-      startedAt: ctx.time(child, 'startedAt'), endedAt: ctx.time(child, 'endedAt'), success: bool(child, 'success'), error: child.string('error'), operationId: id,
+      agentId: childAgent,
+      callPath: child.string('callPath'),
+      traceId: child.string('traceId'),
+      title: child.string('sessionTitle') || null,
+      startedAt: ctx.time(child, 'startedAt'),
+      endedAt: ctx.time(child, 'endedAt'),
+      success: bool(child, 'success'),
+      error: child.string('error'),
+      operationId: id,
     };
     detail.childSession = childInfo;
     ctx.subAgents.push(childInfo);
   }
   const op: Operation = {
-    id, type: kind, name, timestamp: startedAt, endedAt, status,
+    id,
+    type: kind,
+    name,
+    timestamp: startedAt,
+    endedAt,
+    status,
     latencyMs: started !== null && ended !== null ? ended - started : (attrs?.number('latency') ?? acc.first?.latencyMs ?? null),
-    detail, vcs: null, usage, cost, parentId: turn.id, childSessionKey: null, origin: { fileIndex: 0, line: null, pointer },
+    detail,
+    vcs: null,
+    usage,
+    cost,
+    parentId: turn.id,
+    childSessionKey: null,
+    origin: { fileIndex: 0, line: null, pointer },
   };
   ctx.operations.push(op);
 
-  const childScope: NodeScope = { pointer: `${pointer}/childSession`, idPrefix: `${id}/`, parentOpId: id, agentId: childAgent ?? child?.string('callPath') ?? id, depth: scope.depth + 1 };
+  const childScope: NodeScope = {
+    pointer: `${pointer}/childSession`,
+    idPrefix: `${id}/`,
+    parentOpId: id,
+    agentId: childAgent ?? child?.string('callPath') ?? id,
+    depth: scope.depth + 1,
+  };
   if (kind === 'llm') {
     const { parts, delegated } = llmParts(reasoning.text, response, logs.captures, turn);
     const m = message(`${id}:reply`, 'assistant', endedAt ?? startedAt, parts, scope, pointer);
@@ -146,11 +184,17 @@ export function readOp(raw: unknown, j: number, turn: TurnInfo, scope: NodeScope
     if (child) walkChild(child, childScope);
     return;
   }
-  const call: MessagePart = { type: 'tool_call', callId: id, name: name ?? kind, input: request.inline ?? (request.refs.length ? { payloadRefs: request.refs.map((r) => r.path) } : null) };
+  const call: MessagePart = {
+    type: 'tool_call',
+    callId: id,
+    name: name ?? kind,
+    input: request.inline ?? (request.refs.length ? { payloadRefs: request.refs.map((r) => r.path) } : null),
+  };
   // A result part only when something came back; an op that ended silently is still visible as an operation.
   const hasResult = response.inline !== undefined || error !== null || response.refs.length > 0;
   const result: MessagePart = {
-    type: 'tool_result', callId: id,
+    type: 'tool_result',
+    callId: id,
     output: response.inline !== undefined ? outputText(response.inline) : (error ?? replyNote(response, null)),
     isError: status === 'failed' || error !== null ? true : status === 'ok' ? false : null,
   };

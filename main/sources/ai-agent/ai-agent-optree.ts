@@ -19,10 +19,22 @@ function promptMessages(attrs: Fields | null, turnId: string, at: string | null,
   const user = prompts.string('user');
   const base = { model: null, usage: null, cost: null, agentId: scope.agentId, timestamp: at };
   if (system !== null && system.trim() && ctx.newSystemPrompt(scope.agentId, system)) {
-    ctx.messages.push({ ...base, id: `${turnId}:system`, role: 'system', parts: [{ type: 'text', text: system }], origin: { fileIndex: 0, line: null, pointer: `${pointer}/attributes/prompts/system` } });
+    ctx.messages.push({
+      ...base,
+      id: `${turnId}:system`,
+      role: 'system',
+      parts: [{ type: 'text', text: system }],
+      origin: { fileIndex: 0, line: null, pointer: `${pointer}/attributes/prompts/system` },
+    });
   }
   if (user !== null && user.trim()) {
-    ctx.messages.push({ ...base, id: `${turnId}:user`, role: 'user', parts: [{ type: 'text', text: user }], origin: { fileIndex: 0, line: null, pointer: `${pointer}/attributes/prompts/user` } });
+    ctx.messages.push({
+      ...base,
+      id: `${turnId}:user`,
+      role: 'user',
+      parts: [{ type: 'text', text: user }],
+      origin: { fileIndex: 0, line: null, pointer: `${pointer}/attributes/prompts/user` },
+    });
   }
 }
 
@@ -46,10 +58,19 @@ function walkTurn(raw: unknown, i: number, list: 'turns' | 'steps', node: Fields
   if (shownAttrs) detail.attributes = shownAttrs;
   if (endedAt === null) detail.unfinished = true;
   const op: Operation = {
-    id, type: kind, name: `${kind === 'turn' ? 'Turn' : 'Step'} ${index}${label ? ` (${label})` : ''}`,
-    timestamp: startedAt, endedAt, status: null,
+    id,
+    type: kind,
+    name: `${kind === 'turn' ? 'Turn' : 'Step'} ${index}${label ? ` (${label})` : ''}`,
+    timestamp: startedAt,
+    endedAt,
+    status: null,
     latencyMs: startedAt && endedAt ? Date.parse(endedAt) - Date.parse(startedAt) : null,
-    detail, vcs: null, usage: null, cost: null, parentId: scope.parentOpId, childSessionKey: null,
+    detail,
+    vcs: null,
+    usage: null,
+    cost: null,
+    parentId: scope.parentOpId,
+    childSessionKey: null,
     origin: { fileIndex: 0, line: null, pointer },
   };
   ctx.operations.push(op);

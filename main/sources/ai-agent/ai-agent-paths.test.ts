@@ -68,8 +68,13 @@ function walk(dir: string): string[] {
 
 describe('claims over the whole sample corpus', () => {
   it('claims exactly the ai-agent snapshots and v3 ledgers, nothing of other tools, no temps, no expectations', () => {
-    const claimed = walk(samplesDir).filter(claimsAiAgent).map((p) => relative(samplesDir, p)).sort();
-    const snapshots = readdirSync(join(samplesDir, 'ai-agent/sessions')).filter((n) => n.endsWith('.json.gz')).map((n) => `ai-agent/sessions/${n}`);
+    const claimed = walk(samplesDir)
+      .filter(claimsAiAgent)
+      .map((p) => relative(samplesDir, p))
+      .sort();
+    const snapshots = readdirSync(join(samplesDir, 'ai-agent/sessions'))
+      .filter((n) => n.endsWith('.json.gz'))
+      .map((n) => `ai-agent/sessions/${n}`);
     const ledgers = readdirSync(join(samplesDir, 'ai-agent-v3/session')).map((n) => `ai-agent-v3/session/${n}`);
     expect(claimed).toEqual([...snapshots, ...ledgers].sort());
     expect(claimed).toHaveLength(14 + 7);

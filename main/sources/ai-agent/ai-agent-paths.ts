@@ -48,7 +48,6 @@ export function ledgerRoot(absPath: string): string {
   return dirname(dirname(absPath));
 }
 
-
 export function recentlyWritten(mtimeMs: number, now = Date.now()): boolean {
   return now - mtimeMs < ACTIVE_WINDOW_MS;
 }

@@ -38,7 +38,8 @@ describe('PayloadRefs', () => {
       { code: 'unsafe_payload_path', message: 'A payload reference points outside the sessions folder ("../outside.gz"); it was not opened.', count: 1 },
       {
         code: 'missing_payload',
-        message: 'Payload files referenced by the session are not on disk (first: payloads/s1/turn-0001/llm-0001-response.sse.gz); only their recorded size and checksum are shown.',
+        message:
+          'Payload files referenced by the session are not on disk (first: payloads/s1/turn-0001/llm-0001-response.sse.gz); only their recorded size and checksum are shown.',
         count: 2,
       },
     ]);

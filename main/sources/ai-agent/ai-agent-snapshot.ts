@@ -1,7 +1,15 @@
 // Reads ai-agent v1/v2 session snapshots (~/.ai-agent/sessions/<originId>.json.gz = gzip of {version, reason, opTree}).
 import type { Outcome, Session } from '../../../shared/session.ts';
 import {
-  Fields, isRecord, lastSegment, limitDepth, notAnObject, primarySourceFile, titleFromText, warnUnknownFields, WarningList,
+  Fields,
+  isRecord,
+  lastSegment,
+  limitDepth,
+  notAnObject,
+  primarySourceFile,
+  titleFromText,
+  warnUnknownFields,
+  WarningList,
   type DocumentContext,
 } from '../coerce.ts';
 import { readGzipDocument } from './ai-agent-gzip.ts';
@@ -37,7 +45,9 @@ function reportText(report: Fields | null): string | null {
   if (typeof content === 'string' && content.trim()) return content;
   const summary = report.string('summary');
   if (summary !== null && summary.trim()) return summary;
-  return content !== undefined && content !== null && typeof content !== 'string' ? JSON.stringify(limitDepth(content, report.warnings, report.name('content'))) : null;
+  return content !== undefined && content !== null && typeof content !== 'string'
+    ? JSON.stringify(limitDepth(content, report.warnings, report.name('content')))
+    : null;
 }
 
 function readOutcome(tree: Fields, closed: boolean): Outcome | null {
@@ -85,7 +95,8 @@ export function buildSnapshotSession(value: unknown, ctx: DocumentContext): { se
   const closed = endedAt !== null;
   const status = closed ? 'closed' : recentlyWritten(ctx.mtimeMs) ? 'active' : 'unknown';
   if (status === 'unknown') {
-    const written = reason === 'subagent_finish' ? 'Its last snapshot was written when a sub-agent finished and has no end time' : 'The snapshot has no end time';
+    const written =
+      reason === 'subagent_finish' ? 'Its last snapshot was written when a sub-agent finished and has no end time' : 'The snapshot has no end time';
     warnings.add('incomplete_session', `${written}: ai-agent was interrupted before the session ended; this is its last saved state.`);
   }
   const totals = readTotals(tree.object('totals'));
@@ -96,7 +107,13 @@ export function buildSnapshotSession(value: unknown, ctx: DocumentContext): { se
   const report = tree.object('finalReport');
   const totalsF = tree.object('totals');
 
-  const extra: Record<string, unknown> = { snapshotReason: reason, agentId, callPath: tree.string('callPath'), traceId: tree.string('traceId'), nodeId: tree.string('id') };
+  const extra: Record<string, unknown> = {
+    snapshotReason: reason,
+    agentId,
+    callPath: tree.string('callPath'),
+    traceId: tree.string('traceId'),
+    nodeId: tree.string('id'),
+  };
   for (const key of ['sessionId', 'originTxnId', 'parentId', 'parentTxnId']) {
     const v = top.string(key);
     if (v !== null) extra[key] = v;
@@ -119,7 +136,11 @@ export function buildSnapshotSession(value: unknown, ctx: DocumentContext): { se
     id,
     format: 'ai-agent',
     formatVersion: String(version),
-    title: titleFromText(tree.string('sessionTitle')) ?? (firstUser?.type === 'text' ? titleFromText(firstUser.text) : null) ?? titleFromText(agentId) ?? `ai-agent session ${id.slice(0, 8)}`,
+    title:
+      titleFromText(tree.string('sessionTitle')) ??
+      (firstUser?.type === 'text' ? titleFromText(firstUser.text) : null) ??
+      titleFromText(agentId) ??
+      `ai-agent session ${id.slice(0, 8)}`,
     project: { path: null, name: null, branch: null, headCommit: null },
     createdAt,
     updatedAt: tc.latestMs !== null ? new Date(tc.latestMs).toISOString() : null,

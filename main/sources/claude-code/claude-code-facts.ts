@@ -7,7 +7,6 @@ import type { WarningList } from '../coerce.ts';
 import { textOf } from './claude-code-blocks.ts';
 import type { Conversation } from './claude-code-state.ts';
 
-
 /** Annotated records (command caveats, slash commands) and sub-agent prompts are not what the user asked. */
 export function isPrompt(m: Message): boolean {
   const notes = (m.annotations ?? {}) as Record<string, unknown>;

@@ -4,7 +4,15 @@ import type { JsonLine } from '../jsonl.ts';
 import { contentToParts, maxUsage, readUsage, textOf, wellFormed, type BlockNotes } from './claude-code-blocks.ts';
 import { countIgnored, readMetadataRecord } from './claude-code-metadata.ts';
 import {
-  closeSpawns, COMMAND_TEXT, newMessage, newState, note, noteToolCalls, type Conversation, type ConversationOptions, type State,
+  closeSpawns,
+  COMMAND_TEXT,
+  newMessage,
+  newState,
+  note,
+  noteToolCalls,
+  type Conversation,
+  type ConversationOptions,
+  type State,
 } from './claude-code-state.ts';
 
 export type { Conversation, ConversationOptions } from './claude-code-state.ts';

@@ -33,20 +33,189 @@ interface Facts {
 }
 
 const SAMPLES: Array<[string, Facts]> = [
-  ['-home-user-src-demo/11111111-1111-4111-8111-111111111111.jsonl', { title: '[REDACTED_TITLE]', span: ['2026-05-26T10:00:00.000Z', '2026-05-26T10:00:05.500Z'], path: '<HOME>/src/demo', branch: 'master', messages: 4, toolCalls: 1, tokens: [320, 125, 4100, 10], parent: null, children: [] }],
-  ['-home-user-src-demo/22222222-2222-4222-8222-222222222222.jsonl', { title: '[REDACTED_USER_MESSAGE]', span: ['2026-05-26T11:00:00.000Z', '2026-05-26T11:00:44.000Z'], path: '<HOME>/src/demo', branch: 'main', messages: 2, toolCalls: 1, tokens: [300, 60, 5000, 0], parent: null, children: ['22222222-2222-4222-8222-222222222222/agent-a1b2c3d4e5f6071'] }],
-  ['-home-user-src-demo/22222222-2222-4222-8222-222222222222/subagents/agent-a1b2c3d4e5f6071.jsonl', { title: '[REDACTED_DESCRIPTION]', span: ['2026-05-26T11:00:05.000Z', '2026-05-26T11:00:40.000Z'], path: '<HOME>/src/demo', branch: null, messages: 2, toolCalls: 0, tokens: [150, 30, 1000, 0], parent: '22222222-2222-4222-8222-222222222222', children: [] }],
-  ['-home-user-src-demo/33333333-3333-4333-8333-333333333333.jsonl', { title: '[REDACTED_USER_MESSAGE]', span: ['2026-05-26T12:00:00.000Z', '2026-05-26T12:03:02.000Z'], path: '<HOME>/src/demo', branch: 'main', messages: 5, toolCalls: 0, tokens: [8900, 150, 700000, 0], parent: null, children: [] }],
-  ['-home-user-src-demo/44444444-4444-4444-8444-444444444444.jsonl', { title: '[REDACTED_USER_MESSAGE]', span: ['2026-05-26T13:00:00.000Z', '2026-05-26T13:00:05.500Z'], path: '<HOME>/src/demo', branch: 'main', messages: 4, toolCalls: 1, tokens: [230, 60, 0, 0], parent: null, children: [] }],
-  ['-home-user-src-demo/55555555-5555-4555-8555-555555555555.jsonl', { title: '[REDACTED_TITLE]', span: ['2026-05-26T14:00:00.000Z', '2026-05-26T14:00:03.500Z'], path: '<HOME>/src/demo', branch: 'main', messages: 2, toolCalls: 0, tokens: [110, 25, 0, 0], parent: null, children: [] }],
-  ['-home-user-src-demo/77777777-7777-4777-8777-777777777777.jsonl', { title: '[REDACTED_USER_MESSAGE]', span: ['2026-05-26T15:00:00.000Z', '2026-05-26T16:30:02.500Z'], path: '<HOME>/src/demo', branch: 'main', messages: 4, toolCalls: 0, tokens: [240, 55, 0, 0], parent: null, children: [] }],
-  ['-home-user-src-old/66666666-6666-4666-8666-666666666666/subagents/agent-fedcba9876543210.jsonl', { title: '[REDACTED_DESCRIPTION]', span: ['2026-02-10T09:00:00.000Z', '2026-02-10T09:00:30.500Z'], path: '<HOME>/src/old', branch: null, messages: 2, toolCalls: 0, tokens: [90, 20, 0, 0], parent: '66666666-6666-4666-8666-666666666666', children: [] }],
-  ['-tmp-large/ses_stage0_large.jsonl', { title: 'Start', span: ['2025-12-16T02:00:00.000Z', '2025-12-16T02:00:09.000Z'], path: '/tmp/large', branch: 'main', messages: 10, toolCalls: 1, tokens: null, parent: null, children: [] }],
-  ['-tmp-project/ses_stage0_drift.jsonl', { title: 'Open README', span: ['2025-12-16T01:00:00.000Z', '2026-04-16T20:10:42.522Z'], path: '/tmp/project', branch: 'main', messages: 5, toolCalls: 1, tokens: null, parent: null, children: [] }],
-  ['-tmp/0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f.jsonl', { title: 'Delegate a repo search to a subagent', span: ['2025-12-16T00:00:00.000Z', '2025-12-16T00:00:02.000Z'], path: '/tmp', branch: 'main', messages: 2, toolCalls: 1, tokens: null, parent: null, children: ['0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f/agent-a0ad4f44468bdf20d'] }],
-  ['-tmp/0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f/subagents/agent-a0ad4f44468bdf20d.jsonl', { title: 'general-purpose', span: ['2025-12-16T00:00:02.200Z', '2025-12-16T00:00:02.500Z'], path: '/tmp', branch: 'main', messages: 3, toolCalls: 1, tokens: null, parent: '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f', children: [] }],
+  [
+    '-home-user-src-demo/11111111-1111-4111-8111-111111111111.jsonl',
+    {
+      title: '[REDACTED_TITLE]',
+      span: ['2026-05-26T10:00:00.000Z', '2026-05-26T10:00:05.500Z'],
+      path: '<HOME>/src/demo',
+      branch: 'master',
+      messages: 4,
+      toolCalls: 1,
+      tokens: [320, 125, 4100, 10],
+      parent: null,
+      children: [],
+    },
+  ],
+  [
+    '-home-user-src-demo/22222222-2222-4222-8222-222222222222.jsonl',
+    {
+      title: '[REDACTED_USER_MESSAGE]',
+      span: ['2026-05-26T11:00:00.000Z', '2026-05-26T11:00:44.000Z'],
+      path: '<HOME>/src/demo',
+      branch: 'main',
+      messages: 2,
+      toolCalls: 1,
+      tokens: [300, 60, 5000, 0],
+      parent: null,
+      children: ['22222222-2222-4222-8222-222222222222/agent-a1b2c3d4e5f6071'],
+    },
+  ],
+  [
+    '-home-user-src-demo/22222222-2222-4222-8222-222222222222/subagents/agent-a1b2c3d4e5f6071.jsonl',
+    {
+      title: '[REDACTED_DESCRIPTION]',
+      span: ['2026-05-26T11:00:05.000Z', '2026-05-26T11:00:40.000Z'],
+      path: '<HOME>/src/demo',
+      branch: null,
+      messages: 2,
+      toolCalls: 0,
+      tokens: [150, 30, 1000, 0],
+      parent: '22222222-2222-4222-8222-222222222222',
+      children: [],
+    },
+  ],
+  [
+    '-home-user-src-demo/33333333-3333-4333-8333-333333333333.jsonl',
+    {
+      title: '[REDACTED_USER_MESSAGE]',
+      span: ['2026-05-26T12:00:00.000Z', '2026-05-26T12:03:02.000Z'],
+      path: '<HOME>/src/demo',
+      branch: 'main',
+      messages: 5,
+      toolCalls: 0,
+      tokens: [8900, 150, 700000, 0],
+      parent: null,
+      children: [],
+    },
+  ],
+  [
+    '-home-user-src-demo/44444444-4444-4444-8444-444444444444.jsonl',
+    {
+      title: '[REDACTED_USER_MESSAGE]',
+      span: ['2026-05-26T13:00:00.000Z', '2026-05-26T13:00:05.500Z'],
+      path: '<HOME>/src/demo',
+      branch: 'main',
+      messages: 4,
+      toolCalls: 1,
+      tokens: [230, 60, 0, 0],
+      parent: null,
+      children: [],
+    },
+  ],
+  [
+    '-home-user-src-demo/55555555-5555-4555-8555-555555555555.jsonl',
+    {
+      title: '[REDACTED_TITLE]',
+      span: ['2026-05-26T14:00:00.000Z', '2026-05-26T14:00:03.500Z'],
+      path: '<HOME>/src/demo',
+      branch: 'main',
+      messages: 2,
+      toolCalls: 0,
+      tokens: [110, 25, 0, 0],
+      parent: null,
+      children: [],
+    },
+  ],
+  [
+    '-home-user-src-demo/77777777-7777-4777-8777-777777777777.jsonl',
+    {
+      title: '[REDACTED_USER_MESSAGE]',
+      span: ['2026-05-26T15:00:00.000Z', '2026-05-26T16:30:02.500Z'],
+      path: '<HOME>/src/demo',
+      branch: 'main',
+      messages: 4,
+      toolCalls: 0,
+      tokens: [240, 55, 0, 0],
+      parent: null,
+      children: [],
+    },
+  ],
+  [
+    '-home-user-src-old/66666666-6666-4666-8666-666666666666/subagents/agent-fedcba9876543210.jsonl',
+    {
+      title: '[REDACTED_DESCRIPTION]',
+      span: ['2026-02-10T09:00:00.000Z', '2026-02-10T09:00:30.500Z'],
+      path: '<HOME>/src/old',
+      branch: null,
+      messages: 2,
+      toolCalls: 0,
+      tokens: [90, 20, 0, 0],
+      parent: '66666666-6666-4666-8666-666666666666',
+      children: [],
+    },
+  ],
+  [
+    '-tmp-large/ses_stage0_large.jsonl',
+    {
+      title: 'Start',
+      span: ['2025-12-16T02:00:00.000Z', '2025-12-16T02:00:09.000Z'],
+      path: '/tmp/large',
+      branch: 'main',
+      messages: 10,
+      toolCalls: 1,
+      tokens: null,
+      parent: null,
+      children: [],
+    },
+  ],
+  [
+    '-tmp-project/ses_stage0_drift.jsonl',
+    {
+      title: 'Open README',
+      span: ['2025-12-16T01:00:00.000Z', '2026-04-16T20:10:42.522Z'],
+      path: '/tmp/project',
+      branch: 'main',
+      messages: 5,
+      toolCalls: 1,
+      tokens: null,
+      parent: null,
+      children: [],
+    },
+  ],
+  [
+    '-tmp/0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f.jsonl',
+    {
+      title: 'Delegate a repo search to a subagent',
+      span: ['2025-12-16T00:00:00.000Z', '2025-12-16T00:00:02.000Z'],
+      path: '/tmp',
+      branch: 'main',
+      messages: 2,
+      toolCalls: 1,
+      tokens: null,
+      parent: null,
+      children: ['0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f/agent-a0ad4f44468bdf20d'],
+    },
+  ],
+  [
+    '-tmp/0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f/subagents/agent-a0ad4f44468bdf20d.jsonl',
+    {
+      title: 'general-purpose',
+      span: ['2025-12-16T00:00:02.200Z', '2025-12-16T00:00:02.500Z'],
+      path: '/tmp',
+      branch: 'main',
+      messages: 3,
+      toolCalls: 1,
+      tokens: null,
+      parent: '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f',
+      children: [],
+    },
+  ],
   // A composite fixture: "[trimmed for fixture]" stands in for many values, including gitBranch and timestamps.
-  ['-tmp/ses_stage0_small.jsonl', { title: 'Stage0 small fixture', span: ['2025-12-16T00:00:00.000Z', '2026-04-16T20:10:42.522Z'], path: '/tmp', branch: '[trimmed for fixture]', messages: 26, toolCalls: 3, tokens: [10, 5, 0, 0], parent: null, children: [] }],
+  [
+    '-tmp/ses_stage0_small.jsonl',
+    {
+      title: 'Stage0 small fixture',
+      span: ['2025-12-16T00:00:00.000Z', '2026-04-16T20:10:42.522Z'],
+      path: '/tmp',
+      branch: '[trimmed for fixture]',
+      messages: 26,
+      toolCalls: 3,
+      tokens: [10, 5, 0, 0],
+      parent: null,
+      children: [],
+    },
+  ],
 ];
 
 describe('shared Claude Code samples', () => {
@@ -101,7 +270,10 @@ interface ExpectedEvent {
 
 function loadExpected(caseName: string): ExpectedEvent[] {
   const text = readFileSync(join(samplesDir, 'claude-code/_expected', caseName, 'expected.jsonl'), 'utf8');
-  return text.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as ExpectedEvent);
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as ExpectedEvent);
 }
 
 /** ai-viewer names a sub-agent "<parent>:agent:<id>"; our key is "claude-code:<parent>/agent-<id>". */
@@ -129,8 +301,18 @@ function expectedSessions(events: ExpectedEvent[]): Map<string, ExpectedSession>
     const id = String(p.NativeID ?? p.SessionNativeID ?? '');
     if (kind === 'session_started') {
       sessions.set(id, {
-        parent: p.ParentNativeID ? String(p.ParentNativeID) : null, cwd: String(p.Cwd), extras: (p.Extras ?? {}) as Record<string, unknown>,
-        models: new Set(), llmOps: 0, toolOps: 0, turns: 0, tokens: [0, 0, 0, 0], children: [], compactions: [], updates: {}, agentName: '',
+        parent: p.ParentNativeID ? String(p.ParentNativeID) : null,
+        cwd: String(p.Cwd),
+        extras: (p.Extras ?? {}) as Record<string, unknown>,
+        models: new Set(),
+        llmOps: 0,
+        toolOps: 0,
+        turns: 0,
+        tokens: [0, 0, 0, 0],
+        children: [],
+        compactions: [],
+        updates: {},
+        agentName: '',
       });
       continue;
     }
@@ -162,7 +344,13 @@ function expectedSessions(events: ExpectedEvent[]): Map<string, ExpectedSession>
 
 const CASES: Array<[string, string[]]> = [
   ['a_happy_single', ['-home-user-src-demo/11111111-1111-4111-8111-111111111111.jsonl']],
-  ['b_subagent_sidechain', ['-home-user-src-demo/22222222-2222-4222-8222-222222222222.jsonl', '-home-user-src-demo/22222222-2222-4222-8222-222222222222/subagents/agent-a1b2c3d4e5f6071.jsonl']],
+  [
+    'b_subagent_sidechain',
+    [
+      '-home-user-src-demo/22222222-2222-4222-8222-222222222222.jsonl',
+      '-home-user-src-demo/22222222-2222-4222-8222-222222222222/subagents/agent-a1b2c3d4e5f6071.jsonl',
+    ],
+  ],
   ['c_compaction', ['-home-user-src-demo/33333333-3333-4333-8333-333333333333.jsonl']],
   ['d_cwd_change', ['-home-user-src-demo/44444444-4444-4444-8444-444444444444.jsonl']],
   ['e_snapshots_lastwins', ['-home-user-src-demo/55555555-5555-4555-8555-555555555555.jsonl']],
@@ -199,7 +387,9 @@ describe("ai-viewer's expected events for the Claude Code cases", () => {
       expect(countToolCalls(s)).toBe(want.toolOps);
       expect(s.messages.filter(isPrompt)).toHaveLength(want.turns);
       expect(s.operations.map((o) => o.childSessionKey)).toEqual(want.children.map(keyOf));
-      const compactions = s.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'compaction' ? [{ trigger: p.trigger, preTokens: p.tokensBefore }] : [])));
+      const compactions = s.messages.flatMap((m) =>
+        m.parts.flatMap((p) => (p.type === 'compaction' ? [{ trigger: p.trigger, preTokens: p.tokensBefore }] : [])),
+      );
       expect(compactions).toEqual(want.compactions);
       if (want.updates.permissionMode !== undefined) expect(s.extra.permissionMode).toBe(want.updates.permissionMode);
       if (want.updates.customTitle !== undefined || want.updates.aiTitle !== undefined) expect(s.title).toBe(want.agentName);
@@ -219,7 +409,11 @@ interface Expectation {
 /** Every malformed file that imitates Claude Code, parsed as a session named after the file: all stay readable. */
 const MALFORMED: Record<string, Expectation> = {
   'blank_lines_between_records__claude_code.jsonl': { warnings: [], messages: 2 },
-  'crlf_line_endings__claude_code.jsonl': { warnings: [], messages: 2, check: (s) => expect(s.messages[1]?.parts).toEqual([{ type: 'text', text: 'hi there' }]) },
+  'crlf_line_endings__claude_code.jsonl': {
+    warnings: [],
+    messages: 2,
+    check: (s) => expect(s.messages[1]?.parts).toEqual([{ type: 'text', text: 'hi there' }]),
+  },
   'invalid_utf8_bytes__claude_code.jsonl': {
     warnings: ['invalid_utf8'],
     messages: 3,
@@ -238,7 +432,20 @@ const MALFORMED: Record<string, Expectation> = {
   },
   'utf8_bom__claude_code.jsonl': { warnings: ['bom'], messages: 2, check: (s) => expect(s.title).toBe('hello') },
   'wrong_types__claude_code_content_and_usage.jsonl': {
-    warnings: ['wrong_type', 'wrong_type', 'wrong_type', 'bad_timestamp', 'wrong_type', 'wrong_type', 'bad_value', 'bad_value', 'missing_type', 'not_a_record', 'not_a_record', 'not_a_record'],
+    warnings: [
+      'wrong_type',
+      'wrong_type',
+      'wrong_type',
+      'bad_timestamp',
+      'wrong_type',
+      'wrong_type',
+      'bad_value',
+      'bad_value',
+      'missing_type',
+      'not_a_record',
+      'not_a_record',
+      'not_a_record',
+    ],
     messages: 2,
     check: (s) => {
       expect(s.messages.map((m) => [m.id, m.role, m.timestamp, m.parts, m.usage])).toEqual([
@@ -246,7 +453,9 @@ const MALFORMED: Record<string, Expectation> = {
         ['m2', 'assistant', null, [], null],
       ]);
       expect(s.usage).toBeNull();
-      expect(s.warnings.find((w) => w.code === 'bad_value')?.message).toBe('Field "message.usage.output_tokens" should be a whole number of tokens of at least 0 but is -5; it was skipped.');
+      expect(s.warnings.find((w) => w.code === 'bad_value')?.message).toBe(
+        'Field "message.usage.output_tokens" should be a whole number of tokens of at least 0 but is -5; it was skipped.',
+      );
     },
   },
 };
@@ -255,7 +464,11 @@ describe('malformed inputs through the Claude Code parser', () => {
   const dir = join(samplesDir, 'malformed');
 
   it('has an expectation for every Claude Code-like sample', () => {
-    expect(readdirSync(dir).filter((n) => n.includes('__claude_code')).sort()).toEqual(Object.keys(MALFORMED).sort());
+    expect(
+      readdirSync(dir)
+        .filter((n) => n.includes('__claude_code'))
+        .sort(),
+    ).toEqual(Object.keys(MALFORMED).sort());
   });
 
   it.each(Object.entries(MALFORMED))('%s', async (name, expected) => {

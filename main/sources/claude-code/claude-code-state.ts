@@ -100,11 +100,19 @@ export function closeSpawns(state: State, parts: MessagePart[], timestamp: strin
 
 function readTodos(input: unknown): Todo[] | null {
   if (!isRecord(input) || !Array.isArray(input.todos)) return null;
-  return input.todos.filter(isRecord).flatMap((t) =>
-    typeof t.content === 'string'
-      ? [{ content: t.content, status: typeof t.status === 'string' ? t.status : 'unknown', activeForm: typeof t.activeForm === 'string' ? t.activeForm : null }]
-      : [],
-  );
+  return input.todos
+    .filter(isRecord)
+    .flatMap((t) =>
+      typeof t.content === 'string'
+        ? [
+            {
+              content: t.content,
+              status: typeof t.status === 'string' ? t.status : 'unknown',
+              activeForm: typeof t.activeForm === 'string' ? t.activeForm : null,
+            },
+          ]
+        : [],
+    );
 }
 
 /** Reads TodoWrite lists and turns Task/Agent calls into spawn operations; `line` is where the call was written. */

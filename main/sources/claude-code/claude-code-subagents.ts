@@ -6,9 +6,7 @@ import { readJsonFile } from '../decode.ts';
 import { statPath, listFolder } from '../file-bytes.ts';
 import { companionInside } from '../companion.ts';
 
-export type ClaudeCodeLayout =
-  | { kind: 'session'; sessionId: string }
-  | { kind: 'subagent'; parentSessionId: string; agentId: string };
+export type ClaudeCodeLayout = { kind: 'session'; sessionId: string } | { kind: 'subagent'; parentSessionId: string; agentId: string };
 
 /** What `agent-<id>.meta.json` says about a sub-agent ({agentType, description?, toolUseId?, spawnDepth?}). */
 export interface SubagentMeta {
@@ -77,10 +75,7 @@ function readMetaValue(value: unknown): SubagentMeta | null {
   };
 }
 
-export type MetaResult =
-  | { ok: true; meta: SubagentMeta; file: SourceFile }
-  | { ok: false; reason: string }
-  | null;
+export type MetaResult = { ok: true; meta: SubagentMeta; file: SourceFile } | { ok: false; reason: string } | null;
 
 /**
  * The meta file of one sub-agent transcript: null when there is none (or it is a link to a file outside the

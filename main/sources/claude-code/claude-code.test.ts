@@ -24,13 +24,35 @@ async function read(path: string): Promise<Session> {
 }
 
 function ctx(over: Partial<ClaudeCodeContext> = {}): ClaudeCodeContext {
-  return { path: '/home/u/.claude/projects/-home-u-x/s1.jsonl', size: 1, mtimeMs: 1_000_000, warnings: [], now: 1_000_000 + DAY, layout: null, meta: null, children: [], extraFiles: [], ...over };
+  return {
+    path: '/home/u/.claude/projects/-home-u-x/s1.jsonl',
+    size: 1,
+    mtimeMs: 1_000_000,
+    warnings: [],
+    now: 1_000_000 + DAY,
+    layout: null,
+    meta: null,
+    children: [],
+    extraFiles: [],
+    ...over,
+  };
 }
 
 const lines = (...values: unknown[]): JsonLine[] => values.map((value, i) => ({ value, line: i + 1 }));
-const user = (uuid: string, content: unknown, more: object = {}) => ({ type: 'user', uuid, timestamp: '2026-01-01T10:00:00Z', cwd: '/w', message: { role: 'user', content }, ...more });
+const user = (uuid: string, content: unknown, more: object = {}) => ({
+  type: 'user',
+  uuid,
+  timestamp: '2026-01-01T10:00:00Z',
+  cwd: '/w',
+  message: { role: 'user', content },
+  ...more,
+});
 const assistant = (uuid: string, id: string | undefined, content: unknown[], more: object = {}, usage?: object) => ({
-  type: 'assistant', uuid, timestamp: '2026-01-01T10:00:05Z', message: { id, role: 'assistant', model: 'claude-sonnet-4-5', content, usage }, ...more,
+  type: 'assistant',
+  uuid,
+  timestamp: '2026-01-01T10:00:05Z',
+  message: { id, role: 'assistant', model: 'claude-sonnet-4-5', content, usage },
+  ...more,
 });
 
 describe('claimsClaudeCode', () => {
@@ -64,7 +86,9 @@ describe('Claude Code fixtures', () => {
     expect(s.project).toEqual({ path: '/home/dev/proj/ledger', name: 'ledger', branch: 'feature/reconcile', headCommit: null });
     expect(s.model).toEqual({ provider: 'anthropic', name: 'claude-sonnet-4-5-20250929', parameters: {} });
     expect(s.toolVersion).toBe('2.1.150');
-    expect(s.messages.map((m) => m.role).join(' ')).toBe('user user user user assistant tool assistant tool assistant tool assistant tool system user assistant');
+    expect(s.messages.map((m) => m.role).join(' ')).toBe(
+      'user user user user assistant tool assistant tool assistant tool assistant tool system user assistant',
+    );
     expect(countToolCalls(s)).toBe(4);
 
     // Three lines of msg_01LedgerA1 are one message; its usage (repeated on each line, growing) counts once.
@@ -78,7 +102,12 @@ describe('Claude Code fixtures', () => {
 
     // Command caveats and slash commands are marked, and the title skipped them.
     expect(s.messages.slice(0, 3).map((m) => m.annotations)).toEqual([{ isMeta: true }, { command: true }, { command: true }]);
-    expect(s.messages[5]?.parts[0]).toEqual({ type: 'tool_result', callId: 'toolu_01Read', output: '     1\tdate,Amount\n     2\t2026-03-01,120.00\n     3\t2026-03-02,-45.10', isError: null });
+    expect(s.messages[5]?.parts[0]).toEqual({
+      type: 'tool_result',
+      callId: 'toolu_01Read',
+      output: '     1\tdate,Amount\n     2\t2026-03-01,120.00\n     3\t2026-03-02,-45.10',
+      isError: null,
+    });
     expect(s.messages[5]?.annotations).toMatchObject({ toolUseResult: { type: 'text', file: { numLines: 3 } } });
     expect(s.messages[11]?.parts[0]).toMatchObject({ type: 'tool_result', callId: 'toolu_01Bash', isError: true });
 
@@ -102,9 +131,20 @@ describe('Claude Code fixtures', () => {
     const child = `claude-code:${MAIN}/agent-b7c8d9e0f1a2b3c4`;
     expect(s.operations).toEqual([
       {
-        id: 'toolu_01Task', type: 'subagent', name: 'Scan ledger for duplicates', timestamp: '2026-03-12T09:15:13.000Z', endedAt: '2026-03-12T09:15:41.000Z',
-        status: 'completed', latencyMs: null, detail: { tool: 'Task', subagentType: 'Explore', description: 'Scan ledger for duplicates' }, vcs: null,
-        usage: null, cost: null, parentId: null, childSessionKey: child, origin: { fileIndex: 0, line: 12, pointer: null },
+        id: 'toolu_01Task',
+        type: 'subagent',
+        name: 'Scan ledger for duplicates',
+        timestamp: '2026-03-12T09:15:13.000Z',
+        endedAt: '2026-03-12T09:15:41.000Z',
+        status: 'completed',
+        latencyMs: null,
+        detail: { tool: 'Task', subagentType: 'Explore', description: 'Scan ledger for duplicates' },
+        vcs: null,
+        usage: null,
+        cost: null,
+        parentId: null,
+        childSessionKey: child,
+        origin: { fileIndex: 0, line: 12, pointer: null },
       },
     ]);
     expect(s.childKeys).toEqual([child, `claude-code:${MAIN}/agent-d4e5f6a7`]);
@@ -124,8 +164,18 @@ describe('Claude Code fixtures', () => {
   it('reads a sub-agent file as its own session linked to the parent, titled by its meta', async () => {
     const path = join(project, MAIN, 'subagents/agent-b7c8d9e0f1a2b3c4.jsonl');
     const s = await read(path);
-    expect([s.key, s.id, s.parentKey, s.title]).toEqual([`claude-code:${MAIN}/agent-b7c8d9e0f1a2b3c4`, `${MAIN}/agent-b7c8d9e0f1a2b3c4`, `claude-code:${MAIN}`, 'Scan ledger for duplicates']);
-    expect(s.messages.map((m) => [m.role, m.agentId])).toEqual([['user', null], ['assistant', null], ['tool', null], ['assistant', null]]);
+    expect([s.key, s.id, s.parentKey, s.title]).toEqual([
+      `claude-code:${MAIN}/agent-b7c8d9e0f1a2b3c4`,
+      `${MAIN}/agent-b7c8d9e0f1a2b3c4`,
+      `claude-code:${MAIN}`,
+      'Scan ledger for duplicates',
+    ]);
+    expect(s.messages.map((m) => [m.role, m.agentId])).toEqual([
+      ['user', null],
+      ['assistant', null],
+      ['tool', null],
+      ['assistant', null],
+    ]);
     expect(s.model?.name).toBe('claude-haiku-4-5-20251001');
     expect(s.usage).toEqual({ input: 2000, output: 85, cacheRead: 1200, cacheWrite: 1200, reasoning: 0 });
     expect(s.extra).toEqual({ version: '2.1.150', agentType: 'Explore', description: 'Scan ledger for duplicates', toolUseId: 'toolu_01Task' });
@@ -142,7 +192,14 @@ describe('Claude Code fixtures', () => {
   it('keeps the inline sidechain of an older CLI in the parent, marked with an agent id, and titles by the summary record', async () => {
     const s = await read(join(project, `${OLD}.jsonl`));
     expect(s.title).toBe('Ledger import CLI scaffolding');
-    expect(s.messages.map((m) => `${m.role}:${m.agentId ?? '-'}`)).toEqual(['user:-', 'assistant:-', 'user:sidechain', 'assistant:sidechain', 'tool:-', 'assistant:-']);
+    expect(s.messages.map((m) => `${m.role}:${m.agentId ?? '-'}`)).toEqual([
+      'user:-',
+      'assistant:-',
+      'user:sidechain',
+      'assistant:sidechain',
+      'tool:-',
+      'assistant:-',
+    ]);
     expect(s.operations.map((o) => [o.name, o.childSessionKey, o.status])).toEqual([['Find existing importers', null, 'completed']]);
     expect([s.toolVersion, s.childKeys, s.project.branch]).toEqual(['1.0.62', [], 'main']);
     expect(s.extra.summaries).toEqual(['Ledger import CLI scaffolding']);
@@ -186,18 +243,47 @@ describe('parseClaudeCode', () => {
   it('reads blocks: redacted thinking, images, tool-result images, queued prompts and nested API errors', () => {
     const s = parseClaudeCode(
       lines(
-        user('u1', [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0K' } }, { type: 'text', text: 'What is this?' }]),
-        assistant('a1', 'm1', [{ type: 'redacted_thinking', data: 'Enc' }, { type: 'tool_use', id: 't1', name: 'Screenshot', input: {} }]),
-        user('u2', [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'captured' }, { type: 'image', source: { type: 'url', url: 'https://x/y.png' } }] }]),
+        user('u1', [
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0K' } },
+          { type: 'text', text: 'What is this?' },
+        ]),
+        assistant('a1', 'm1', [
+          { type: 'redacted_thinking', data: 'Enc' },
+          { type: 'tool_use', id: 't1', name: 'Screenshot', input: {} },
+        ]),
+        user('u2', [
+          {
+            type: 'tool_result',
+            tool_use_id: 't1',
+            content: [
+              { type: 'text', text: 'captured' },
+              { type: 'image', source: { type: 'url', url: 'https://x/y.png' } },
+            ],
+          },
+        ]),
         { type: 'attachment', uuid: 'q1', attachment: { type: 'queued_command', prompt: 'also check the logs' } },
-        { type: 'system', subtype: 'api_error', uuid: 's1', error: { status: 401, error: { error: { type: 'authentication_error', message: 'invalid x-api-key' } } } },
+        {
+          type: 'system',
+          subtype: 'api_error',
+          uuid: 's1',
+          error: { status: 401, error: { error: { type: 'authentication_error', message: 'invalid x-api-key' } } },
+        },
       ),
       ctx(),
     );
     expect(s.messages.map((m) => m.parts)).toEqual([
-      [{ type: 'image', mediaType: 'image/png', data: 'iVBORw0K', url: null }, { type: 'text', text: 'What is this?' }],
-      [{ type: 'thinking', text: '', redacted: true }, { type: 'tool_call', callId: 't1', name: 'Screenshot', input: {} }],
-      [{ type: 'tool_result', callId: 't1', output: 'captured', isError: null }, { type: 'image', mediaType: null, data: null, url: 'https://x/y.png' }],
+      [
+        { type: 'image', mediaType: 'image/png', data: 'iVBORw0K', url: null },
+        { type: 'text', text: 'What is this?' },
+      ],
+      [
+        { type: 'thinking', text: '', redacted: true },
+        { type: 'tool_call', callId: 't1', name: 'Screenshot', input: {} },
+      ],
+      [
+        { type: 'tool_result', callId: 't1', output: 'captured', isError: null },
+        { type: 'image', mediaType: null, data: null, url: 'https://x/y.png' },
+      ],
       [{ type: 'text', text: 'also check the logs' }],
       [{ type: 'text', text: 'invalid x-api-key' }],
     ]);
@@ -208,7 +294,11 @@ describe('parseClaudeCode', () => {
 
   it('shows a compact summary with no boundary before it as a compaction, not as a prompt', () => {
     const s = parseClaudeCode(lines(user('u1', 'Summary: we fixed the parser.', { isCompactSummary: true }), user('u2', 'Next: the lexer')), ctx());
-    expect(s.messages[0]).toMatchObject({ role: 'system', parts: [{ type: 'compaction', summary: 'Summary: we fixed the parser.', trigger: null, tokensBefore: null }], annotations: { compactSummary: true } });
+    expect(s.messages[0]).toMatchObject({
+      role: 'system',
+      parts: [{ type: 'compaction', summary: 'Summary: we fixed the parser.', trigger: null, tokensBefore: null }],
+      annotations: { compactSummary: true },
+    });
     expect(s.title).toBe('Next: the lexer');
   });
 
@@ -221,7 +311,13 @@ describe('parseClaudeCode', () => {
         {
           type: 'assistant',
           uuid: 'a1',
-          message: { id: 'm1', role: 'assistant', model: 'my-local-model', content: [{ type: 'hologram' }, { type: 'hologram' }, { type: 'text', text: 'ok' }], usage: { input_tokens: 5, output_tokens: 1 } },
+          message: {
+            id: 'm1',
+            role: 'assistant',
+            model: 'my-local-model',
+            content: [{ type: 'hologram' }, { type: 'hologram' }, { type: 'text', text: 'ok' }],
+            usage: { input_tokens: 5, output_tokens: 1 },
+          },
         },
       ),
       ctx(),
@@ -235,7 +331,11 @@ describe('parseClaudeCode', () => {
   });
 
   it('refuses a file without any conversation record, saying what it holds', () => {
-    const run = () => parseClaudeCode(lines({ type: 'summary', summary: 'Old chat', leafUuid: 'x' }, { type: 'file-history-snapshot' }, { type: 'file-history-snapshot' }), ctx());
+    const run = () =>
+      parseClaudeCode(
+        lines({ type: 'summary', summary: 'Old chat', leafUuid: 'x' }, { type: 'file-history-snapshot' }, { type: 'file-history-snapshot' }),
+        ctx(),
+      );
     expect(run).toThrow(UnreadableError);
     expect(run).toThrow('Not a Claude Code conversation: no user, assistant or system record (the file holds 1 × summary, 2 × file-history-snapshot).');
   });
@@ -255,7 +355,10 @@ describe('sub-agent folders', () => {
   const task = (id: string) => ({ type: 'tool_use', id, name: 'Agent', input: { description: `job ${id}`, subagent_type: 'general-purpose' } });
   mkdirSync(agents, { recursive: true });
   writeFileSync(join(dir, 's1.jsonl'), jsonl(user('u1', 'Split the work'), assistant('a1', 'm1', [task('toolu_1')])));
-  writeFileSync(join(agents, 'agent-aa.jsonl'), jsonl(user('u2', 'Do part one', { isSidechain: true }), assistant('a2', 'm2', [task('toolu_2')], { isSidechain: true })));
+  writeFileSync(
+    join(agents, 'agent-aa.jsonl'),
+    jsonl(user('u2', 'Do part one', { isSidechain: true }), assistant('a2', 'm2', [task('toolu_2')], { isSidechain: true })),
+  );
   writeFileSync(join(agents, 'agent-aa.meta.json'), JSON.stringify({ agentType: 'general-purpose', description: 'Part one', toolUseId: 'toolu_1' }));
   writeFileSync(join(agents, 'agent-bb.jsonl'), jsonl(user('u3', 'Do part one, step A', { isSidechain: true })));
   writeFileSync(join(agents, 'agent-bb.meta.json'), JSON.stringify({ agentType: 'general-purpose', toolUseId: 'toolu_2', spawnDepth: 2 }));
@@ -279,6 +382,8 @@ describe('sub-agent folders', () => {
   it('reads an agent whose meta file is not an object, saying so', async () => {
     const cc = await read(join(agents, 'agent-cc.jsonl'));
     expect([cc.title, cc.sourceFiles.length]).toEqual(['Check the logs', 1]);
-    expect(cc.warnings).toEqual([{ code: 'bad_meta', message: "The sub-agent's agent-cc.meta.json does not hold a JSON object; its type and description are unknown.", count: 1 }]);
+    expect(cc.warnings).toEqual([
+      { code: 'bad_meta', message: "The sub-agent's agent-cc.meta.json does not hold a JSON object; its type and description are unknown.", count: 1 },
+    ]);
   });
 });

@@ -9,7 +9,14 @@ import { isPrompt, isRunning, mostUsedModel, priceMessages } from './claude-code
 import { metadataExtra } from './claude-code-metadata.ts';
 import { readConversation, type Conversation } from './claude-code-records.ts';
 import {
-  agentKey, layoutOf, listSubagents, readSubagentMeta, sessionKey, type ClaudeCodeLayout, type SubagentFile, type SubagentMeta,
+  agentKey,
+  layoutOf,
+  listSubagents,
+  readSubagentMeta,
+  sessionKey,
+  type ClaudeCodeLayout,
+  type SubagentFile,
+  type SubagentMeta,
 } from './claude-code-subagents.ts';
 import { UnreadableError, type SourceReader } from '../types.ts';
 import { statPath } from '../file-bytes.ts';

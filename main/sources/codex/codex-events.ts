@@ -8,19 +8,66 @@ import { readCodexTokens } from './codex-usage.ts';
 
 /** Event types of the Codex protocol that add nothing beyond the response items; they are only counted. */
 const QUIET_EVENTS = new Set([
-  'agent_message_delta', 'agent_reasoning_delta', 'agent_reasoning_raw_content_delta', 'agent_reasoning_section_break',
-  'agent_message_content_delta', 'reasoning_content_delta', 'reasoning_raw_content_delta', 'session_configured',
-  'mcp_startup_update', 'mcp_startup_complete', 'mcp_tool_call_begin', 'web_search_begin', 'exec_command_begin',
-  'exec_command_output_delta', 'terminal_interaction', 'view_image_tool_call', 'exec_approval_request', 'elicitation_request',
-  'apply_patch_approval_request', 'deprecation_notice', 'background_event', 'undo_started', 'undo_completed', 'stream_error',
-  'patch_apply_begin', 'turn_diff', 'get_history_entry_response', 'mcp_list_tools_response', 'list_custom_prompts_response',
-  'list_skills_response', 'skills_update_available', 'plan_update', 'shutdown_complete', 'entered_review_mode',
-  'exited_review_mode', 'raw_response_item', 'item_started', 'context_compacted', 'warning', 'collab_agent_spawn_begin',
-  'collab_agent_interaction_begin', 'collab_agent_interaction_end', 'collab_waiting_begin', 'collab_waiting_end',
-  'collab_close_begin', 'collab_close_end', 'collab_resume_begin', 'collab_resume_end', 'dynamic_tool_call_request',
-  'dynamic_tool_call_response', 'image_generation_begin', 'image_generation_end', 'guardian_assessment',
-  'thread_goal_updated', 'thread_settings_applied', 'sub_agent_activity', 'thread_rolled_back', 'request_user_input',
-  'model_reroute', 'agent_reasoning_raw_content',
+  'agent_message_delta',
+  'agent_reasoning_delta',
+  'agent_reasoning_raw_content_delta',
+  'agent_reasoning_section_break',
+  'agent_message_content_delta',
+  'reasoning_content_delta',
+  'reasoning_raw_content_delta',
+  'session_configured',
+  'mcp_startup_update',
+  'mcp_startup_complete',
+  'mcp_tool_call_begin',
+  'web_search_begin',
+  'exec_command_begin',
+  'exec_command_output_delta',
+  'terminal_interaction',
+  'view_image_tool_call',
+  'exec_approval_request',
+  'elicitation_request',
+  'apply_patch_approval_request',
+  'deprecation_notice',
+  'background_event',
+  'undo_started',
+  'undo_completed',
+  'stream_error',
+  'patch_apply_begin',
+  'turn_diff',
+  'get_history_entry_response',
+  'mcp_list_tools_response',
+  'list_custom_prompts_response',
+  'list_skills_response',
+  'skills_update_available',
+  'plan_update',
+  'shutdown_complete',
+  'entered_review_mode',
+  'exited_review_mode',
+  'raw_response_item',
+  'item_started',
+  'context_compacted',
+  'warning',
+  'collab_agent_spawn_begin',
+  'collab_agent_interaction_begin',
+  'collab_agent_interaction_end',
+  'collab_waiting_begin',
+  'collab_waiting_end',
+  'collab_close_begin',
+  'collab_close_end',
+  'collab_resume_begin',
+  'collab_resume_end',
+  'dynamic_tool_call_request',
+  'dynamic_tool_call_response',
+  'image_generation_begin',
+  'image_generation_end',
+  'guardian_assessment',
+  'thread_goal_updated',
+  'thread_settings_applied',
+  'sub_agent_activity',
+  'thread_rolled_back',
+  'request_user_input',
+  'model_reroute',
+  'agent_reasoning_raw_content',
 ]);
 
 const MAX_ERRORS = 50;
@@ -117,7 +164,10 @@ function readMcpEnd(state: CodexState, f: Fields, line: number, ts: string | nul
 function readWebSearchEnd(state: CodexState, f: Fields, line: number, ts: string | null): void {
   const callId = f.string('call_id');
   // The web_search_call item has no call id; the end events arrive in the order of the calls.
-  const op = (callId !== null ? state.toolsByCallId.get(callId) : undefined) ?? state.webSearches.find((w) => w.endedAt === null) ?? newOperation(state, line, 'tool', 'web_search', ts, {});
+  const op =
+    (callId !== null ? state.toolsByCallId.get(callId) : undefined) ??
+    state.webSearches.find((w) => w.endedAt === null) ??
+    newOperation(state, line, 'tool', 'web_search', ts, {});
   op.endedAt = ts;
   op.status ??= 'completed';
   const query = f.string('query');
@@ -134,16 +184,19 @@ function readSpawn(state: CodexState, f: Fields, line: number, ts: string | null
   op.status = statusWord(f.raw.status) ?? op.status;
   op.endedAt ??= ts;
   const d = detailOf(op);
-  for (const [from, to] of [['new_agent_nickname', 'nickname'], ['new_agent_role', 'role'], ['model', 'model'], ['reasoning_effort', 'reasoningEffort']] as const) {
+  for (const [from, to] of [
+    ['new_agent_nickname', 'nickname'],
+    ['new_agent_role', 'role'],
+    ['model', 'model'],
+    ['reasoning_effort', 'reasoningEffort'],
+  ] as const) {
     const v = f.string(from);
     if (v !== null) d[to] = v;
   }
 }
 
 function itemText(item: Fields): string {
-  return (item.array('content') ?? [])
-    .map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : ''))
-    .join('');
+  return (item.array('content') ?? []).map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : '')).join('');
 }
 
 export function readEvent(state: CodexState, f: Fields, line: number, ts: string | null): void {
@@ -163,7 +216,8 @@ export function readEvent(state: CodexState, f: Fields, line: number, ts: string
     case 'task_complete': {
       const error = f.present('error') ? f.object('error')?.string('message') : null;
       const facts = { ttftMs: f.number('time_to_first_token_ms'), lastAgentMessage: f.string('last_agent_message'), error };
-      if (!state.turns.finish(ts, error ? 'failed' : 'completed', facts, f.number('duration_ms'))) bump(state.otherRecords, 'event_msg/task_complete (no open turn)');
+      if (!state.turns.finish(ts, error ? 'failed' : 'completed', facts, f.number('duration_ms')))
+        bump(state.otherRecords, 'event_msg/task_complete (no open turn)');
       return;
     }
     case 'turn_aborted': {

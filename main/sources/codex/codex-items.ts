@@ -6,7 +6,8 @@ import { bump, newMessage, newOperation, spokenKey, type CodexState } from './co
 import { between } from './codex-turns.ts';
 
 /** Text Codex itself puts into user messages (environment, AGENTS.md, instructions); never a prompt the person typed. */
-const INJECTED = /^\s*(<(environment_context|user_instructions|INSTRUCTIONS|permissions instructions|turn_aborted|user_shell_command|skill|collaboration_mode)\b|# AGENTS\.md instructions)/;
+const INJECTED =
+  /^\s*(<(environment_context|user_instructions|INSTRUCTIONS|permissions instructions|turn_aborted|user_shell_command|skill|collaboration_mode)\b|# AGENTS\.md instructions)/;
 
 export function isInjected(text: string): boolean {
   return INJECTED.test(text);
@@ -64,7 +65,9 @@ function readAgentMessage(state: CodexState, f: Fields, line: number, ts: string
 }
 
 function readReasoning(state: CodexState, f: Fields, line: number, ts: string | null): void {
-  const summaries = contentParts(state, f.raw.summary, f.name('summary')).map((p) => (p.type === 'text' ? p.text : '')).filter(Boolean);
+  const summaries = contentParts(state, f.raw.summary, f.name('summary'))
+    .map((p) => (p.type === 'text' ? p.text : ''))
+    .filter(Boolean);
   const raw = textOf(contentParts(state, f.raw.content, f.name('content')));
   const encrypted = f.string('encrypted_content');
   let part: MessagePart | null = null;
@@ -157,7 +160,9 @@ export function readResponseItem(state: CodexState, f: Fields, line: number, ts:
   else if (kind === 'agent_message') readAgentMessage(state, f, line, ts);
   else if (kind === 'reasoning') readReasoning(state, f, line, ts);
   else if (OUTPUT_KINDS.has(kind)) readOutput(state, f, kind, line, ts);
-  else if (['function_call', 'tool_call', 'custom_tool_call', 'local_shell_call', 'web_search_call', 'tool_search_call', 'image_generation_call'].includes(kind)) {
+  else if (
+    ['function_call', 'tool_call', 'custom_tool_call', 'local_shell_call', 'web_search_call', 'tool_search_call', 'image_generation_call'].includes(kind)
+  ) {
     readCall(state, f, kind, line, ts, enveloped);
   } else if (QUIET_ITEMS.has(kind)) bump(state.otherRecords, `response_item/${kind}`);
   else {
@@ -171,9 +176,7 @@ export function readResponseItem(state: CodexState, f: Fields, line: number, ts:
 export function readCompacted(state: CodexState, f: Fields, line: number, ts: string | null): void {
   const summary = f.string('message');
   const history = f.present('replacement_history') ? f.array('replacement_history') : null;
-  const message = newMessage(state, line, 'system', ts, [
-    { type: 'compaction', summary: summary ? summary : null, trigger: null, tokensBefore: null },
-  ]);
+  const message = newMessage(state, line, 'system', ts, [{ type: 'compaction', summary: summary ? summary : null, trigger: null, tokensBefore: null }]);
   if (history) message.annotations = { replacementHistoryItems: history.length };
   state.recognised++;
 }

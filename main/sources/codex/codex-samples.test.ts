@@ -19,29 +19,276 @@ async function read(rel: string): Promise<Session> {
 }
 
 const R = '<ROOT>/project';
-type Row = [string, string, string, string, string | null, string | null, Session['status'], number, number, [number, number, number, number] | null, string | null, string[]];
+type Row = [
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  Session['status'],
+  number,
+  number,
+  [number, number, number, number] | null,
+  string | null,
+  string[],
+];
 
 /** file, title, createdAt, updatedAt, project path, branch, status, messages, tool calls, [input, output, cacheRead, reasoning], parentKey, childKeys. */
 const SAMPLES: Row[] = [
-  ['2025/09/10/rollout-2025-09-10T12-00-00-00000000-0000-0000-0000-0000000d21f7.jsonl', "Translate 'hello' to Spanish", '2025-09-10T12:00:00.000Z', '2025-09-10T12:00:03.000Z', null, null, 'unknown', 4, 1, null, null, []],
-  ['2025/11/20/rollout-2025-11-20T18-59-09-019aa234-0000-7000-8000-00000000000b.jsonl', 'list the files', '2025-11-20T16:59:09.857Z', '2025-11-20T16:59:15.000Z', '<ROOT>/legacy-project', 'main', 'unknown', 5, 1, null, null, []],
-  ['2025/12/18/rollout-2025-12-18T10-00-00-019b2ea4-aaaa-bbbb-cccc-58208e1f0000.jsonl', 'Start', '2025-12-18T10:00:00.000Z', '2025-12-18T10:00:16.000Z', '/tmp/large', null, 'unknown', 16, 1, [1211, 54, 10880, 128], null, []],
-  ['2026/03/03/rollout-2026-03-03T12-30-03-019cb33f-0000-7000-8000-00000000000e.jsonl', 'work on a long task', '2026-03-03T12:30:03.100Z', '2026-03-03T12:30:11.000Z', R, 'main', 'closed', 4, 0, null, null, []],
-  ['2026/03/11/rollout-2026-03-11T15-51-06-019cdd2a-0000-7000-8000-00000000001a.jsonl', 'start a slow operation', '2026-03-11T15:51:06.100Z', '2026-03-11T15:51:30.000Z', R, 'main', 'closed', 2, 1, null, null, []],
-  ['2026/03/31/rollout-2026-03-31T21-32-12-019d452a-0000-7000-8000-00000000000f.jsonl', 'run the long command', '2026-03-31T21:32:12.100Z', '2026-03-31T21:32:19.500Z', R, 'main', 'closed', 4, 1, null, null, []],
-  ['2026/04/01/rollout-2026-04-01T09-00-00-019d4abc-0000-7000-8000-00000000001b.jsonl', 'do something heavy', '2026-04-01T09:00:00.100Z', '2026-04-01T09:00:02.000Z', R, 'main', 'closed', 2, 1, null, null, []],
-  ['2026/04/02/rollout-2026-04-02T10-15-30-019d8a30-0000-7000-8000-000000000031.jsonl', 'run the failing build', '2026-04-02T10:15:30.100Z', '2026-04-02T10:15:34.500Z', R, 'main', 'closed', 4, 1, null, null, []],
-  ['2026/04/03/rollout-2026-04-03T11-20-00-019d8f40-0000-7000-8000-000000000051.jsonl', 'research two topics online', '2026-04-03T11:20:00.100Z', '2026-04-03T11:20:04.500Z', R, 'main', 'closed', 4, 2, null, null, []],
-  ['2026/04/04/rollout-2026-04-04T12-30-00-019d9450-0000-7000-8000-000000000071.jsonl', 'apply the patch', '2026-04-04T12:30:00.100Z', '2026-04-04T12:30:04.500Z', R, 'main', 'closed', 4, 1, null, null, []],
-  ['2026/04/05/rollout-2026-04-05T13-40-00-019d9960-0000-7000-8000-0000000000ff.jsonl', 'say hello', '2026-04-05T13:40:00.100Z', '2026-04-05T13:40:02.500Z', R, 'main', 'closed', 2, 0, null, null, []],
-  ['2026/05/06/rollout-2026-05-06T22-46-58-019dfed4-0000-7000-8000-00000000000a.jsonl', 'please summarize the build script', '2026-05-06T19:47:01.532Z', '2026-05-06T19:47:10.200Z', R, 'main', 'closed', 5, 1, [900, 40, 300, 40], null, []],
-  ['2026/05/08/rollout-2026-05-08T00-40-27-019e0462-0000-7000-8000-00000000000d.jsonl', 'continue from the previous session', '2026-05-08T00:40:27.500Z', '2026-05-08T00:40:31.500Z', R, 'main', 'closed', 2, 0, null, null, []],
-  ['2026/05/17/rollout-2026-05-17T15-37-16-019e35f0-0000-7000-8000-00000000000c.jsonl', 'explore the repository structure', '2026-05-17T12:37:16.100Z', '2026-05-17T12:37:21.000Z', R, 'main', 'closed', 2, 0, [900, 40, 0, 20], 'codex:019e2e0a-0000-7000-8000-0000000000fe', []],
-  ['2026/05/20/rollout-2026-05-20T10-15-00-019e8a10-0000-7000-8000-000000000010.jsonl', 'spawn an explorer to map the repo', '2026-05-20T10:15:00.100Z', '2026-05-20T10:15:06.000Z', R, 'main', 'closed', 2, 0, [1200, 50, 0, 30], null, ['codex:019e8a11-0000-7000-8000-0000000000aa']],
-  ['2026/05/21/rollout-2026-05-21T14-20-00-019e9b20-0000-7000-8000-000000000011.jsonl', 'start a slow analysis', '2026-05-21T14:20:00.100Z', '2026-05-21T14:20:07.500Z', R, 'main', 'closed', 4, 1, null, null, []],
-  ['2026/05/22/rollout-2026-05-22T09-05-00-019eac30-0000-7000-8000-000000000012.jsonl', 'look up the latest release notes online', '2026-05-22T09:05:00.100Z', '2026-05-22T09:05:06.000Z', R, 'main', 'closed', 3, 1, [1500, 50, 0, 40], null, []],
+  [
+    '2025/09/10/rollout-2025-09-10T12-00-00-00000000-0000-0000-0000-0000000d21f7.jsonl',
+    "Translate 'hello' to Spanish",
+    '2025-09-10T12:00:00.000Z',
+    '2025-09-10T12:00:03.000Z',
+    null,
+    null,
+    'unknown',
+    4,
+    1,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2025/11/20/rollout-2025-11-20T18-59-09-019aa234-0000-7000-8000-00000000000b.jsonl',
+    'list the files',
+    '2025-11-20T16:59:09.857Z',
+    '2025-11-20T16:59:15.000Z',
+    '<ROOT>/legacy-project',
+    'main',
+    'unknown',
+    5,
+    1,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2025/12/18/rollout-2025-12-18T10-00-00-019b2ea4-aaaa-bbbb-cccc-58208e1f0000.jsonl',
+    'Start',
+    '2025-12-18T10:00:00.000Z',
+    '2025-12-18T10:00:16.000Z',
+    '/tmp/large',
+    null,
+    'unknown',
+    16,
+    1,
+    [1211, 54, 10880, 128],
+    null,
+    [],
+  ],
+  [
+    '2026/03/03/rollout-2026-03-03T12-30-03-019cb33f-0000-7000-8000-00000000000e.jsonl',
+    'work on a long task',
+    '2026-03-03T12:30:03.100Z',
+    '2026-03-03T12:30:11.000Z',
+    R,
+    'main',
+    'closed',
+    4,
+    0,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2026/03/11/rollout-2026-03-11T15-51-06-019cdd2a-0000-7000-8000-00000000001a.jsonl',
+    'start a slow operation',
+    '2026-03-11T15:51:06.100Z',
+    '2026-03-11T15:51:30.000Z',
+    R,
+    'main',
+    'closed',
+    2,
+    1,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2026/03/31/rollout-2026-03-31T21-32-12-019d452a-0000-7000-8000-00000000000f.jsonl',
+    'run the long command',
+    '2026-03-31T21:32:12.100Z',
+    '2026-03-31T21:32:19.500Z',
+    R,
+    'main',
+    'closed',
+    4,
+    1,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2026/04/01/rollout-2026-04-01T09-00-00-019d4abc-0000-7000-8000-00000000001b.jsonl',
+    'do something heavy',
+    '2026-04-01T09:00:00.100Z',
+    '2026-04-01T09:00:02.000Z',
+    R,
+    'main',
+    'closed',
+    2,
+    1,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2026/04/02/rollout-2026-04-02T10-15-30-019d8a30-0000-7000-8000-000000000031.jsonl',
+    'run the failing build',
+    '2026-04-02T10:15:30.100Z',
+    '2026-04-02T10:15:34.500Z',
+    R,
+    'main',
+    'closed',
+    4,
+    1,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2026/04/03/rollout-2026-04-03T11-20-00-019d8f40-0000-7000-8000-000000000051.jsonl',
+    'research two topics online',
+    '2026-04-03T11:20:00.100Z',
+    '2026-04-03T11:20:04.500Z',
+    R,
+    'main',
+    'closed',
+    4,
+    2,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2026/04/04/rollout-2026-04-04T12-30-00-019d9450-0000-7000-8000-000000000071.jsonl',
+    'apply the patch',
+    '2026-04-04T12:30:00.100Z',
+    '2026-04-04T12:30:04.500Z',
+    R,
+    'main',
+    'closed',
+    4,
+    1,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2026/04/05/rollout-2026-04-05T13-40-00-019d9960-0000-7000-8000-0000000000ff.jsonl',
+    'say hello',
+    '2026-04-05T13:40:00.100Z',
+    '2026-04-05T13:40:02.500Z',
+    R,
+    'main',
+    'closed',
+    2,
+    0,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2026/05/06/rollout-2026-05-06T22-46-58-019dfed4-0000-7000-8000-00000000000a.jsonl',
+    'please summarize the build script',
+    '2026-05-06T19:47:01.532Z',
+    '2026-05-06T19:47:10.200Z',
+    R,
+    'main',
+    'closed',
+    5,
+    1,
+    [900, 40, 300, 40],
+    null,
+    [],
+  ],
+  [
+    '2026/05/08/rollout-2026-05-08T00-40-27-019e0462-0000-7000-8000-00000000000d.jsonl',
+    'continue from the previous session',
+    '2026-05-08T00:40:27.500Z',
+    '2026-05-08T00:40:31.500Z',
+    R,
+    'main',
+    'closed',
+    2,
+    0,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2026/05/17/rollout-2026-05-17T15-37-16-019e35f0-0000-7000-8000-00000000000c.jsonl',
+    'explore the repository structure',
+    '2026-05-17T12:37:16.100Z',
+    '2026-05-17T12:37:21.000Z',
+    R,
+    'main',
+    'closed',
+    2,
+    0,
+    [900, 40, 0, 20],
+    'codex:019e2e0a-0000-7000-8000-0000000000fe',
+    [],
+  ],
+  [
+    '2026/05/20/rollout-2026-05-20T10-15-00-019e8a10-0000-7000-8000-000000000010.jsonl',
+    'spawn an explorer to map the repo',
+    '2026-05-20T10:15:00.100Z',
+    '2026-05-20T10:15:06.000Z',
+    R,
+    'main',
+    'closed',
+    2,
+    0,
+    [1200, 50, 0, 30],
+    null,
+    ['codex:019e8a11-0000-7000-8000-0000000000aa'],
+  ],
+  [
+    '2026/05/21/rollout-2026-05-21T14-20-00-019e9b20-0000-7000-8000-000000000011.jsonl',
+    'start a slow analysis',
+    '2026-05-21T14:20:00.100Z',
+    '2026-05-21T14:20:07.500Z',
+    R,
+    'main',
+    'closed',
+    4,
+    1,
+    null,
+    null,
+    [],
+  ],
+  [
+    '2026/05/22/rollout-2026-05-22T09-05-00-019eac30-0000-7000-8000-000000000012.jsonl',
+    'look up the latest release notes online',
+    '2026-05-22T09:05:00.100Z',
+    '2026-05-22T09:05:06.000Z',
+    R,
+    'main',
+    'closed',
+    3,
+    1,
+    [1500, 50, 0, 40],
+    null,
+    [],
+  ],
   // The composite fixture's later lines have "[trimmed for fixture]" everywhere, including timestamps and the thread name.
-  ['2026/08/03/rollout-2026-08-03T10-48-56-019fc8be-3658-7ca3-9e29-000000000000.jsonl', '[trimmed for fixture]', '2026-08-03T10:48:56.000Z', '2026-08-03T10:48:56.000Z', '/tmp/repo', 'main', 'closed', 31, 8, [12757, 18, 3584, 63], null, ['codex:[trimmed for fixture]']],
+  [
+    '2026/08/03/rollout-2026-08-03T10-48-56-019fc8be-3658-7ca3-9e29-000000000000.jsonl',
+    '[trimmed for fixture]',
+    '2026-08-03T10:48:56.000Z',
+    '2026-08-03T10:48:56.000Z',
+    '/tmp/repo',
+    'main',
+    'closed',
+    31,
+    8,
+    [12757, 18, 3584, 63],
+    null,
+    ['codex:[trimmed for fixture]'],
+  ],
 ];
 
 describe('shared Codex samples', () => {
@@ -72,9 +319,17 @@ describe('shared Codex samples', () => {
     expect(s.id).toBe('019fc8be-3658-7ca3-9e29-000000000000');
     expect((s.extra.otherSessionMeta as unknown[]).length).toBe(6);
     expect(s.extra.abortedTurns).toEqual([{ turnId: '019fc8be-0000-7000-8000-000000000001', reason: 'interrupted', timestamp: '2026-08-03T10:48:56.000Z' }]);
-    expect(s.model).toEqual({ provider: 'openai', name: 'gpt-5.6-sol', parameters: { reasoningEffort: '[trimmed for fixture]', reasoningSummary: '[trimmed for fixture]' } });
+    expect(s.model).toEqual({
+      provider: 'openai',
+      name: 'gpt-5.6-sol',
+      parameters: { reasoningEffort: '[trimmed for fixture]', reasoningSummary: '[trimmed for fixture]' },
+    });
     expect(s.messages.filter((m) => (m.annotations as { fromEvent?: boolean } | undefined)?.fromEvent).map((m) => m.origin?.line)).toEqual([71, 85, 102, 110]);
-    expect(s.warnings.map((w) => [w.code, w.count])).toEqual([['bad_timestamp', 92], ['bad_timestamp', 6], ['ended_without_completion', 1]]);
+    expect(s.warnings.map((w) => [w.code, w.count])).toEqual([
+      ['bad_timestamp', 92],
+      ['bad_timestamp', 6],
+      ['ended_without_completion', 1],
+    ]);
     expect(s.cost?.estimated).toBe(true);
   });
 });
@@ -121,7 +376,9 @@ interface Payload {
 function loadExpected(name: string): Expected {
   const out: Expected = { session: {}, model: null, turns: [], ops: [], final: null };
   const ops = new Map<string, ExpectedOp>();
-  for (const text of readFileSync(join(base, '_expected', name, 'expected.jsonl'), 'utf8').split('\n').filter(Boolean)) {
+  for (const text of readFileSync(join(base, '_expected', name, 'expected.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)) {
     const { kind, payload: p } = JSON.parse(text) as { kind: string; payload: Payload };
     const key = `${p.TurnSeq}/${p.Seq}`;
     if (kind === 'session_started') out.session = p;
@@ -162,20 +419,36 @@ const CASES: Record<string, string> = {
 };
 
 /** ai-viewer's turn outcome in our words. */
-const TURN_STATUS: Record<string, string> = { 'completed/': 'completed', 'failed/user_interrupt': 'aborted', 'failed/incomplete': 'incomplete', 'failed/replaced': 'replaced' };
+const TURN_STATUS: Record<string, string> = {
+  'completed/': 'completed',
+  'failed/user_interrupt': 'aborted',
+  'failed/incomplete': 'incomplete',
+  'failed/replaced': 'replaced',
+};
 
 describe('Codex samples against ai-viewer expectations', () => {
   it.each(Object.entries(CASES))('%s', async (name, rel) => {
     const want = loadExpected(name);
     const s = await read(rel);
-    const sess = want.session as unknown as { NativeID: string; ParentNativeID: string; Kind: string; Cwd: string; Ts: number; Extras: Record<string, unknown> };
+    const sess = want.session as unknown as {
+      NativeID: string;
+      ParentNativeID: string;
+      Kind: string;
+      Cwd: string;
+      Ts: number;
+      Extras: Record<string, unknown>;
+    };
     // Session identity: session_meta.id (also when the file name disagrees, case o), start time, cwd, git, CLI.
     expect(s.id).toBe(sess.NativeID);
     expect(Date.parse(s.createdAt ?? '') * 1000).toBe(sess.Ts);
     expect(s.project.path).toBe(sess.Cwd);
     const git = sess.Extras.git as { branch: string; commit_hash: string };
     expect([s.project.branch, s.project.headCommit, s.toolVersion, s.extra.originator, s.extra.source]).toEqual([
-      git.branch, git.commit_hash, sess.Extras.cli_version, sess.Extras.originator, sess.Extras.source,
+      git.branch,
+      git.commit_hash,
+      sess.Extras.cli_version,
+      sess.Extras.originator,
+      sess.Extras.source,
     ]);
     // A thread spawned by another is its child; a fork only copies history, so it stays a separate root with a link in extra.
     if (sess.Kind === 'sub_agent') expect(s.parentKey).toBe(`codex:${sess.ParentNativeID}`);
@@ -193,7 +466,14 @@ describe('Codex samples against ai-viewer expectations', () => {
       // ai-viewer's TokensOut includes reasoning tokens; the canonical model keeps them apart.
       const u = ours?.usage ?? { input: 0, output: 0, cacheRead: 0, reasoning: 0 };
       expect([u.input, u.output + u.reasoning, u.cacheRead]).toEqual(t.tokens);
-      const pairs: Array<[string, string]> = [['codex_turn_id', 'turnId'], ['effort', 'effort'], ['approval_policy', 'approvalPolicy'], ['sandbox', 'sandbox'], ['ttft_ms', 'ttftMs'], ['last_agent_message', 'lastAgentMessage']];
+      const pairs: Array<[string, string]> = [
+        ['codex_turn_id', 'turnId'],
+        ['effort', 'effort'],
+        ['approval_policy', 'approvalPolicy'],
+        ['sandbox', 'sandbox'],
+        ['ttft_ms', 'ttftMs'],
+        ['last_agent_message', 'lastAgentMessage'],
+      ];
       for (const [theirs, mine] of pairs) if (t.extras[theirs] !== undefined) expect(d[mine]).toEqual(t.extras[theirs]);
     });
     // ai-viewer's session outcome for a crashed rollout is "failed/incomplete"; ours is closed with a warning.
@@ -206,7 +486,8 @@ describe('Codex samples against ai-viewer expectations', () => {
       const ours = ourTools[i];
       const d = (ours?.detail ?? {}) as Record<string, unknown>;
       if (t.child) expect(ours?.childSessionKey).toBe(`codex:${t.child}`);
-      if (t.extras.exec_exit_code !== undefined) expect([d.exitCode, ours?.latencyMs, d.cwd]).toEqual([t.extras.exec_exit_code, t.extras.exec_duration_ms, t.extras.exec_cwd]);
+      if (t.extras.exec_exit_code !== undefined)
+        expect([d.exitCode, ours?.latencyMs, d.cwd]).toEqual([t.extras.exec_exit_code, t.extras.exec_duration_ms, t.extras.exec_cwd]);
       // Ours is the web_search_end action as written, which may add the `queries` list ai-viewer leaves out.
       if (t.extras.action !== undefined) expect(d.action).toMatchObject(t.extras.action as object);
       if (t.extras.query !== undefined) expect(d.query).toBe(t.extras.query);

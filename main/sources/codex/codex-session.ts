@@ -9,7 +9,6 @@ import { isInjected } from './codex-items.ts';
 import { spokenKey, type CodexMeta, type CodexState, type FallbackMessage } from './codex-state.ts';
 import { UnreadableError } from '../types.ts';
 
-
 const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.gz)?$/i;
 
 /** The id in `rollout-<local time>-<uuid>.jsonl`; the file stem for names without one. */
@@ -157,7 +156,8 @@ export function buildCodexSession(state: CodexState, ctx: DocumentContext, now: 
   const model = readModel(state);
   for (const m of state.messages) if (m.usage) m.cost = builtinPricing.estimate(m.model ?? model?.name, m.usage);
   const turnOps = state.turns.list.map((t) => t.op);
-  for (const op of turnOps) if (op.usage) op.cost = builtinPricing.estimate(((op.detail as Record<string, unknown>).model as string | undefined) ?? model?.name, op.usage);
+  for (const op of turnOps)
+    if (op.usage) op.cost = builtinPricing.estimate(((op.detail as Record<string, unknown>).model as string | undefined) ?? model?.name, op.usage);
   const operations: Operation[] = [...turnOps, ...state.operations].sort((a, b) => (a.origin?.line ?? 0) - (b.origin?.line ?? 0));
   const projectPath = meta?.cwd ?? state.firstContextCwd;
   const config = state.context ? flattenConfig(new Fields(state.context.config, 'turn_context', state.warnings), null) : [];

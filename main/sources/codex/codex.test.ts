@@ -28,13 +28,25 @@ async function read(path: string, after = HOUR): Promise<Session> {
   return valid(s);
 }
 
-const ctx: DocumentContext = { path: '/h/.codex/sessions/2026/01/02/rollout-2026-01-02T03-04-05-0190aaaa-0000-7000-8000-000000000001.jsonl', size: 1, mtimeMs: 0, warnings: [] };
+const ctx: DocumentContext = {
+  path: '/h/.codex/sessions/2026/01/02/rollout-2026-01-02T03-04-05-0190aaaa-0000-7000-8000-000000000001.jsonl',
+  size: 1,
+  mtimeMs: 0,
+  warnings: [],
+};
 const lines = (...values: unknown[]): JsonLine[] => values.map((value, i) => ({ value, line: i + 1 }));
-const meta = (extra: Record<string, unknown> = {}) => ({ timestamp: '2026-01-02T03:04:05.000Z', type: 'session_meta', payload: { id: '0190aaaa-0000-7000-8000-000000000001', cwd: '/w/app', ...extra } });
+const meta = (extra: Record<string, unknown> = {}) => ({
+  timestamp: '2026-01-02T03:04:05.000Z',
+  type: 'session_meta',
+  payload: { id: '0190aaaa-0000-7000-8000-000000000001', cwd: '/w/app', ...extra },
+});
 const event = (payload: Record<string, unknown>, ts = '2026-01-02T03:05:00.000Z') => ({ timestamp: ts, type: 'event_msg', payload });
 const item = (payload: Record<string, unknown>, ts = '2026-01-02T03:05:00.000Z') => ({ timestamp: ts, type: 'response_item', payload });
 const total = (input: number, cached: number, output: number, reasoning: number) =>
-  event({ type: 'token_count', info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning } } });
+  event({
+    type: 'token_count',
+    info: { total_token_usage: { input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning } },
+  });
 
 describe('claimsCodex', () => {
   it.each([
@@ -67,7 +79,12 @@ describe('Codex fixtures', () => {
     const s = await read(parentPath);
     expect([s.key, s.title, s.status, s.toolVersion]).toEqual([`codex:${PARENT}`, 'Webhook retry backoff', 'closed', '0.98.0']);
     expect([s.createdAt, s.updatedAt, s.closedAt]).toEqual(['2026-02-14T09:30:00.000Z', '2026-02-14T09:35:21.000Z', '2026-02-14T09:35:21.000Z']);
-    expect(s.project).toEqual({ path: '/home/dev/src/harbor-api', name: 'harbor-api', branch: 'feature/retry-backoff', headCommit: '9c1e5d2b7a4f8e3c6b0d1a2f5e8c7b4a3d6f9e0c' });
+    expect(s.project).toEqual({
+      path: '/home/dev/src/harbor-api',
+      name: 'harbor-api',
+      branch: 'feature/retry-backoff',
+      headCommit: '9c1e5d2b7a4f8e3c6b0d1a2f5e8c7b4a3d6f9e0c',
+    });
     expect(s.model).toEqual({ provider: 'openai', name: 'gpt-5.1-codex-max', parameters: { reasoningEffort: 'high', reasoningSummary: 'auto' } });
     expect(s.systemPrompt?.text).toBe("You are Codex, a coding agent running in the user's terminal.");
     expect(s.config).toContainEqual({ key: 'sandbox_policy.type', value: 'workspace-write', provenance: null });
@@ -76,7 +93,12 @@ describe('Codex fixtures', () => {
     expect(s.messages.map((m) => m.origin?.line)).toEqual([4, 5, 7, 9, 11, 13, 15, 17, 22, 23, 25, 26, 27, 30, 34, 36]);
     expect(s.messages[0]?.annotations).toEqual({ injected: true });
     expect(s.messages[2]?.parts).toEqual([{ type: 'thinking', text: '**Locating the retry loop**', redacted: false }]);
-    expect(s.messages[3]?.parts[0]).toEqual({ type: 'tool_call', callId: 'call_r1', name: 'shell', input: { command: ['rg', '-n', 'retry', 'src/'], workdir: '/home/dev/src/harbor-api' } });
+    expect(s.messages[3]?.parts[0]).toEqual({
+      type: 'tool_call',
+      callId: 'call_r1',
+      name: 'shell',
+      input: { command: ['rg', '-n', 'retry', 'src/'], workdir: '/home/dev/src/harbor-api' },
+    });
     expect(s.messages[11]?.parts[0]).toMatchObject({ type: 'tool_call', name: 'run_tests', input: { cmd: 'cargo test --lib webhook' } });
     expect(s.messages[12]?.parts[0]).toEqual({ type: 'tool_result', callId: 'call_t1', output: 'test webhook::retries ... FAILED\n1 failed', isError: true });
     expect(s.messages[13]?.parts[0]).toMatchObject({ type: 'compaction', summary: expect.stringContaining('Backoff lives in src/backoff.rs') });
@@ -92,9 +114,18 @@ describe('Codex fixtures', () => {
       ['turn-3', 'turn', 'Turn 3', 'completed', null],
     ]);
     const [turn1, shell, patch, turn2, spawn] = s.operations;
-    expect([turn1?.latencyMs, shell?.latencyMs, shell?.detail]).toEqual([95000, 420, { callId: 'call_r1', command: ['rg', '-n', 'retry', 'src/'], cwd: '/home/dev/src/harbor-api', exitCode: 0 }]);
+    expect([turn1?.latencyMs, shell?.latencyMs, shell?.detail]).toEqual([
+      95000,
+      420,
+      { callId: 'call_r1', command: ['rg', '-n', 'retry', 'src/'], cwd: '/home/dev/src/harbor-api', exitCode: 0 },
+    ]);
     expect(turn1?.detail).toMatchObject({ turnId: '0194f3a2-aaaa-7000-8000-000000000001', model: 'gpt-5.1-codex', effort: 'high', ttftMs: 3800 });
-    expect(patch?.vcs?.staged).toEqual({ A: ['src/backoff.rs'], M: ['src/webhook.rs'], D: ['src/old_retry.rs'], R: [{ from: 'src/retry.rs', to: 'src/retry_policy.rs' }] });
+    expect(patch?.vcs?.staged).toEqual({
+      A: ['src/backoff.rs'],
+      M: ['src/webhook.rs'],
+      D: ['src/old_retry.rs'],
+      R: [{ from: 'src/retry.rs', to: 'src/retry_policy.rs' }],
+    });
     expect(turn2?.detail).toMatchObject({ reason: 'interrupted' });
     expect(spawn?.childSessionKey).toBe(`codex:${CHILD}`);
     expect(s.childKeys).toEqual([`codex:${CHILD}`]);
@@ -129,7 +160,10 @@ describe('Codex fixtures', () => {
     expect([s.key, s.parentKey, s.status, s.closedAt]).toEqual([`codex:${CHILD}`, `codex:${PARENT}`, 'closed', '2026-02-14T09:33:20.100Z']);
     expect(s.extra.subagent).toEqual({ kind: 'thread_spawn', depth: 1, nickname: 'Noether', role: 'reviewer', parentThreadId: PARENT });
     expect([s.title, s.messages.length, countToolCalls(s), s.warnings]).toEqual(['Review src/webhook.rs and src/backoff.rs.', 4, 1, []]);
-    expect(s.operations.map((o) => [o.type, o.status])).toEqual([['turn', 'completed'], ['tool', 'completed']]);
+    expect(s.operations.map((o) => [o.type, o.status])).toEqual([
+      ['turn', 'completed'],
+      ['tool', 'completed'],
+    ]);
     expect(s.usage).toEqual({ input: 2000, output: 40, cacheRead: 1000, cacheWrite: 0, reasoning: 80 });
     // gpt-5.1-codex-mini at its own price ($0.25 / $2 / $0.025), not gpt-5's as the old prefix table had it.
     expect(s.cost?.usd).toBeCloseTo((2000 * 0.25 + 120 * 2 + 1000 * 0.025) / 1e6, 12);
@@ -141,12 +175,22 @@ describe('Codex fixtures', () => {
     expect([s.title, s.status, s.closedAt]).toEqual(['Why does my PATH lose ~/.local/bin?', 'unknown', null]);
     expect(s.systemPrompt?.text).toBe('You are Codex, based on GPT-5.');
     expect(s.messages.map((m) => [m.role, m.parts.map((p) => p.type).join('+')])).toEqual([
-      ['user', 'text'], ['user', 'text'], ['assistant', 'thinking'], ['assistant', 'tool_call'], ['tool', 'tool_result'],
-      ['assistant', 'text'], ['user', 'text'], ['assistant', 'text'],
+      ['user', 'text'],
+      ['user', 'text'],
+      ['assistant', 'thinking'],
+      ['assistant', 'tool_call'],
+      ['tool', 'tool_result'],
+      ['assistant', 'text'],
+      ['user', 'text'],
+      ['assistant', 'text'],
     ]);
     expect(s.messages[2]?.parts[0]).toEqual({ type: 'thinking', text: '', redacted: true });
     expect(s.messages[5]).toMatchObject({ annotations: { fromEvent: true }, origin: { line: 9 } });
-    expect(s.operations.map((o) => [o.type, o.name, o.status])).toEqual([['turn', 'Turn 1', null], ['tool', 'local_shell', 'completed'], ['turn', 'Turn 2', null]]);
+    expect(s.operations.map((o) => [o.type, o.name, o.status])).toEqual([
+      ['turn', 'Turn 1', null],
+      ['tool', 'local_shell', 'completed'],
+      ['turn', 'Turn 2', null],
+    ]);
     expect(s.config).toContainEqual({ key: 'sandbox_policy.mode', value: 'workspace-write', provenance: null });
     expect(s.usage).toEqual({ input: 1200, output: 86, cacheRead: 3000, cacheWrite: 0, reasoning: 64 });
     expect((await read(forkPath, 60_000)).status).toBe('active');
@@ -155,26 +199,42 @@ describe('Codex fixtures', () => {
 
 describe('parseCodexRollout edge cases', () => {
   it('keeps an event echo whose response item is missing, but never a second copy of an item', () => {
-    const s = parseCodexRollout(lines(
-      meta(),
-      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Ship it' }] }),
-      event({ type: 'user_message', message: 'Ship it' }),
-      event({ type: 'agent_message', message: 'Shipped.' }),
-      event({ type: 'item_completed', item: { type: 'AgentMessage', content: [{ type: 'Text', text: 'Shipped.' }] } }),
-    ), ctx, HOUR);
-    expect(s.messages.map((m) => [m.role, m.origin?.line])).toEqual([['user', 2], ['assistant', 4]]);
+    const s = parseCodexRollout(
+      lines(
+        meta(),
+        item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Ship it' }] }),
+        event({ type: 'user_message', message: 'Ship it' }),
+        event({ type: 'agent_message', message: 'Shipped.' }),
+        event({ type: 'item_completed', item: { type: 'AgentMessage', content: [{ type: 'Text', text: 'Shipped.' }] } }),
+      ),
+      ctx,
+      HOUR,
+    );
+    expect(s.messages.map((m) => [m.role, m.origin?.line])).toEqual([
+      ['user', 2],
+      ['assistant', 4],
+    ]);
   });
 
   it('reads the envelope-less rollouts of mid-2025: bare meta line, bare items, state markers', () => {
-    const s = parseCodexRollout(lines(
-      { id: '0190aaaa-0000-7000-8000-000000000001', timestamp: '2025-06-01T10:00:00.000Z', instructions: 'Be brief.', git: { branch: 'main' } },
-      { record_type: 'state' },
-      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Count the lint warnings' }] },
-      { type: 'function_call', name: 'shell', call_id: 'c1', arguments: '{"command":["npm","run","lint"]}' },
-      { type: 'function_call_output', call_id: 'c1', output: { content: '12', success: true } },
-    ), ctx, HOUR);
+    const s = parseCodexRollout(
+      lines(
+        { id: '0190aaaa-0000-7000-8000-000000000001', timestamp: '2025-06-01T10:00:00.000Z', instructions: 'Be brief.', git: { branch: 'main' } },
+        { record_type: 'state' },
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Count the lint warnings' }] },
+        { type: 'function_call', name: 'shell', call_id: 'c1', arguments: '{"command":["npm","run","lint"]}' },
+        { type: 'function_call_output', call_id: 'c1', output: { content: '12', success: true } },
+      ),
+      ctx,
+      HOUR,
+    );
     expect([s.id, s.title, s.createdAt, s.systemPrompt?.text, s.project.branch, s.warnings]).toEqual([
-      '0190aaaa-0000-7000-8000-000000000001', 'Count the lint warnings', '2025-06-01T10:00:00.000Z', 'Be brief.', 'main', [],
+      '0190aaaa-0000-7000-8000-000000000001',
+      'Count the lint warnings',
+      '2025-06-01T10:00:00.000Z',
+      'Be brief.',
+      'main',
+      [],
     ]);
     expect(s.messages.map((m) => m.parts[0]?.type)).toEqual(['text', 'tool_call', 'tool_result']);
     expect(s.messages[2]?.parts[0]).toEqual({ type: 'tool_result', callId: 'c1', output: '12', isError: false });
@@ -188,7 +248,10 @@ describe('parseCodexRollout edge cases', () => {
   });
 
   it('counts per-call usage when no cumulative total is written and ignores repeated totals', () => {
-    const perCall = event({ type: 'token_count', info: { last_token_usage: { input_tokens: 100, cached_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0 } } });
+    const perCall = event({
+      type: 'token_count',
+      info: { last_token_usage: { input_tokens: 100, cached_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0 } },
+    });
     const calls = parseCodexRollout(lines(meta(), perCall, perCall), ctx, HOUR);
     expect(calls.usage).toEqual({ input: 200, output: 20, cacheRead: 0, cacheWrite: 0, reasoning: 0 });
     const repeated = parseCodexRollout(lines(meta(), total(50, 20, 5, 2), total(50, 20, 5, 2)), ctx, HOUR);
@@ -207,20 +270,37 @@ describe('parseCodexRollout edge cases', () => {
     const running = parseCodexRollout(records, ctx, 60_000);
     expect([running.status, running.closedAt, running.warnings, running.operations.map((o) => o.status)]).toEqual(['active', null, [], ['running', null]]);
     const crashed = parseCodexRollout(records, ctx, HOUR);
-    expect([crashed.status, crashed.closedAt, crashed.operations.map((o) => o.status)]).toEqual(['closed', '2026-01-02T03:04:08.000Z', ['incomplete', 'cancelled']]);
-    expect(crashed.warnings).toEqual([{ code: 'ended_without_completion', message: 'The rollout ended without task_complete (crash?): the last turn never finished.', count: 1 }]);
+    expect([crashed.status, crashed.closedAt, crashed.operations.map((o) => o.status)]).toEqual([
+      'closed',
+      '2026-01-02T03:04:08.000Z',
+      ['incomplete', 'cancelled'],
+    ]);
+    expect(crashed.warnings).toEqual([
+      { code: 'ended_without_completion', message: 'The rollout ended without task_complete (crash?): the last turn never finished.', count: 1 },
+    ]);
   });
 
   it('names each unknown record type once with its count, and keeps arguments that are not JSON as text', () => {
-    const s = parseCodexRollout(lines(
-      meta(),
-      event({ type: 'hologram_preview' }),
-      event({ type: 'hologram_preview' }),
-      item({ type: 'hologram' }),
-      { timestamp: '2026-01-02T03:05:00.000Z', type: 'telemetry_blob', payload: {} },
-      item({ type: 'function_call', name: 'run_tests', call_id: 'c1', arguments: 'cargo test --lib' }),
-      item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }, { type: 'output_audio', data: 'UklGRg==' }] }),
-    ), ctx, HOUR);
+    const s = parseCodexRollout(
+      lines(
+        meta(),
+        event({ type: 'hologram_preview' }),
+        event({ type: 'hologram_preview' }),
+        item({ type: 'hologram' }),
+        { timestamp: '2026-01-02T03:05:00.000Z', type: 'telemetry_blob', payload: {} },
+        item({ type: 'function_call', name: 'run_tests', call_id: 'c1', arguments: 'cargo test --lib' }),
+        item({
+          type: 'message',
+          role: 'assistant',
+          content: [
+            { type: 'output_text', text: 'Done.' },
+            { type: 'output_audio', data: 'UklGRg==' },
+          ],
+        }),
+      ),
+      ctx,
+      HOUR,
+    );
     expect(s.messages.map((m) => m.parts)).toEqual([
       [{ type: 'tool_call', callId: 'c1', name: 'run_tests', input: 'cargo test --lib' }],
       [{ type: 'text', text: 'Done.' }],
@@ -236,7 +316,10 @@ describe('parseCodexRollout edge cases', () => {
 
   it('skips lines that are not objects and refuses a file with no Codex record at all', async () => {
     const s = parseCodexRollout(lines(meta(), [1, 2], 'text'), ctx, HOUR);
-    expect(s.warnings.map((w) => [w.code, w.count])).toEqual([['wrong_type', 1], ['wrong_type', 1]]);
+    expect(s.warnings.map((w) => [w.code, w.count])).toEqual([
+      ['wrong_type', 1],
+      ['wrong_type', 1],
+    ]);
     const err = await failure(() => parseCodexRollout(lines({ type: 'user', uuid: 'u1' }, { type: 'user', uuid: 'u2' }), ctx, HOUR));
     expect([err.code, err.message]).toEqual([
       'wrong_shape',
@@ -272,7 +355,9 @@ const MALFORMED: Record<string, Expectation> = {
       expect(s.id).toBe('wrong_types__codex_payload_shapes');
       expect(s.messages[0]?.parts).toEqual([{ type: 'tool_call', callId: null, name: 'unknown', input: { already: 'parsed object, not a JSON string' } }]);
       expect(s.usage).toBeNull();
-      expect(s.warnings.map((w) => w.message)).toContain('Field "payload.info.total_token_usage" should be an object but is a string ("lots"); it was skipped.');
+      expect(s.warnings.map((w) => w.message)).toContain(
+        'Field "payload.info.total_token_usage" should be an object but is a string ("lots"); it was skipped.',
+      );
     },
   },
   'zero_byte__rollout.jsonl': { code: 'empty_file', phrase: 'File is empty (0 bytes).' },

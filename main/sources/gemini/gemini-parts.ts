@@ -97,7 +97,10 @@ function resultText(raw: unknown, acc: GeminiAcc, field: string): { text: string
   const parts = contentParts(raw, acc, field);
   if (!parts.length) return null;
   const error = parts.some((p) => p.type === 'tool_result' && p.isError === true);
-  const text = parts.map((p) => (p.type === 'tool_result' ? p.output : p.type === 'text' ? p.text : '')).filter(Boolean).join('\n');
+  const text = parts
+    .map((p) => (p.type === 'tool_result' ? p.output : p.type === 'text' ? p.text : ''))
+    .filter(Boolean)
+    .join('\n');
   return { text, error };
 }
 

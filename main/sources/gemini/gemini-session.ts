@@ -5,17 +5,34 @@ import type { Cost, Message, MessageRole, Session, SourceFile, TokenUsage } from
 import { builtinPricing } from '../../pricing/pricing-table.ts';
 import { CostTotal } from '../../pricing/cost-total.ts';
 import {
-  addUsage, elementFields, emptyUsage, Fields, lastSegment, primarySourceFile, titleFromText, warnUnknownFields,
-  type DocumentContext, type WarningList,
+  addUsage,
+  elementFields,
+  emptyUsage,
+  Fields,
+  lastSegment,
+  primarySourceFile,
+  titleFromText,
+  warnUnknownFields,
+  type DocumentContext,
+  type WarningList,
 } from '../coerce.ts';
 import { contentParts, epochToIso, readTokens, thoughtParts, toolCallParts, type GeminiAcc } from './gemini-parts.ts';
 import type { GeminiConversation, RecordedMessage } from './gemini-replay.ts';
 import { UnreadableError } from '../types.ts';
 
-
 const KNOWN_FIELDS = [
-  'sessionId', 'projectHash', 'startTime', 'lastUpdated', 'kind', 'summary', 'directories', 'memoryScratchpad',
-  'activeExtensionName', 'messages', 'history', 'start_time',
+  'sessionId',
+  'projectHash',
+  'startTime',
+  'lastUpdated',
+  'kind',
+  'summary',
+  'directories',
+  'memoryScratchpad',
+  'activeExtensionName',
+  'messages',
+  'history',
+  'start_time',
 ] as const;
 
 /** Where the file sits in `tmp/<project>/chats/[<parent session>/]<file>`, when it does. */
@@ -61,7 +78,7 @@ function convert(rec: RecordedMessage, index: number, legacy: boolean, acc: Gemi
   let id = f.string('id') ?? `${legacy ? 'history' : 'message'}-${index}`;
   if (ids.has(id)) id = `${id}#${index}`;
   ids.add(id);
-  const ts = f.present('timestamp') ? f.timestamp('timestamp') : epochToIso(f.raw.ts) ?? (typeof f.raw.ts === 'string' ? f.timestamp('ts') : null);
+  const ts = f.present('timestamp') ? f.timestamp('timestamp') : (epochToIso(f.raw.ts) ?? (typeof f.raw.ts === 'string' ? f.timestamp('ts') : null));
   const body = f.present('content') ? f.raw.content : f.raw.parts;
   const parts = [...thoughtParts(f), ...contentParts(body, acc, f.name(f.present('content') ? 'content' : 'parts')), ...toolCallParts(f, acc, rec.origin, id)];
   const message: Message = {
@@ -119,9 +136,7 @@ export function buildGeminiSession(conv: GeminiConversation, ctx: DocumentContex
   const acc: GeminiAcc = { warnings, unknownParts: new Map(), operations: [] };
   const unknownTypes = new Map<string, number>();
   const ids = new Set<string>();
-  const messages = conv.messages
-    .map((rec, i) => convert(rec, i, conv.legacy, acc, unknownTypes, ids))
-    .filter((m): m is Message => m !== null);
+  const messages = conv.messages.map((rec, i) => convert(rec, i, conv.legacy, acc, unknownTypes, ids)).filter((m): m is Message => m !== null);
 
   const sessionId = head.string('sessionId');
   if (sessionId === null && !messages.length) {

@@ -32,7 +32,12 @@ async function read(path: string, after = HOUR): Promise<Session> {
 const shape = (s: Session) => s.messages.map((m) => `${m.role}:${m.parts.map((p) => p.type).join('+')}`);
 const ctx: DocumentContext = { path: '/h/.gemini/tmp/app/chats/session-2026-01-01T00-00-abcd1234.jsonl', size: 1, mtimeMs: 0, warnings: [] };
 const lines = (...values: unknown[]): JsonLine[] => values.map((value, i) => ({ value, line: i + 1 }));
-const header = { sessionId: 'abcd1234-0000-4000-8000-000000000000', projectHash: 'x', startTime: '2026-01-01T00:00:00.000Z', lastUpdated: '2026-01-01T00:00:00.000Z' };
+const header = {
+  sessionId: 'abcd1234-0000-4000-8000-000000000000',
+  projectHash: 'x',
+  startTime: '2026-01-01T00:00:00.000Z',
+  lastUpdated: '2026-01-01T00:00:00.000Z',
+};
 const user = (id: string, text: string) => ({ id, timestamp: '2026-01-01T00:00:01.000Z', type: 'user', content: text });
 
 describe('claimsGemini', () => {
@@ -83,8 +88,14 @@ describe('Gemini fixtures', () => {
     // gemini-2.5-pro reads cached tokens at $0.125 per million (the price database), not the $0.31 the old table had.
     expect(s.cost?.usd).toBeCloseTo((2476 * 1.25 + 590 * 10 + 14336 * 0.125) / 1e6, 12);
     expect(s.model).toEqual({ provider: null, name: 'gemini-2.5-pro', parameters: {} });
-    expect(s.operations.map((o) => [o.id, o.name, o.status, o.origin])).toEqual([['g1/tool-0', 'read_file', 'success', { fileIndex: 0, line: 5, pointer: '/toolCalls/0' }]]);
-    expect(s.extra).toEqual({ projectHash: '8e3d3279bd79d3e125feaa72b350ed64b0867a056b916738727dbb2bc683f396', kind: 'main', rewind: { rewinds: 1, droppedMessages: 2 } });
+    expect(s.operations.map((o) => [o.id, o.name, o.status, o.origin])).toEqual([
+      ['g1/tool-0', 'read_file', 'success', { fileIndex: 0, line: 5, pointer: '/toolCalls/0' }],
+    ]);
+    expect(s.extra).toEqual({
+      projectHash: '8e3d3279bd79d3e125feaa72b350ed64b0867a056b916738727dbb2bc683f396',
+      kind: 'main',
+      rewind: { rewinds: 1, droppedMessages: 2 },
+    });
     expect(s.sourceFiles.map((f) => [f.path, f.role])).toEqual([[mainPath, 'primary']]);
     expect(s.warnings).toEqual([]);
     expect((await read(mainPath, 60_000)).status).toBe('active');
@@ -102,7 +113,10 @@ describe('Gemini fixtures', () => {
   it('reads a JSON document under a hash folder: images, thought parts, a cancelled call and notices', async () => {
     const s = await read(docPath);
     expect([s.key, s.title, s.formatVersion, s.project]).toEqual([
-      'gemini:1a2b3c4d-0000-4111-8222-333344445555', "What's in this screenshot?", 'json', { path: null, name: null, branch: null, headCommit: null },
+      'gemini:1a2b3c4d-0000-4111-8222-333344445555',
+      "What's in this screenshot?",
+      'json',
+      { path: null, name: null, branch: null, headCommit: null },
     ]);
     expect(s.extra).toEqual({ projectHash: HASH });
     expect(shape(s)).toEqual(['user:text+image', 'assistant:thinking+text', 'user:text', 'assistant:tool_call+tool_result', 'system:text', 'system:text']);
@@ -124,7 +138,10 @@ describe('Gemini fixtures', () => {
       for (const chat of [join(slug, 'chats/session-2026-02-20T10-15-7f3a9c21.jsonl'), join(slug, `chats/${PARENT}/${SUB}.jsonl`)]) {
         const s = await read(chat);
         expect(s.project).toEqual({ path: '/home/dev/src/harbor-api', name: 'harbor-api', branch: null, headCommit: null });
-        expect(s.sourceFiles.map((f) => [f.path, f.role])).toEqual([[chat, 'primary'], [join(slug, '.project_root'), 'meta']]);
+        expect(s.sourceFiles.map((f) => [f.path, f.role])).toEqual([
+          [chat, 'primary'],
+          [join(slug, '.project_root'), 'meta'],
+        ]);
       }
     } finally {
       rmSync(home, { recursive: true, force: true });
@@ -139,16 +156,25 @@ describe('Gemini replay edge cases', () => {
   });
 
   it('names each unknown record, message type and content part once with its count', () => {
-    const s = parseGeminiJsonLines(lines(
-      header,
-      { note: 'written by a plugin' },
-      { id: 'c1', type: 'compression', content: 'Chat history compressed.' },
-      { id: 'c2', type: 'compression', content: 'Again.' },
-      { id: 'g1', type: 'gemini', content: [{ text: 'Here.' }, { videoMetadata: { fps: 2 } }] },
-    ), ctx, undefined, HOUR);
+    const s = parseGeminiJsonLines(
+      lines(
+        header,
+        { note: 'written by a plugin' },
+        { id: 'c1', type: 'compression', content: 'Chat history compressed.' },
+        { id: 'c2', type: 'compression', content: 'Again.' },
+        { id: 'g1', type: 'gemini', content: [{ text: 'Here.' }, { videoMetadata: { fps: 2 } }] },
+      ),
+      ctx,
+      undefined,
+      HOUR,
+    );
     expect(s.messages.map((m) => [m.id, m.parts])).toEqual([['g1', [{ type: 'text', text: 'Here.' }]]]);
     expect(s.warnings).toEqual([
-      { code: 'unknown_record_type', message: 'Unknown Gemini chat record (record with neither id, sessionId, $set nor $rewindTo): 1 record ignored.', count: 1 },
+      {
+        code: 'unknown_record_type',
+        message: 'Unknown Gemini chat record (record with neither id, sessionId, $set nor $rewindTo): 1 record ignored.',
+        count: 1,
+      },
       { code: 'unknown_record_type', message: 'Unknown Gemini message type "compression" (2 messages) skipped.', count: 1 },
       { code: 'unknown_block_type', message: 'Unknown Gemini content part "videoMetadata" (1 part) ignored.', count: 1 },
     ]);
@@ -174,19 +200,39 @@ describe('shared Gemini samples', () => {
   it('reads the small chat with thoughts and tokens', async () => {
     const s = await read(join(dir, '0b7dfb1274ee51b336813b17f2ddab1f56b6591f723e7314126bbd502c69e9c9/chats/session-2026-01-16T18-34-3739ef95.json'));
     expect([s.key, s.title, s.createdAt, s.updatedAt, s.status, s.project.path]).toEqual([
-      'gemini:session-2026-01-16T18-34-3739ef95', 'Hello', '2026-01-16T18:34:00.000Z', '2026-01-16T18:34:10.000Z', 'unknown', null,
+      'gemini:session-2026-01-16T18-34-3739ef95',
+      'Hello',
+      '2026-01-16T18:34:00.000Z',
+      '2026-01-16T18:34:10.000Z',
+      'unknown',
+      null,
     ]);
     expect([shape(s), countToolCalls(s), s.usage, s.cost, s.model?.name]).toEqual([
-      ['user:text', 'assistant:thinking+text'], 0, { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, { usd: (10 * 0.5 + 5 * 3) / 1e6, estimated: true }, 'gemini-3-flash-preview',
+      ['user:text', 'assistant:thinking+text'],
+      0,
+      { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+      { usd: (10 * 0.5 + 5 * 3) / 1e6, estimated: true },
+      'gemini-3-flash-preview',
     ]);
     expect(s.extra).toEqual({ projectHash: '0b7dfb1274ee51b336813b17f2ddab1f56b6591f723e7314126bbd502c69e9c9', kind: 'chat' });
   });
 
   it('reads the JSONL chat with $set records and an inline function response', async () => {
     const s = await read(join(dir, '0b7dfb1274ee51b336813b17f2ddab1f56b6591f723e7314126bbd502c69e9c9/chats/session-2026-04-29T21-39-stage0jl.jsonl'));
-    expect([s.key, s.title, s.createdAt, s.updatedAt, s.status]).toEqual(['gemini:gemini_stage0_jsonl', 'Say hello and list files.', '2026-04-29T21:39:22.319Z', '2026-04-29T21:39:45.996Z', 'unknown']);
+    expect([s.key, s.title, s.createdAt, s.updatedAt, s.status]).toEqual([
+      'gemini:gemini_stage0_jsonl',
+      'Say hello and list files.',
+      '2026-04-29T21:39:22.319Z',
+      '2026-04-29T21:39:45.996Z',
+      'unknown',
+    ]);
     expect([shape(s), countToolCalls(s)]).toEqual([['user:text', 'assistant:tool_call+tool_result', 'assistant:text'], 1]);
-    expect(s.messages[1]?.parts[1]).toEqual({ type: 'tool_result', callId: 'run_shell_command_stage0', output: 'Output: AgentSessions/\nREADME.md\nProcess Group PGID: 12345', isError: false });
+    expect(s.messages[1]?.parts[1]).toEqual({
+      type: 'tool_result',
+      callId: 'run_shell_command_stage0',
+      output: 'Output: AgentSessions/\nREADME.md\nProcess Group PGID: 12345',
+      isError: false,
+    });
     // Gemini's input count includes cached tokens; the canonical model keeps them apart.
     expect(s.usage).toEqual({ input: 12422, output: 228, cacheRead: 11502, cacheWrite: 0, reasoning: 0 });
     // gemini-3-flash-preview has a price now: $0.50 in, $3 out, $0.05 cached, per million.
@@ -198,7 +244,13 @@ describe('shared Gemini samples', () => {
     const s = await read(join(dir, '205016864bd110904e9ad8314192344ab398d043e779da15bedbb9ee9be00da2/chats/session-2025-12-16T23-47-b4f17607.json'));
     expect([s.title, s.createdAt, s.updatedAt, s.status]).toEqual(['Run a command', '2025-12-16T23:47:00.000Z', '2025-12-16T23:48:00.000Z', 'unknown']);
     expect(shape(s)).toEqual([
-      'user:text', 'assistant:thinking+tool_call+tool_result', 'assistant:tool_call+tool_result', 'system:text', 'assistant:text', 'user:text', 'assistant:text',
+      'user:text',
+      'assistant:thinking+tool_call+tool_result',
+      'assistant:tool_call+tool_result',
+      'system:text',
+      'assistant:text',
+      'user:text',
+      'assistant:text',
     ]);
     expect([countToolCalls(s), s.operations.map((o) => o.status)]).toEqual([2, ['success', 'success']]);
     expect(s.usage).toEqual({ input: 100, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 0 });
@@ -208,11 +260,21 @@ describe('shared Gemini samples', () => {
   it('reads the legacy history with an inline image under a slug folder', async () => {
     const s = await read(join(dir, 'legacy-project/chats/session-2025-12-16T23-47-d21f0000.json'));
     expect([s.key, s.title, s.formatVersion, s.createdAt, s.updatedAt]).toEqual([
-      'gemini:session-2025-12-16T23-47-d21f0000', 'Redacted session summary', 'legacy-history', '2025-12-16T23:47:00.000Z', '2025-12-16T23:48:00.000Z',
+      'gemini:session-2025-12-16T23-47-d21f0000',
+      'Redacted session summary',
+      'legacy-history',
+      '2025-12-16T23:47:00.000Z',
+      '2025-12-16T23:48:00.000Z',
     ]);
     expect(s.project).toEqual({ path: null, name: 'legacy-project', branch: null, headCommit: null });
-    expect(s.messages.map((m) => [m.id, m.role, m.timestamp])).toEqual([['history-0', 'user', '2023-09-18T01:20:00.000Z'], ['history-1', 'assistant', '2023-09-18T01:20:05.000Z']]);
-    expect(s.messages[0]?.parts).toEqual([{ type: 'text', text: 'Describe this image:' }, { type: 'image', mediaType: 'image/png', data: 'AAAA', url: null }]);
+    expect(s.messages.map((m) => [m.id, m.role, m.timestamp])).toEqual([
+      ['history-0', 'user', '2023-09-18T01:20:00.000Z'],
+      ['history-1', 'assistant', '2023-09-18T01:20:05.000Z'],
+    ]);
+    expect(s.messages[0]?.parts).toEqual([
+      { type: 'text', text: 'Describe this image:' },
+      { type: 'image', mediaType: 'image/png', data: 'AAAA', url: null },
+    ]);
     expect([s.usage, s.extra]).toEqual([null, { legacyHistory: true }]);
     expect(s.warnings.map((w) => w.code)).toEqual(['missing_field', 'unknown_field']);
   });

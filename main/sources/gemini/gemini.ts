@@ -39,7 +39,12 @@ export function parseGeminiDocument(value: unknown, ctx: DocumentContext, around
 }
 
 /** An append-only chat (`.jsonl`, Gemini CLI 0.40+), given its parsed lines. */
-export function parseGeminiJsonLines(records: readonly JsonLine[], ctx: DocumentContext, around: GeminiSurroundings = NOTHING_AROUND, now = Date.now()): Session {
+export function parseGeminiJsonLines(
+  records: readonly JsonLine[],
+  ctx: DocumentContext,
+  around: GeminiSurroundings = NOTHING_AROUND,
+  now = Date.now(),
+): Session {
   const warnings = new WarningList();
   warnings.addAll(ctx.warnings);
   return buildGeminiSession(replayJsonLines(records, warnings), ctx, around, now, warnings);

@@ -81,7 +81,12 @@ describe('JidoCode fixtures', () => {
     expect(s.cost?.estimated).toBe(false);
     expect(s.messages[1]).toMatchObject({ usage: { input: 1800, output: 22 }, cost: { usd: 0.00573, estimated: false } });
     expect(s.messages[2]?.parts).toEqual([
-      { type: 'tool_result', callId: null, output: 'read_file lib/tidepool/search.ex -> 88 lines\n  Enum.sort_by(docs, &score(&1, query), :desc)', isError: null },
+      {
+        type: 'tool_result',
+        callId: null,
+        output: 'read_file lib/tidepool/search.ex -> 88 lines\n  Enum.sort_by(docs, &score(&1, query), :desc)',
+        isError: null,
+      },
     ]);
     expect(s.extra).toEqual({
       language: 'elixir',

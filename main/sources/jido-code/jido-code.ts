@@ -3,8 +3,21 @@ import { recognizesJidoCode } from './jido-code-recognize.ts';
 import { basename, dirname, extname } from 'node:path';
 import type { Cost, Message, MessagePart, MessageRole, ModelInfo, Session, Todo, TokenUsage } from '../../../shared/session.ts';
 import {
-  addUsage, elementFields, emptyUsage, Fields, flattenConfig, isRecord, lastSegment, notAnObject, primarySourceFile,
-  noUsableField, readDocument, titleFromText, warnUnknownFields, WarningList, type DocumentContext,
+  addUsage,
+  elementFields,
+  emptyUsage,
+  Fields,
+  flattenConfig,
+  isRecord,
+  lastSegment,
+  notAnObject,
+  primarySourceFile,
+  noUsableField,
+  readDocument,
+  titleFromText,
+  warnUnknownFields,
+  WarningList,
+  type DocumentContext,
 } from '../coerce.ts';
 import { UnreadableError, type SourceReader } from '../types.ts';
 
@@ -12,8 +25,20 @@ import { UnreadableError, type SourceReader } from '../types.ts';
 export const JIDO_VERSION = 1;
 
 const KNOWN_FIELDS = [
-  'version', 'id', 'name', 'project_path', 'config', 'created_at', 'updated_at', 'closed_at', 'conversation', 'todos',
-  'signature', 'language', 'cumulative_usage', 'prompt_history',
+  'version',
+  'id',
+  'name',
+  'project_path',
+  'config',
+  'created_at',
+  'updated_at',
+  'closed_at',
+  'conversation',
+  'todos',
+  'signature',
+  'language',
+  'cumulative_usage',
+  'prompt_history',
 ] as const;
 
 /** `*.json` directly inside `.jido_code/sessions/`; the writer's `<id>.json.tmp` never matches. */

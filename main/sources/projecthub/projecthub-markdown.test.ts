@@ -47,18 +47,57 @@ describe('parseVaultMarkdown', () => {
   it('reads the Summary block: overview, bullets, checked and unchecked open items, inline-code tags', () => {
     const { md } = parse(
       [
-        '---', 'session_id: "s2"', '---', '# Session: s2', '', '## Summary', '', '### Overview', 'Moved the cron to UTC.', '',
-        '### Key Decisions', '- Use UTC everywhere', '', '### Outcomes', '_No outcomes recorded._', '', '### Open Items', '- [ ] Update docs', '- [x] Fix tests', '',
-        '### Tags', '`cron` `utc`', '', '## Rolling Summary', '', '_No summary yet._', '', '## Decisions', '', '- Use UTC everywhere', '',
-        '## Search Footprint', '', '- `cron schedule`', '',
+        '---',
+        'session_id: "s2"',
+        '---',
+        '# Session: s2',
+        '',
+        '## Summary',
+        '',
+        '### Overview',
+        'Moved the cron to UTC.',
+        '',
+        '### Key Decisions',
+        '- Use UTC everywhere',
+        '',
+        '### Outcomes',
+        '_No outcomes recorded._',
+        '',
+        '### Open Items',
+        '- [ ] Update docs',
+        '- [x] Fix tests',
+        '',
+        '### Tags',
+        '`cron` `utc`',
+        '',
+        '## Rolling Summary',
+        '',
+        '_No summary yet._',
+        '',
+        '## Decisions',
+        '',
+        '- Use UTC everywhere',
+        '',
+        '## Search Footprint',
+        '',
+        '- `cron schedule`',
+        '',
       ].join('\r\n'),
     );
-    expect(md.summary).toEqual({ overview: 'Moved the cron to UTC.', decisions: ['Use UTC everywhere'], outcomes: [], openItems: ['Update docs', 'Fix tests'], tags: ['cron', 'utc'] });
+    expect(md.summary).toEqual({
+      overview: 'Moved the cron to UTC.',
+      decisions: ['Use UTC everywhere'],
+      outcomes: [],
+      openItems: ['Update docs', 'Fix tests'],
+      tags: ['cron', 'utc'],
+    });
     expect([md.rollingSummary, md.decisions, md.searchFootprint]).toEqual(['', ['Use UTC everywhere'], ['cron schedule']]);
   });
 
   it('reports unknown front matter keys and a block that is never closed', () => {
-    expect(parse('---\nsession_id: "s3"\nmood: calm\n---\n').warnings).toEqual([{ code: 'unknown_field', message: 'Unknown front matter field ignored: mood.', count: 1 }]);
+    expect(parse('---\nsession_id: "s3"\nmood: calm\n---\n').warnings).toEqual([
+      { code: 'unknown_field', message: 'Unknown front matter field ignored: mood.', count: 1 },
+    ]);
     const open = parse('---\nsession_id: "s4"\nturn_count: 2\n');
     expect(open.md.frontMatter?.get('turn_count')).toBe(2);
     expect(open.warnings.map((w) => w.code)).toEqual(['invalid_yaml']);
@@ -66,7 +105,12 @@ describe('parseVaultMarkdown', () => {
 
   it('has no front matter and no sections in a plain note', () => {
     expect(parse('# Meeting notes\n\n- nothing about sessions\n').md).toEqual({
-      frontMatter: null, headingId: null, summary: null, rollingSummary: null, decisions: null, searchFootprint: null,
+      frontMatter: null,
+      headingId: null,
+      summary: null,
+      rollingSummary: null,
+      decisions: null,
+      searchFootprint: null,
     });
   });
 });

@@ -113,8 +113,12 @@ export function parseVaultMarkdown(text: string, warnings: WarningList): VaultMa
   const summaryAt = at('## Summary');
   const next = (from: number, ...candidates: number[]) => candidates.filter((c) => c > from).sort((a, b) => a - b)[0] ?? -1;
 
-  const summaryLines = summaryAt !== -1 && (rolling === -1 || summaryAt < rolling) ? section(body, summaryAt, next(summaryAt, rolling, decisions, footprint)) : null;
-  const rollingText = section(body, rolling, next(rolling, decisions, footprint))?.join('\n').trim() ?? null;
+  const summaryLines =
+    summaryAt !== -1 && (rolling === -1 || summaryAt < rolling) ? section(body, summaryAt, next(summaryAt, rolling, decisions, footprint)) : null;
+  const rollingText =
+    section(body, rolling, next(rolling, decisions, footprint))
+      ?.join('\n')
+      .trim() ?? null;
   const decisionLines = section(body, decisions, next(decisions, footprint));
   const footprintLines = section(body, footprint, -1);
   return {

@@ -27,10 +27,20 @@ async function read(path: string): Promise<Session> {
 function fromText(text: string, over: Partial<ProjectHubContext> = {}): Session {
   const warnings = new WarningList();
   const md = parseVaultMarkdown(text, warnings);
-  return parseProjectHub(md, { path: '/p/vault/sessions/2026-01-02_s1.md', size: 1, mtimeMs: 0, now: DAY, warnings: warnings.list(), index: null, transcript: null, ...over });
+  return parseProjectHub(md, {
+    path: '/p/vault/sessions/2026-01-02_s1.md',
+    size: 1,
+    mtimeMs: 0,
+    now: DAY,
+    warnings: warnings.list(),
+    index: null,
+    transcript: null,
+    ...over,
+  });
 }
 
-const front = (status: string, turns = 1) => `---\nsession_id: "s1"\nproject_dir: "/p"\nstarted_at: 1767312000000\nlast_saved_at: 1767312060000\nturn_count: ${turns}\nstatus: ${status}\n---\n\n# Session: s1\n`;
+const front = (status: string, turns = 1) =>
+  `---\nsession_id: "s1"\nproject_dir: "/p"\nstarted_at: 1767312000000\nlast_saved_at: 1767312060000\nturn_count: ${turns}\nstatus: ${status}\n---\n\n# Session: s1\n`;
 
 describe('claimsProjectHub', () => {
   it.each(['/home/u/app/vault/sessions/2026-02-20_12a5d376-45bb-43ce-9bba-312d0c77217c.md', '/home/u/app/vault/sessions/2026-02-20_session-1771572843558.md'])(
@@ -111,7 +121,18 @@ describe('parseProjectHub', () => {
   });
 
   it('names every value on which the Markdown file and index.db disagree, keeping the Markdown value', () => {
-    const row = { projectDir: '/p', startedAt: 1767312000000, lastSavedAt: 1767312999000, turnCount: 4, estimatedTokens: 0, rollingSummary: null, decisions: null, searchFootprint: null, summary: null, status: 'closed' };
+    const row = {
+      projectDir: '/p',
+      startedAt: 1767312000000,
+      lastSavedAt: 1767312999000,
+      turnCount: 4,
+      estimatedTokens: 0,
+      rollingSummary: null,
+      decisions: null,
+      searchFootprint: null,
+      summary: null,
+      status: 'closed',
+    };
     const s = fromText(front('active', 3), { index: { row, file: { path: '/p/vault/.projecthub/index.db', size: 1, mtimeMs: 0, role: 'index' } } });
     expect(s.warnings.map((w) => w.message)).toEqual([
       'The Markdown file and index.db disagree on last_saved_at (1767312060000 vs 1767312999000); the Markdown value is shown.',
@@ -155,7 +176,11 @@ describe('ProjectHub companions that cannot be used', () => {
   }
 
   it('keeps the session when the transcript is empty and index.db is not a database', async () => {
-    const path = vaultWith('broken', { 'sessions/2026-01-02_s1.md': front('closed'), '.projecthub/transcripts/s1.jsonl': '', '.projecthub/index.db': 'not sqlite' });
+    const path = vaultWith('broken', {
+      'sessions/2026-01-02_s1.md': front('closed'),
+      '.projecthub/transcripts/s1.jsonl': '',
+      '.projecthub/index.db': 'not sqlite',
+    });
     const s = await read(path);
     expect(s.warnings.map((w) => w.code)).toEqual(['index_unreadable', 'transcript_unreadable']);
     expect(s.warnings[1]?.message).toBe('The transcript s1.jsonl cannot be read: File is empty (0 bytes).');
@@ -170,7 +195,10 @@ describe('ProjectHub companions that cannot be used', () => {
   });
 
   it('never looks for a transcript named by an id that leaves the transcripts folder', async () => {
-    const path = vaultWith('escape', { 'sessions/2026-01-02_s1.md': '---\nsession_id: "../../../secret"\n---\n', 'secret.jsonl': '{"type":"user","message":{"content":"x"}}\n' });
+    const path = vaultWith('escape', {
+      'sessions/2026-01-02_s1.md': '---\nsession_id: "../../../secret"\n---\n',
+      'secret.jsonl': '{"type":"user","message":{"content":"x"}}\n',
+    });
     const s = await read(path);
     expect([s.id, s.messages, s.sourceFiles.length]).toEqual(['../../../secret', [], 1]);
   });
@@ -189,7 +217,13 @@ describe('shared ProjectHub samples', () => {
     const s = await sample('2026-02-20_12a5d376-45bb-43ce-9bba-312d0c77217c.md');
     expect(s.project).toEqual({ path: 'D:\\workspace\\claude\\RepoMemory', name: 'RepoMemory', branch: null, headCommit: null });
     expect(s.warnings.map((w) => w.code)).toEqual(['invalid_yaml']);
-    expect([s.title, s.status, s.createdAt, s.updatedAt, s.messages.length]).toEqual(['Implement the following plan:', 'open', '2026-02-20T07:48:15.158Z', '2026-02-20T08:02:32.396Z', 0]);
+    expect([s.title, s.status, s.createdAt, s.updatedAt, s.messages.length]).toEqual([
+      'Implement the following plan:',
+      'open',
+      '2026-02-20T07:48:15.158Z',
+      '2026-02-20T08:02:32.396Z',
+      0,
+    ]);
     expect(s.extra.searchFootprint).toHaveLength(10);
     expect(String(s.extra.rollingSummary)).toHaveLength(2003);
     expect(s.extra).toMatchObject({ status: 'active', turnCount: 3, decisions: [] });
@@ -198,15 +232,44 @@ describe('shared ProjectHub samples', () => {
   it('reads the real empty session with a non-UUID id', async () => {
     const s = await sample('2026-02-20_session-1771572843558.md');
     expect([s.key, s.title, s.project.path, s.createdAt, s.status, s.warnings]).toEqual([
-      'projecthub:session-1771572843558', 'ProjectHub session session-1771572843558', 'D:/workspace/claude/RepoMemory', '2026-02-20T07:34:03.570Z', 'open', [],
+      'projecthub:session-1771572843558',
+      'ProjectHub session session-1771572843558',
+      'D:/workspace/claude/RepoMemory',
+      '2026-02-20T07:34:03.570Z',
+      'open',
+      [],
     ]);
     expect(s.extra).toEqual({ status: 'active', turnCount: 0, estimatedTokens: 0, decisions: [], searchFootprint: [] });
   });
 
   it.each([
-    ['2026-02-23_8c3e5f71-2a4b-4d6e-9f80-1b2c3d4e5f60.md', 'open', 'Webhook deliveries are not retried after a 503. Add exponential backoff with ji…', 8, 3, [5725, 635, 84500, 0], false],
-    ['2026-02-24_2d7a9c4e-6b1f-4e3a-8d5c-7f9e0a1b2c3d.md', 'compacted', 'Design idempotency keys for POST /charges. Keys must survive a process restart.', 11, 5, [5799, 657, 85500, 0], true],
-    ['2026-02-25_f41b8e2c-9d07-4a6b-b3e5-0c1d2e3f4a5b.md', 'closed', 'Which services are in PCI scope after the tokenisation change?', 4, 1, [2622, 246, 39000, 0], false],
+    [
+      '2026-02-23_8c3e5f71-2a4b-4d6e-9f80-1b2c3d4e5f60.md',
+      'open',
+      'Webhook deliveries are not retried after a 503. Add exponential backoff with ji…',
+      8,
+      3,
+      [5725, 635, 84500, 0],
+      false,
+    ],
+    [
+      '2026-02-24_2d7a9c4e-6b1f-4e3a-8d5c-7f9e0a1b2c3d.md',
+      'compacted',
+      'Design idempotency keys for POST /charges. Keys must survive a process restart.',
+      11,
+      5,
+      [5799, 657, 85500, 0],
+      true,
+    ],
+    [
+      '2026-02-25_f41b8e2c-9d07-4a6b-b3e5-0c1d2e3f4a5b.md',
+      'closed',
+      'Which services are in PCI scope after the tokenisation change?',
+      4,
+      1,
+      [2622, 246, 39000, 0],
+      false,
+    ],
   ] as const)('merges %s with its transcript and index row', async (name, status, title, messages, toolCalls, tokens, hasSummary) => {
     const s = await sample(name);
     expect([s.status, s.title, s.messages.length, countToolCalls(s)]).toEqual([status, title, messages, toolCalls]);
@@ -223,6 +286,9 @@ describe('shared ProjectHub samples', () => {
     expect(s.summary?.openItems).toEqual(['Add a nightly job to purge keys older than 24h', 'Document the Idempotency-Key header in the public API guide']);
     expect(s.summary?.tags).toEqual(['payments', 'idempotency', 'postgres', 'middleware']);
     expect([s.createdAt, s.updatedAt]).toEqual(['2026-02-24T10:00:03.000Z', '2026-02-24T10:01:55.700Z']);
-    expect(s.extra).toMatchObject({ decisions: ['Use Postgres for idempotency keys', 'Replay stored response body'], searchFootprint: ['charges table schema', 'idempotency middleware express'] });
+    expect(s.extra).toMatchObject({
+      decisions: ['Use Postgres for idempotency keys', 'Replay stored response body'],
+      searchFootprint: ['charges table schema', 'idempotency middleware express'],
+    });
   });
 });

@@ -61,7 +61,10 @@ function fmValue(md: VaultMarkdown, key: string, kind: 'string' | 'number', warn
 /** The Markdown value wins (it is the claimed file); a differing index.db value is named in a warning. */
 function pick<T extends string | number>(key: string, fromMd: T | null, fromIndex: T | null | undefined, warnings: WarningList): T | null {
   if (fromMd !== null && fromIndex !== null && fromIndex !== undefined && fromMd !== fromIndex) {
-    warnings.add('sources_disagree', `The Markdown file and index.db disagree on ${key} (${JSON.stringify(fromMd)} vs ${JSON.stringify(fromIndex)}); the Markdown value is shown.`);
+    warnings.add(
+      'sources_disagree',
+      `The Markdown file and index.db disagree on ${key} (${JSON.stringify(fromMd)} vs ${JSON.stringify(fromIndex)}); the Markdown value is shown.`,
+    );
   }
   return fromMd ?? fromIndex ?? null;
 }

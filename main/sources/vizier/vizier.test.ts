@@ -261,7 +261,10 @@ describe('shared Vizier samples', () => {
     const s = await read(join(ledgerly, '7a0c5e93-1d2b-4f86-b4e7-9c3a2d8f1e05/session.json'));
     expect(s.title).toBe('Why does `ledgerly import` hang on an empty CSV?');
     expect(s.createdAt).toBe('2025-11-16T00:56:35.746Z');
-    expect(s.messages.map((m) => [m.role, m.model])).toEqual([['user', 'gpt-5'], ['assistant', 'gpt-5']]);
+    expect(s.messages.map((m) => [m.role, m.model])).toEqual([
+      ['user', 'gpt-5'],
+      ['assistant', 'gpt-5'],
+    ]);
     expect(s.model).toEqual({ provider: 'codex', name: 'gpt-5', parameters: { reasoningEffort: 'Low' } });
     expect(s.config.map((c) => c.key)).toEqual(['backend', 'codex.binary', 'codex.bounds_prompt', 'codex.profile', 'fallback_backend', 'reasoning_effort']);
   });
@@ -297,7 +300,12 @@ describe('shared Vizier samples', () => {
     expect(s.formatVersion).toBe('mvp');
     expect(s.title).toBe('Sync drops my edit when two devices save in the same millisecond. Fix the merge…');
     expect([s.createdAt, s.updatedAt]).toEqual(['2025-11-20T15:14:22.481Z', '2025-11-20T15:31:07.902Z']);
-    expect(s.project).toEqual({ path: '/home/dev/proj/orbit-notes', name: 'orbit-notes', branch: 'fix/merge-tiebreak', headCommit: 'a41c9e07d3b25f8e16c0a9d7e4b3f2c1d0e9f8a7' });
+    expect(s.project).toEqual({
+      path: '/home/dev/proj/orbit-notes',
+      name: 'orbit-notes',
+      branch: 'fix/merge-tiebreak',
+      headCommit: 'a41c9e07d3b25f8e16c0a9d7e4b3f2c1d0e9f8a7',
+    });
     expect(s.outcome).toEqual({
       status: 'accepted',
       summary: 'Merge tie-break now prefers the higher rev on equal timestamps; regression test added.',
@@ -338,9 +346,7 @@ describe('shared Vizier samples', () => {
   });
 });
 
-type Expectation =
-  | { code: UnreadableError['code']; phrase: string }
-  | { warnings: string[]; check?: (s: Session) => void };
+type Expectation = { code: UnreadableError['code']; phrase: string } | { warnings: string[]; check?: (s: Session) => void };
 
 /** Malformed files that imitate a Vizier session or a generic session.json, fed to the parser directly. */
 const MALFORMED: Record<string, Expectation> = {
@@ -363,7 +369,8 @@ const MALFORMED: Record<string, Expectation> = {
   },
   'utf8_bom__vizier_session.json': {
     warnings: ['bom'],
-    check: (s) => expect([s.id, s.outcome?.status, s.messages.length, s.title]).toEqual(['b0b0b0b0-0000-4000-8000-000000000001', 'completed', 0, 'Vizier session']),
+    check: (s) =>
+      expect([s.id, s.outcome?.status, s.messages.length, s.title]).toEqual(['b0b0b0b0-0000-4000-8000-000000000001', 'completed', 0, 'Vizier session']),
   },
   'whitespace_only__session.json': { code: 'empty_file', phrase: 'File contains only whitespace.' },
   'wrong_top_level__array_instead_of_object.json': { code: 'wrong_shape', phrase: 'Not a Vizier session: the file holds an array (2 items)' },

@@ -5,17 +5,45 @@ import { basename, dirname, extname, isAbsolute, join, relative } from 'node:pat
 import { Provenance } from '../../../shared/session.ts';
 import type { Artifact, ConfigEntry, Message, MessageRole, ModelInfo, Operation, Outcome, Session, SourceFile, VcsFacts } from '../../../shared/session.ts';
 import {
-  elementFields, Fields, flattenConfig, isRecord, lastSegment, limitDepth, noUsableField, notAnObject, primarySourceFile,
-  readDocument, titleFromText, warnUnknownFields, WarningList, type DocumentContext,
+  elementFields,
+  Fields,
+  flattenConfig,
+  isRecord,
+  lastSegment,
+  limitDepth,
+  noUsableField,
+  notAnObject,
+  primarySourceFile,
+  readDocument,
+  titleFromText,
+  warnUnknownFields,
+  WarningList,
+  type DocumentContext,
 } from '../coerce.ts';
 import { UnreadableError, type SourceReader } from '../types.ts';
 
 export const VIZIER_V1 = 'vizier.session.v1';
 
 const KNOWN_FIELDS = [
-  'schema', 'id', 'created_at', 'updated_at', 'tool_version', 'workflow_type', 'mode', 'repo', 'config_effective',
-  'system_prompt', 'system_prompt_path', 'system_prompt_hash', 'model', 'messages', 'chat', 'agent', 'operations',
-  'artifacts', 'outcome',
+  'schema',
+  'id',
+  'created_at',
+  'updated_at',
+  'tool_version',
+  'workflow_type',
+  'mode',
+  'repo',
+  'config_effective',
+  'system_prompt',
+  'system_prompt_path',
+  'system_prompt_hash',
+  'model',
+  'messages',
+  'chat',
+  'agent',
+  'operations',
+  'artifacts',
+  'outcome',
 ] as const;
 /** Fields that carry a session's body; a foreign schema string with none of them is a format we cannot read. */
 const BODY_FIELDS = KNOWN_FIELDS.filter((k) => !['schema', 'id', 'created_at', 'updated_at', 'outcome'].includes(k));
@@ -143,7 +171,10 @@ function readProvenance(cfg: Fields, key: string, raw: unknown): Provenance | nu
   if (raw === undefined || raw === null) return null;
   const match = Provenance.options.find((p) => typeof raw === 'string' && p.toLowerCase() === raw.toLowerCase());
   if (match) return match;
-  cfg.warnings.add('unknown_provenance', `Config "${key}" has provenance ${JSON.stringify(raw)}, which is not CLI, session, profile or default; shown without provenance.`);
+  cfg.warnings.add(
+    'unknown_provenance',
+    `Config "${key}" has provenance ${JSON.stringify(raw)}, which is not CLI, session, profile or default; shown without provenance.`,
+  );
   return null;
 }
 
@@ -211,7 +242,12 @@ function readArtifacts(top: Fields): Artifact[] {
 function titleFromPrompt(text: string): string | null {
   const stripped = text
     .split(/\r?\n/)
-    .map((line) => line.trim().replace(/^<[A-Za-z_][\w-]*>/, '').replace(/<\/[A-Za-z_][\w-]*>$/, ''))
+    .map((line) =>
+      line
+        .trim()
+        .replace(/^<[A-Za-z_][\w-]*>/, '')
+        .replace(/<\/[A-Za-z_][\w-]*>$/, ''),
+    )
     .join('\n');
   return titleFromText(stripped);
 }

@@ -38,7 +38,10 @@ export function readBody(req: IncomingMessage, limits: Pick<HttpLimits, 'maxBody
     };
     const onEnd = () => finish({ text: Buffer.concat(chunks).toString('utf8') });
     const onGone = () => finish({ error: new Error('The client closed the connection before the body was complete.') });
-    const timer = setTimeout(() => finish({ error: new BodyRefused(408, `Request body did not arrive within ${limits.bodyTimeoutMs} ms.`) }), limits.bodyTimeoutMs);
+    const timer = setTimeout(
+      () => finish({ error: new BodyRefused(408, `Request body did not arrive within ${limits.bodyTimeoutMs} ms.`) }),
+      limits.bodyTimeoutMs,
+    );
     req.on('data', onData).on('end', onEnd).on('error', onGone).on('close', onGone);
   });
 }

@@ -7,7 +7,12 @@ import { BundleShareDialog } from './BundleShareDialog.tsx';
 export function BundleShareButton({ sessionKey }: { sessionKey: string }) {
   const openShare = useAppStore((s) => s.openShare);
   return (
-    <button type="button" data-testid="bundle-share" title="Export this session as a bundle, Markdown or HTML — secrets reviewed first" onClick={() => void openShare([sessionKey])}>
+    <button
+      type="button"
+      data-testid="bundle-share"
+      title="Export this session as a bundle, Markdown or HTML — secrets reviewed first"
+      onClick={() => void openShare([sessionKey])}
+    >
       Share…
     </button>
   );
@@ -22,7 +27,13 @@ export function BundleShareListButton() {
     .filter((s) => !s.unreadable)
     .map((s) => s.key);
   return (
-    <button type="button" data-testid="bundle-share-list" disabled={!keys.length} title="Export every session the list shows as one bundle" onClick={() => void openShare(keys)}>
+    <button
+      type="button"
+      data-testid="bundle-share-list"
+      disabled={!keys.length}
+      title="Export every session the list shows as one bundle"
+      onClick={() => void openShare(keys)}
+    >
       Share list…
     </button>
   );

@@ -68,7 +68,12 @@ export function BundleImportButton() {
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
-      <button type="button" data-testid="bundle-import-button" title="Import a Session Vault bundle (.zip) — or drop it on the window" onClick={() => input.current?.click()}>
+      <button
+        type="button"
+        data-testid="bundle-import-button"
+        title="Import a Session Vault bundle (.zip) — or drop it on the window"
+        onClick={() => input.current?.click()}
+      >
         Import…
       </button>
       <input
@@ -109,7 +114,9 @@ export function BundleImportDialog() {
       {report && (
         <div role="status" data-testid="bundle-import-report">
           <p className={report.imported.length ? 'ok-text' : 'muted'} data-testid="bundle-imported-count">
-            {report.imported.length ? `Imported ${report.imported.length} session${report.imported.length === 1 ? '' : 's'} into the vault.` : 'Nothing new was imported.'}
+            {report.imported.length
+              ? `Imported ${report.imported.length} session${report.imported.length === 1 ? '' : 's'} into the vault.`
+              : 'Nothing new was imported.'}
           </p>
           {report.imported.length > 0 && (
             <ul className="vault-list">
@@ -147,7 +154,9 @@ export function BundleImportDialog() {
             </>
           )}
           <p className="muted small">
-            {report.redactionEnabled ? `The sender redacted ${report.redacted} secret${report.redacted === 1 ? '' : 's'} before sharing.` : 'The sender shared these files unredacted.'}
+            {report.redactionEnabled
+              ? `The sender redacted ${report.redacted} secret${report.redacted === 1 ? '' : 's'} before sharing.`
+              : 'The sender shared these files unredacted.'}
           </p>
         </div>
       )}

@@ -10,8 +10,8 @@ export function BundleImportPreview({ preview }: { preview: BundlePreview }) {
   return (
     <div data-testid="bundle-import-preview">
       <p role="status">
-        Checked, nothing imported yet: {plural(preview.sessions.length, 'session')}, {plural(preview.files, 'file')} ({formatBytes(preview.bytes)}),
-        exported {preview.createdAt} by Session Vault {preview.appVersion}.
+        Checked, nothing imported yet: {plural(preview.sessions.length, 'session')}, {plural(preview.files, 'file')} ({formatBytes(preview.bytes)}), exported{' '}
+        {preview.createdAt} by Session Vault {preview.appVersion}.
       </p>
       <ul className="vault-list">
         {preview.sessions.map((s) => (

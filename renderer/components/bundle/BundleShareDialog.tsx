@@ -27,7 +27,12 @@ function Findings() {
       </p>
     );
   }
-  if (!share.findings.length) return <p className="ok-text" data-testid="bundle-no-findings">No secrets found.</p>;
+  if (!share.findings.length)
+    return (
+      <p className="ok-text" data-testid="bundle-no-findings">
+        No secrets found.
+      </p>
+    );
   const kept = new Set(share.kept);
   const redacted = share.findings.length - share.findings.filter((f) => kept.has(f.id)).length;
   return (
@@ -41,7 +46,10 @@ function Findings() {
             <label className="delete-file" data-testid="bundle-finding" data-rule={f.rule} data-id={f.id}>
               <input type="checkbox" data-testid="bundle-finding-toggle" checked={!kept.has(f.id)} onChange={() => toggle(f.id)} />
               <span>
-                <strong>{f.rule}</strong> <span className="muted mono small">{f.file.split('/').slice(-2).join('/')}:{f.line}</span>
+                <strong>{f.rule}</strong>{' '}
+                <span className="muted mono small">
+                  {f.file.split('/').slice(-2).join('/')}:{f.line}
+                </span>
                 <br />
                 <span className="mono small" data-testid="bundle-finding-preview">
                   {f.preview}
@@ -94,8 +102,7 @@ export function BundleShareDialog() {
       <BundleRefusedFiles />
       {busy && (
         <p role="status" data-testid="bundle-progress">
-          {share.phase === 'exporting' ? 'Exporting…' : 'Saving…'}{' '}
-          <progress max={share.progress?.total || 1} value={share.progress?.done ?? 0} />{' '}
+          {share.phase === 'exporting' ? 'Exporting…' : 'Saving…'} <progress max={share.progress?.total || 1} value={share.progress?.done ?? 0} />{' '}
           {share.progress ? `${formatBytes(share.progress.done)} of ${formatBytes(share.progress.total)}` : ''}
         </p>
       )}
@@ -103,7 +110,8 @@ export function BundleShareDialog() {
         <div role="status" data-testid="bundle-done">
           <p className="ok-text">
             Saved {share.result.fileName} ({formatBytes(share.result.size)}): {share.result.sessions} session{share.result.sessions === 1 ? '' : 's'},{' '}
-            {share.result.redacted} secret{share.result.redacted === 1 ? '' : 's'} redacted{share.result.kept ? `, ${share.result.kept} left as you chose` : ''}.
+            {share.result.redacted} secret{share.result.redacted === 1 ? '' : 's'} redacted{share.result.kept ? `, ${share.result.kept} left as you chose` : ''}
+            .
           </p>
           <p className="muted small">
             A copy is kept at <span className="mono">{share.result.path}</span> for a day.

@@ -10,7 +10,13 @@ const share: ShareState = {
   phase: 'review',
   redact: true,
   findings: [],
-  refused: [{ session: 'vizier:evil-1', path: '/home/victim/.ssh/id_ed25519', reason: 'is outside every folder you added (its real path, links followed); it was left alone' }],
+  refused: [
+    {
+      session: 'vizier:evil-1',
+      path: '/home/victim/.ssh/id_ed25519',
+      reason: 'is outside every folder you added (its real path, links followed); it was left alone',
+    },
+  ],
   kept: [],
   progress: null,
   result: null,
@@ -28,7 +34,17 @@ describe('BundleShareDialog refused files', () => {
   });
 
   it('still names them once the export is done, from the export result', () => {
-    const result = { exportId: 'e', path: '/d/exports/e/s.zip', fileName: 's.zip', size: 2048, sessions: 1, files: 2, redacted: 0, kept: 0, refused: share.refused };
+    const result = {
+      exportId: 'e',
+      path: '/d/exports/e/s.zip',
+      fileName: 's.zip',
+      size: 2048,
+      sessions: 1,
+      files: 2,
+      redacted: 0,
+      kept: 0,
+      refused: share.refused,
+    };
     const html = render(<BundleShareDialog />, { share: { ...share, refused: [], phase: 'done', result } });
     expect(count(html, 'data-testid="bundle-refused-file"')).toBe(1);
   });

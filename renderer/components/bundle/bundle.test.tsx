@@ -11,7 +11,14 @@ const share: ShareState = {
   phase: 'review',
   redact: true,
   findings: [
-    { id: 'f1', rule: 'github', file: 'sessions/x/source/home/dev/.claude/projects/p/s1.jsonl', line: 12, preview: 'export GITHUB_TOKEN=ghp_************', redacted: true },
+    {
+      id: 'f1',
+      rule: 'github',
+      file: 'sessions/x/source/home/dev/.claude/projects/p/s1.jsonl',
+      line: 12,
+      preview: 'export GITHUB_TOKEN=ghp_************',
+      redacted: true,
+    },
     { id: 'f2', rule: 'anthropic', file: 'sessions/x/session.json', line: 40, preview: 'sample sk-a************', redacted: true },
   ],
   kept: ['f2'],
@@ -37,7 +44,11 @@ describe('BundleShareDialog', () => {
     expect(busy).toContain('<progress max="2048" value="512">');
     expect(busy).toContain('Cancel export');
     const done = render(<BundleShareDialog />, {
-      share: { ...share, phase: 'done', result: { exportId: 'e', path: '/d/exports/e/s.zip', fileName: 's.zip', size: 2048, sessions: 1, files: 2, redacted: 1, kept: 1 } },
+      share: {
+        ...share,
+        phase: 'done',
+        result: { exportId: 'e', path: '/d/exports/e/s.zip', fileName: 's.zip', size: 2048, sessions: 1, files: 2, redacted: 1, kept: 1 },
+      },
     });
     expect(done).toContain('Saved s.zip (2.0 KB): 1 session, 1 secret redacted, 1 left as you chose.');
   });
@@ -62,7 +73,13 @@ describe('BundleImportDialog', () => {
         error: null,
         preview: null,
         uploadId: null,
-        report: { imported: [{ key: 'a:1', title: 'Fix the build', copyOf: null }], skipped: [{ key: 'b:2', title: 'Old one', reason: 'already in the vault' }], files: 3, redacted: 4, redactionEnabled: true },
+        report: {
+          imported: [{ key: 'a:1', title: 'Fix the build', copyOf: null }],
+          skipped: [{ key: 'b:2', title: 'Old one', reason: 'already in the vault' }],
+          files: 3,
+          redacted: 4,
+          redactionEnabled: true,
+        },
       },
     });
     expect(html).toContain('Imported 1 session into the vault.');
@@ -71,7 +88,7 @@ describe('BundleImportDialog', () => {
     expect(html).toContain('Import those as copies');
   });
 
-  it('shows what an opened bundle would bring in, conflicts and the sender\'s findings, with nothing imported yet', () => {
+  it("shows what an opened bundle would bring in, conflicts and the sender's findings, with nothing imported yet", () => {
     const html = render(<BundleImportDialog />, {
       importing: {
         fileName: 'team.zip',

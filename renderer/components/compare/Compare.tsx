@@ -83,7 +83,15 @@ function Body({ c }: { c: Comparison }) {
       />
       <nav className="tabs" role="tablist">
         {tabs.map((t) => (
-          <button key={t.id} type="button" role="tab" data-tab={t.id} aria-selected={t.id === tab} className={t.id === tab ? 'tab active' : 'tab'} onClick={() => setTab(t.id)}>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            data-tab={t.id}
+            aria-selected={t.id === tab}
+            className={t.id === tab ? 'tab active' : 'tab'}
+            onClick={() => setTab(t.id)}
+          >
             {t.label}
             <span className="tab-count">{t.count}</span>
           </button>

@@ -45,7 +45,12 @@ export function CompareBar() {
   if (!openKey || comparing) return null;
   return (
     <div className="compare-bar" data-testid="compare-bar">
-      <button type="button" data-testid="compare-with" onClick={() => startPick(openKey)} title="Then click the other session in the list (or Ctrl/⌘-click two rows)">
+      <button
+        type="button"
+        data-testid="compare-with"
+        onClick={() => startPick(openKey)}
+        title="Then click the other session in the list (or Ctrl/⌘-click two rows)"
+      >
         Compare with…
       </button>
     </div>

@@ -22,7 +22,10 @@ export function CompareChart({ c }: { c: Comparison }) {
       </svg>
       <figcaption>
         <span className="key-a">A {g.a ? show(g.a.last) : '—'}</span> <span className="key-b">B {g.b ? show(g.b.last) : '—'}</span>
-        <span className="muted"> cumulative {tokens ? 'tokens' : 'cost'} over {g.turns} turn{g.turns === 1 ? '' : 's'}</span>
+        <span className="muted">
+          {' '}
+          cumulative {tokens ? 'tokens' : 'cost'} over {g.turns} turn{g.turns === 1 ? '' : 's'}
+        </span>
       </figcaption>
     </figure>
   );

@@ -35,7 +35,10 @@ export function CompareHeader({ rows }: { rows: readonly HeaderRow[] }) {
   return (
     <details className="cmp-header" data-testid="compare-header" open>
       <summary>
-        Header <span className="muted">— {differing} of {rows.length} fields differ</span>
+        Header{' '}
+        <span className="muted">
+          — {differing} of {rows.length} fields differ
+        </span>
       </summary>
       <table className="grid cmp-header-table">
         <colgroup>
@@ -70,7 +73,15 @@ export function CompareHeader({ rows }: { rows: readonly HeaderRow[] }) {
                 <td className="mono">{value(r, 'a')}</td>
                 <td className="mono">{value(r, 'b')}</td>
                 <td className={`cmp-delta ${deltaTone(r)}`} data-testid="compare-delta">
-                  {r.delta && r.delta !== 'same' ? r.delta : r.same ? '' : <span className="muted" title="differs">≠</span>}
+                  {r.delta && r.delta !== 'same' ? (
+                    r.delta
+                  ) : r.same ? (
+                    ''
+                  ) : (
+                    <span className="muted" title="differs">
+                      ≠
+                    </span>
+                  )}
                 </td>
               </tr>,
             );

@@ -2,7 +2,13 @@
 import type { Step, StepRow } from '../../../shared/compare/comparison.ts';
 import { CompareWordDiff } from './CompareWordDiff.tsx';
 
-const ASPECT_LABEL: Record<string, string> = { text: 'text differs', kind: 'different kind', tool: 'different tool', args: 'arguments differ', status: 'status differs' };
+const ASPECT_LABEL: Record<string, string> = {
+  text: 'text differs',
+  kind: 'different kind',
+  tool: 'different tool',
+  args: 'arguments differ',
+  status: 'status differs',
+};
 
 function ToolBody({ step, row, side }: { step: Extract<Step, { kind: 'tool' }>; row: StepRow | null; side: 'a' | 'b' }) {
   const argsDiff = row?.diff && row.aspects.includes('args') ? row.diff : null;
@@ -30,9 +36,7 @@ export function CompareStep({ step, row, side }: { step: Step | undefined; row: 
   return (
     <div className={`cmp-cell cmp-step kind-${step.kind} st-${status}`} data-testid="compare-step" data-status={status} data-side={side}>
       {step.kind === 'text' && (
-        <div className="cmp-text">
-          {row?.diff && row.status === 'changed' ? <CompareWordDiff segments={row.diff} side={side} /> : step.text}
-        </div>
+        <div className="cmp-text">{row?.diff && row.status === 'changed' ? <CompareWordDiff segments={row.diff} side={side} /> : step.text}</div>
       )}
       {step.kind === 'tool' && <ToolBody step={step} row={row} side={side} />}
       {step.kind === 'event' && (

@@ -2,7 +2,13 @@
 import type { Comparison } from '../../../shared/compare/comparison.ts';
 import { STATUS_LABEL } from '../../compare-rows.ts';
 
-export function CompareSummaryBar(props: { c: Comparison; diffs: readonly number[]; current: number | null; onJump(row: number): void; onStep(delta: 1 | -1): void }) {
+export function CompareSummaryBar(props: {
+  c: Comparison;
+  diffs: readonly number[];
+  current: number | null;
+  onJump(row: number): void;
+  onStep(delta: 1 | -1): void;
+}) {
   const { c, diffs, current, onJump, onStep } = props;
   const total = Math.max(1, c.rows.length);
   const at = current === null ? -1 : diffs.indexOf(current);
@@ -33,9 +39,7 @@ export function CompareSummaryBar(props: { c: Comparison; diffs: readonly number
         <button type="button" onClick={() => onStep(-1)} disabled={diffs.length === 0} title="Previous difference (p)">
           ↑ p
         </button>
-        <span data-testid="compare-position">
-          {diffs.length === 0 ? 'no differences' : `${at >= 0 ? at + 1 : '–'} of ${diffs.length}`}
-        </span>
+        <span data-testid="compare-position">{diffs.length === 0 ? 'no differences' : `${at >= 0 ? at + 1 : '–'} of ${diffs.length}`}</span>
         <button type="button" onClick={() => onStep(1)} disabled={diffs.length === 0} title="Next difference (n)">
           n ↓
         </button>

@@ -53,9 +53,13 @@ export function CompareTurn({ c, index, current }: { c: Comparison; index: numbe
       data-current={current ? 'true' : undefined}
     >
       <div className="cmp-turn-head">
-        <span className="cmp-cell-head">{row.a !== null ? `Turn ${row.a + 1}` : '—'} <span className="muted">{metrics(ta)}</span></span>
+        <span className="cmp-cell-head">
+          {row.a !== null ? `Turn ${row.a + 1}` : '—'} <span className="muted">{metrics(ta)}</span>
+        </span>
         <span className={`cmp-status st-${row.status}`}>{STATUS_LABEL[row.status]}</span>
-        <span className="cmp-cell-head">{row.b !== null ? `Turn ${row.b + 1}` : '—'} <span className="muted">{metrics(tb)}</span></span>
+        <span className="cmp-cell-head">
+          {row.b !== null ? `Turn ${row.b + 1}` : '—'} <span className="muted">{metrics(tb)}</span>
+        </span>
       </div>
       <div className="cmp-grid">
         <Prompt turn={ta} row={row} side="a" />

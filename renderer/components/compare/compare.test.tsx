@@ -11,7 +11,12 @@ const extra: TurnSpec = { prompt: 'Also log every retry at debug level.', steps:
 const b: TurnSpec[] = [
   BASE_TURNS[0]!,
   BASE_TURNS[1]!,
-  { ...BASE_TURNS[2]!, prompt: 'Run the tests please.', tokens: 6000, steps: [{ tool: 'Bash', input: { command: 'npm test' }, output: '1 failed', error: true }, 'One test fails.'] },
+  {
+    ...BASE_TURNS[2]!,
+    prompt: 'Run the tests please.',
+    tokens: 6000,
+    steps: [{ tool: 'Bash', input: { command: 'npm test' }, output: '1 failed', error: true }, 'One test fails.'],
+  },
   extra,
 ];
 const c = compareSessions(testSession('vault:a', BASE_TURNS), testSession('vault:b', b));
@@ -59,7 +64,9 @@ describe('Compare', () => {
 
 describe('CompareBar', () => {
   it('offers "Compare with…" for the open session', () => {
-    const html = render(<CompareBar />, { open: { key: 'vault:a', session: session({ key: 'vault:a' }), loading: false, error: null, errorCode: null, unreadable: null, removed: false } });
+    const html = render(<CompareBar />, {
+      open: { key: 'vault:a', session: session({ key: 'vault:a' }), loading: false, error: null, errorCode: null, unreadable: null, removed: false },
+    });
     expect(html).toContain('Compare with…');
   });
 

@@ -27,7 +27,15 @@ const results: SearchResult[] = [
   },
 ];
 const view = (over: Partial<SearchView> = {}): SearchView => ({
-  text: 'parseConfig', results, total: 1, tookMs: 4.2, problems: [], loading: false, loadingMore: false, error: null, ...over,
+  text: 'parseConfig',
+  results,
+  total: 1,
+  tookMs: 4.2,
+  problems: [],
+  loading: false,
+  loadingMore: false,
+  error: null,
+  ...over,
 });
 
 describe('search in the list', () => {
@@ -82,13 +90,16 @@ describe('search in the list', () => {
     expect(html).not.toContain('data-facet="model"');
   });
 
-  it('offers date, token, cost and summary ranges as chips, and date fields showing the query\'s own range', () => {
+  it("offers date, token, cost and summary ranges as chips, and date fields showing the query's own range", () => {
     const html = renderOpenPanel({
       filter: 'quokka after:2026-01-31 tokens>=100k',
       facets: {
         ...emptyFacets(),
         date: [{ value: 'Past 30 days', count: 4, filter: 'after:30d' }],
-        tokens: [{ value: '10k+', count: 9, filter: 'tokens>=10k' }, { value: '100k+', count: 2, filter: 'tokens>=100k' }],
+        tokens: [
+          { value: '10k+', count: 9, filter: 'tokens>=10k' },
+          { value: '100k+', count: 2, filter: 'tokens>=100k' },
+        ],
         summary: [{ value: 'Has a summary', count: 1, filter: 'has:summary' }],
       },
     });
@@ -125,7 +136,6 @@ function renderOpenPanel(state: Parameters<typeof render>[1]): string {
 }
 
 afterEach(() => vi.unstubAllGlobals());
-
 
 describe('indexing progress', () => {
   it('shows a bar with files, sizes and time left while scanning, and that the index is up to date when idle', () => {

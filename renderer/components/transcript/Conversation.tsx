@@ -97,10 +97,7 @@ export function Conversation(props: {
   // The search result's message may lie in a window still being fetched: it is found once it arrives.
   const focusMessage = focus ? messages[focus.messageIndex] : undefined;
   const targetRow = useMemo(() => (focusMessage ? rows.findIndex((r) => r.kind === 'message' && r.message === focusMessage) : -1), [rows, focusMessage]);
-  const targetCtx: RowContext = useMemo(
-    () => (focus && !ctx.query ? { ...ctx, query: anyOf(focus.terms) } : ctx),
-    [ctx, focus],
-  );
+  const targetCtx: RowContext = useMemo(() => (focus && !ctx.query ? { ...ctx, query: anyOf(focus.terms) } : ctx), [ctx, focus]);
   const revealed = useRef<SearchFocus | null>(null);
   useEffect(() => {
     if (!focus || targetRow < 0 || revealed.current === focus) return;

@@ -31,7 +31,10 @@ function useMarkdown(): MarkdownModule | null {
     if (loaded) return;
     let live = true;
     // Until it arrives (or if it cannot) the text stays as written.
-    loadMarkdown().then((module) => live && setLoaded(module), () => {});
+    loadMarkdown().then(
+      (module) => live && setLoaded(module),
+      () => {},
+    );
     return () => {
       live = false;
     };

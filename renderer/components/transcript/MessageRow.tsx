@@ -91,18 +91,21 @@ export const MessageRow = memo(function MessageRow(props: {
   const { row, ctx, current, target = false } = props;
   const m = row.message;
   const onlyCompaction = row.items.length > 0 && row.items.every((i) => i.kind === 'compaction');
-  const classes = ['message', `role-${m.role}`, row.secondary && 'secondary', row.resultsOnly && 'compact', onlyCompaction && 'divider', m.agentId && 'nested', current && 'find-row', target && 'search-target']
+  const classes = [
+    'message',
+    `role-${m.role}`,
+    row.secondary && 'secondary',
+    row.resultsOnly && 'compact',
+    onlyCompaction && 'divider',
+    m.agentId && 'nested',
+    current && 'find-row',
+    target && 'search-target',
+  ]
     .filter(Boolean)
     .join(' ');
   const notes = notesOf(m.annotations);
   return (
-    <article
-      className={classes}
-      data-testid="message"
-      data-role={m.role}
-      data-agent={m.agentId ?? undefined}
-      data-search-target={target ? 'true' : undefined}
-    >
+    <article className={classes} data-testid="message" data-role={m.role} data-agent={m.agentId ?? undefined} data-search-target={target ? 'true' : undefined}>
       {!onlyCompaction && (
         <header className="message-header">
           <span className="role">{ROLE_LABEL[m.role]}</span>

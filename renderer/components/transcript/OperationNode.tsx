@@ -31,19 +31,28 @@ export function Vcs({ vcs }: { vcs: VcsFacts }) {
           <PathList letter="D" paths={D} />
           {R.map((r) => (
             <li key={`R:${r.from}:${r.to}`}>
-              <span className="vcs-letter vcs-R">R</span> <span className="mono">{r.from ?? '?'} → {r.to}</span>
+              <span className="vcs-letter vcs-R">R</span>{' '}
+              <span className="mono">
+                {r.from ?? '?'} → {r.to}
+              </span>
             </li>
           ))}
         </ul>
       )}
       {vcs.appliedSha && (
         <div>
-          Applied <span className="mono" title={vcs.appliedSha}>{shortSha(vcs.appliedSha)}</span>
+          Applied{' '}
+          <span className="mono" title={vcs.appliedSha}>
+            {shortSha(vcs.appliedSha)}
+          </span>
         </div>
       )}
       {vcs.restoredSha && (
         <div>
-          Restored <span className="mono" title={vcs.restoredSha}>{shortSha(vcs.restoredSha)}</span>
+          Restored{' '}
+          <span className="mono" title={vcs.restoredSha}>
+            {shortSha(vcs.restoredSha)}
+          </span>
         </div>
       )}
     </div>

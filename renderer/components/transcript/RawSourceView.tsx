@@ -19,11 +19,7 @@ export function RawSourceView(props: { sessionKey: string; files: SourceFile[] }
     <div className="raw">
       <div className="raw-toolbar">
         {props.files.length > 1 && (
-          <select
-            aria-label="Source file"
-            value={current?.fileIndex ?? 0}
-            onChange={(e) => void loadRaw(Number(e.target.value))}
-          >
+          <select aria-label="Source file" value={current?.fileIndex ?? 0} onChange={(e) => void loadRaw(Number(e.target.value))}>
             {props.files.map((f, i) => (
               <option key={f.path} value={i}>
                 {f.role}: {f.path}

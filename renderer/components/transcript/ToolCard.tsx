@@ -32,9 +32,7 @@ function Output({ id, text, query, expansion, forceAll }: { id: string; text: st
       </pre>
       {clipped.hiddenChars > 0 && !forceAll && (
         <button type="button" className="link-button show-all" onClick={toggleAll}>
-          {all
-            ? 'Show less'
-            : `Show all (${clipped.hiddenLines > 0 ? `${clipped.hiddenLines} more lines` : `${clipped.hiddenChars} more characters`})`}
+          {all ? 'Show less' : `Show all (${clipped.hiddenLines > 0 ? `${clipped.hiddenLines} more lines` : `${clipped.hiddenChars} more characters`})`}
         </button>
       )}
     </>
@@ -70,11 +68,7 @@ export const ToolCard = memo(function ToolCard(props: {
             <Marked text={summary} query={query} />
           </span>
         )}
-        {agents.length > 0 && (
-          <span className="badge agent-badge">
-            {agents.length === 1 ? 'sub-agent' : `${agents.length} sub-agents`} ↓
-          </span>
-        )}
+        {agents.length > 0 && <span className="badge agent-badge">{agents.length === 1 ? 'sub-agent' : `${agents.length} sub-agents`} ↓</span>}
         <span className={`tool-status tool-status-${status}`}>{STATUS_LABEL[status]}</span>
       </button>
       {childSessionKey && (
@@ -82,9 +76,7 @@ export const ToolCard = memo(function ToolCard(props: {
           ↳ Open the sub-agent session
         </button>
       )}
-      {!open && status === 'error' && item.result && (
-        <div className="tool-error-line mono">{firstLine(item.result.output)}</div>
-      )}
+      {!open && status === 'error' && item.result && <div className="tool-error-line mono">{firstLine(item.result.output)}</div>}
       {open && (
         <div className="tool-body">
           {item.call && (

@@ -32,7 +32,10 @@ const components: Components = {
     typeof src === 'string' && src.startsWith('data:image/') ? (
       <img className="image" src={src} alt={alt ?? ''} />
     ) : (
-      <span className="md-image">[image{alt ? `: ${alt}` : ''}{typeof src === 'string' && src ? ` — ${src}` : ''}]</span>
+      <span className="md-image">
+        [image{alt ? `: ${alt}` : ''}
+        {typeof src === 'string' && src ? ` — ${src}` : ''}]
+      </span>
     ),
 };
 

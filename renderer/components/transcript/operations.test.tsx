@@ -31,7 +31,12 @@ describe('Operations', () => {
       <Operations
         sessionKey="v"
         operations={[
-          op('g1', { type: 'gate_accept', name: null, status: 'accepted', vcs: { staged: { A: ['a.ts'], M: ['b.ts'], D: [], R: [{ from: 'c.ts', to: 'd.ts' }] }, appliedSha: 'abcdef1234567890', restoredSha: null } }),
+          op('g1', {
+            type: 'gate_accept',
+            name: null,
+            status: 'accepted',
+            vcs: { staged: { A: ['a.ts'], M: ['b.ts'], D: [], R: [{ from: 'c.ts', to: 'd.ts' }] }, appliedSha: 'abcdef1234567890', restoredSha: null },
+          }),
           op('t1', { type: 'test_run', detail: { command: 'npm test', passed: 41, failed: 0 } }),
         ]}
       />,
@@ -48,7 +53,10 @@ describe('inlineDetail', () => {
   it('inlines short strings and small flat objects only', () => {
     expect(inlineDetail('passed 12/12')).toBe('passed 12/12');
     expect(inlineDetail('two\nlines')).toBeNull();
-    expect(inlineDetail({ a: 1, b: 'x' })).toEqual([['a', '1'], ['b', 'x']]);
+    expect(inlineDetail({ a: 1, b: 'x' })).toEqual([
+      ['a', '1'],
+      ['b', 'x'],
+    ]);
     expect(inlineDetail({ nested: { a: 1 } })).toBeNull();
     expect(inlineDetail({ long: 'y'.repeat(300) })).toBeNull();
   });

@@ -12,7 +12,13 @@ import { renderMarkdown } from './markdown-render.tsx';
 
 const noFind = { open: false, focusSignal: 0, onClose: () => {} };
 const opened = (s = transcriptSession()): OpenSession => ({
-  key: s.key, session: { ...s, messagesTotal: s.messages.length }, loading: false, error: null, errorCode: null, unreadable: null, removed: false,
+  key: s.key,
+  session: { ...s, messagesTotal: s.messages.length },
+  loading: false,
+  error: null,
+  errorCode: null,
+  unreadable: null,
+  removed: false,
 });
 
 describe('markdown text', () => {
@@ -55,7 +61,9 @@ describe('markdown text', () => {
 
 describe('Conversation', () => {
   const s = transcriptSession();
-  const html = render(<Conversation sessionKey="k" messages={s.messages} messagesTotal={s.messages.length} operations={s.operations} find={noFind} />, { open: opened(s) });
+  const html = render(<Conversation sessionKey="k" messages={s.messages} messagesTotal={s.messages.length} operations={s.operations} find={noFind} />, {
+    open: opened(s),
+  });
 
   it('renders one message element per canonical message, in order, with roles', () => {
     expect(count(html, 'data-testid="message"')).toBe(s.messages.length);
@@ -104,7 +112,10 @@ describe('Conversation', () => {
   });
 
   it('opens the find bar when asked', () => {
-    const found = render(<Conversation sessionKey="k" messages={s.messages} messagesTotal={s.messages.length} operations={[]} find={{ ...noFind, open: true }} />, { open: opened(s) });
+    const found = render(
+      <Conversation sessionKey="k" messages={s.messages} messagesTotal={s.messages.length} operations={[]} find={{ ...noFind, open: true }} />,
+      { open: opened(s) },
+    );
     expect(found).toContain('data-testid="find-bar"');
     expect(found).toContain('data-testid="find-count"');
   });
@@ -118,20 +129,56 @@ describe('Conversation', () => {
   });
 
   it('describes an image whose data is a placeholder instead of showing a broken one', () => {
-    const html2 = render(<Conversation sessionKey="k" messages={[msg('user', [{ type: 'image', mediaType: 'image/png', data: '[trimmed for fixture]', url: null }])]} messagesTotal={1} operations={[]} find={noFind} />, {});
+    const html2 = render(
+      <Conversation
+        sessionKey="k"
+        messages={[msg('user', [{ type: 'image', mediaType: 'image/png', data: '[trimmed for fixture]', url: null }])]}
+        messagesTotal={1}
+        operations={[]}
+        find={noFind}
+      />,
+      {},
+    );
     expect(html2).toContain('[image whose data is not readable]');
     expect(html2).not.toContain('<img');
   });
 
   it('shows the reader notes a message carries', () => {
-    const html2 = render(<Conversation sessionKey="k" messages={[msg('assistant', [text('partial')], { annotations: { stopReason: 'max_tokens', isApiErrorMessage: true } })]} messagesTotal={1} operations={[]} find={noFind} />, {});
+    const html2 = render(
+      <Conversation
+        sessionKey="k"
+        messages={[msg('assistant', [text('partial')], { annotations: { stopReason: 'max_tokens', isApiErrorMessage: true } })]}
+        messagesTotal={1}
+        operations={[]}
+        find={noFind}
+      />,
+      {},
+    );
     expect(html2).toContain('stopped: max_tokens · API error');
-    const vizier = render(<Conversation sessionKey="k" messages={[msg('assistant', [text('Read it.')], { annotations: { tool_calls: [{ name: 'read_file', args: { path: 'src/a.ts' } }] } })]} messagesTotal={1} operations={[]} find={noFind} />, {});
+    const vizier = render(
+      <Conversation
+        sessionKey="k"
+        messages={[msg('assistant', [text('Read it.')], { annotations: { tool_calls: [{ name: 'read_file', args: { path: 'src/a.ts' } }] } })]}
+        messagesTotal={1}
+        operations={[]}
+        find={noFind}
+      />,
+      {},
+    );
     expect(vizier).toContain('used read_file src/a.ts');
   });
 
   it('shows results of absent calls as their own card', () => {
-    const orphan = render(<Conversation sessionKey="k" messages={[msg('tool', [result('gone', 'stray output', true)]), msg('assistant', [call('x', 'Read', {})])]} messagesTotal={2} operations={[]} find={noFind} />, {});
+    const orphan = render(
+      <Conversation
+        sessionKey="k"
+        messages={[msg('tool', [result('gone', 'stray output', true)]), msg('assistant', [call('x', 'Read', {})])]}
+        messagesTotal={2}
+        operations={[]}
+        find={noFind}
+      />,
+      {},
+    );
     expect(orphan).toMatch(/data-status="error".*?Tool result.*?stray output/);
   });
 });
@@ -139,7 +186,14 @@ describe('Conversation', () => {
 describe('Detail header', () => {
   it('shows session totals, the warning badge, format extras and the sub-agent list', () => {
     const s = transcriptSession();
-    const child = summary({ key: 'claude-code:rich/agent-a1b2c3d4e5', format: 'claude-code', title: 'Find other clock uses', messageCount: 4, toolCallCount: 1, parentKey: s.key });
+    const child = summary({
+      key: 'claude-code:rich/agent-a1b2c3d4e5',
+      format: 'claude-code',
+      title: 'Find other clock uses',
+      messageCount: 4,
+      toolCallCount: 1,
+      parentKey: s.key,
+    });
     const html = render(<Detail />, { open: opened(s), sessions: [], related: { [child.key]: child } });
     expect(html).toMatch(/data-testid="usage-totals".*?in 5400 · out 1200 · cache read 80k.*?≈ \$0.43 \(estimated\)/);
     expect(html).toMatch(/data-testid="warning-badge"[^>]*>⚠ 1</);

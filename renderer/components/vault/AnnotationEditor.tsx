@@ -34,7 +34,13 @@ export function TagsEditor(props: { tags: readonly string[]; onChange(tags: stri
       {tags.map((t) => (
         <span key={t} className="tag-chip" data-testid="tag-chip">
           {t}
-          <button type="button" className="tag-remove" aria-label={`Remove tag ${t}`} title={`Remove tag ${t}`} onClick={() => onChange(tags.filter((x) => x !== t))}>
+          <button
+            type="button"
+            className="tag-remove"
+            aria-label={`Remove tag ${t}`}
+            title={`Remove tag ${t}`}
+            onClick={() => onChange(tags.filter((x) => x !== t))}
+          >
             ×
           </button>
         </span>

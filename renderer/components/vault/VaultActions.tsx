@@ -51,14 +51,27 @@ function KeepState({ view, keeping }: { view: VaultView; keeping: Keeping | null
   }
   if (keeping === 'live') {
     return (
-      <button type="button" data-testid="keep-button" disabled={view.busy === 'keep'} title="Copy this session into the vault, safe from tools that delete old sessions" onClick={() => void keep()}>
+      <button
+        type="button"
+        data-testid="keep-button"
+        disabled={view.busy === 'keep'}
+        title="Copy this session into the vault, safe from tools that delete old sessions"
+        onClick={() => void keep()}
+      >
         {view.busy === 'keep' ? 'Keeping…' : 'Keep'}
       </button>
     );
   }
   return (
     <span className="badge kept-badge" data-testid="kept-status" title={status.keptPath ?? undefined}>
-      Kept {status.keptAt ? <time dateTime={status.keptAt} title={formatTimestamp(status.keptAt)}>{relativeTime(status.keptAt)}</time> : ''}
+      Kept{' '}
+      {status.keptAt ? (
+        <time dateTime={status.keptAt} title={formatTimestamp(status.keptAt)}>
+          {relativeTime(status.keptAt)}
+        </time>
+      ) : (
+        ''
+      )}
     </span>
   );
 }
@@ -85,7 +98,12 @@ export function VaultActions({ session }: { session: Session }) {
     void loadVault(key);
   }, [key, rowKept, rowGone, rowMtime, loadVault]);
 
-  if (!view) return <div className="vault-actions muted" data-testid="vault-actions">Checking the vault…</div>;
+  if (!view)
+    return (
+      <div className="vault-actions muted" data-testid="vault-actions">
+        Checking the vault…
+      </div>
+    );
   const status = view.status;
   const keeping = status ? keepingOf(status) : null;
   const annotations = status?.annotations ?? null;

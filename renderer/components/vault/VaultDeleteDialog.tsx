@@ -12,13 +12,7 @@ export interface DeleteTarget {
   sourceFiles: readonly SourceFile[];
 }
 
-export function VaultDeleteDialog(props: {
-  target: DeleteTarget;
-  busy: boolean;
-  error: string | null;
-  onConfirm(files: string[]): void;
-  onCancel(): void;
-}) {
+export function VaultDeleteDialog(props: { target: DeleteTarget; busy: boolean; error: string | null; onConfirm(files: string[]): void; onCancel(): void }) {
   const { target, busy, error, onConfirm, onCancel } = props;
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set());
   const files = target.sourceFiles;
@@ -37,22 +31,14 @@ export function VaultDeleteDialog(props: {
       {target.inVault ? (
         <p>The vault’s copy moves to the trash; you can restore it from the Vault panel.</p>
       ) : (
-        <p>
-          This session is not kept in the vault. Only the source files you tick below are deleted; nothing else is
-          touched.
-        </p>
+        <p>This session is not kept in the vault. Only the source files you tick below are deleted; nothing else is touched.</p>
       )}
       {files.length > 0 && (
         <fieldset className="delete-files">
           <legend>{target.inVault ? 'Also delete these source files of the tool (optional):' : 'Source files to delete:'}</legend>
           {files.map((f) => (
             <label key={f.path} className="delete-file">
-              <input
-                type="checkbox"
-                data-testid="delete-source-file"
-                checked={ticked.has(f.path)}
-                onChange={() => toggle(f.path)}
-              />
+              <input type="checkbox" data-testid="delete-source-file" checked={ticked.has(f.path)} onChange={() => toggle(f.path)} />
               <span className="mono">{f.path}</span>
               <span className="muted">
                 {f.role} · {formatBytes(f.size)}

@@ -26,7 +26,13 @@ export function VaultListFilters() {
       >
         ★ Starred
       </button>
-      <button type="button" className="filter-chip" data-testid="filter-kept" aria-pressed={filters.kept} onClick={() => setListFilters({ kept: !filters.kept })}>
+      <button
+        type="button"
+        className="filter-chip"
+        data-testid="filter-kept"
+        aria-pressed={filters.kept}
+        onClick={() => setListFilters({ kept: !filters.kept })}
+      >
         Kept
       </button>
       {(tags.length > 0 || filters.tag) && (

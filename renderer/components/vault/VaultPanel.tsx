@@ -67,7 +67,15 @@ function ClearAll() {
           }}
         >
           <label htmlFor="clear-confirm">Every kept session and fork moves to the trash. Type CLEAR to confirm:</label>
-          <input id="clear-confirm" type="text" data-testid="clear-input" autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} />
+          <input
+            id="clear-confirm"
+            type="text"
+            data-testid="clear-input"
+            autoComplete="off"
+            spellCheck={false}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+          />
           <button type="submit" className="danger" data-testid="clear-confirm" disabled={panel.clearBusy || typed !== 'CLEAR'}>
             {panel.clearBusy ? 'Clearing…' : 'Clear the vault'}
           </button>

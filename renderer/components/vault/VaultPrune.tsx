@@ -49,8 +49,7 @@ export function VaultPrune() {
           ) : (
             <>
               <p>
-                {n} kept session{n === 1 ? '' : 's'} older than {preview.olderThanDays} days would move to the trash (their
-                live sources are not touched):
+                {n} kept session{n === 1 ? '' : 's'} older than {preview.olderThanDays} days would move to the trash (their live sources are not touched):
               </p>
               <ul className="vault-list">
                 {preview.sessions.map((s) => (

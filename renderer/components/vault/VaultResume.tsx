@@ -55,10 +55,17 @@ export function VaultResume(props: { info: ResumeInfo | null; loading: boolean; 
           </div>
           {info.cwd && (
             <p className="muted">
-              Run it in <span className="mono" data-testid="resume-cwd">{info.cwd}</span>
+              Run it in{' '}
+              <span className="mono" data-testid="resume-cwd">
+                {info.cwd}
+              </span>
             </p>
           )}
-          {copied === 'copied' && <p className="ok-text" role="status">Copied to the clipboard.</p>}
+          {copied === 'copied' && (
+            <p className="ok-text" role="status">
+              Copied to the clipboard.
+            </p>
+          )}
           {copied === 'select' && (
             <p className="muted" role="status">
               The clipboard is not available here: the command is selected, press Ctrl+C to copy it.

@@ -15,8 +15,15 @@ import { VaultResume } from './VaultResume.tsx';
 
 const KEY = 'claude-code:s1';
 const msg = (id: string, text: string) => ({
-  id, role: 'user' as const, timestamp: null, model: null, usage: null, cost: null,
-  parts: [{ type: 'text' as const, text }], agentId: null, origin: null,
+  id,
+  role: 'user' as const,
+  timestamp: null,
+  model: null,
+  usage: null,
+  cost: null,
+  parts: [{ type: 'text' as const, text }],
+  agentId: null,
+  origin: null,
 });
 const s1 = session({
   key: KEY,
@@ -28,7 +35,15 @@ const open: OpenSession = { key: KEY, session: s1, loading: false, error: null, 
 const annotations = { starred: true, tags: ['flaky', 'ci'], note: 'Retry once', updatedAt: null };
 const status = (over: Partial<VaultStatus>): VaultStatus => ({ annotations, keptPath: null, keptAt: null, liveSourcePath: '/p/s1.jsonl', ...over });
 const view = (over: Partial<VaultView>): VaultView => ({
-  key: KEY, status: status({}), loading: false, busy: null, error: null, noteSavedAt: null, resume: null, notice: null, ...over,
+  key: KEY,
+  status: status({}),
+  loading: false,
+  busy: null,
+  error: null,
+  noteSavedAt: null,
+  resume: null,
+  notice: null,
+  ...over,
 });
 const actions = (v: VaultView) => render(<VaultActions session={s1} />, { open, sessions: [summary({ key: KEY })], vault: v });
 
@@ -87,7 +102,13 @@ describe('VaultResume', () => {
   });
 
   it('gives the reason instead of a command when it is not available', () => {
-    const html = render(<VaultResume info={{ command: 'claude --resume s1', cwd: '/p', available: false, reason: 'The session is still being written (active); resume it once it is idle.' }} loading={false} onClose={() => {}} />);
+    const html = render(
+      <VaultResume
+        info={{ command: 'claude --resume s1', cwd: '/p', available: false, reason: 'The session is still being written (active); resume it once it is idle.' }}
+        loading={false}
+        onClose={() => {}}
+      />,
+    );
     expect(html).toContain('still being written (active)');
     expect(html).not.toContain('data-testid="resume-command"');
   });
@@ -97,7 +118,9 @@ describe('VaultDeleteDialog', () => {
   const files = s1.sourceFiles;
 
   it('lists a live session’s source files unticked and cannot confirm until one is ticked', () => {
-    const html = render(<VaultDeleteDialog target={{ title: 'S1', inVault: false, sourceFiles: files }} busy={false} error={null} onConfirm={() => {}} onCancel={() => {}} />);
+    const html = render(
+      <VaultDeleteDialog target={{ title: 'S1', inVault: false, sourceFiles: files }} busy={false} error={null} onConfirm={() => {}} onCancel={() => {}} />,
+    );
     expect(html).toContain('/p/s1.jsonl');
     expect(html).toContain('2.0 KB');
     expect(html).toMatch(/<input type="checkbox" data-testid="delete-source-file"\/>/);
@@ -105,7 +128,9 @@ describe('VaultDeleteDialog', () => {
   });
 
   it('moves a kept copy to the trash without ticking anything', () => {
-    const html = render(<VaultDeleteDialog target={{ title: 'S1', inVault: true, sourceFiles: [] }} busy={false} error="Not allowed." onConfirm={() => {}} onCancel={() => {}} />);
+    const html = render(
+      <VaultDeleteDialog target={{ title: 'S1', inVault: true, sourceFiles: [] }} busy={false} error="Not allowed." onConfirm={() => {}} onCancel={() => {}} />,
+    );
     expect(html).toMatch(/data-testid="delete-confirm">Move to trash</);
     expect(html).toContain('Could not delete: Not allowed.');
     expect([deleteLabel(true, 2), deleteLabel(false, 1), deleteLabel(false, 0)]).toEqual([
@@ -150,8 +175,20 @@ describe('fork on messages', () => {
 
 describe('VaultPanel', () => {
   const closed = {
-    open: true, settings: { autoKeep: true }, settingsError: null, prunePreview: null, pruned: null, pruneBusy: false,
-    pruneError: null, trash: [], trashError: null, restoring: null, restoredKey: null, clearBusy: false, clearError: null, cleared: null,
+    open: true,
+    settings: { autoKeep: true },
+    settingsError: null,
+    prunePreview: null,
+    pruned: null,
+    pruneBusy: false,
+    pruneError: null,
+    trash: [],
+    trashError: null,
+    restoring: null,
+    restoredKey: null,
+    clearBusy: false,
+    clearError: null,
+    cleared: null,
   };
 
   it('renders nothing while closed', () => {
@@ -176,7 +213,9 @@ describe('VaultPanel', () => {
   });
 
   it('shows panel errors as sentences', () => {
-    const html = render(<VaultPanel />, { vaultPanel: { ...closed, pruneError: 'Enter a whole number of days from 1 to 36500.', trashError: 'Nothing in the trash has the id x.' } });
+    const html = render(<VaultPanel />, {
+      vaultPanel: { ...closed, pruneError: 'Enter a whole number of days from 1 to 36500.', trashError: 'Nothing in the trash has the id x.' },
+    });
     expect(html).toContain('Enter a whole number of days from 1 to 36500.');
     expect(html).toContain('Nothing in the trash has the id x.');
   });
