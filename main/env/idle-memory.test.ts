@@ -96,16 +96,25 @@ describe('collectOldGarbage', () => {
       import { getHeapStatistics } from 'node:v8';
       import { collectOldGarbage } from ${JSON.stringify(join(import.meta.dirname, 'idle-memory.ts'))};
       const majors = [];
-      new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors.push(e); }).observe({ entryTypes: ['gc'] });
+      let sawMajor = () => {};
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors.push(e);
+        sawMajor();
+      }).observe({ entryTypes: ['gc'] });
       // Old garbage: objects that lived through collections, then let go.
       let held = Array.from({ length: 400000 }, (_, i) => ({ i, text: 'summary ' + i }));
-      await new Promise((r) => setTimeout(r, 50));
       const before = getHeapStatistics().used_heap_size;
       held = null;
-      const seen = majors.length;
+      // Collections from before the call (the allocation's own) are reported late too: only later ones count.
+      const calledAt = performance.now();
+      const since = () => majors.filter((e) => e.startTime >= calledAt);
+      const collected = new Promise((resolve) => (sawMajor = () => since().length > 0 && resolve()));
+      // A pending collection holds no handle of its own: this one keeps the process up until it is reported.
+      const alive = setInterval(() => undefined, 60_000);
       collectOldGarbage();
-      await new Promise((r) => setTimeout(r, 500));
-      console.log(JSON.stringify({ majors: majors.length - seen, before, after: getHeapStatistics().used_heap_size }));
+      await collected;
+      clearInterval(alive);
+      console.log(JSON.stringify({ majors: since().length, before, after: getHeapStatistics().used_heap_size }));
     `;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
     const { majors, before, after } = JSON.parse(stdout) as { majors: number; before: number; after: number };
@@ -136,7 +145,11 @@ describe('a scan worker reading sessions', () => {
             const { readSessionFile } = await import(workerData.readFile);
             const files = JSON.parse(process.getBuiltinModule('node:fs').readFileSync(workerData.list, 'utf8'));
             for (let i = 0; i < files.length; i++) await readSessionFile({ id: i, path: files[i], mode: 'summary' });
-            setTimeout(() => { observer.disconnect(); parentPort.postMessage(majors); }, 20);
+            // Collections are reported a turn of the event loop after they end: take the reports still queued.
+            await new Promise((turned) => setImmediate(turned));
+            for (const e of observer.takeRecords()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors++;
+            observer.disconnect();
+            parentPort.postMessage(majors);
           })();
         `)};
         const workerData = { readFile: ${JSON.stringify(join(import.meta.dirname, '..', 'workers', 'read-file.ts'))}, list: ${JSON.stringify(list)} };

@@ -1,4 +1,5 @@
 // Every memory and speed knob of the app in one place, each with the measurement that set it (2 cores, 24 GB).
+import { availableParallelism } from 'node:os';
 
 // Worker threads
 
@@ -21,6 +22,13 @@ export const WRITER_HEAP_MB = 160; // used in main/search-index/index-writer.ts
 
 // Scans
 
+/**
+ * Scan workers: one per core, up to 4. While a scan lists, the writer thread writes the list's rows only (the text
+ * waits for the catch-up, pending-text.ts), so parsing is the work and every core can do it. One worker on 2 cores
+ * (the default pool's size, cores - 1) left the other core idle but for the writer's few hundred ms.
+ */
+export const scanWorkers = (): number => Math.max(1, Math.min(4, availableParallelism())); // used in main/library/library-sync.ts
+
 /** Files above this are listed by the session worker, which keeps them parsed for opening. */
 export const LARGE_FILE_BYTES = 32 * 1024 * 1024; // used in main/library/library-sync.ts
 
@@ -36,12 +44,69 @@ export const SCAN_LARGE_BYTES = 8 * 1024 * 1024; // used in main/library/library
  */
 export const COLLECT_EVERY_FILES = 4000; // used in main/library/library-sync.ts
 
+/**
+ * Scan tasks a worker holds: the one it runs and one queued behind it, so it starts the next file as soon as it
+ * posts a result instead of waiting a round trip through the main thread's event loop for it. With one (nothing
+ * queued), one scan worker on the 10,000-session corpus sat idle 3.8 s of 16.3 s between files. Only background
+ * summaries are queued so: an interactive read still waits for at most one file.
+ */
+export const SCAN_PIPELINE = 2; // used in main/workers/read-pool.ts
+
 // Opened sessions
 
 /** Bytes of source the kept sessions may stand for, so huge ones do not pile up in memory. */
 export const OPENED_MAX_SOURCE_BYTES = 400 * 1024 * 1024; // used in main/workers/read-file.ts
 
 // The search index
+
+/**
+ * The page size of a new index file (an existing file keeps its own; SQLite fixes it at the first write). A cold
+ * build writes a quarter of the WAL frames and B-tree pages of 4 KB pages (SQLite's default): the writer's COMMIT
+ * took half the time, and a cold index of 10,000 sessions 26.0 / 29.0 s -> 20.1 / 18.9 s (interleaved runs).
+ * 64 KB pages were no faster again.
+ */
+export const INDEX_PAGE_BYTES = 16384; // used in main/search-index/open-database.ts
+
+/**
+ * FTS5 gathers a transaction's tokens in memory and writes them out as a new segment whenever that buffer
+ * passes 'hashsize' (1 MB by default), so a batch of 10 MB of text became ten small segments to merge again.
+ * 16 MB makes one segment per batch. (The -22% first measured for it came while every statement savepoint still
+ * flushed a segment per session, see IndexWrites.apply; since that fix, 4 MB measured slower than 16 MB.)
+ */
+export const FTS_HASH_BYTES = 16 * 1024 * 1024; // used in main/search-index/schema.ts
+
+/**
+ * Steady merge mode (merge-mode.ts): FTS5 merges once this many segments of one size pile up ('automerge').
+ * FTS5's default of 4 merged more often: each merge rewrites its segments, so fewer, larger merges write less (the
+ * writer thread's work for the 10,000-session bench corpus, replayed alone, 10.2 -> 9.2 s; queries no slower).
+ */
+export const STEADY_AUTOMERGE = 8; // used in main/search-index/merge-mode.ts
+
+/** Steady merge mode: segments of one size merged at once past this many ('crisismerge', FTS5's default). */
+export const STEADY_CRISISMERGE = 16; // used in main/search-index/merge-mode.ts
+
+/**
+ * Bulk merge mode (a scan's writes): never merge while writing, unless this many segments of one size pile up
+ * (16 GB of text at one segment per 16 MB batch; FTS5 allows at most 2,000 segments in a table). With merges, a
+ * cold index of 100,000 sessions took 134.8 s, the writer thread spending about a third of its time merging;
+ * without, 90.3 s (the tidy pass after the scan merges every byte once).
+ */
+export const BULK_CRISISMERGE = 1000; // used in main/search-index/merge-mode.ts
+
+/**
+ * Bytes of words one catch-up step puts into the full-text tables (index-writer-thread.ts), in one transaction: about
+ * one FTS5 segment (FTS_HASH_BYTES), so the catch-up adds few segments for the tidy pass to merge, and a batch of
+ * the list's rows that comes meanwhile waits one step at most (the word tables take ~60 MB of text per second of
+ * CPU on the realistic corpus: ~0.3 s).
+ */
+export const CATCH_UP_STEP_BYTES = 16 * 1024 * 1024; // used in main/search-index/index-writer-thread.ts
+
+/**
+ * Bytes of identifiers one catch-up step indexes for substring search (trigrams: 3-4 MB per second of CPU on the
+ * realistic corpus, a twentieth of the words' rate), so a batch that comes meanwhile waits about as long as behind a
+ * step of words.
+ */
+export const CATCH_UP_IDENT_BYTES = 1024 * 1024; // used in main/search-index/index-writer-thread.ts
 
 /** Bytes of text per batch handed to the writer. */
 export const SEND_BYTES = 4 * 1024 * 1024; // used in main/search-index/index-store.ts
@@ -60,6 +125,15 @@ export const MAX_BACKLOG = 24 * 1024 * 1024; // used in main/search-index/index-
  */
 export const TIDY_MIN_BYTES = 32 * 1024 * 1024; // used in main/search-index/index-tidy.ts
 
+/** A full merge also needs the text new since the last one to be at least 1/TIDY_SHARE of all the text (see above). */
+export const TIDY_SHARE = 5; // used in main/search-index/index-tidy.ts
+
+/**
+ * Pages one tidy step writes ('merge' with a negative count merges across sizes, like 'optimize', but stops after
+ * this many pages): one step takes ~40 ms, so a batch of new writes never waits longer behind it.
+ */
+export const TIDY_STEP_PAGES = 500; // used in main/search-index/index-tidy.ts
+
 // Exports
 
 /**
@@ -76,3 +150,14 @@ export const WHOLE_MAX = 32 * 1024 * 1024; // used in main/bundle/export-bundle.
  * at 287-291 MB in the same time (0.92-0.99x zip's, 56 MB: 305 MB); 32 MB takes a quarter longer.
  */
 export const WAITING_BUDGET = 48 * 1024 * 1024; // used in main/bundle/export-bundle.ts
+
+/**
+ * The largest output chunk a whole entry's deflate uses (zlib's default is 16 KB; an entry gets a quarter of its
+ * size, between the two). Node's zlib.deflateRaw deflates on libuv's thread pool one output chunk at a time, and
+ * each next chunk is started from a callback on the main thread: with 16 KB chunks about every 4 ms of deflating,
+ * so while that thread reads or scans a file for a tenth of a second every deflate in flight waits for it. 2 MB
+ * deflates a transcript in one or two steps, and a few deflates in flight hold a few megabytes of output space.
+ * Twelve 16 MB transcripts deflated two at a time beside 150 ms of work per file on the main thread: 6.8 s ->
+ * 5.1 s; a 1 GB CLI export, 48-51 s -> 43-45 s.
+ */
+export const DEFLATE_CHUNK_MAX_BYTES = 2 * 1024 * 1024; // used in main/bundle/zip-writer.ts

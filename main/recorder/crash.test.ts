@@ -49,6 +49,7 @@ function runChild(target: string, closeAfter: number, closedProbe: string, kill:
       const ready = /ready (\S+)/.exec(out);
       if (ready && !run.readyId && kill) {
         run.readyId = ready[1] ?? null;
+        // A real delay is the point here: the kill lands at a random (seeded) moment of the writes under test.
         setTimeout(() => {
           if (child.exitCode === null && child.signalCode === null) {
             run.killed = true;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSession } from './open-session.ts';
 import { envSecrets, Redactor } from './redact.ts';
-import { PEM_KEY, PLANTED_ENV, PLANTED_TEXT, SECRETS, secretsOnDisk } from './fixtures/planted-secrets.ts';
+import { PEM_KEY, PLANTED_ENV, PLANTED_TEXT, SECRETS, secretsOnDisk } from '../test-support/planted-secrets.ts';
 
 let dir: string;
 beforeEach(async () => {
