@@ -1,16 +1,6 @@
 // Display helpers shared by the components: format labels, timestamps, numbers and JSON.
 import type { SourceFormat, TokenUsage } from '../shared/session.ts';
-
-const FORMAT_LABELS: Record<SourceFormat, string> = {
-  vizier: 'Vizier',
-  'jido-code': 'JidoCode',
-  projecthub: 'ProjectHub',
-  'ai-agent': 'AI Agent',
-  'claude-code': 'Claude Code',
-  codex: 'Codex',
-  gemini: 'Gemini',
-  vault: 'Vault',
-};
+import { FORMAT_LABELS } from '../shared/source-formats.ts';
 
 export function formatLabel(format: SourceFormat): string {
   return FORMAT_LABELS[format] ?? format;

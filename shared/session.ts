@@ -1,8 +1,9 @@
 // The canonical session model: every reader turns its on-disk format into these zod-described shapes.
 import { z } from 'zod';
+import { SOURCE_FORMATS } from './source-formats.ts';
 
-/** Every on-disk format the app reads (`vault` is the app's own store). */
-export const SourceFormat = z.enum(['vizier', 'jido-code', 'projecthub', 'ai-agent', 'claude-code', 'codex', 'gemini', 'vault']);
+/** Every on-disk format the app reads (`vault` is the app's own store); the list lives in source-formats.ts. */
+export const SourceFormat = z.enum(SOURCE_FORMATS);
 export type SourceFormat = z.infer<typeof SourceFormat>;
 
 /** Any JSON value; used where a format carries free-form payloads we keep verbatim. */
@@ -284,5 +285,7 @@ export const SessionSummary = z.object({
   size: z.number().nonnegative(),
   mtimeMs: z.number(),
   unreadable: Unreadable.nullable(),
+  /** A team store's session (`session-vault serve --team`): the machine it was pushed from; absent for this machine's own. */
+  machine: z.string().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;

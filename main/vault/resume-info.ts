@@ -2,31 +2,19 @@
 import { ACTIVE_WINDOW_MS } from '../../shared/activity.ts';
 import { stat } from 'node:fs/promises';
 import type { SessionSummary } from '../../shared/session.ts';
+import { FORMAT_LABELS } from '../../shared/source-formats.ts';
 import type { ResumeInfo } from '../../shared/vault-api.ts';
-
-/** How each tool resumes a session by id; null where the tool has no such command. */
-function commandFor(format: SessionSummary['format'], id: string): string | null {
-  const quoted = /^[A-Za-z0-9._:-]+$/.test(id) ? id : `'${id.replace(/'/g, `'\\''`)}'`;
-  switch (format) {
-    case 'claude-code':
-      return `claude --resume ${quoted}`;
-    case 'codex':
-      return `codex resume ${quoted}`;
-    case 'vizier':
-      return `vizier --session ${quoted}`;
-    case 'gemini':
-      return `gemini --resume ${quoted}`;
-    case 'jido-code':
-      return `jido_code  # then: /resume ${quoted}`;
-    default:
-      return null;
-  }
-}
+import { readers } from '../sources/registry.ts';
 
 export async function resumeInfo(summary: SessionSummary, now = Date.now()): Promise<ResumeInfo> {
-  const command = summary.format === 'claude-code' && summary.parentKey ? null : commandFor(summary.format, summary.id);
+  const reader = readers.find((r) => r.format === summary.format);
+  const command = reader?.resumeCommand({ id: summary.id, isSubAgent: summary.parentKey !== null }) ?? null;
   const cwd = summary.projectPath;
-  if (!command) return { command: null, cwd, available: false, reason: `${summary.format} sessions cannot be resumed by id.` };
+  if (!command) {
+    const reason =
+      summary.parentKey !== null ? 'A sub-agent is resumed through its parent session.' : `${FORMAT_LABELS[summary.format]} sessions cannot be resumed by id.`;
+    return { command: null, cwd, available: false, reason };
+  }
   const recent = now - summary.mtimeMs < ACTIVE_WINDOW_MS;
   if (summary.status === 'active' || (summary.status === 'open' && recent)) {
     return { command, cwd, available: false, reason: 'The session is still being written (active); resume it once it is idle.' };
