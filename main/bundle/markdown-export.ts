@@ -44,9 +44,15 @@ function textOf(message: Message): string {
   return message.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
 }
 
-/** Prompts a person typed: user messages with text (tool results ride in user messages in some formats). */
+/**
+ * Prompts a person typed: user messages with text (tool results ride in user messages in some formats), but not
+ * the records a tool writes in the user's name (Claude Code's command caveats and slash-command echoes, marked by its reader).
+ */
 function prompts(session: Session): Message[] {
-  return session.messages.filter((m) => m.role === 'user' && textOf(m).trim() !== '' && !m.agentId);
+  return session.messages.filter((m) => {
+    const notes = (m.annotations ?? {}) as Record<string, unknown>;
+    return m.role === 'user' && textOf(m).trim() !== '' && !m.agentId && notes.isMeta !== true && notes.command !== true;
+  });
 }
 
 function oneLine(text: string, max = 500): string {

@@ -11,22 +11,26 @@ const HEAD_RECORDS = 8;
 
 const workerBuffer = isMainThread ? Buffer.alloc(0) : Buffer.allocUnsafe(HEAD_BYTES);
 
-/** A file's head: its first HEAD_BYTES, read blocking in a worker (see file-bytes.ts) into one reused buffer, asynchronously on the main thread. */
-export async function readHead(path: string): Promise<Head> {
+/**
+ * A file's head: its first `bytes` (at most HEAD_BYTES), read blocking in a worker (see file-bytes.ts) into one
+ * reused buffer, asynchronously on the main thread.
+ */
+export async function readHead(path: string, bytes: number = HEAD_BYTES): Promise<Head> {
+  const want = Math.min(bytes, HEAD_BYTES);
   if (!isMainThread) {
     // Decoded before returning, so the next head read may reuse the buffer.
     const fd = openSync(path, 'r');
     try {
-      return Head.fromBytes(workerBuffer.subarray(0, readSync(fd, workerBuffer, 0, HEAD_BYTES, 0)));
+      return Head.fromBytes(workerBuffer.subarray(0, readSync(fd, workerBuffer, 0, want, 0)), want);
     } finally {
       closeSync(fd);
     }
   }
-  const buffer = Buffer.allocUnsafe(HEAD_BYTES);
+  const buffer = Buffer.allocUnsafe(want);
   const handle = await open(path, 'r');
   try {
-    const { bytesRead } = await handle.read(buffer, 0, HEAD_BYTES, 0);
-    return Head.fromBytes(buffer.subarray(0, bytesRead));
+    const { bytesRead } = await handle.read(buffer, 0, want, 0);
+    return Head.fromBytes(buffer.subarray(0, bytesRead), want);
   } finally {
     await handle.close();
   }
@@ -52,8 +56,9 @@ export class Head {
     this.complete = complete;
   }
 
-  static fromBytes(bytes: Buffer): Head {
-    return new Head(bytes.toString('utf8'), bytes.length < HEAD_BYTES);
+  /** `asked`: how many bytes were asked for; fewer came back only when the file ended first (the head is the whole file). */
+  static fromBytes(bytes: Buffer, asked: number = HEAD_BYTES): Head {
+    return new Head(bytes.toString('utf8'), bytes.length < asked);
   }
 
   /** The first `max` (at most 8) lines that are whole JSON objects, parsed only as far as asked (a cut or torn line is skipped). */

@@ -36,12 +36,20 @@ export function chooseReader(absPath: string, head: Head | null): SourceReader |
   return readerForHead(head) ?? claimant;
 }
 
-/** The reader for a file, reading its head (at most 64 KB) only when the path alone cannot say. */
+/**
+ * Most formats say what they are in their first record or two: the first look reads this much, and only a head
+ * that is cut before any reader could tell is read again, whole (64 KB). Realistic corpus, 10,620 loose files:
+ * recognition took 26% of the time reading the files took with a 64 KB first look, 11% with this one (`npm run bench -- --only recognition`).
+ */
+const FIRST_LOOK_BYTES = 8 * 1024;
+
+/** The reader for a file, reading its head (8 KB, then at most 64 KB) only when the path alone cannot say. */
 export async function resolveReader(absPath: string): Promise<SourceReader | undefined> {
   if (!needsHead(absPath)) return findReader(absPath);
   let head: Head | null = null;
   try {
-    head = await readHead(absPath);
+    head = await readHead(absPath, FIRST_LOOK_BYTES);
+    if (!head.complete && readerForHead(head) === undefined) head = await readHead(absPath);
   } catch {
     // Unreadable bytes: a path claimant reads it and reports why; an unclaimed file is no session we know.
   }

@@ -14,7 +14,7 @@ import { valid } from '../../test-support/reader-checks.ts';
 import { testTempDir } from '../../test-support/temp-dir.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const fixtureLedgers = join(here, '../fixtures/ai-agent/.ai-agent/sessions/session');
+const fixtureLedgers = join(here, './fixtures/.ai-agent/sessions/session');
 const sampleLedgers = join(samplesDir, 'ai-agent-v3/session');
 const P = 'c0ffee00-1111-4222-8333-444455556666';
 const C = 'c0ffee00-1111-4222-8333-777788889999';

@@ -14,7 +14,7 @@ import { failure, valid } from '../../test-support/reader-checks.ts';
 import { testTempDir } from '../../test-support/temp-dir.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const fixtures = join(here, '../fixtures/ai-agent/.ai-agent/sessions');
+const fixtures = join(here, './fixtures/.ai-agent/sessions');
 const sampleSessions = join(samplesDir, 'ai-agent/sessions');
 const LONG_AGO = 0;
 

@@ -39,6 +39,9 @@ export function priceMessages(messages: Message[], warnings: WarningList): Cost 
 /** Still running: the file changed within ACTIVE_WINDOW_MS and the main conversation has no final answer yet. */
 export function isRunning(messages: Message[], mtimeMs: number, now: number): boolean {
   if (now - mtimeMs >= ACTIVE_WINDOW_MS) return false;
+  // The records' own clock wins over the file's: a session copied (or touched) today is not running again.
+  const lastWritten = messages.reduce((t, m) => Math.max(t, m.timestamp ? Date.parse(m.timestamp) || 0 : 0), 0);
+  if (lastWritten > 0 && now - lastWritten >= ACTIVE_WINDOW_MS) return false;
   const last = messages.filter((m) => m.agentId === null && m.role !== 'system').at(-1);
   return !(last?.role === 'assistant' && !last.parts.some((p) => p.type === 'tool_call'));
 }

@@ -5,8 +5,11 @@ import type { Fields } from '../coerce.ts';
 export interface SessionMetadata {
   customTitle: string | null;
   aiTitle: string | null;
-  /** `summary` records (older CLIs wrote one per compacted or resumed conversation). */
-  summaries: string[];
+  /**
+   * `summary` records (older CLIs wrote one per compacted or resumed conversation), each naming the last message
+   * of the conversation it sums up (`leafUuid`): a resumed file also carries summaries of the sessions before it.
+   */
+  summaries: Array<{ text: string; leafUuid: string | null }>;
   lastPrompt: string | null;
   permissionMode: string | null;
   mode: string | null;
@@ -62,7 +65,7 @@ export function readMetadataRecord(type: string, record: Fields, meta: SessionMe
       return true;
     case 'summary': {
       const summary = record.string('summary');
-      if (summary !== null) meta.summaries.push(summary);
+      if (summary !== null) meta.summaries.push({ text: summary, leafUuid: record.string('leafUuid') });
       return true;
     }
     case 'last-prompt':
@@ -92,7 +95,7 @@ export function metadataExtra(meta: SessionMetadata): Record<string, unknown> {
   const extra: Record<string, unknown> = {};
   if (meta.customTitle !== null) extra.customTitle = meta.customTitle;
   if (meta.aiTitle !== null) extra.aiTitle = meta.aiTitle;
-  if (meta.summaries.length) extra.summaries = meta.summaries;
+  if (meta.summaries.length) extra.summaries = meta.summaries.map((s) => s.text);
   if (meta.lastPrompt !== null) extra.lastPrompt = meta.lastPrompt;
   if (meta.permissionMode !== null) extra.permissionMode = meta.permissionMode;
   if (meta.mode !== null) extra.mode = meta.mode;
@@ -100,4 +103,13 @@ export function metadataExtra(meta: SessionMetadata): Record<string, unknown> {
   if (meta.pullRequests.length) extra.pullRequests = meta.pullRequests;
   if (Object.keys(meta.ignored).length) extra.ignoredRecords = meta.ignored;
   return extra;
+}
+
+/**
+ * The summary that names this session, as Claude Code picks it: the latest `summary` whose leaf is one of this
+ * file's own messages. A summary whose leaf lies in another file sums up that other session (copied in on resume).
+ */
+export function ownSummary(meta: SessionMetadata, messageIds: ReadonlySet<string>): string | null {
+  const own = meta.summaries.filter((s) => s.leafUuid !== null && messageIds.has(s.leafUuid));
+  return own.at(-1)?.text ?? null;
 }

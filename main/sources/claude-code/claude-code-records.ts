@@ -34,11 +34,20 @@ function track(state: State, rec: Fields): void {
   if (sessionId !== null && !conv.sessionIds.includes(sessionId)) conv.sessionIds.push(sessionId);
 }
 
+/** A message without `content` (or with it under a key this reader does not know) is shown empty, and says so. */
+function warnIfNoContent(state: State, msg: Fields | null, role: string): void {
+  if (!msg || (msg.raw.content !== undefined && msg.raw.content !== null)) return;
+  const keys = Object.keys(msg.raw).filter((k) => k !== 'role');
+  const held = keys.length ? `it held only ${keys.map((k) => `"${k}"`).join(', ')}` : 'it held nothing else';
+  state.warnings.add('missing_content', `${role === 'assistant' ? 'An' : 'A'} ${role} message has no "content" (${held}); it is shown empty.`);
+}
+
 function userRecord(state: State, rec: Fields, line: number): void {
   const msg = rec.object('message');
   const notes: BlockNotes = {};
   const parts = msg ? contentToParts(msg.raw.content, 'message.content', state.warnings, notes) : [];
   if (!msg) state.warnings.add('missing_field', 'A user record has no "message"; it is shown empty.');
+  warnIfNoContent(state, msg, 'user');
   if (rec.raw.isCompactSummary === true) {
     const summary = textOf(parts);
     const pending = state.pendingCompaction;
@@ -66,6 +75,7 @@ function userRecord(state: State, rec: Fields, line: number): void {
 function assistantRecord(state: State, rec: Fields, line: number): void {
   const msg = rec.object('message');
   if (!msg) state.warnings.add('missing_field', 'An assistant record has no "message"; it is shown empty.');
+  warnIfNoContent(state, msg, 'assistant');
   const notes: BlockNotes = {};
   const parts = msg ? contentToParts(msg.raw.content, 'message.content', state.warnings, notes) : [];
   const messageId = msg?.string('id') ?? null;
@@ -186,6 +196,8 @@ function addRecord(state: State, { value, line }: JsonLine): void {
     case 'tool_use':
     case 'tool_result':
       conv.conversationRecords++;
+      // Read quietly: a uuid of the wrong type is reported where the message takes its id.
+      if (typeof value.uuid === 'string') conv.recordUuids.add(value.uuid);
       if (type === 'user') userRecord(state, rec, line);
       else if (type === 'assistant') assistantRecord(state, rec, line);
       else if (type === 'system') systemRecord(state, rec, line);

@@ -35,6 +35,8 @@ export interface Conversation {
   sidechainOnly: boolean;
   /** Record count per type, to explain a file with no conversation at all. */
   recordTypes: Map<string, number>;
+  /** The uuid of every conversation record in the file (a split reply has one per line): what summaries point at. */
+  recordUuids: Set<string>;
 }
 
 const SPAWN_TOOLS = new Set(['Task', 'Agent']);
@@ -100,19 +102,17 @@ export function closeSpawns(state: State, parts: MessagePart[], timestamp: strin
 
 function readTodos(input: unknown): Todo[] | null {
   if (!isRecord(input) || !Array.isArray(input.todos)) return null;
-  return input.todos
-    .filter(isRecord)
-    .flatMap((t) =>
-      typeof t.content === 'string'
-        ? [
-            {
-              content: t.content,
-              status: typeof t.status === 'string' ? t.status : 'unknown',
-              activeForm: typeof t.activeForm === 'string' ? t.activeForm : null,
-            },
-          ]
-        : [],
-    );
+  return input.todos.filter(isRecord).flatMap((t) =>
+    typeof t.content === 'string'
+      ? [
+          {
+            content: t.content,
+            status: typeof t.status === 'string' ? t.status : 'unknown',
+            activeForm: typeof t.activeForm === 'string' ? t.activeForm : null,
+          },
+        ]
+      : [],
+  );
 }
 
 /** Reads TodoWrite lists and turns Task/Agent calls into spawn operations; `line` is where the call was written. */
@@ -163,6 +163,7 @@ export function newState(warnings: WarningList, options: ConversationOptions): S
     conversationRecords: 0,
     sidechainOnly: false,
     recordTypes: new Map(),
+    recordUuids: new Set(),
   };
   return {
     conv,

@@ -6,18 +6,28 @@ import { readJsonFile } from '../decode.ts';
 import { statPath, listFolder } from '../file-bytes.ts';
 import { companionInside } from '../companion.ts';
 
-export type ClaudeCodeLayout = { kind: 'session'; sessionId: string } | { kind: 'subagent'; parentSessionId: string; agentId: string };
+export type ClaudeCodeLayout =
+  { kind: 'session'; sessionId: string } | { kind: 'subagent'; parentSessionId: string; agentId: string; workflowRun: string | null };
 
-/** What `agent-<id>.meta.json` says about a sub-agent ({agentType, description?, toolUseId?, spawnDepth?}). */
+/**
+ * What `agent-<id>.meta.json` says about a sub-agent: {agentType, description?, toolUseId?, spawnDepth?} for a
+ * Task sub-agent, {label, phase, model} for an agent a workflow run started.
+ */
 export interface SubagentMeta {
   agentType: string | null;
   description: string | null;
   toolUseId: string | null;
   spawnDepth: number | null;
+  /** The workflow run (`subagents/workflows/<run>/`) that started this agent, if a workflow did. */
+  workflowRun: string | null;
+  /** The workflow's name for the agent's step (`phase`), if a workflow started it. */
+  workflowPhase: string | null;
 }
 
 export interface SubagentFile {
   agentId: string;
+  /** Its workflow run's folder name, for agents a workflow started. */
+  workflowRun: string | null;
   key: string;
   meta: SubagentMeta | null;
 }
@@ -44,8 +54,10 @@ function isProjectFolder(dir: string): boolean {
 }
 
 /**
- * `projects/<encoded-cwd>/<sessionId>.jsonl` or `projects/<encoded-cwd>/<sessionId>/subagents/agent-<id>.jsonl`;
- * anything else (temp files, `_expected/`, ProjectHub's `.projecthub/transcripts/`) is null.
+ * `projects/<encoded-cwd>/<sessionId>.jsonl`, `projects/<encoded-cwd>/<sessionId>/subagents/agent-<id>.jsonl`, or a
+ * workflow run's agent `projects/<encoded-cwd>/<sessionId>/subagents/workflows/<run>/agent-<id>.jsonl` (beside it
+ * the run's `journal.jsonl`, which is no transcript); anything else (temp files, `_expected/`, ProjectHub's
+ * `.projecthub/transcripts/`) is null.
  */
 export function layoutOf(absPath: string): ClaudeCodeLayout | null {
   if (extname(absPath) !== '.jsonl') return null;
@@ -54,7 +66,13 @@ export function layoutOf(absPath: string): ClaudeCodeLayout | null {
   const agent = AGENT_FILE.exec(name);
   if (agent?.[1] && basename(dir) === 'subagents') {
     const sessionDir = dirname(dir);
-    return isProjectFolder(dirname(sessionDir)) ? { kind: 'subagent', parentSessionId: basename(sessionDir), agentId: agent[1] } : null;
+    return isProjectFolder(dirname(sessionDir)) ? { kind: 'subagent', parentSessionId: basename(sessionDir), agentId: agent[1], workflowRun: null } : null;
+  }
+  const subagents = dirname(dirname(dir));
+  if (agent?.[1] && basename(dirname(dir)) === 'workflows' && basename(subagents) === 'subagents') {
+    const sessionDir = dirname(subagents);
+    if (!isProjectFolder(dirname(sessionDir))) return null;
+    return { kind: 'subagent', parentSessionId: basename(sessionDir), agentId: agent[1], workflowRun: basename(dir) };
   }
   const sessionId = basename(name, '.jsonl');
   return sessionId.length > 0 && isProjectFolder(dir) ? { kind: 'session', sessionId } : null;
@@ -64,15 +82,24 @@ export function metaPathOf(agentJsonlPath: string): string {
   return agentJsonlPath.replace(/\.jsonl$/, '.meta.json');
 }
 
-function readMetaValue(value: unknown): SubagentMeta | null {
+function readMetaValue(value: unknown, workflowRun: string | null): SubagentMeta | null {
   if (!isRecord(value)) return null;
   const text = (k: string) => (typeof value[k] === 'string' ? (value[k] as string) : null);
   return {
-    agentType: text('agentType'),
-    description: text('description'),
+    agentType: text('agentType') ?? (workflowRun !== null ? 'workflow agent' : null),
+    // A workflow names its agents by label.
+    description: text('description') ?? text('label'),
     toolUseId: text('toolUseId'),
     spawnDepth: typeof value.spawnDepth === 'number' && Number.isFinite(value.spawnDepth) ? value.spawnDepth : null,
+    workflowRun,
+    workflowPhase: workflowRun !== null ? text('phase') : null,
   };
+}
+
+/** The workflow run a sub-agent transcript belongs to (its folder under `subagents/workflows/`), if any. */
+function workflowRunOf(agentJsonlPath: string): string | null {
+  const runDir = dirname(agentJsonlPath);
+  return basename(dirname(runDir)) === 'workflows' && basename(dirname(dirname(runDir))) === 'subagents' ? basename(runDir) : null;
 }
 
 export type MetaResult = { ok: true; meta: SubagentMeta; file: SourceFile } | { ok: false; reason: string } | null;
@@ -92,7 +119,7 @@ export async function readSubagentMeta(agentJsonlPath: string): Promise<MetaResu
   }
   try {
     const { value } = await readJsonFile(path);
-    const meta = readMetaValue(value);
+    const meta = readMetaValue(value, workflowRunOf(agentJsonlPath));
     if (!meta) return { ok: false, reason: `${basename(path)} does not hold a JSON object` };
     return { ok: true, meta, file: { path, size: info.size, mtimeMs: info.mtimeMs, role: 'meta' } };
   } catch (err) {
@@ -100,11 +127,11 @@ export async function readSubagentMeta(agentJsonlPath: string): Promise<MetaResu
   }
 }
 
-/** The sub-agent transcripts in `<sessionId>/subagents/` (but `exceptAgentId`), each with its meta when readable. */
-export async function listSubagents(subagentsDir: string, parentSessionId: string, exceptAgentId?: string): Promise<SubagentFile[]> {
+/** The agent transcripts directly in one folder (but `exceptAgentId`), each with its meta when readable. */
+async function agentsIn(dir: string, parentSessionId: string, workflowRun: string | null, exceptAgentId?: string): Promise<SubagentFile[]> {
   let names: string[];
   try {
-    names = await listFolder(subagentsDir);
+    names = await listFolder(dir);
   } catch {
     return []; // most sessions never spawned a sub-agent
   }
@@ -114,8 +141,24 @@ export async function listSubagents(subagentsDir: string, parentSessionId: strin
     .sort((a, b) => a.name.localeCompare(b.name));
   return Promise.all(
     agents.map(async ({ name, agentId }) => {
-      const result = await readSubagentMeta(join(subagentsDir, name));
-      return { agentId, key: agentKey(parentSessionId, agentId), meta: result?.ok ? result.meta : null };
+      const result = await readSubagentMeta(join(dir, name));
+      return { agentId, workflowRun, key: agentKey(parentSessionId, agentId), meta: result?.ok ? result.meta : null };
     }),
   );
+}
+
+/**
+ * The sub-agent transcripts of a session: `<sessionId>/subagents/agent-*.jsonl` (Task sub-agents) and
+ * `<sessionId>/subagents/workflows/<run>/agent-*.jsonl` (agents workflow runs started), but `exceptAgentId`.
+ */
+export async function listSubagents(subagentsDir: string, parentSessionId: string, exceptAgentId?: string): Promise<SubagentFile[]> {
+  const direct = await agentsIn(subagentsDir, parentSessionId, null, exceptAgentId);
+  let runs: string[];
+  try {
+    runs = (await listFolder(join(subagentsDir, 'workflows'))).sort();
+  } catch {
+    return direct; // no workflow ever ran in this session
+  }
+  const inRuns = await Promise.all(runs.map((run) => agentsIn(join(subagentsDir, 'workflows', run), parentSessionId, run, exceptAgentId)));
+  return [...direct, ...inRuns.flat()];
 }

@@ -12,7 +12,7 @@ import { UnreadableError } from '../types.ts';
 import { valid } from '../../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const project = join(here, '../fixtures/claude-code/projects/-home-dev-proj-ledger');
+const project = join(here, './fixtures/projects/-home-dev-proj-ledger');
 const MAIN = '9f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f';
 const OLD = '2b3c4d5e-6f70-4819-8a2b-3c4d5e6f7081';
 const DAY = 24 * 3600_000;
@@ -211,7 +211,7 @@ describe('Claude Code fixtures', () => {
   });
 
   it('is the reader registered as claude-code', async () => {
-    expect([claudeCodeReader.format, claudeCodeReader.label]).toEqual(['claude-code', 'Claude Code']);
+    expect(claudeCodeReader.format).toBe('claude-code');
     expect((await claudeCodeReader.read(join(project, `${OLD}.jsonl`))).key).toBe(`claude-code:${OLD}`);
   });
 });
@@ -224,6 +224,43 @@ describe('parseClaudeCode', () => {
     expect(parseClaudeCode(waiting, ctx({ now: 1_000_000 + 11 * 60_000 })).status).toBe('closed');
     const answered = lines(user('u1', 'Hi'), assistant('a1', 'm1', [{ type: 'text', text: 'Hello' }]));
     expect(parseClaudeCode(answered, ctx({ now: 1_000_000 + 60_000 })).status).toBe('closed');
+  });
+
+  it('warns about a message with no content, naming the keys it held, instead of showing it silently empty', () => {
+    const s = parseClaudeCode(
+      lines(
+        { type: 'user', uuid: 'u1', timestamp: '2026-01-01T10:00:00Z', message: { role: 'user' } },
+        { type: 'assistant', uuid: 'a1', timestamp: '2026-01-01T10:00:01Z', message: { id: 'm', role: 'assistant', text: 'an answer under another key' } },
+      ),
+      ctx(),
+    );
+    expect(s.messages.map((m) => m.parts)).toEqual([[], []]);
+    expect(s.warnings.filter((w) => w.code === 'missing_content')).toEqual([
+      { code: 'missing_content', message: 'A user message has no "content" (it held nothing else); it is shown empty.', count: 1 },
+      { code: 'missing_content', message: 'An assistant message has no "content" (it held only "id", "text"); it is shown empty.', count: 1 },
+    ]);
+  });
+
+  it('is not active when its records are old, however recently the file was copied or touched', () => {
+    const now = Date.parse('2026-01-01T12:00:00Z'); // the records are from 10:00, two hours before
+    expect(parseClaudeCode(waiting, ctx({ mtimeMs: now - 1000, now })).status).toBe('closed');
+    const soon = Date.parse('2026-01-01T10:01:00Z');
+    expect(parseClaudeCode(waiting, ctx({ mtimeMs: soon - 1000, now: soon })).status).toBe('active');
+  });
+
+  it("takes its title from a summary only when the summary's leaf is one of its own records (a resumed file carries other sessions' summaries)", () => {
+    const turn = [user('u1', 'Fix the flaky login test'), assistant('a1', 'm1', [{ type: 'text', text: 'Fixed.' }])];
+    const foreign = parseClaudeCode(lines({ type: 'summary', summary: 'Earlier session about billing', leafUuid: 'elsewhere-9' }, ...turn), ctx());
+    expect(foreign.title).toBe('Fix the flaky login test');
+    const own = parseClaudeCode(
+      lines(
+        { type: 'summary', summary: 'Earlier session about billing', leafUuid: 'elsewhere-9' },
+        { type: 'summary', summary: 'Login test fix', leafUuid: 'a1' },
+        ...turn,
+      ),
+      ctx(),
+    );
+    expect(own.title).toBe('Login test fix');
   });
 
   it('counts usage once per message.id, and once per requestId when lines have no message id', () => {

@@ -1,12 +1,14 @@
 // Reads Claude Code transcripts (<config>/projects/<encoded-cwd>/<sessionId>.jsonl and their sub-agent files).
 import { recognizesClaudeCode } from './claude-code-recognize.ts';
+import { shellArg } from '../shell-quote.ts';
+import { pointIntoDocument, readWebExportRecords, recognizesClaudeWebExport } from './claude-code-web-export.ts';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Session, SourceFile } from '../../../shared/session.ts';
 import { lastSegment, primarySourceFile, titleFromText, WarningList, type DocumentContext } from '../coerce.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { textOf } from './claude-code-blocks.ts';
 import { isPrompt, isRunning, mostUsedModel, priceMessages } from './claude-code-facts.ts';
-import { metadataExtra } from './claude-code-metadata.ts';
+import { metadataExtra, ownSummary } from './claude-code-metadata.ts';
 import { readConversation, type Conversation } from './claude-code-records.ts';
 import {
   agentKey,
@@ -47,7 +49,7 @@ function noConversation(conv: Conversation): UnreadableError {
 function legacyAgentLayout(layout: ClaudeCodeLayout, conv: Conversation): ClaudeCodeLayout {
   if (layout.kind !== 'session' || !layout.sessionId.startsWith('agent-') || !conv.sidechainOnly) return layout;
   const parent = conv.sessionIds.find((id) => id !== layout.sessionId);
-  return parent ? { kind: 'subagent', parentSessionId: parent, agentId: layout.sessionId.slice('agent-'.length) } : layout;
+  return parent ? { kind: 'subagent', parentSessionId: parent, agentId: layout.sessionId.slice('agent-'.length), workflowRun: null } : layout;
 }
 
 /** Parses the records of one Claude Code JSONL file into the canonical model (pure; tests call it directly). */
@@ -67,7 +69,8 @@ export function parseClaudeCode(records: readonly JsonLine[], ctx: ClaudeCodeCon
 
   const { meta } = conv;
   const prompt = conv.messages.find(isPrompt);
-  const own = [meta.customTitle, meta.aiTitle, meta.summaries.at(-1) ?? null, prompt ? textOf(prompt.parts) : null];
+  const summaryText = ownSummary(meta, conv.recordUuids);
+  const own = [meta.customTitle, meta.aiTitle, summaryText, prompt ? textOf(prompt.parts) : null];
   const candidates = layout.kind === 'subagent' ? [ctx.meta?.description ?? null, ctx.meta?.agentType ?? null, ...own] : own;
   const fallback = layout.kind === 'subagent' ? `Sub-agent ${layout.agentId}` : `Claude Code session ${id.slice(0, 8)}`;
   const title = candidates.map((t) => titleFromText(t)).find((t) => t !== null) ?? fallback;
@@ -100,7 +103,8 @@ export function parseClaudeCode(records: readonly JsonLine[], ctx: ClaudeCodeCon
     messages: conv.messages,
     operations: conv.operations,
     todos: conv.todos,
-    summary: null,
+    // Claude Code's own summary of the conversation (its `summary` record), which the exports carry.
+    summary: summaryText ? { overview: summaryText, decisions: [], outcomes: [], openItems: [], tags: [] } : null,
     artifacts: [],
     usage: conv.usage,
     cost,
@@ -110,6 +114,13 @@ export function parseClaudeCode(records: readonly JsonLine[], ctx: ClaudeCodeCon
     warnings: warnings.list(),
     extra,
   };
+}
+
+/** Reads a Claude Code on the web session document (found by its content wherever it lies). */
+export async function readClaudeWebExport(absPath: string, now = Date.now()): Promise<Session> {
+  const { records, sessionId, ctx } = await readWebExportRecords(absPath);
+  const session = parseClaudeCode(records, { ...ctx, now, layout: { kind: 'session', sessionId }, meta: null, children: [], extraFiles: [] });
+  return pointIntoDocument(session);
 }
 
 /** Reads one claimed file with its companions (sub-agent meta, sibling metas) and parses it. */
@@ -141,9 +152,14 @@ export async function readClaudeCodeFile(absPath: string, now = Date.now()): Pro
 
 export const claudeCodeReader: SourceReader = {
   format: 'claude-code',
-  label: 'Claude Code',
+  capabilities: { tokens: true, recordedCost: true, subAgents: true, toolResults: true, thinking: true, images: true },
+  // Transcripts live under <config dir>/projects; CLAUDE_CONFIG_DIR moves the config dir.
+  defaultRoots: (env, home) => [join(env.CLAUDE_CONFIG_DIR?.trim() || join(home, '.claude'), 'projects')],
+  // Sub-agents are resumed through their parent.
+  resumeCommand: (s) => (s.isSubAgent ? null : `claude --resume ${shellArg(s.id)}`),
   claims: claimsClaudeCode,
-  recognizes: recognizesClaudeCode,
+  recognizes: (head) => recognizesClaudeCode(head) || recognizesClaudeWebExport(head),
   confirmByContent: true,
-  read: (absPath) => readClaudeCodeFile(absPath),
+  // Transcripts are JSONL; a `.json` file reaches this reader only when its content is a web session document.
+  read: (absPath) => (extname(absPath).toLowerCase() === '.json' ? readClaudeWebExport(absPath) : readClaudeCodeFile(absPath)),
 };

@@ -5,6 +5,7 @@ import { durationMs } from './codex-content.ts';
 import { turnSettings } from './codex-meta.ts';
 import { addChild, bump, detailOf, newOperation, type CodexState, type FallbackMessage } from './codex-state.ts';
 import { readCodexTokens } from './codex-usage.ts';
+import { readRateLimits } from './codex-rate-limits.ts';
 
 /** Event types of the Codex protocol that add nothing beyond the response items; they are only counted. */
 const QUIET_EVENTS = new Set([
@@ -227,6 +228,8 @@ export function readEvent(state: CodexState, f: Fields, line: number, ts: string
       return;
     }
     case 'token_count':
+      // The latest rate-limit state the session saw (codex-rate-limits.ts), kept even on events without usage.
+      state.rateLimits = readRateLimits(f.raw.rate_limits, ts) ?? state.rateLimits;
       return readTokenCount(state, f);
     case 'user_message':
       return fallback(state, { role: 'user', kind: 'text', text: f.string('message') ?? '', line, timestamp: ts });

@@ -98,6 +98,7 @@ function buildExtra(state: CodexState, fileId: string | null): Record<string, un
   if (state.laterMeta.length) extra.otherSessionMeta = state.laterMeta.map(metaSummary);
   if (state.abortedTurns.length) extra.abortedTurns = state.abortedTurns;
   if (state.errors.length) extra.errors = state.errors;
+  if (state.rateLimits) extra.rateLimits = state.rateLimits;
   if (state.models.size > 1) extra.models = [...state.models];
   if (state.tokens.resets) extra.tokenCounterResets = state.tokens.resets;
   if (state.turns.list.length) extra.turns = state.turns.list.length;

@@ -3,6 +3,7 @@ import type { Message, MessagePart, MessageRole, Operation, TokenUsage } from '.
 import { WarningList } from '../coerce.ts';
 import { CodexTurns } from './codex-turns.ts';
 import { CumulativeUsage } from './codex-usage.ts';
+import type { RateLimitState } from './codex-rate-limits.ts';
 
 /** A message known only from an event (user_message, agent_message ...), kept when no response_item says the same. */
 export interface FallbackMessage {
@@ -85,6 +86,8 @@ export class CodexState {
   /** Records that were recognised as Codex records at all. */
   recognised = 0;
   costParts: Array<{ model: string | null; usage: TokenUsage }> = [];
+  /** The last rate-limit state a token_count event recorded. */
+  rateLimits: RateLimitState | null = null;
 }
 
 export function bump(map: Map<string, number>, key: string, by = 1): void {

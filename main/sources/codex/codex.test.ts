@@ -13,7 +13,7 @@ import type { UnreadableError } from '../types.ts';
 import { failure, valid } from '../../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const home = join(here, '../fixtures/codex/.codex');
+const home = join(here, './fixtures/.codex');
 const PARENT = '0194f3a2-7c1d-7e00-9a5b-3c4d5e6f7a01';
 const CHILD = '0194f3a5-1e2f-7a00-8b1c-2d3e4f5a6b02';
 const FORK = '0193f0aa-2b3c-7d00-8e4f-5a6b7c8d9e03';

@@ -1,6 +1,8 @@
 // Reads Codex CLI rollouts (<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-*.jsonl and archived_sessions/) in one streaming pass.
 import { recognizesCodex } from './codex-recognize.ts';
-import { basename, dirname } from 'node:path';
+import { isExecStream, parseCodexExec, recognizesCodexExec } from './codex-exec-json.ts';
+import { shellArg } from '../shell-quote.ts';
+import { basename, dirname, join } from 'node:path';
 import type { Session } from '../../../shared/session.ts';
 import { Fields, isRecord, kindOfJson, type DocumentContext } from '../coerce.ts';
 import { readEvent } from './codex-events.ts';
@@ -119,13 +121,21 @@ export async function readCodexFile(absPath: string, now: number = Date.now()): 
   }
   if (!info.isFile()) throw new UnreadableError('io_error', 'Not a regular file.');
   const { records, warnings } = await readJsonLines(absPath);
-  return parseCodexRollout(records, { path: absPath, size: info.size, mtimeMs: info.mtimeMs, warnings }, now);
+  const ctx = { path: absPath, size: info.size, mtimeMs: info.mtimeMs, warnings };
+  // `codex exec --json` output saved anywhere reaches this reader by its content.
+  return isExecStream(records) ? parseCodexExec(records, ctx) : parseCodexRollout(records, ctx, now);
 }
 
 export const codexReader: SourceReader = {
   format: 'codex',
-  label: 'Codex CLI',
+  capabilities: { tokens: true, recordedCost: false, subAgents: true, toolResults: true, thinking: true, images: true },
+  // CODEX_HOME (default ~/.codex) holds sessions/YYYY/MM/DD and archived_sessions/.
+  defaultRoots: (env, home) => {
+    const codexHome = env.CODEX_HOME?.trim() || join(home, '.codex');
+    return [join(codexHome, 'sessions'), join(codexHome, 'archived_sessions')];
+  },
+  resumeCommand: (s) => `codex resume ${shellArg(s.id)}`,
   claims: claimsCodex,
-  recognizes: recognizesCodex,
+  recognizes: (head) => recognizesCodex(head) || recognizesCodexExec(head),
   read: (absPath) => readCodexFile(absPath),
 };

@@ -14,7 +14,7 @@ import type { UnreadableError } from '../types.ts';
 import { failure, valid } from '../../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const tmp = join(here, '../fixtures/gemini/.gemini/tmp');
+const tmp = join(here, './fixtures/.gemini/tmp');
 const PARENT = '7f3a9c21-5b6d-4e8f-9a0b-1c2d3e4f5a6b';
 const SUB = 'c0ffee00-1111-4222-8333-444455556666';
 const HASH = 'b5de7d4af2b48dc2392e370f7fff10591301a1cf5fa3c1ae1abee81f2c9b1db8';

@@ -1,5 +1,6 @@
 // Reads Gemini CLI chats (~/.gemini/tmp/<project>/chats/session-*.json|.jsonl and nested sub-agent chats).
 import { recognizesGemini } from './gemini-recognize.ts';
+import { shellArg } from '../shell-quote.ts';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { Session } from '../../../shared/session.ts';
@@ -90,7 +91,10 @@ export async function readGeminiFile(absPath: string, now: number = Date.now()):
 
 export const geminiReader: SourceReader = {
   format: 'gemini',
-  label: 'Gemini CLI',
+  capabilities: { tokens: true, recordedCost: false, subAgents: true, toolResults: true, thinking: true, images: true },
+  // GEMINI_CLI_HOME replaces the home directory; chats live in .gemini/tmp/<project>/chats.
+  defaultRoots: (env, home) => [join(env.GEMINI_CLI_HOME?.trim() || home, '.gemini', 'tmp')],
+  resumeCommand: (s) => `gemini --resume ${shellArg(s.id)}`,
   claims: claimsGemini,
   recognizes: recognizesGemini,
   read: (absPath) => readGeminiFile(absPath),

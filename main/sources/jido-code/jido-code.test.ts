@@ -12,7 +12,7 @@ import { failure, valid } from '../../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const samples = samplesDir;
-const fixtures = join(here, '../fixtures/jido-code/.jido_code/sessions');
+const fixtures = join(here, './fixtures/.jido_code/sessions');
 
 async function read(path: string): Promise<Session> {
   const session = await jidoCodeReader.read(path);

@@ -1,6 +1,7 @@
 // Reads JidoCode's saved sessions (~/.jido_code/sessions/<id>.json, persisted schema version 1).
 import { recognizesJidoCode } from './jido-code-recognize.ts';
-import { basename, dirname, extname } from 'node:path';
+import { shellArg } from '../shell-quote.ts';
+import { basename, dirname, extname, join } from 'node:path';
 import type { Cost, Message, MessagePart, MessageRole, ModelInfo, Session, Todo, TokenUsage } from '../../../shared/session.ts';
 import {
   addUsage,
@@ -223,7 +224,10 @@ export function parseJidoDocument(value: unknown, ctx: DocumentContext): Session
 
 export const jidoCodeReader: SourceReader = {
   format: 'jido-code',
-  label: 'JidoCode',
+  capabilities: { tokens: true, recordedCost: true, subAgents: false, toolResults: true, thinking: false, images: false },
+  defaultRoots: (_env, home) => [join(home, '.jido_code', 'sessions')],
+  // JidoCode resumes from inside its TUI.
+  resumeCommand: (s) => `jido_code  # then: /resume ${shellArg(s.id)}`,
   claims: claimsJidoCode,
   recognizes: recognizesJidoCode,
   async read(absPath) {

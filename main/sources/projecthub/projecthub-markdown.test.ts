@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { WarningList } from '../coerce.ts';
 import { parseVaultMarkdown } from './projecthub-markdown.ts';
 
-const fixture = fileURLToPath(new URL('../fixtures/projecthub/tide-tables/vault/sessions/2026-03-05_7b9d1f3a-5c6e-4d8f-a0b2-c4d6e8f0a2b4.md', import.meta.url));
+const fixture = fileURLToPath(new URL('./fixtures/tide-tables/vault/sessions/2026-03-05_7b9d1f3a-5c6e-4d8f-a0b2-c4d6e8f0a2b4.md', import.meta.url));
 
 function parse(text: string) {
   const warnings = new WarningList();

@@ -210,7 +210,10 @@ export async function readProjectHubFile(absPath: string, now = Date.now()): Pro
 
 export const projectHubReader: SourceReader = {
   format: 'projecthub',
-  label: 'ProjectHub',
+  capabilities: { tokens: true, recordedCost: false, subAgents: false, toolResults: true, thinking: false, images: false },
+  // A ProjectHub vault is wherever its user keeps it: no default; add the vault folder.
+  defaultRoots: () => [],
+  resumeCommand: () => null,
   claims: claimsProjectHub,
   companion: projectHubCompanion,
   read: (absPath) => readProjectHubFile(absPath),

@@ -14,7 +14,7 @@ import { failure, valid } from '../../test-support/reader-checks.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const samples = samplesDir;
-const fixtures = join(here, '../fixtures/vizier/harbor-api/.vizier/sessions');
+const fixtures = join(here, './fixtures/harbor-api/.vizier/sessions');
 
 async function read(path: string): Promise<Session> {
   const session = await vizierReader.read(path);

@@ -1,5 +1,6 @@
 // Reads Vizier's repo-local session.json: the real writer's vizier.session.v1 and the seed-000 MVP schema.
 import { realpath, stat } from 'node:fs/promises';
+import { shellArg } from '../shell-quote.ts';
 import { isWithin } from '../../roots/paths.ts';
 import { basename, dirname, extname, isAbsolute, join, relative } from 'node:path';
 import { Provenance } from '../../../shared/session.ts';
@@ -403,7 +404,10 @@ async function resolveArtifacts(session: Session, recordedRoot: string | null): 
 
 export const vizierReader: SourceReader = {
   format: 'vizier',
-  label: 'Vizier',
+  capabilities: { tokens: true, recordedCost: false, subAgents: false, toolResults: true, thinking: true, images: false },
+  // Sessions live in each repository's own .vizier/ folder: no machine-wide default; add the repositories.
+  defaultRoots: () => [],
+  resumeCommand: (s) => `vizier --session ${shellArg(s.id)}`,
   claims: claimsVizier,
   async read(absPath) {
     const { value, ctx } = await readDocument(absPath);
