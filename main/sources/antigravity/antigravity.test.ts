@@ -1,0 +1,162 @@
+// Tests for the Antigravity reader: step kinds, call/result pairing, model changes, brain artifacts (own and IDE folder), paths.
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Head } from '../head.ts';
+import { readers } from '../registry.ts';
+import { failure, valid } from '../../test-support/reader-checks.ts';
+import { antigravityReader, readAntigravityFile } from './antigravity.ts';
+import { antigravityRoots } from './antigravity-layout.ts';
+import { parseAntigravity, type AntigravityContext } from './antigravity-session.ts';
+import { modelFromSettings, unwrapUserInput } from './antigravity-steps.ts';
+
+let home: string;
+beforeAll(() => {
+  home = mkdtempSync(join(tmpdir(), 'sv-antigravity-'));
+});
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+const NOW = Date.parse('2026-07-01T00:00:00Z');
+const ctx = (over: Partial<AntigravityContext> = {}): AntigravityContext => ({
+  path: '/x/transcript.jsonl',
+  size: 1,
+  mtimeMs: 0,
+  warnings: [],
+  now: NOW,
+  conversationId: 'c1',
+  brain: { artifacts: [], files: [] },
+  ...over,
+});
+const step = (line: number, value: Record<string, unknown>) => ({
+  value: { step_index: line, status: 'DONE', created_at: `2026-06-26T21:16:${String(10 + line).padStart(2, '0')}Z`, ...value },
+  line,
+});
+const planner = (line: number, calls: string[], more: Record<string, unknown> = {}) =>
+  step(line, {
+    source: 'MODEL',
+    type: 'PLANNER_RESPONSE',
+    tool_calls: calls.map((name) => ({ name, args: { Path: '"/tmp/a"', Lines: '12', Raw: 'not json' } })),
+    ...more,
+  });
+const result = (line: number, type: string, content: string, more: Record<string, unknown> = {}) => step(line, { source: 'MODEL', type, content, ...more });
+
+describe('Antigravity steps', () => {
+  it('pairs each result step with the oldest open call, decodes JSON-encoded arguments and keeps errors', () => {
+    const s = valid(
+      parseAntigravity(
+        [
+          step(1, {
+            source: 'USER_EXPLICIT',
+            type: 'USER_INPUT',
+            content: '<USER_REQUEST>\nfix it\n</USER_REQUEST>\n<ADDITIONAL_METADATA>\ncwd /repo\n</ADDITIONAL_METADATA>',
+          }),
+          planner(2, ['view_file', 'run_command'], { thinking: 'look first' }),
+          result(3, 'VIEW_FILE', 'line 1'),
+          result(4, 'RUN_COMMAND', 'boom', { status: 'ERROR' }),
+          result(5, 'TELEPORT', 'odd'),
+          step(6, { source: 'ORACLE', type: 'VISION', content: 'a dream' }),
+          step(7, { source: 'SYSTEM', type: 'CONVERSATION_HISTORY' }),
+          planner(8, [], { content: 'Done.' }),
+        ],
+        ctx(),
+      ),
+    );
+    expect(s.messages.map((m) => [m.role, m.parts.map((p) => p.type)])).toEqual([
+      ['user', ['text']],
+      ['assistant', ['thinking', 'tool_call', 'tool_call']],
+      ['tool', ['tool_result']],
+      ['tool', ['tool_result']],
+      ['tool', ['tool_result']],
+      ['system', ['text']],
+      ['assistant', ['text']],
+    ]);
+    expect(s.messages[1]!.parts[1]).toEqual({
+      type: 'tool_call',
+      callId: 'step-2-0',
+      name: 'view_file',
+      input: { Path: '/tmp/a', Lines: 12, Raw: 'not json' },
+    });
+    expect(s.messages.slice(2, 5).map((m) => m.parts[0])).toEqual([
+      { type: 'tool_result', callId: 'step-2-0', output: 'line 1', isError: false },
+      { type: 'tool_result', callId: 'step-2-1', output: 'boom', isError: true },
+      { type: 'tool_result', callId: null, output: 'odd', isError: false },
+    ]);
+    expect(s.messages[0]!.annotations).toEqual({ stepType: 'USER_INPUT', metadata: 'cwd /repo' });
+    expect(s.warnings.map((w) => w.message)).toEqual([
+      'Unknown Antigravity step "VISION" (1 step); its content is shown as a system note.',
+      'Antigravity step "TELEPORT" (1 step) is not a known tool step; it is shown as a tool result.',
+    ]);
+    expect(s.extra).toEqual({ historyMarkers: 1 });
+  });
+
+  it("reads the user request and the model from the CLI's wrappers", () => {
+    expect(unwrapUserInput('plain words')).toEqual({ request: 'plain words', settings: null, metadata: null });
+    expect(unwrapUserInput('do it\n<USER_SETTINGS_CHANGE>\nx\n</USER_SETTINGS_CHANGE>').request).toBe('do it');
+    expect(modelFromSettings('The user changed setting `Model Selection` from Gemini 3 Pro to Claude Sonnet 4.5 (Thinking).')).toBe(
+      'Claude Sonnet 4.5 (Thinking)',
+    );
+    expect(modelFromSettings('The user changed setting `Theme` from dark to light.')).toBeNull();
+  });
+
+  it('is active while a step is not done and the transcript is being written now', () => {
+    const t = new Date(NOW - 30_000).toISOString();
+    const running = [{ value: { step_index: 1, source: 'MODEL', type: 'PLANNER_RESPONSE', status: 'RUNNING', created_at: t, content: 'working' }, line: 1 }];
+    expect(parseAntigravity(running, ctx({ mtimeMs: NOW - 10_000 })).status).toBe('active');
+    expect(parseAntigravity(running, ctx({ mtimeMs: NOW - 3600_000 })).status).toBe('closed');
+  });
+
+  it('recognises a transcript by its steps and refuses a file of no steps', async () => {
+    expect(antigravityReader.recognizes?.(new Head('{"step_index":0,"source":"USER_EXPLICIT","type":"USER_INPUT"}\n', true))).toBe(true);
+    expect(antigravityReader.recognizes?.(new Head('{"type":"user","content":"x"}\n', true))).toBe(false);
+    const dir = join(home, 'bad');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'transcript.jsonl'), '');
+    expect((await failure(() => readAntigravityFile(join(dir, 'transcript.jsonl')))).code).toBe('empty_file');
+  });
+});
+
+describe('Antigravity brain artifacts', () => {
+  it('attaches the Markdown artifacts of its own brain folder and of the IDE folder with the same id, never a link out', async () => {
+    const id = '11111111-2222-4333-8444-555555555555';
+    const cli = join(home, '.gemini/antigravity-cli/brain', id);
+    const ide = join(home, '.gemini/antigravity/brain', id);
+    mkdirSync(join(cli, '.system_generated/logs'), { recursive: true });
+    mkdirSync(ide, { recursive: true });
+    const transcript = join(cli, '.system_generated/logs/transcript.jsonl');
+    writeFileSync(
+      transcript,
+      `${JSON.stringify({ step_index: 0, source: 'USER_EXPLICIT', type: 'USER_INPUT', status: 'DONE', created_at: '2026-06-26T21:16:16Z', content: 'go' })}\n`,
+    );
+    writeFileSync(join(cli, 'task.md'), '# Task\n- [x] go');
+    writeFileSync(join(ide, 'walkthrough.md'), '# Walkthrough');
+    writeFileSync(join(home, 'secret.md'), "not the session's");
+    symlinkSync(join(home, 'secret.md'), join(ide, 'implementation_plan.md'));
+    const s = valid(await readAntigravityFile(transcript));
+    expect(s.key).toBe(`antigravity:${id}`);
+    expect(s.artifacts).toEqual([
+      { path: 'task.md', kind: 'markdown', resolvedPath: join(cli, 'task.md'), size: 15 },
+      { path: `antigravity/brain/${id}/walkthrough.md`, kind: 'markdown', resolvedPath: join(ide, 'walkthrough.md'), size: 13 },
+    ]);
+    expect(s.sourceFiles.map((f) => f.role)).toEqual(['primary', 'artifact', 'artifact']);
+    // The artifacts and transcript_full.jsonl are the conversation's own files, never sessions of their own.
+    for (const path of [join(cli, 'task.md'), join(ide, 'walkthrough.md'), join(cli, '.system_generated/logs/transcript_full.jsonl')]) {
+      expect(readers.filter((r) => r.claims(path)).map((r) => r.format)).toEqual([]);
+    }
+    expect(antigravityReader.companion?.(join(cli, '.system_generated/logs/transcript_full.jsonl'))).toBe(true);
+  });
+});
+
+describe('Antigravity paths', () => {
+  it.each([
+    ['/home/u/.gemini/antigravity-cli/brain/00000000-0000-4000-8000-00000000a902/.system_generated/logs/transcript.jsonl', true],
+    ['/home/u/.gemini/antigravity-cli/brain/00000000-0000-4000-8000-00000000a902/.system_generated/logs/transcript_full.jsonl', false],
+    ['/home/u/.gemini/antigravity/brain/00000000-0000-4000-8000-00000000a901/task.md', false],
+    ['/home/u/logs/transcript.jsonl', false],
+  ])('%s claimed: %s', (path, claimed) => expect(antigravityReader.claims(path)).toBe(claimed));
+
+  it('looks in ~/.gemini/antigravity-cli/brain and resumes with agy --conversation', () => {
+    expect(antigravityRoots({}, '/home/u')).toEqual(['/home/u/.gemini/antigravity-cli/brain']);
+    expect(antigravityReader.resumeCommand({ id: 'abc', isSubAgent: false })).toBe('agy --conversation abc');
+  });
+});

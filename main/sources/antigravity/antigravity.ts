@@ -1,0 +1,50 @@
+// Reads Antigravity CLI (agy) conversations: ~/.gemini/antigravity-cli/brain/<id>/.system_generated/logs/transcript.jsonl, with the brain's Markdown artifacts.
+import { basename } from 'node:path';
+import type { Session } from '../../../shared/session.ts';
+import { statPath } from '../file-bytes.ts';
+import type { Head } from '../head.ts';
+import { readJsonLines } from '../jsonl.ts';
+import { shellArg } from '../shell-quote.ts';
+import { UnreadableError, type SourceReader } from '../types.ts';
+import { brainArtifacts } from './antigravity-artifacts.ts';
+import { antigravityCompanion, antigravityRoots, claimsAntigravity, conversationDirOf } from './antigravity-layout.ts';
+import { parseAntigravity } from './antigravity-session.ts';
+
+/** Every step carries a numeric `step_index` beside string `type` and `source`: no other agent's records do. */
+export function recognizesAntigravity(head: Head): boolean {
+  const first = head.records(1)[0];
+  return first !== undefined && typeof first.step_index === 'number' && typeof first.type === 'string' && typeof first.source === 'string';
+}
+
+export async function readAntigravityFile(absPath: string, now = Date.now()): Promise<Session> {
+  let info;
+  try {
+    info = await statPath(absPath);
+  } catch (err) {
+    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+  }
+  const { records, warnings } = await readJsonLines(absPath);
+  const conversationDir = conversationDirOf(absPath);
+  const brain = conversationDir ? await brainArtifacts(conversationDir) : { artifacts: [], files: [] };
+  return parseAntigravity(records, {
+    path: absPath,
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    warnings,
+    now,
+    brain,
+    conversationId: conversationDir ? basename(conversationDir) : null,
+  });
+}
+
+export const antigravityReader: SourceReader = {
+  format: 'antigravity',
+  capabilities: { tokens: false, recordedCost: false, subAgents: false, toolResults: true, thinking: true, images: false },
+  defaultRoots: antigravityRoots,
+  // `agy --conversation <id>` (agent-sessions' AntigravityResumeCommandBuilder, herdr's agy integration).
+  resumeCommand: (s) => `agy --conversation ${shellArg(s.id)}`,
+  claims: claimsAntigravity,
+  recognizes: recognizesAntigravity,
+  companion: antigravityCompanion,
+  read: (absPath) => readAntigravityFile(absPath),
+};

@@ -1,0 +1,129 @@
+// Turns a message's OpenCode parts (text, reasoning, tool, file, step-start/step-finish, patch, compaction, ...) into canonical message parts, step usage and sub-session links.
+import type { MessagePart, TokenUsage } from '../../../shared/session.ts';
+import { addUsage, emptyUsage, isRecord, limitDepth, type WarningList } from '../coerce.ts';
+import type { OcRecord } from './opencode-rows.ts';
+
+/** Parts that record how a turn ran, not what was said: known, and never content. */
+const BOOKKEEPING = new Set(['step-start', 'step-finish', 'snapshot', 'patch', 'agent', 'retry']);
+
+export interface PartsOfMessage {
+  parts: MessagePart[];
+  /** Tokens and cost the message's step-finish parts recorded (used when the message itself records none). */
+  stepUsage: TokenUsage | null;
+  stepCost: number | null;
+  /** Sessions a task tool started (state.metadata.sessionId), with the tool part's call id and agent. */
+  subSessions: Array<{ id: string; callId: string | null; agent: string | null; description: string | null; status: string | null }>;
+  /** Files a patch part says this step changed. */
+  patchedFiles: string[];
+  /** A tool is still pending or running. */
+  openTool: boolean;
+}
+
+/** OpenCode's token record `{input, output, reasoning, cache {read, write}}`, or null when absent or empty. */
+export function tokensOf(value: unknown): TokenUsage | null {
+  if (!isRecord(value)) return null;
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+  const cache = isRecord(value.cache) ? value.cache : {};
+  const usage = { input: n(value.input), output: n(value.output), cacheRead: n(cache.read), cacheWrite: n(cache.write), reasoning: n(value.reasoning) };
+  return usage.input + usage.output + usage.cacheRead + usage.cacheWrite + usage.reasoning > 0 ? usage : null;
+}
+
+function stringOf(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+/** A tool's output as text: strings as they are, anything else as JSON. */
+function outputText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  return JSON.stringify(value);
+}
+
+function toolParts(data: Record<string, unknown>, out: PartsOfMessage, warnings: WarningList): void {
+  const name = stringOf(data.tool) ?? 'tool';
+  const callId = stringOf(data.callID) ?? stringOf(data.id);
+  const state = isRecord(data.state) ? data.state : {};
+  const status = stringOf(state.status);
+  out.parts.push({ type: 'tool_call', callId, name, input: limitDepth(state.input ?? {}, warnings, `${name}.input`) });
+  if (status === 'completed') out.parts.push({ type: 'tool_result', callId, output: outputText(state.output), isError: false });
+  else if (status === 'error') out.parts.push({ type: 'tool_result', callId, output: outputText(state.error ?? state.output), isError: true });
+  else if (status === 'pending' || status === 'running') out.openTool = true;
+  else
+    warnings.add(
+      'unknown_tool_status',
+      `A ${name} tool part has the status ${JSON.stringify(status)}, which OpenCode does not write; its result was not shown.`,
+    );
+  const metadata = isRecord(state.metadata) ? state.metadata : {};
+  const child = stringOf(metadata.sessionId) ?? stringOf(metadata.sessionID);
+  if (child) {
+    const input = isRecord(state.input) ? state.input : {};
+    out.subSessions.push({
+      id: child,
+      callId,
+      agent: stringOf(input.subagent_type) ?? stringOf(input.agent),
+      description: stringOf(input.description),
+      status,
+    });
+  }
+}
+
+function fileParts(data: Record<string, unknown>, out: PartsOfMessage): void {
+  const mime = stringOf(data.mime);
+  const url = stringOf(data.url);
+  const name = stringOf(data.filename) ?? url ?? 'file';
+  if (mime?.startsWith('image/')) {
+    const inline = url?.startsWith('data:') ? (/^data:[^;,]*;base64,(.*)$/s.exec(url)?.[1] ?? null) : null;
+    out.parts.push({ type: 'image', mediaType: mime, data: inline, url: inline ? null : url });
+    return;
+  }
+  out.parts.push({ type: 'text', text: `Attached file: ${name}${mime ? ` (${mime})` : ''}` });
+}
+
+/** The parts of one message, in order, with what its steps recorded. */
+export function partsOfMessage(records: readonly OcRecord[], warnings: WarningList): PartsOfMessage {
+  const out: PartsOfMessage = { parts: [], stepUsage: null, stepCost: null, subSessions: [], patchedFiles: [], openTool: false };
+  for (const record of records) {
+    const data = record.data;
+    if (!data) continue;
+    const type = stringOf(data.type);
+    switch (type) {
+      case 'text': {
+        const text = stringOf(data.text) ?? stringOf(data.content);
+        if (text?.trim()) out.parts.push({ type: 'text', text });
+        break;
+      }
+      case 'reasoning': {
+        const text = stringOf(data.text) ?? stringOf(data.reasoning);
+        if (text?.trim()) out.parts.push({ type: 'thinking', text, redacted: false });
+        break;
+      }
+      case 'tool':
+        toolParts(data, out, warnings);
+        break;
+      case 'file':
+        fileParts(data, out);
+        break;
+      case 'subtask': {
+        const prompt = stringOf(data.prompt) ?? stringOf(data.description);
+        if (prompt?.trim()) out.parts.push({ type: 'text', text: prompt });
+        break;
+      }
+      case 'compaction':
+        out.parts.push({ type: 'compaction', summary: null, trigger: data.auto === true ? 'auto' : data.auto === false ? 'manual' : null, tokensBefore: null });
+        break;
+      case 'step-finish': {
+        const usage = tokensOf(data.tokens);
+        if (usage) addUsage((out.stepUsage ??= emptyUsage()), usage);
+        if (typeof data.cost === 'number' && Number.isFinite(data.cost)) out.stepCost = (out.stepCost ?? 0) + data.cost;
+        break;
+      }
+      case 'patch':
+        if (Array.isArray(data.files)) out.patchedFiles.push(...data.files.filter((f): f is string => typeof f === 'string'));
+        break;
+      default:
+        if (type && BOOKKEEPING.has(type)) break;
+        warnings.add('unknown_part_type', `Unknown OpenCode part type ${JSON.stringify(type ?? null)} ignored (its row stays in the raw view).`);
+    }
+  }
+  return out;
+}

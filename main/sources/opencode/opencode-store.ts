@@ -1,0 +1,211 @@
+// Reads OpenCode's SQLite store (tables session, message, part, project; columns introspected, since migrations add them): the listing, one session's rows, and its raw rows.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { SourceFile } from '../../../shared/session.ts';
+import { WarningList } from '../coerce.ts';
+import { statPath } from '../file-bytes.ts';
+import { withReadOnlyStore } from '../sqlite-file.ts';
+import { ownRows, quoteName, tableColumns } from '../store-rows.ts';
+import { UnreadableError, type ContainedSession, type StoreRows } from '../types.ts';
+import { epochMs, objectOf, parseData, pointerToken, text, type OcRecord, type OcRows, type OcSessionInfo } from './opencode-rows.ts';
+
+interface Schema {
+  session: string[] | null;
+  message: string[] | null;
+  part: string[] | null;
+  project: string[] | null;
+}
+
+/**
+ * Statements and schema per connection: a read worker keeps a store open across its sessions (sqlite-file.ts), and
+ * preparing them again for each session cost a third of reading it. The schema is looked at again when it changes.
+ */
+const statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+const schemas = new WeakMap<DatabaseSync, { version: number; schema: Schema }>();
+
+function prepared(db: DatabaseSync, sql: string): StatementSync {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let statement = cache.get(sql);
+  if (!statement) cache.set(sql, (statement = db.prepare(sql)));
+  return statement;
+}
+
+function schemaOf(db: DatabaseSync, label: string): Schema {
+  const version = (prepared(db, 'PRAGMA schema_version').get() as { schema_version: number }).schema_version;
+  const cached = schemas.get(db);
+  if (cached?.version === version) return cached.schema;
+  const schema = {
+    session: tableColumns(db, 'session'),
+    message: tableColumns(db, 'message'),
+    part: tableColumns(db, 'part'),
+    project: tableColumns(db, 'project'),
+  };
+  if (!schema.session?.includes('id') && !schema.message?.includes('session_id')) {
+    throw new UnreadableError('wrong_shape', `Not an ${label} store: it has neither a session table nor messages with a session id.`);
+  }
+  schemas.set(db, { version, schema });
+  return schema;
+}
+
+/** `max(<column>)` when the table has it, else a constant, so a listing works on every schema generation. */
+const maxOf = (columns: string[], column: string) => (columns.includes(column) ? `max(${quoteName(column)})` : `max(rowid)`);
+
+/**
+ * One row per session with what changes when its content does: the session row's update time, and its messages'
+ * and parts' counts and latest update times (a part is rewritten as the model streams, without touching the session row).
+ */
+export function listSessions(db: DatabaseSync, label: string): ContainedSession[] {
+  const schema = schemaOf(db, label);
+  const joins: string[] = [];
+  const facts: string[] = [];
+  for (const table of ['message', 'part'] as const) {
+    const columns = schema[table];
+    if (!columns?.includes('session_id')) continue;
+    joins.push(
+      `LEFT JOIN (SELECT session_id, count(*) AS n, ${maxOf(columns, 'time_updated')} AS t FROM ${table} GROUP BY session_id) ${table} ON ${table}.session_id = s.id`,
+    );
+    facts.push(`${table}.n`, `${table}.t`);
+  }
+  const versionOf = (row: Record<string, unknown>) =>
+    Object.values(row)
+      .slice(1)
+      .map((v) => (v === null || v === undefined ? '' : String(v)))
+      .join(':');
+  if (schema.session?.includes('id')) {
+    const updated = schema.session.includes('time_updated') ? 's.time_updated' : 'NULL';
+    const rows = db
+      .prepare(`SELECT s.id AS id, ${updated} AS updated${facts.map((f, i) => `, ${f} AS f${i}`).join('')} FROM session s ${joins.join(' ')}`)
+      .all() as Array<Record<string, unknown>>;
+    return rows.flatMap((row) => (typeof row.id === 'string' && row.id ? [{ id: row.id, version: versionOf(row) }] : []));
+  }
+  // A usage-only store (ccusage's Kilo subset): sessions are the message table's session ids.
+  const rows = db
+    .prepare(
+      `SELECT session_id AS id, count(*) AS n, ${maxOf(schema.message ?? [], 'time_updated')} AS t FROM message WHERE session_id IS NOT NULL GROUP BY session_id`,
+    )
+    .all() as Array<Record<string, unknown>>;
+  return rows.flatMap((row) => (typeof row.id === 'string' && row.id ? [{ id: row.id, version: versionOf(row) }] : []));
+}
+
+export function listStore(absPath: string, label: string): Promise<ContainedSession[]> {
+  return withReadOnlyStore(absPath, (db) => listSessions(db, label));
+}
+
+function sessionInfo(row: Record<string, unknown>, id: string): OcSessionInfo {
+  const summary: Record<string, unknown> = {};
+  for (const key of ['additions', 'deletions', 'files'] as const) {
+    const value = row[`summary_${key}`];
+    if (typeof value === 'number') summary[key] = value;
+  }
+  return {
+    id,
+    title: text(row.title),
+    parentId: text(row.parent_id),
+    projectId: text(row.project_id),
+    directory: text(row.directory),
+    slug: text(row.slug),
+    version: text(row.version),
+    createdMs: epochMs(row.time_created),
+    updatedMs: epochMs(row.time_updated),
+    archivedMs: epochMs(row.time_archived),
+    compactingMs: epochMs(row.time_compacting),
+    agent: text(row.agent),
+    model: objectOf(row.model),
+    shareUrl: text(row.share_url),
+    summary: Object.keys(summary).length ? summary : null,
+    origin: { fileIndex: 0, line: null, pointer: `/rows/session/${pointerToken(id)}` },
+  };
+}
+
+function records(rows: Array<Record<string, unknown>>, table: 'message' | 'part', warnings: WarningList): OcRecord[] {
+  return rows.map((row, i) => {
+    const id = row.id === undefined || row.id === null ? String(row._rowid_ ?? i) : String(row.id);
+    const data = parseData(row.data, `${table === 'message' ? 'Message' : 'Part'} ${id}`, warnings);
+    return {
+      id,
+      messageId: typeof row.message_id === 'string' ? row.message_id : null,
+      createdMs: epochMs(row.time_created),
+      data,
+      origin: { fileIndex: 0, line: null, pointer: `/rows/${table}/${pointerToken(id)}` },
+    };
+  });
+}
+
+/** The columns a message or part is built from (the rest stay in the raw view): converting only these is a fifth faster. */
+const WANTED = ['id', 'message_id', 'time_created', 'data'];
+
+/** Rows of `table` for the session: keyed by `id`, or by row id where the table has no id column (as store-rows.ts keys them). */
+function selectFor(db: DatabaseSync, table: 'message' | 'part', columns: string[], where: string, id: string): Array<Record<string, unknown>> {
+  const key = columns.includes('id') ? 'id' : '_rowid_';
+  const order = table === 'message' && columns.includes('time_created') ? `time_created, ${key}` : key;
+  const select = ['_rowid_ AS _rowid_', ...WANTED.filter((c) => columns.includes(c))].join(', ');
+  return prepared(db, `SELECT ${select} FROM ${table} WHERE ${where} ORDER BY ${order}`).all(id) as Array<Record<string, unknown>>;
+}
+
+function partsWhere(columns: string[]): string | null {
+  if (columns.includes('session_id')) return 'session_id = ?';
+  if (columns.includes('message_id')) return 'message_id IN (SELECT id FROM message WHERE session_id = ?)';
+  return null;
+}
+
+/** Everything one session is built from, in one read of the store. */
+export async function loadStoreSession(absPath: string, id: string, label: string): Promise<OcRows> {
+  let info;
+  try {
+    info = await statPath(absPath);
+  } catch (err) {
+    throw new UnreadableError('io_error', `Cannot read the ${label} store: ${(err as Error).message}`);
+  }
+  const source: SourceFile = { path: absPath, size: info.size, mtimeMs: info.mtimeMs, role: 'primary' };
+  return withReadOnlyStore(absPath, (db) => {
+    const schema = schemaOf(db, label);
+    const warnings = new WarningList();
+    let session: OcSessionInfo | null = null;
+    let worktree: string | null = null;
+    let childIds: string[] = [];
+    if (schema.session?.includes('id')) {
+      const row = prepared(db, 'SELECT * FROM session WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+      if (!row) throw new UnreadableError('wrong_shape', `The ${label} store has no session ${id} (it may have been deleted).`);
+      session = sessionInfo(row, id);
+      if (session.projectId && schema.project?.includes('worktree')) {
+        const project = prepared(db, 'SELECT worktree FROM project WHERE id = ?').get(session.projectId) as { worktree?: unknown } | undefined;
+        worktree = text(project?.worktree);
+      }
+      if (schema.session.includes('parent_id')) {
+        childIds = (prepared(db, 'SELECT id FROM session WHERE parent_id = ? ORDER BY id').all(id) as Array<{ id: unknown }>).flatMap((r) =>
+          typeof r.id === 'string' ? [r.id] : [],
+        );
+      }
+    }
+    const messages = schema.message?.includes('session_id') ? records(selectFor(db, 'message', schema.message, 'session_id = ?', id), 'message', warnings) : [];
+    if (!session && !messages.length) throw new UnreadableError('wrong_shape', `The ${label} store has no session ${id} (it may have been deleted).`);
+    const where = schema.part ? partsWhere(schema.part) : null;
+    const parts = schema.part && where ? records(selectFor(db, 'part', schema.part, where, id), 'part', warnings) : [];
+    if (!schema.session)
+      warnings.add(
+        'usage_only_store',
+        `This ${label} store holds only a message table (no session or part table): the messages' usage is shown, their content is not in it.`,
+      );
+    return { session, id, worktree, messages, parts, childIds, sourceFiles: [source], warnings };
+  });
+}
+
+/** The session's own rows: its session row, its project's row, its messages and their parts (never another session's). */
+export function storeRows(absPath: string, id: string, label: string): Promise<StoreRows> {
+  return withReadOnlyStore(absPath, (db) => {
+    const schema = schemaOf(db, label);
+    const out: StoreRows = {};
+    const put = (name: string, table: ReturnType<typeof ownRows>) => {
+      if (table) out[name] = table;
+    };
+    if (schema.session?.includes('id')) {
+      put('session', ownRows(db, 'session', 'id = ?', [id]));
+      if (schema.project?.includes('id') && schema.session.includes('project_id'))
+        put('project', ownRows(db, 'project', 'id = (SELECT project_id FROM session WHERE id = ?)', [id]));
+    }
+    if (schema.message?.includes('session_id')) put('message', ownRows(db, 'message', 'session_id = ?', [id]));
+    const where = schema.part ? partsWhere(schema.part) : null;
+    if (where) put('part', ownRows(db, 'part', where, [id]));
+    return out;
+  });
+}

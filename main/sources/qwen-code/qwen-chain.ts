@@ -1,0 +1,105 @@
+// Rebuilds the conversation Qwen Code would load: the active uuid/parentUuid chain after rewinds, this session's records only.
+import { isRecord, kindOfJson, type WarningList } from '../coerce.ts';
+import type { QwenLine } from './qwen-lines.ts';
+
+export interface QwenRecord {
+  raw: Record<string, unknown>;
+  uuid: string;
+  parentUuid: string | null;
+  type: string;
+  subtype: string | null;
+  line: number;
+  /** A sub-agent's record (a sidechain off the parent conversation). */
+  sidechain: boolean;
+}
+
+export interface QwenChain {
+  /** Records of the conversation, in file order: the active chain and the sub-agents' records. */
+  records: QwenRecord[];
+  /** Records of branches a rewind left behind. */
+  dropped: number;
+  /** Records naming another session (they belong to that session, not this file's). */
+  foreign: { count: number; ids: string[] };
+  /** Every record of this session, for its first and last times. */
+  all: QwenRecord[];
+}
+
+/** Writer state records (artifact events and snapshots) are never the conversation's leaf. */
+const ARTIFACT = new Set(['session_artifact_event', 'session_artifact_snapshot']);
+
+function recordOf(value: unknown, line: number, warnings: WarningList, unknown: Map<string, number>): QwenRecord | null {
+  if (!isRecord(value)) {
+    warnings.add('wrong_type', `A line holds ${kindOfJson(value)} where a Qwen Code chat record (an object) is expected; it was skipped.`);
+    return null;
+  }
+  if (typeof value.uuid !== 'string' || typeof value.type !== 'string') {
+    const kind = typeof value.type === 'string' ? `"${value.type}" without a uuid` : 'record without a uuid or type';
+    unknown.set(kind, (unknown.get(kind) ?? 0) + 1);
+    return null;
+  }
+  return {
+    raw: value,
+    uuid: value.uuid,
+    parentUuid: typeof value.parentUuid === 'string' && value.parentUuid !== '' ? value.parentUuid : null,
+    type: value.type,
+    subtype: typeof value.subtype === 'string' ? value.subtype : null,
+    line,
+    sidechain: value.isSidechain === true,
+  };
+}
+
+/** A logical message written in several records with one uuid (streamed parts): parts joined, the latest usage and time. */
+function aggregate(fragments: QwenRecord[]): QwenRecord {
+  const [first, ...rest] = fragments as [QwenRecord, ...QwenRecord[]];
+  if (!rest.length) return first;
+  const raw: Record<string, unknown> = { ...first.raw };
+  let parts: unknown[] = isRecord(raw.message) && Array.isArray(raw.message.parts) ? [...raw.message.parts] : [];
+  for (const f of rest) {
+    if (isRecord(f.raw.message) && Array.isArray(f.raw.message.parts)) parts = [...parts, ...f.raw.message.parts];
+    if (f.raw.usageMetadata != null) raw.usageMetadata = f.raw.usageMetadata;
+    if (raw.toolCallResult == null && f.raw.toolCallResult != null) raw.toolCallResult = f.raw.toolCallResult;
+    if (!raw.model && typeof f.raw.model === 'string') raw.model = f.raw.model;
+    if (typeof f.raw.timestamp === 'string' && (typeof raw.timestamp !== 'string' || f.raw.timestamp > raw.timestamp)) raw.timestamp = f.raw.timestamp;
+  }
+  raw.message = { ...(isRecord(raw.message) ? raw.message : {}), parts };
+  return { ...first, raw };
+}
+
+export function activeChain(lines: readonly QwenLine[], sessionId: string, warnings: WarningList): QwenChain {
+  const unknown = new Map<string, number>();
+  const foreignIds = new Set<string>();
+  let foreign = 0;
+  const all: QwenRecord[] = [];
+  for (const { value, line } of lines) {
+    const rec = recordOf(value, line, warnings, unknown);
+    if (!rec) continue;
+    const owner = typeof rec.raw.sessionId === 'string' ? rec.raw.sessionId : null;
+    if (owner !== null && owner.toLowerCase() !== sessionId.toLowerCase()) {
+      foreign++;
+      foreignIds.add(owner);
+      continue;
+    }
+    all.push(rec);
+  }
+  for (const [kind, n] of unknown) warnings.add('unknown_record_type', `Unknown Qwen Code chat line (${kind}): ${n} ignored.`);
+  const conversation = all.filter((r) => !(r.type === 'system' && r.subtype !== null && ARTIFACT.has(r.subtype)));
+  const main = conversation.filter((r) => !r.sidechain);
+  const fragments = new Map<string, QwenRecord[]>();
+  for (const r of main) fragments.set(r.uuid, [...(fragments.get(r.uuid) ?? []), r]);
+  const chain: QwenRecord[] = [];
+  const seen = new Set<string>();
+  for (let uuid: string | null = main.at(-1)?.uuid ?? null; uuid !== null && !seen.has(uuid);) {
+    seen.add(uuid);
+    const found = fragments.get(uuid);
+    if (!found) {
+      warnings.add('broken_chain', `The conversation's chain of records breaks: record ${uuid} is not in the file, so the records before it are not shown.`);
+      break;
+    }
+    chain.push(aggregate(found));
+    uuid = found[0]!.parentUuid;
+  }
+  chain.reverse();
+  const dropped = new Set(main.filter((r) => !seen.has(r.uuid)).map((r) => r.uuid)).size;
+  const records = [...chain, ...conversation.filter((r) => r.sidechain)].sort((a, b) => a.line - b.line);
+  return { records, dropped, foreign: { count: foreign, ids: [...foreignIds] }, all };
+}
