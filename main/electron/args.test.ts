@@ -1,7 +1,7 @@
 // The desktop command line: every form of `--root DIR` is picked up, bundles to open are found, Chromium's own switches are ignored.
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundlesFromArgv, rootsFromArgv } from './args.ts';
+import { bundlesFromArgv, rootsFromArgv, sessionFilesFromArgv } from './args.ts';
 
 describe('rootsFromArgv', () => {
   it('collects repeated --root DIR and --root=DIR, resolved against the working directory', () => {
@@ -28,5 +28,12 @@ describe('bundlesFromArgv', () => {
 
   it('never takes the executable itself', () => {
     expect(bundlesFromArgv(['/weird/path/app.zip'], '/w')).toEqual([]);
+  });
+});
+
+describe('sessionFilesFromArgv', () => {
+  it('takes session files the OS passed (not bundles, flags or a --root folder)', () => {
+    const argv = ['/opt/sv/session-vault', '--root', '/data/x.jsonl', 'Downloads/run.jsonl', '/tmp/team.zip', '--flag', '/tmp/chat.JSON'];
+    expect(sessionFilesFromArgv(argv, '/home/dev')).toEqual([resolve('/home/dev/Downloads/run.jsonl'), '/tmp/chat.JSON']);
   });
 });

@@ -35,3 +35,17 @@ export function bundlesFromArgv(argv: readonly string[], cwd: string = process.c
   }
   return bundles;
 }
+
+/** Session files on the command line (the OS's "Open with" for .jsonl, .json …): opened on their own, folders not added. */
+export function sessionFilesFromArgv(argv: readonly string[], cwd: string = process.cwd()): string[] {
+  const files: string[] = [];
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--root') {
+      i++;
+      continue;
+    }
+    if (!arg.startsWith('-') && /\.(jsonl|json|gz|md|db)$/i.test(arg)) files.push(resolve(cwd, arg));
+  }
+  return files;
+}

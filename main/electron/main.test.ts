@@ -247,6 +247,26 @@ describe('Electron entry', () => {
     expect(roots.some((p) => p.endsWith('picked'))).toBe(true);
   });
 
+  it('opens a session file picked from File > Open File… without adding its folder, and hands it to the window', async () => {
+    const folder = join(base, 'downloads');
+    await mkdir(folder, { recursive: true });
+    const file = join(folder, 'chat.json');
+    await writeFile(file, jidoSession('j-picked', 'picked-project'));
+    fake.picked = [file];
+    const errorsBefore = fake.errorBoxes.length;
+    fake.menu.find((m) => m.label === 'File')!.submenu!.find((i) => i.label === 'Open File…')!.click!();
+    const opened = await waitFor(async () => {
+      if (fake.errorBoxes.length > errorsBefore) throw new Error(fake.errorBoxes.slice(errorsBefore).join('\n'));
+      const result = await fake.ipc.api!(fromPage(), 'takeOpenedSessions', {});
+      if (!result.ok) throw new Error(result.error.message);
+      const list = result.value as Array<{ key: string }>;
+      return list.length ? list : undefined;
+    });
+    expect(opened.map((o) => o.key)).toEqual(['jido-code:j-picked']);
+    const roots = await fake.ipc.api!(fromPage(), 'listRoots', {});
+    expect(roots.ok && (roots.value as Array<{ path: string }>).some((r) => r.path === folder)).toBe(false);
+  });
+
   it('stops the services before letting the app quit', async () => {
     const { app } = await import('electron');
     app.quit();

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell } from 'electron';
 import { resolveDataDir } from '../env/data-dir.ts';
-import { bundlesFromArgv, rootsFromArgv } from './args.ts';
+import { sessionFilesFromArgv, bundlesFromArgv, rootsFromArgv } from './args.ts';
 import { installMenu } from './menu.ts';
 import { taskbarProgress } from './progress.ts';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, createBundleHandler } from './protocol.ts';
@@ -83,12 +83,21 @@ function main(): void {
 
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
 
-  // Bundles opened with the app (double-click, open-with): the window imports them with its usual flow.
+  // Files opened with the app (double-click, open-with, the File menu): a bundle is imported with the window's usual
+  // flow; a session file is shown without adding its folder.
   const openBundles = async (paths: string[]) => {
     for (const path of paths) {
-      const problem = await services.openBundleFile(path);
-      if (problem) dialog.showErrorBox('Could not open the bundle', problem);
+      const bundle = /\.zip$/i.test(path);
+      const problem = bundle ? await services.openBundleFile(path) : await services.openSessionFile(path);
+      if (problem) dialog.showErrorBox(bundle ? 'Could not open the bundle' : 'Could not open the session file', problem);
     }
+  };
+  const openFile = async () => {
+    const parent = BrowserWindow.getFocusedWindow() ?? appWindows()[0];
+    const options = { title: 'Open File', properties: ['openFile' as const] };
+    const picked = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+    const path = picked.filePaths[0];
+    if (!picked.canceled && path) await openBundles([path]);
   };
   // macOS hands files over with open-file, before or after 'ready'; they wait until the services have started.
   const pendingOpen: string[] = [];
@@ -99,7 +108,7 @@ function main(): void {
   });
 
   app.on('second-instance', (_event, argv, workingDirectory) => {
-    void openBundles(bundlesFromArgv(argv, workingDirectory));
+    void openBundles([...bundlesFromArgv(argv, workingDirectory), ...sessionFilesFromArgv(argv, workingDirectory)]);
     const win = appWindows()[0];
     if (win) {
       if (win.isMinimized()) win.restore();
@@ -148,7 +157,7 @@ function main(): void {
         trustedOrigins,
       });
       services.subscribe(taskbarProgress(appWindows));
-      installMenu({ addFolder: () => void addFolder(), about, developerItems: !app.isPackaged });
+      installMenu({ openFile: () => void openFile(), addFolder: () => void addFolder(), about, developerItems: !app.isPackaged });
       // The window opens while the services start: its first list page is read from the index meanwhile
       // (early-listing.ts) and every other call waits for the start.
       const started = services.start();
@@ -156,7 +165,7 @@ function main(): void {
       openWindow();
       await started;
       for (const problem of services.startupProblems()) console.warn(problem);
-      await openBundles([...bundlesFromArgv(process.argv), ...pendingOpen.splice(0)]);
+      await openBundles([...bundlesFromArgv(process.argv), ...sessionFilesFromArgv(process.argv), ...pendingOpen.splice(0)]);
     })
     .catch((err: unknown) => {
       const message = err instanceof Error ? (err.stack ?? err.message) : String(err);

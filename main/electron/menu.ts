@@ -1,20 +1,22 @@
-// The application menu: File (Add Folder…, Quit), Edit, View (developer items only in development), Help.
+// The application menu: File (Open File…, Add Folder…, Quit), Edit, View (developer items only in development), Help.
 import { Menu, type MenuItemConstructorOptions } from 'electron';
 
 export interface MenuActions {
+  openFile: () => void;
   addFolder: () => void;
   about: () => void;
   /** Reload and DevTools are for development; a packaged app has no use for them. */
   developerItems: boolean;
 }
 
-export function installMenu({ addFolder, about, developerItems }: MenuActions): void {
+export function installMenu({ openFile, addFolder, about, developerItems }: MenuActions): void {
   const isMac = process.platform === 'darwin';
   const template: MenuItemConstructorOptions[] = [
     ...(isMac ? [{ role: 'appMenu' } satisfies MenuItemConstructorOptions] : []),
     {
       label: 'File',
       submenu: [
+        { label: 'Open File…', accelerator: 'CmdOrCtrl+Shift+O', click: () => openFile() },
         { label: 'Add Folder…', accelerator: 'CmdOrCtrl+O', click: () => addFolder() },
         { type: 'separator' },
         isMac ? { role: 'close' } : { role: 'quit' },

@@ -1,5 +1,6 @@
 // Store slice for sharing: scan a selection, review findings (untick false positives), export and save, import a dropped bundle.
 import type { BundleExport, BundleFinding, BundleFormat, BundleRefusedFile, BundleImport, BundlePreview, OpenedBundle } from '../../shared/bundle-api.ts';
+import { uploadFile, type PickedFile } from '../upload-file.ts';
 import { UPLOAD_CHUNK } from '../../shared/bundle-limits.ts';
 import { describeError, type AppClient } from '../client.ts';
 
@@ -35,12 +36,7 @@ export interface ImportState {
   error: string | null;
 }
 
-/** A file the user picked or dropped: only what the slice needs of a browser File. */
-export interface PickedFile {
-  name: string;
-  size: number;
-  slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
-}
+export type { PickedFile } from '../upload-file.ts';
 
 /** Hands finished bytes to the user (a download in the browser and in Electron alike). */
 export type SaveFile = (parts: Uint8Array[], fileName: string) => void;
@@ -73,12 +69,6 @@ export interface BundleSlice {
 }
 
 type Host = BundleSlice & { refresh(): Promise<void> };
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
 
 function fromBase64(text: string): Uint8Array {
   const binary = atob(text);
@@ -165,16 +155,7 @@ export function createBundleSlice(
   };
 
   /** Sends a file in pieces; returns its upload id once every byte is there. */
-  const upload = async (file: PickedFile): Promise<string> => {
-    if (file.size === 0) throw new Error(`${file.name} is empty.`);
-    const { uploadId } = await client.beginUpload({ size: file.size });
-    for (let offset = 0; offset < file.size; offset += UPLOAD_CHUNK) {
-      const bytes = new Uint8Array(await file.slice(offset, Math.min(offset + UPLOAD_CHUNK, file.size)).arrayBuffer());
-      await client.uploadChunk({ uploadId, offset, data: toBase64(bytes) });
-      patchImport({ sent: offset + bytes.length });
-    }
-    return uploadId;
-  };
+  const upload = (file: PickedFile): Promise<string> => uploadFile(client, file, (sent) => patchImport({ sent }));
 
   const runImport = async (uploadId: string, asCopy: boolean) => {
     patchImport({ phase: 'checking' });

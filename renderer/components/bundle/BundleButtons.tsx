@@ -1,5 +1,6 @@
 // The ways into sharing: "Share…" on the open session, "Share list…" for the sessions the list shows, and the dialogs' mount point.
-import { visibleSessions } from '../../session-filter.ts';
+import { shownCount } from '../../share-list-keys.ts';
+import { OpeningFileDialog } from '../OpenFile.tsx';
 import { useAppStore } from '../../store/store-context.ts';
 import { BundleDropZone, BundleImportDialog } from './BundleImport.tsx';
 import { BundleShareDialog } from './BundleShareDialog.tsx';
@@ -18,21 +19,17 @@ export function BundleShareButton({ sessionKey }: { sessionKey: string }) {
   );
 }
 
-/** Exports the sessions the list shows now (the filter's result). */
+/** Exports the sessions the list shows now: the search's results while the box holds a query, else every session. */
 export function BundleShareListButton() {
-  const openShare = useAppStore((s) => s.openShare);
-  const sessions = useAppStore((s) => s.sessions);
-  const filter = useAppStore((s) => s.filter);
-  const keys = visibleSessions(sessions, filter)
-    .filter((s) => !s.unreadable)
-    .map((s) => s.key);
+  const openShareList = useAppStore((s) => s.openShareList);
+  const count = useAppStore(shownCount);
   return (
     <button
       type="button"
       data-testid="bundle-share-list"
-      disabled={!keys.length}
-      title="Export every session the list shows as one bundle"
-      onClick={() => void openShare(keys)}
+      disabled={count === 0}
+      title={`Export the ${count.toLocaleString()} session${count === 1 ? '' : 's'} the list shows as one bundle`}
+      onClick={() => void openShareList()}
     >
       Share list…
     </button>
@@ -46,6 +43,7 @@ export function BundleLayer() {
       <BundleDropZone />
       <BundleShareDialog />
       <BundleImportDialog />
+      <OpeningFileDialog />
     </>
   );
 }

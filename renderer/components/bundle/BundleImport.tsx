@@ -1,4 +1,4 @@
-// Importing a bundle: drop a .zip anywhere on the window (or pick one), see it checked, then what came in and what was skipped.
+// Importing a bundle: drop a .zip anywhere on the window (or pick one), see it checked, then what came in and what was skipped; a dropped session file opens instead.
 import { useEffect, useRef, useState } from 'react';
 import { useAppStore } from '../../store/store-context.ts';
 import { formatBytes } from '../../format.ts';
@@ -13,6 +13,7 @@ function carriesFiles(e: DragEvent): boolean {
 /** Listens on the whole window; shows a hint while a file is dragged over it. */
 export function BundleDropZone() {
   const importFile = useAppStore((s) => s.importFile);
+  const openFile = useAppStore((s) => s.openFile);
   const [over, setOver] = useState(false);
   useEffect(() => {
     let depth = 0;
@@ -38,7 +39,8 @@ export function BundleDropZone() {
       depth = 0;
       setOver(false);
       const file = e.dataTransfer?.files[0];
-      if (file) void importFile(file);
+      // A bundle is imported; any other file is opened as a session file (its folder is not added).
+      if (file) void (/\.zip$/i.test(file.name) ? importFile(file) : openFile(file));
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);
@@ -50,13 +52,13 @@ export function BundleDropZone() {
       window.removeEventListener('dragover', overHandler);
       window.removeEventListener('drop', drop);
     };
-  }, [importFile]);
+  }, [importFile, openFile]);
   if (!over) return null;
   return (
     <div className="vault-backdrop" data-testid="bundle-drop-hint" style={{ pointerEvents: 'none' }}>
       <div className="vault-dialog">
-        <h2>Drop the bundle to import it</h2>
-        <p className="muted">Every file is checked before anything is written; sessions the vault already has are skipped.</p>
+        <h2>Drop a bundle to import it, or a session file to open it</h2>
+        <p className="muted">A bundle is checked before anything is written; a session file opens without adding its folder.</p>
       </div>
     </div>
   );
@@ -141,13 +143,16 @@ export function BundleImportDialog() {
           {report.skipped.length > 0 && (
             <>
               <p data-testid="bundle-skipped-count">
-                Skipped {report.skipped.length} session{report.skipped.length === 1 ? '' : 's'} the vault already has (nothing was overwritten):
+                Skipped {report.skipped.length} session{report.skipped.length === 1 ? '' : 's'} already here (nothing was overwritten):
               </p>
               <ul className="vault-list">
                 {report.skipped.map((s) => (
                   <li key={s.key} className="trash-row" data-testid="bundle-skipped" data-key={s.key}>
                     <span className="trash-title">{s.title}</span>
                     <span className="muted mono small">{s.key}</span>
+                    <span className="muted small" data-testid="bundle-skipped-reason">
+                      {s.reason}
+                    </span>
                   </li>
                 ))}
               </ul>

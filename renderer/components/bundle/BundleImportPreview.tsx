@@ -25,7 +25,11 @@ export function BundleImportPreview({ preview }: { preview: BundlePreview }) {
           </li>
         ))}
       </ul>
-      {conflicts > 0 && <p data-testid="bundle-preview-conflicts">{plural(conflicts, 'session')} the vault already has; nothing is ever overwritten.</p>}
+      {conflicts > 0 && (
+        <p data-testid="bundle-preview-conflicts">
+          {plural(conflicts, 'session')} already here (kept in the vault or listed from its own folder); nothing is ever overwritten.
+        </p>
+      )}
       <p className={preview.redactionEnabled ? 'muted small' : 'warn-text'} data-testid="bundle-preview-findings">
         {preview.redactionEnabled
           ? `The sender's export found ${plural(preview.findings, 'secret')} and redacted ${preview.redacted}.`

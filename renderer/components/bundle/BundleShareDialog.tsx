@@ -40,7 +40,12 @@ function Findings() {
       <legend data-testid="bundle-findings-summary">
         {redacted} of {share.findings.length} finding{share.findings.length === 1 ? '' : 's'} will be redacted. Untick a false positive to leave it as it is.
       </legend>
-      <ul className="vault-list">
+      {share.findings.length > FINDINGS_AT_A_GLANCE && (
+        <p className="muted small" data-testid="bundle-findings-more">
+          All {share.findings.length} findings are listed below, none folded away: scroll the dialog to review every one.
+        </p>
+      )}
+      <ul className="vault-list findings-list">
         {share.findings.map((f) => (
           <li key={f.id}>
             <label className="delete-file" data-testid="bundle-finding" data-rule={f.rule} data-id={f.id}>
@@ -62,6 +67,9 @@ function Findings() {
     </fieldset>
   );
 }
+
+/** About as many findings as fit on a laptop screen beside the dialog's other parts; more get a note that the list goes on. */
+const FINDINGS_AT_A_GLANCE = 6;
 
 export function BundleShareDialog() {
   const share = useAppStore((s) => s.share);

@@ -39,6 +39,15 @@ describe('BundleShareDialog', () => {
     expect(html).not.toMatch(/data-testid="bundle-format-md"[^>]*disabled=""/);
   });
 
+  it('folds no finding away: a long list says it goes on and is not capped in an inner scroll', () => {
+    const many = Array.from({ length: 9 }, (_, i) => ({ id: `m${i}`, rule: 'github', file: 'p/s1.jsonl', line: i + 1, preview: 'ghp_****', redacted: true }));
+    const html = render(<BundleShareDialog />, { share: { ...share, findings: many, kept: [] } });
+    expect(count(html, 'data-testid="bundle-finding"')).toBe(9);
+    expect(html).toContain('All 9 findings are listed below, none folded away');
+    expect(html).toContain('class="vault-list findings-list"');
+    expect(render(<BundleShareDialog />, { share })).not.toContain('bundle-findings-more');
+  });
+
   it('shows progress while exporting and the saved file when done', () => {
     const busy = render(<BundleShareDialog />, { share: { ...share, phase: 'exporting', progress: { done: 512, total: 2048 } } });
     expect(busy).toContain('<progress max="2048" value="512">');
@@ -83,7 +92,7 @@ describe('BundleImportDialog', () => {
       },
     });
     expect(html).toContain('Imported 1 session into the vault.');
-    expect(html).toContain('Skipped 1 session the vault already has (nothing was overwritten)');
+    expect(html).toContain('Skipped 1 session already here (nothing was overwritten)');
     expect(html).toContain('The sender redacted 4 secrets before sharing.');
     expect(html).toContain('Import those as copies');
   });
@@ -119,7 +128,7 @@ describe('BundleImportDialog', () => {
     expect(count(html, 'data-testid="bundle-preview-session"')).toBe(2);
     expect(html).toContain('Fix the build');
     expect(html).toMatch(/data-key="codex:s2" data-conflict="true"/);
-    expect(html).toContain('1 session the vault already has; nothing is ever overwritten.');
+    expect(html).toContain('1 session already here (kept in the vault or listed from its own folder); nothing is ever overwritten.');
     expect(html).toContain('export found 3 secrets and redacted 2.');
     expect(html).toContain('anthropic — sessions/x/session.json:40');
     expect(html).toContain('data-testid="bundle-import-confirm"');
