@@ -1,5 +1,6 @@
 // The vault's contract methods: keep, annotations, fork, resume, prune, delete/restore, clear, auto-keep.
 import { readFile, rm } from 'node:fs/promises';
+import { isOnPath, launchTerminal, terminalPlan } from './terminal-launch.ts';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { Session, SessionSummary } from '../../shared/session.ts';
@@ -12,6 +13,9 @@ import { statFile } from '../fs/stat-file.ts';
 import { isWithin } from '../roots/paths.ts';
 import type { SessionFileCheck } from '../roots/session-files.ts';
 import { AnnotationStore } from './annotations.ts';
+import { SessionSummaries, type SummaryMethodNames } from './summary-methods.ts';
+import { SummaryStore } from './summary-store.ts';
+import type { Annotated } from '../search-index/search-service.ts';
 import { forkSession } from './fork.ts';
 import { ACTIVE_WINDOW_MS } from '../../shared/activity.ts';
 import { resumeInfo } from './resume-info.ts';
@@ -33,7 +37,15 @@ export interface VaultDeps {
   rescanVault(): Promise<void>;
   /** The roots check every file a keep copies or a delete removes must pass first. */
   files: SessionFileCheck;
+  /**
+   * A session inside a store (an agent's SQLite database): its own rows as a rows document, which its kept copy holds
+   * instead of the store (library/session-reader.ts). Without it such sessions cannot be kept.
+   */
+  rowsDocument?(key: string): Promise<{ path: string; bytes: Uint8Array; mtimeMs: number }>;
   host?: VaultHost | undefined;
+  /** Which of these sessions' own files carry a summary (ProjectHub's summary_json), and the session without messages to read it from. */
+  ownSummaries?(keys: readonly string[]): Set<string>;
+  sessionHead?(key: string): Promise<Session>;
 }
 
 export type VaultMethodNames =
@@ -42,6 +54,7 @@ export type VaultMethodNames =
   | 'setAnnotations'
   | 'forkSession'
   | 'getResumeInfo'
+  | 'resumeInTerminal'
   | 'pruneVault'
   | 'deleteSession'
   | 'listTrash'
@@ -53,6 +66,8 @@ export type VaultMethodNames =
 export class Vault {
   readonly store: VaultStore;
   readonly annotations: AnnotationStore;
+  /** Structured summaries per session (overview, decisions, outcomes, open items, tags), one file each like annotations. */
+  readonly summaries: SessionSummaries;
   readonly trash: VaultTrash;
   /** Forks are written here by the session writer, in Vizier's MVP layout, so the Vizier reader lists them. */
   readonly forksDir: string;
@@ -66,6 +81,12 @@ export class Vault {
     this.deps = deps;
     this.store = new VaultStore(deps.dataDir);
     this.annotations = new AnnotationStore(this.store.root);
+    this.summaries = new SessionSummaries(new SummaryStore(this.store.root), {
+      known: (key) => deps.catalogue.byKey(key) !== undefined,
+      ...(deps.ownSummaries ? { ownSummaries: deps.ownSummaries } : {}),
+      ...(deps.sessionHead ? { sessionHead: deps.sessionHead } : {}),
+    });
+    this.annotated = Object.assign((key: string) => this.marks(key), { summaries: this.summaries.store });
     this.trash = new VaultTrash(this.store.root);
     this.forksDir = join(this.store.root, 'forks', '.vizier', 'sessions');
     this.settingsFile = join(this.store.root, 'settings.json');
@@ -120,15 +141,17 @@ export class Vault {
     return { ...s, starred: a.starred, tags: a.tags, hasNote: a.note.length > 0 };
   };
 
-  /** The user's star and tags on a session, or null when it has none. */
-  annotated = (key: string): { starred: boolean; tags: readonly string[] } | null => {
+  /** The user's star and tags on a session (null when it has none), and the vault's summaries: what search reads of the vault. */
+  readonly annotated: Annotated;
+
+  private marks(key: string): { starred: boolean; tags: readonly string[] } | null {
     if (!this.annotations.has(key)) return null;
     const a = this.annotations.get(key);
     return { starred: a.starred, tags: a.tags };
-  };
+  }
 
   async load(): Promise<string[]> {
-    const problems = await this.annotations.load();
+    const problems = [...(await this.annotations.load()), ...this.summaries.store.load()];
     try {
       const parsed = VaultSettings.safeParse(JSON.parse(await readFile(this.settingsFile, 'utf8')));
       if (parsed.success) this.settings = parsed.data;
@@ -154,7 +177,7 @@ export class Vault {
   async status(key: string): Promise<VaultStatus> {
     const entry = this.entry(key);
     const kept = await this.store.get(key);
-    const live = this.kindOf(entry.path) === 'copy' ? null : entry.path;
+    const live = this.kindOf(entry.path) === 'copy' ? null : (entry.store ?? entry.path);
     return {
       annotations: this.annotations.get(key),
       keptPath: kept?.dir ?? (this.kindOf(entry.path) === 'owned' ? entry.path : null),
@@ -167,9 +190,25 @@ export class Vault {
     const entry = this.entry(key);
     if (entry.summary.unreadable) throw new AppError('UNREADABLE', `Cannot keep an unreadable file: ${entry.summary.unreadable.message}`);
     if (this.kindOf(entry.path) !== null) return this.status(key); // already the vault's own
-    await this.store.keep(await this.insideRoots(await this.deps.readFull(key)));
+    await this.keepLive(key, entry.store);
     await this.deps.rescanVault();
     return this.status(key);
+  }
+
+  /**
+   * Copies a live session into the vault. A session inside a store keeps its normalized session and its own rows
+   * (read back by the store's reader when the live one is gone), never the store: it holds every other session.
+   */
+  private async keepLive(key: string, store: string | null): Promise<void> {
+    const session = await this.insideRoots(await this.deps.readFull(key));
+    if (!store) {
+      await this.store.keep(session);
+      return;
+    }
+    if (!this.deps.rowsDocument) throw new AppError('UNREADABLE', `${key} lives inside ${store}, and this app cannot separate its rows from the store's.`);
+    const rows = await this.deps.rowsDocument(key);
+    const own = { path: rows.path, size: rows.bytes.length, mtimeMs: rows.mtimeMs, role: 'primary' as const };
+    await this.store.keep({ ...session, sourceFiles: [own] }, 'kept', new Map([[rows.path, rows.bytes]]));
   }
 
   /**
@@ -195,7 +234,7 @@ export class Vault {
   async autoKeepSweep(now = Date.now(), budget = 50): Promise<number> {
     if (!this.settings.autoKeep) return 0;
     let kept = 0;
-    for (const { path, key, unreadable, closed, mtimeMs } of [...this.deps.catalogue.entries()]) {
+    for (const { path, key, unreadable, closed, mtimeMs, store } of [...this.deps.catalogue.entries()]) {
       if (kept >= budget) break;
       if (unreadable || this.kindOf(path) !== null) continue;
       const idle = closed || now - mtimeMs > ACTIVE_WINDOW_MS;
@@ -204,7 +243,7 @@ export class Vault {
       const existing = copy ? await this.store.get(key) : null;
       if (existing && Date.parse(existing.meta.keptAt) >= mtimeMs && copy) continue;
       try {
-        await this.store.keep(await this.insideRoots(await this.deps.readFull(key)));
+        await this.keepLive(key, store);
         kept++;
       } catch {
         // A file that vanishes or breaks is kept on a later sweep, or never: nothing else to do here.
@@ -249,6 +288,14 @@ export class Vault {
     // A fork lives only in the vault: its folder is the session.
     const ownedFolder = this.kindOf(entry.path) === 'owned' ? join(entry.path, '..') : null;
     let confirmed: string[] = [];
+    if (entry.store && this.kindOf(entry.path) === null && (confirmSourceFiles?.length || !kept)) {
+      // The store is the agent's, shared by every one of its sessions: deleting its file would delete them all.
+      throw new AppError(
+        'INVALID_INPUT',
+        `This session lives in ${entry.store} together with every other session of its agent; Session Vault never deletes that file. Delete the session in the agent itself${kept ? '' : ', or keep it first and delete the kept copy'}.`,
+        'confirmSourceFiles',
+      );
+    }
     if (ownedFolder) {
       await this.deps.files.assertInside(ownedFolder, 'delete');
     } else if (confirmSourceFiles?.length) {
@@ -279,6 +326,20 @@ export class Vault {
     return { trashed, sourceFilesDeleted };
   }
 
+  /** Opens a terminal running the resume command in the project folder; refused (with resume's own reason) when resume is not offered. */
+  async resumeInTerminal(key: string): Promise<{ terminal: string }> {
+    const info = await resumeInfo(this.entry(key).summary);
+    if (!info.available || !info.command || !info.cwd) throw new AppError('CONFLICT', info.reason ?? 'This session cannot be resumed.');
+    const plan = terminalPlan(info.cwd, info.command, { platform: process.platform, env: process.env, onPath: (p) => isOnPath(p) });
+    if ('error' in plan) throw new AppError('CONFLICT', plan.error);
+    try {
+      await launchTerminal(plan, info.cwd);
+    } catch (err) {
+      throw new AppError('IO_ERROR', `${(err as Error).message}; copy the command instead.`);
+    }
+    return { terminal: plan.name };
+  }
+
   async clear(): Promise<number> {
     const all = await this.store.list();
     for (const k of all) await this.trashFolder(k.dir, k.meta.key, k.meta.title);
@@ -300,8 +361,9 @@ export class Vault {
     return this.settings;
   }
 
-  methods(): Pick<ServiceMethods, VaultMethodNames> {
+  methods(): Pick<ServiceMethods, VaultMethodNames | SummaryMethodNames> {
     return {
+      ...this.summaries.methods(),
       getVaultStatus: async ({ key }) => this.status(key),
       keepSession: async ({ key }) => this.keep(key),
       setAnnotations: async ({ key, ...change }) => {
@@ -314,6 +376,7 @@ export class Vault {
         return { key: `vizier:${id}`, path };
       },
       getResumeInfo: async ({ key }) => resumeInfo(this.entry(key).summary),
+      resumeInTerminal: async ({ key }) => this.resumeInTerminal(key),
       pruneVault: async ({ olderThanDays, dryRun }) => this.prune(olderThanDays, dryRun),
       deleteSession: async ({ key, confirmSourceFiles }) => this.delete(key, confirmSourceFiles),
       listTrash: async () => this.trash.list(),

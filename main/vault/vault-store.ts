@@ -1,5 +1,5 @@
 // The vault on disk: kept copies of sessions (source files byte-for-byte + normalized session.json + meta), staged then renamed.
-import { cp, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createHash, randomBytes } from 'node:crypto';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
@@ -99,9 +99,10 @@ export class VaultStore {
   /**
    * Copies a session into the vault: every source file byte-for-byte, the normalized session.json and a
    * meta file, assembled in a staging folder and renamed into place, so a kept copy is whole or absent.
-   * Keeping again refreshes the copy (an open session grows); the first keep time is kept.
+   * Keeping again refreshes the copy (an open session grows); the first keep time is kept. `given`: source files
+   * whose bytes are handed over rather than copied (a session inside a store keeps its own rows, never the store).
    */
-  async keep(session: Session, origin: KeptMeta['origin'] = 'kept'): Promise<KeptSession> {
+  async keep(session: Session, origin: KeptMeta['origin'] = 'kept', given?: ReadonlyMap<string, Uint8Array>): Promise<KeptSession> {
     const target = this.dirFor(session.key);
     const previous = await this.readMeta(target);
     const staging = join(this.stagingDir, `${safeName(session.key)}.${process.pid}.${randomBytes(4).toString('hex')}`);
@@ -110,7 +111,9 @@ export class VaultStore {
       for (const file of session.sourceFiles) {
         const to = copyPathFor(staging, file.path);
         await mkdir(resolve(to, '..'), { recursive: true });
-        await cp(file.path, to, { preserveTimestamps: true, errorOnExist: false, force: true });
+        const bytes = given?.get(file.path);
+        if (bytes) await writeFile(to, bytes, { flag: 'wx' });
+        else await cp(file.path, to, { preserveTimestamps: true, errorOnExist: false, force: true });
       }
       const meta: KeptMeta = {
         version: 1,

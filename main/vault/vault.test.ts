@@ -131,6 +131,27 @@ describe('resume', () => {
   });
 });
 
+describe('resume in a terminal', () => {
+  it("starts the chosen terminal in the project folder with the command, and refuses with resume's reason when it is not offered", async () => {
+    const refused = await services.dispatch('resumeInTerminal', { key: 'jido-code:j-1' });
+    expect(refused).toEqual({ ok: false, error: { code: 'CONFLICT', message: 'The project folder no longer exists: /home/dev/nightly-etl' } });
+    const project = join(base, 'orbit-terminal');
+    await mkdir(project);
+    await writeFile(vizierFile(), vizierSession('v-1').replace('/home/dev/orbit', project));
+    await waitFor(async () => ((await services.client.getResumeInfo({ key: 'vizier:v-1' })).available ? true : undefined));
+    // A stand-in "terminal" that leaves a mark in the folder it was given.
+    const saved = process.env.SESSION_VAULT_TERMINAL;
+    process.env.SESSION_VAULT_TERMINAL = 'touch {cwd}/opened-here';
+    try {
+      expect(await services.client.resumeInTerminal({ key: 'vizier:v-1' })).toEqual({ terminal: 'touch' });
+      expect(await waitFor(async () => (existsSync(join(project, 'opened-here')) ? true : undefined))).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.SESSION_VAULT_TERMINAL;
+      else process.env.SESSION_VAULT_TERMINAL = saved;
+    }
+  });
+});
+
 describe('prune, delete, restore, clear', () => {
   it('prune lists old kept sessions on a dry run and moves them to the trash for real; restore brings one back', async () => {
     await services.client.keepSession({ key: 'jido-code:j-1' }); // closed 2026-01-02

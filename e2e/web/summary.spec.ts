@@ -1,0 +1,108 @@
+// The Summary card in a browser against `serve`: a summary saved through the CLI shows with its author; edited by hand, by keyboard; found by search; axe-clean.
+import { spawn } from 'node:child_process';
+import AxeBuilder from '@axe-core/playwright';
+import { dirname, join, resolve } from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect, searchFor } from './vault-fixture.ts';
+
+const row = (page: Page, key: string) => page.locator(`[data-testid="session-row"][data-key="${key}"]`);
+
+/** `session-vault summary <key> --set -` in its own process, on the data folder the server uses (as a script would). */
+function setSummaryByCli(vault: { root: string; dataDir: string }, key: string, summary: unknown): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [resolve('out/main/cli.js'), 'summary', key, '--set', '-', '--root', vault.root], {
+      env: { ...process.env, SESSION_VAULT_HOME: vault.dataDir, HOME: join(dirname(vault.dataDir), 'home') },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('exit', (code) => done({ code, stderr }));
+    child.stdin.end(JSON.stringify(summary));
+  });
+}
+
+test('a summary saved through the CLI shows on the Summary card; edit it by hand with the keyboard; search finds its words', async ({ page, vault }) => {
+  const cli = await setSummaryByCli(vault, 'jido-code:j-1', {
+    overview: 'Repaired the nightly ETL build after the driver update.',
+    decisions: ['Pin the database driver'],
+    openItems: ['Add a canary run'],
+    tags: ['etl', 'build'],
+  });
+  expect(cli).toEqual({ code: 0, stderr: '' });
+
+  await page.goto(vault.url);
+  await row(page, 'jido-code:j-1').click();
+  const card = page.getByTestId('summary-card');
+  await expect(card.getByTestId('summary-overview')).toHaveText('Repaired the nightly ETL build after the driver update.');
+  await expect(card.getByTestId('summary-author')).toHaveText('cli');
+  await expect(card.getByTestId('summary-byline')).toContainText('just now');
+  await expect(card.getByRole('listitem')).toHaveText(['Pin the database driver', '☐ Add a canary run']);
+  await expect(card.getByTestId('summary-tags')).toHaveText('etlbuild');
+  const axe = async () =>
+    (await new AxeBuilder({ page }).include('[data-testid="summary-card"]').analyze()).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id);
+  expect(await axe()).toEqual([]);
+
+  // Edit by keyboard only: the button opens the form with the overview focused, Ctrl+Enter saves.
+  await card.getByTestId('summary-edit').focus();
+  await page.keyboard.press('Enter');
+  const overview = page.getByTestId('summary-overview-input');
+  await expect(overview).toBeFocused();
+  await expect(overview).toHaveValue('Repaired the nightly ETL build after the driver update.');
+  expect(await axe()).toEqual([]);
+  await overview.fill('Repaired the nightly ETL build; the flamingo canary now guards it.');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('summary-decisions-input')).toBeFocused();
+  await page.getByTestId('summary-outcomes-input').fill('Build green again');
+  await page.keyboard.press('Control+Enter');
+  await expect(card.getByTestId('summary-overview')).toHaveText('Repaired the nightly ETL build; the flamingo canary now guards it.');
+  await expect(card.getByTestId('summary-author')).toHaveText('you');
+  await expect(card.getByRole('listitem')).toHaveText(['Pin the database driver', 'Build green again', '☐ Add a canary run']);
+  // Focus goes back to the button that opened the form.
+  await expect(card.getByTestId('summary-edit')).toBeFocused();
+
+  // Esc leaves the form without saving; an empty overview is refused with a reason, nothing lost.
+  await page.keyboard.press('Enter');
+  await page.getByTestId('summary-overview-input').fill('');
+  await page.getByTestId('summary-save').click();
+  await expect(page.getByTestId('summary-error')).toHaveText('Write an overview: two or three sentences on what the session did.');
+  await page.keyboard.press('Escape');
+  await expect(card.getByTestId('summary-overview')).toHaveText('Repaired the nightly ETL build; the flamingo canary now guards it.');
+
+  // Its words find the session; has:summary lists it beside the Vizier session, whose file records a summary of its own.
+  await searchFor(page, 'flamingo');
+  await expect(page.getByTestId('session-row')).toHaveCount(1);
+  await expect(row(page, 'jido-code:j-1')).toBeVisible();
+  await searchFor(page, 'has:summary');
+  await expect(page.getByTestId('session-row')).toHaveCount(2);
+  await expect(row(page, 'vizier:v-1')).toBeVisible();
+  await searchFor(page, '-has:summary');
+  await expect(row(page, 'jido-code:j-1')).toHaveCount(0);
+  await expect(row(page, 'vizier:v-1')).toHaveCount(0);
+});
+
+test("a session's own summary shows on the card, marked as its file's", async ({ page, vault }) => {
+  await page.goto(vault.url);
+  await row(page, 'vizier:v-1').click();
+  const card = page.getByTestId('summary-card');
+  await expect(card.getByTestId('summary-overview')).toHaveText('Tie-break fixed');
+  await expect(card.getByTestId('summary-byline')).toContainText('by Vizier');
+  await expect(card.getByTestId('summary-byline')).toContainText('from the session file');
+  await expect(card.getByTestId('summary-remove')).toHaveCount(0);
+});
+
+test('a session without a summary offers to write one', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  await row(page, 'jido-code:j-1').click();
+  const card = page.getByTestId('summary-card');
+  await expect(card).toContainText('No summary yet.');
+  await card.getByRole('button', { name: 'Write a summary' }).click();
+  await page.getByTestId('summary-overview-input').fill('Made the merge deterministic.');
+  await page.getByTestId('summary-tags-input').fill('merge, determinism');
+  await page.getByTestId('summary-save').click();
+  await expect(card.getByTestId('summary-overview')).toHaveText('Made the merge deterministic.');
+  await expect(card.getByTestId('summary-author')).toHaveText('you');
+  await card.getByTestId('summary-remove').click();
+  await expect(card).toContainText('No summary yet.');
+});

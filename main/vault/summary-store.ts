@@ -1,0 +1,132 @@
+// The vault's session summaries: one small JSON file per session, written atomically, read again when another process changes them.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { SummaryFields } from '../../shared/summary-api.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { safeName } from './vault-store.ts';
+
+/** One summary file: the session's key, the summary, who wrote it and when. */
+const SummaryFile = z.object({
+  key: z.string().min(1),
+  summary: SummaryFields,
+  author: z.string().min(1),
+  updatedAt: z.string(),
+});
+export type StoredSummary = Omit<z.infer<typeof SummaryFile>, 'key'>;
+
+/** The words a search looks for in a summary: every field, one per line. */
+export function summarySearchText(summary: SummaryFields): string {
+  return [summary.overview, ...summary.decisions, ...summary.outcomes, ...summary.openItems, ...summary.tags].join('\n');
+}
+
+interface Held {
+  key: string;
+  mtimeMs: number;
+  stored: StoredSummary;
+  text: string;
+}
+
+export class SummaryStore {
+  readonly dir: string;
+  /** By file name: what each file held when it was last read. */
+  private readonly byFile = new Map<string, Held>();
+  private readonly byKey = new Map<string, Held>();
+  /** The folder's modification time when it was last listed; a rename into it (another process's write) moves it. */
+  private listedAt = Number.NaN;
+  private problems: string[] = [];
+
+  constructor(vaultRoot: string) {
+    this.dir = join(vaultRoot, 'summaries');
+  }
+
+  /** Reads every summary file; unreadable ones are reported and skipped, never fatal. */
+  load(): string[] {
+    this.refresh(true);
+    return this.problems;
+  }
+
+  /**
+   * Picks up summaries another process wrote (the MCP server, the CLI, the app) since the folder was last listed:
+   * one stat when nothing changed; only files whose modification time moved are read again.
+   */
+  refresh(force = false): void {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(this.dir).mtimeMs;
+    } catch {
+      this.byFile.clear();
+      this.byKey.clear();
+      this.listedAt = Number.NaN;
+      return;
+    }
+    if (!force && mtimeMs === this.listedAt) return;
+    this.listedAt = mtimeMs;
+    this.problems = [];
+    const names = new Set(readdirSync(this.dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')));
+    for (const name of [...this.byFile.keys()]) if (!names.has(name)) this.byFile.delete(name);
+    for (const name of names) {
+      const path = join(this.dir, name);
+      try {
+        const fileMtime = statSync(path).mtimeMs;
+        if (this.byFile.get(name)?.mtimeMs === fileMtime) continue;
+        const parsed = SummaryFile.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+        if (!parsed.success) {
+          this.byFile.delete(name);
+          this.problems.push(`Summary file ${name} is not valid and was skipped.`);
+          continue;
+        }
+        const { key, ...stored } = parsed.data;
+        this.byFile.set(name, { key, mtimeMs: fileMtime, stored, text: summarySearchText(stored.summary) });
+      } catch (err) {
+        this.byFile.delete(name);
+        // A file removed between the listing and the read is simply gone.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.problems.push(`Summary file ${name} could not be read (${(err as Error).message}).`);
+      }
+    }
+    this.byKey.clear();
+    for (const held of this.byFile.values()) this.byKey.set(held.key, held);
+  }
+
+  get(key: string): StoredSummary | undefined {
+    this.refresh();
+    return this.byKey.get(key)?.stored;
+  }
+
+  /** Every session the vault holds a summary for. */
+  keys(): string[] {
+    this.refresh();
+    return [...this.byKey.keys()];
+  }
+
+  /** Each summary's text (what a search matches its terms against). */
+  texts(): Iterable<[key: string, text: string]> {
+    this.refresh();
+    return [...this.byKey.values()].map((h): [string, string] => [h.key, h.text]);
+  }
+
+  private fileName(key: string): string {
+    return `${safeName(key)}.json`;
+  }
+
+  async set(key: string, summary: SummaryFields, author: string, now = new Date()): Promise<StoredSummary> {
+    const stored: StoredSummary = { summary, author, updatedAt: now.toISOString() };
+    const name = this.fileName(key);
+    await writeFileAtomic(join(this.dir, name), `${JSON.stringify({ key, ...stored }, null, 2)}\n`);
+    this.refresh();
+    // Held at once, whatever the file system's timestamps say.
+    const held: Held = { key, mtimeMs: statSync(join(this.dir, name)).mtimeMs, stored, text: summarySearchText(summary) };
+    this.byFile.set(name, held);
+    this.byKey.set(key, held);
+    return stored;
+  }
+
+  async remove(key: string): Promise<void> {
+    const name = this.fileName(key);
+    await rm(join(this.dir, name), { force: true });
+    this.refresh();
+    this.byFile.delete(name);
+    this.byKey.delete(key);
+  }
+}
