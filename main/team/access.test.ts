@@ -36,8 +36,8 @@ describeWithPostgres('team access', (pgs) => {
     bob = await accountConnection(owner, ownerUrl, 'bob', 'member');
     vera = await accountConnection(owner, ownerUrl, 'vera', 'viewer');
     sessions = (await fixtureSessions(['codex'])).slice(0, 2);
-    await pushSessions({ client: alice.conn.client, machine: 'alice-laptop', keys: sessions.map((s) => s.key), load: memoryLoader(sessions), env: {} });
-    await pushSessions({ client: bob.conn.client, machine: 'bob-box', keys: sessions.map((s) => s.key), load: memoryLoader(sessions), env: {} });
+    await pushSessions({ client: alice.conn.client, machine: 'alice-laptop', keys: sessions.map((s) => s.key), loader: memoryLoader(sessions), env: {} });
+    await pushSessions({ client: bob.conn.client, machine: 'bob-box', keys: sessions.map((s) => s.key), loader: memoryLoader(sessions), env: {} });
   }, 30_000);
 
   afterAll(async () => {
@@ -46,7 +46,7 @@ describeWithPostgres('team access', (pgs) => {
 
   it("refuses, in the app, a member pushing as another's machine and a viewer pushing at all", async () => {
     const push = (conn: TeamConnection, machine: string) =>
-      pushSessions({ client: conn.client, machine, keys: [sessions[0]?.key ?? ''], load: memoryLoader(sessions), env: {} });
+      pushSessions({ client: conn.client, machine, keys: [sessions[0]?.key ?? ''], loader: memoryLoader(sessions), env: {} });
     await expect(push(bob.conn, 'alice-laptop')).rejects.toThrow(
       'The machine "alice-laptop" belongs to alice: push as a machine of your own (--machine NAME).',
     );
@@ -100,7 +100,7 @@ describeWithPostgres('team access', (pgs) => {
     const dave = await accountConnection(owner, ownerUrl, 'dave', 'member');
     await revokeAccount(owner.client, 'dave');
     expect(await verifyToken(owner.client, 'dave', dave.token)).toBeNull();
-    await expect(pushSessions({ client: dave.conn.client, machine: 'dave-box', keys: [], load: memoryLoader([]), env: {} })).rejects.toThrow(
+    await expect(pushSessions({ client: dave.conn.client, machine: 'dave-box', keys: [], loader: memoryLoader([]), env: {} })).rejects.toThrow(
       'The account "dave" was revoked',
     );
     expect(await attempt(dave.conn, `INSERT INTO session_vault.machines (label, account) VALUES ('dave-box', 'dave')`)).toMatch(

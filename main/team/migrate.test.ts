@@ -1,7 +1,7 @@
 // The team store's schema: made on first connect in one transaction, left alone after, and a newer store refused untouched.
 import pg from 'pg';
 import { expect, it } from 'vitest';
-import { TEAM_SCHEMA_VERSION } from './migrations.ts';
+import { MIGRATIONS, TEAM_SCHEMA_VERSION } from './migrations.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
 import { connectUrl, urlAs } from './test-team.ts';
 
@@ -27,7 +27,9 @@ describeWithPostgres('team store schema', (pgs) => {
     );
     expect(tables).toEqual([
       { relname: 'accounts', relrowsecurity: false },
+      { relname: 'file_parts', relrowsecurity: true },
       { relname: 'machines', relrowsecurity: true },
+      { relname: 'session_files', relrowsecurity: true },
       { relname: 'session_texts', relrowsecurity: true },
       { relname: 'sessions', relrowsecurity: true },
       { relname: 'team_schema_version', relrowsecurity: false },
@@ -40,7 +42,7 @@ describeWithPostgres('team store schema', (pgs) => {
     const second = await connectUrl(url);
     expect(second.schema).toEqual({ before: TEAM_SCHEMA_VERSION, after: TEAM_SCHEMA_VERSION });
     await second.close();
-    expect(await query(url, 'SELECT version FROM session_vault.team_schema_version')).toEqual([{ version: TEAM_SCHEMA_VERSION }]);
+    expect(await query(url, 'SELECT version FROM session_vault.team_schema_version ORDER BY 1')).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
   });
 
   it('refuses a store whose schema is newer than this app, and changes nothing in it', async () => {
@@ -50,7 +52,7 @@ describeWithPostgres('team store schema', (pgs) => {
     await expect(connectUrl(url)).rejects.toThrow(
       `The team store is at schema version 99, newer than this app understands (${TEAM_SCHEMA_VERSION}). Update Session Vault`,
     );
-    expect((await query(url, 'SELECT version FROM session_vault.team_schema_version ORDER BY 1')).length).toBe(2);
+    expect((await query(url, 'SELECT version FROM session_vault.team_schema_version ORDER BY 1')).length).toBe(MIGRATIONS.length + 1);
   });
 
   it('applies all of a migration or none of it', async () => {

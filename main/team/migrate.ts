@@ -22,6 +22,26 @@ async function storedVersion(client: ClientBase): Promise<number> {
 }
 
 /**
+ * For a reader that does not migrate (`serve --team` may sign in as a viewer): the store must be at this app's
+ * schema version; an older one is to be upgraded by its owner first, a newer one needs a newer app.
+ */
+export async function checkTeamSchema(client: ClientBase): Promise<void> {
+  const version = await storedVersion(client);
+  if (version > TEAM_SCHEMA_VERSION) {
+    throw new TeamStoreError(
+      `The team store is at schema version ${version}, newer than this app understands (${TEAM_SCHEMA_VERSION}). Update Session Vault to read it.`,
+    );
+  }
+  if (version < TEAM_SCHEMA_VERSION) {
+    throw new TeamStoreError(
+      version === 0
+        ? 'This database holds no team store yet. Its owner creates it by connecting once (session-vault team account add …, or a push).'
+        : `The team store is at schema version ${version}; this app reads version ${TEAM_SCHEMA_VERSION}. Its owner upgrades it by connecting once with this app (session-vault team account …).`,
+    );
+  }
+}
+
+/**
  * Reads the store's schema version and applies the migrations it lacks, all in one transaction (a failure
  * leaves the store as it was). A store at a newer version than this app's is refused, untouched.
  */

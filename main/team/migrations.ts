@@ -121,7 +121,72 @@ async function version1(client: ClientBase, roles: TeamRoles): Promise<void> {
   for (const sql of statements) await client.query(sql);
 }
 
+/**
+ * Source files (what a bundle carries beside session.json): each file's facts, and its redacted bytes in parts of
+ * FILE_PART_BYTES, each with its SHA-256, so a file that grew sends only the parts that changed. Large values are
+ * compressed with lz4 where the server has it (PostgreSQL 14+ built with lz4, as Debian's is), faster than the
+ * default pglz to write and to read.
+ */
+async function version2(client: ClientBase, roles: TeamRoles): Promise<void> {
+  const viewer = ident(roles.viewer);
+  const member = ident(roles.member);
+  const admin = ident(roles.admin);
+  const sessions = qualified('sessions');
+  const files = qualified('session_files');
+  const parts = qualified('file_parts');
+  const owns = qualified('owns_machine');
+  const lz4 = await client.query<{ ok: boolean }>(`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`);
+  const compression = lz4.rows[0]?.ok ? ' COMPRESSION lz4' : '';
+  const statements = [
+    ...(compression
+      ? [
+          `ALTER TABLE ${sessions} ALTER COLUMN session_json SET COMPRESSION lz4`,
+          `ALTER TABLE ${qualified('session_texts')} ALTER COLUMN body SET COMPRESSION lz4`,
+        ]
+      : []),
+    `CREATE TABLE ${files} (
+       machine text NOT NULL,
+       key text NOT NULL,
+       path text NOT NULL,
+       role text NOT NULL,
+       size bigint NOT NULL,
+       mtime_ms double precision,
+       sha256 text NOT NULL,
+       parts integer NOT NULL,
+       PRIMARY KEY (machine, key, path),
+       FOREIGN KEY (machine, key) REFERENCES ${sessions} (machine, key) ON DELETE CASCADE
+     )`,
+    `CREATE TABLE ${parts} (
+       machine text NOT NULL,
+       key text NOT NULL,
+       path text NOT NULL,
+       part integer NOT NULL,
+       sha256 text NOT NULL,
+       bytes bytea${compression} NOT NULL,
+       PRIMARY KEY (machine, key, path, part),
+       FOREIGN KEY (machine, key, path) REFERENCES ${files} (machine, key, path) ON DELETE CASCADE
+     )`,
+    `GRANT SELECT ON ${files}, ${parts} TO ${viewer}`,
+    `GRANT INSERT, UPDATE, DELETE ON ${files}, ${parts} TO ${member}`,
+    ...['session_files', 'file_parts'].flatMap((t) => [
+      `ALTER TABLE ${qualified(t)} ENABLE ROW LEVEL SECURITY`,
+      `CREATE POLICY read ON ${qualified(t)} FOR SELECT TO ${viewer} USING (true)`,
+      `CREATE POLICY push ON ${qualified(t)} FOR INSERT TO ${member} WITH CHECK (${owns}(machine))`,
+      `CREATE POLICY repush ON ${qualified(t)} FOR UPDATE TO ${member} USING (${owns}(machine)) WITH CHECK (${owns}(machine))`,
+      `CREATE POLICY replace ON ${qualified(t)} FOR DELETE TO ${member} USING (${owns}(machine))`,
+      `CREATE POLICY manage ON ${qualified(t)} FOR ALL TO ${admin} USING (true) WITH CHECK (true)`,
+    ]),
+  ];
+  for (const sql of statements) await client.query(sql);
+}
+
+/** The bytes of one stored part of a source file (the last part of a file may be shorter). */
+export const FILE_PART_BYTES = 1024 * 1024;
+
 /** Every migration, in order; the last one's version is the schema this app writes. */
-export const MIGRATIONS: Migration[] = [{ version: 1, describe: 'accounts, machines, sessions, search text; row-level security', apply: version1 }];
+export const MIGRATIONS: Migration[] = [
+  { version: 1, describe: 'accounts, machines, sessions, search text; row-level security', apply: version1 },
+  { version: 2, describe: 'source files in parts; lz4 for large values', apply: version2 },
+];
 
 export const TEAM_SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { serverCpuMs } from './server-cpu.ts';
 
 const run = promisify(execFile);
 
@@ -18,6 +19,8 @@ export interface PgCluster {
   url: string;
   /** A URL for `user`/`password` on database `database` (default: `postgres`). */
   urlFor(user: string, password: string, database?: string): string;
+  /** CPU the server has used so far, in milliseconds (Linux; null elsewhere): for benchmarks on a busy machine. */
+  cpuMs(): Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -112,6 +115,7 @@ export async function startCluster(bin: string): Promise<PgCluster> {
       port,
       url: urlFor(superuser, SUPERUSER_PASSWORD),
       urlFor,
+      cpuMs: () => serverCpuMs(data),
       stop: async () => {
         await asServerUser(owner, join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'immediate', '-s', '-w']).catch(() => undefined);
         cleanup();

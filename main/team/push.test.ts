@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { textMessage } from '../search-index/test-sessions.ts';
-import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
+import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../test-support/planted-secrets.ts';
+import { waitFor } from '../test-support/wait-for.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
 import { pushSessions } from './push.ts';
 import { searchTeam } from './team-search.ts';
@@ -31,13 +32,13 @@ describeWithPostgres('team push', (pgs) => {
       client: alice.client,
       machine: 'alice-laptop',
       keys: keysOf(laptop),
-      load: memoryLoader(laptop),
+      loader: memoryLoader(laptop),
       env: {},
       batchSessions: 4,
     });
     expect(first.pushed).toHaveLength(laptop.length);
     expect(first.batches).toBe(Math.ceil(laptop.length / 4));
-    await pushSessions({ client: bob.client, machine: 'bob-desktop', keys: keysOf(desktop), load: memoryLoader(desktop), env: {} });
+    await pushSessions({ client: bob.client, machine: 'bob-desktop', keys: keysOf(desktop), loader: memoryLoader(desktop), env: {} });
   }, 30_000);
 
   afterAll(async () => {
@@ -93,7 +94,7 @@ describeWithPostgres('team push', (pgs) => {
 
   it('sends nothing for unchanged sessions, and only the session that changed', async () => {
     const before = (await owner.client.query<{ max: Date }>('SELECT max(pushed_at) FROM session_vault.sessions')).rows[0]?.max;
-    const again = await pushSessions({ client: alice.client, machine: 'alice-laptop', keys: keysOf(laptop), load: memoryLoader(laptop), env: {} });
+    const again = await pushSessions({ client: alice.client, machine: 'alice-laptop', keys: keysOf(laptop), loader: memoryLoader(laptop), env: {} });
     expect(again.pushed).toEqual([]);
     expect(again.unchanged).toHaveLength(laptop.length);
     expect(again.batches).toBe(0);
@@ -101,7 +102,7 @@ describeWithPostgres('team push', (pgs) => {
     const grown = laptop.map((s) =>
       s.title === 'Webhook retry backoff' ? { ...s, messages: [...s.messages, textMessage('user', 'also cap the jitter at 250ms')] } : s,
     );
-    const third = await pushSessions({ client: alice.client, machine: 'alice-laptop', keys: keysOf(grown), load: memoryLoader(grown), env: {} });
+    const third = await pushSessions({ client: alice.client, machine: 'alice-laptop', keys: keysOf(grown), loader: memoryLoader(grown), env: {} });
     expect(third.pushed).toEqual([grown.find((s) => s.title === 'Webhook retry backoff')?.key]);
     expect((await searchTeam(bob.client, 'jitter')).hits.map((h) => h.title)).toEqual(['Webhook retry backoff']);
   });
@@ -116,7 +117,13 @@ describeWithPostgres('team push', (pgs) => {
       parentKey: null,
       childKeys: [],
     };
-    const report = await pushSessions({ client: alice.client, machine: 'alice-laptop', keys: [planted.key], load: memoryLoader([planted]), env: PLANTED_ENV });
+    const report = await pushSessions({
+      client: alice.client,
+      machine: 'alice-laptop',
+      keys: [planted.key],
+      loader: memoryLoader([planted]),
+      env: PLANTED_ENV,
+    });
     expect(report.pushed).toEqual([planted.key]);
     expect(report.findings.length).toBeGreaterThan(5);
     expect(report.findings.every((f) => f.redacted)).toBe(true);
@@ -146,18 +153,18 @@ describeWithPostgres('team push', (pgs) => {
       client: carol.conn.client,
       machine: 'carol-box',
       keys: keysOf(sessions),
-      load: memoryLoader(sessions),
+      loader: memoryLoader(sessions),
       env: {},
       batchSessions: 4,
     });
-    const killed = (async () => {
-      for (let i = 0; i < 200; i++) {
+    const killed = waitFor(
+      async () => {
         const { rows } = await owner.client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE usename = 'carol' AND wait_event = 'PgSleep'`);
-        if (rows[0]) return (await owner.client.query('SELECT pg_terminate_backend($1)', [rows[0].pid])).rowCount;
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      return 0;
-    })();
+        return rows[0] ? (await owner.client.query('SELECT pg_terminate_backend($1)', [rows[0].pid])).rowCount : undefined;
+      },
+      5000,
+      "carol's push to be held mid-batch",
+    );
     await expect(push).rejects.toThrow(/The push stopped after 4 session\(s\) were stored: .*push again to send the rest/);
     expect(await killed).toBe(1);
     await owner.client.query('DROP TRIGGER hold ON session_vault.session_texts');
@@ -176,7 +183,7 @@ describeWithPostgres('team push', (pgs) => {
       client: again.client,
       machine: 'carol-box',
       keys: keysOf(sessions),
-      load: memoryLoader(sessions),
+      loader: memoryLoader(sessions),
       env: {},
       batchSessions: 4,
     });

@@ -1,13 +1,18 @@
-// `pushSessions`: sends sessions to a team store as Share would bundle them (normalized, secrets redacted), only those that changed, a batch per transaction.
+// `pushSessions`: sends sessions to a team store as Share would bundle them (normalized, with their source files, secrets redacted), only what changed, a batch per transaction.
+import { createHash } from 'node:crypto';
 import type { ClientBase } from 'pg';
-import type { Session } from '../../shared/session.ts';
+import { planSession, type SessionPlan } from '../bundle/bundle-entries.ts';
 import type { Finding } from '../bundle/finding.ts';
-import { prepareSession, scanContext } from '../bundle/prepare-session.ts';
+import { scanContext, type JsonScan, type PreparedSession, type SessionLoader } from '../bundle/prepare-session.ts';
+import { appVersion } from '../env/app-version.ts';
+import { envSecrets } from '../recorder/redact.ts';
 import { currentAccount } from './accounts.ts';
-import { sessionRow, type SessionRow } from './session-row.ts';
+import { sourceWrites, type SourceWrites, type StoredFiles } from './push-sources.ts';
+import type { PushLedger, SeenFile } from './push-ledger.ts';
+import { sessionRow } from './session-row.ts';
 import { isAccessDenied, TeamStoreError } from './team-errors.ts';
 import { qualified } from './team-names.ts';
-import { writeBatch } from './write-batch.ts';
+import { writeBatch, type PushBatch } from './write-batch.ts';
 
 export interface PushOptions {
   /** A connection whose schema is current (connectTeam). */
@@ -15,17 +20,33 @@ export interface PushOptions {
   /** The machine label every pushed row carries. */
   machine: string;
   keys: string[];
-  /** Reads a session by key (the vault's or a root's; the services' `bundles.load`). */
-  load: (key: string) => Promise<Session>;
+  /**
+   * Prepares each session as Share does (parsed, serialized and scanned; the app's is the bundles' gated loader,
+   * services.bundles.openLoader(): a worker of its own, the roots check, files named by their original paths).
+   */
+  loader: SessionLoader;
   /** Whose environment's values count as secrets, as in Share. */
   env: NodeJS.ProcessEnv;
   /** Finding ids to leave in place: false positives, as Share's `--keep`. */
   keep?: string[];
+  /** Send each session's source files too, as a bundle carries them (default true). */
+  sources?: boolean;
   /** Scan and compare only: nothing is written. */
   dryRun?: boolean;
-  /** A batch closes at this many sessions or this many bytes of session.json, whichever comes first. */
+  /**
+   * Sessions the store does not have yet: `push` sends them; `hold` scans them and reports them and their findings
+   * in `held`, sending nothing of them (the review before a first push).
+   */
+  newSessions?: 'push' | 'hold';
+  /** What this machine pushed before, to pass over unchanged sessions without reading them; with `listing`. */
+  ledger?: PushLedger;
+  /** The catalogue's listing of a session (its summary as text): part of what tells the ledger it did not change. */
+  listing?: (key: string) => string | undefined;
+  /** A batch closes at this many sessions or this many bytes (session.json and file parts), whichever comes first. */
   batchSessions?: number;
   batchBytes?: number;
+  /** Bytes of a stored part of a source file (default FILE_PART_BYTES, 1 MiB; tests make it small). */
+  partBytes?: number;
   onProgress?: (progress: PushProgress) => void;
 }
 
@@ -42,18 +63,25 @@ export interface PushReport {
   dryRun: boolean;
   /** Sessions sent (or, in a dry run, that would be). */
   pushed: string[];
-  /** Sessions the store already has byte-for-byte: nothing was sent for them. */
+  /** Sessions the store already has as they are: nothing was sent for them. */
   unchanged: string[];
+  /** Sessions the store does not have yet, held back for review (`newSessions: 'hold'`): nothing was sent for them. */
+  held: string[];
   /** Sessions that could not be read, with the reason. */
   skipped: Array<{ key: string; reason: string }>;
-  /** Bytes of session.json sent. */
+  /** Bytes sent: session.json and source-file parts. */
   bytes: number;
+  /** Source-file bytes among them (only parts the store did not have). */
+  sourceBytes: number;
   batches: number;
   /** Every secret the scan found; those not kept were redacted before anything left the machine. */
   findings: Finding[];
 }
 
 const MACHINE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+/** Sessions being prepared ahead of the one handled (their session.json held until handled). */
+const PREPARE_AHEAD = 3;
 
 /** Checks, before anything is read, that this connection's account may push as `machine`: refused by the app here, and by the database's policies anyway. */
 async function checkPusher(client: ClientBase, machine: string): Promise<string> {
@@ -70,6 +98,16 @@ async function checkPusher(client: ClientBase, machine: string): Promise<string>
   return account.name;
 }
 
+/** The push was cut off by a failure of the connection or the server, not refused: pushing again (resuming) finishes it. */
+export class PushInterrupted extends TeamStoreError {
+  /** What the push had stored before it stopped (`pushed`: the sessions of committed batches only). */
+  report?: PushReport;
+  constructor(message: string) {
+    super(message);
+    this.name = 'PushInterrupted';
+  }
+}
+
 /** What a failed batch write means for the user: what is stored, and that pushing again finishes it. */
 function batchFailure(err: unknown, pushed: number, machine: string): Error {
   if (isAccessDenied(err))
@@ -77,78 +115,220 @@ function batchFailure(err: unknown, pushed: number, machine: string): Error {
       `The team store refused the push: the account may not write the machine "${machine}"'s sessions. Nothing of the refused batch was stored.`,
     );
   const reason = (err as { message?: string } | null)?.message ?? String(err);
-  return new TeamStoreError(
+  return new PushInterrupted(
     `The push stopped after ${pushed} session(s) were stored: ${reason}. The batch it was writing was not stored at all; push again to send the rest (what is stored is not sent again).`,
   );
 }
 
+/** Everything that changes what a push sends for the same files: a ledger entry made under other settings does not count. */
+function settingsDigest(env: NodeJS.ProcessEnv, keep: string[], sources: boolean): string {
+  const hash = createHash('sha256').update(`${appVersion}\0${sources}\0${[...keep].sort().join(',')}`);
+  for (const value of envSecrets(env)
+    .map((e) => e.value)
+    .sort())
+    hash.update(`\0${value}`);
+  return hash.digest('hex');
+}
+
+/** The files a session was read from, as its reader saw them (what the ledger compares next time). */
+function seenFiles(prepared: PreparedSession): Array<string | SeenFile> {
+  const { head } = prepared;
+  return [
+    ...head.sourceFiles.map((f) => ({ path: f.path, size: f.size, mtimeMs: f.mtimeMs })),
+    ...head.artifacts.flatMap((a) => (a.resolvedPath ? [a.resolvedPath] : [])),
+  ];
+}
+
 /**
- * Pushes `keys` as `machine`. Each session is serialized and scanned exactly as Share does (prepareSession with
- * the same scan context, so the same findings and ids), and what goes out is the redacted session.json; its
- * SHA-256 is compared with the stored one and an unchanged session sends nothing. Changed ones go in batches,
- * each one transaction; the next batch is prepared while one is being written.
+ * Every stored part's hash of the machine's files, by session: read once before anything is written, so no query
+ * of the push's own runs inside a batch's transaction.
+ */
+async function storedFiles(client: ClientBase, machine: string): Promise<Map<string, StoredFiles>> {
+  const { rows } = await client.query<{ key: string; path: string; part: number; sha256: string }>(
+    `SELECT key, path, part, sha256 FROM ${qualified('file_parts')} WHERE machine = $1`,
+    [machine],
+  );
+  const sessions = new Map<string, StoredFiles>();
+  for (const r of rows) {
+    const files = sessions.get(r.key) ?? new Map<string, string[]>();
+    const parts = files.get(r.path) ?? [];
+    parts[r.part] = r.sha256;
+    files.set(r.path, parts);
+    sessions.set(r.key, files);
+  }
+  return sessions;
+}
+
+/**
+ * Pushes `keys` as `machine`. Each session is prepared exactly as Share prepares it (the same scan, the same
+ * findings and ids), and what goes out is the redacted session.json and, unless `sources: false`, the redacted
+ * source files in parts. A session is sent when the SHA-256 of its session.json differs from the stored one (or
+ * its files were never sent); of its files, only parts the store does not have. With a ledger, sessions this
+ * machine pushed before and that did not change are passed over without being read at all. Changed sessions go
+ * in batches, each one transaction; the next sessions are prepared (in the loader's worker) while one is handled,
+ * and the next batch while one is written.
  */
 export async function pushSessions(options: PushOptions): Promise<PushReport> {
-  const { client, machine, load, env } = options;
+  const { client, machine, loader, env } = options;
   const account = await checkPusher(client, machine);
   const keys = [...new Set(options.keys)];
+  const keep = options.keep ?? [];
+  const withSources = options.sources !== false;
   const maxSessions = options.batchSessions ?? 200;
   const maxBytes = options.batchBytes ?? 32 * 1024 * 1024;
-  const stored = new Map(
-    (
-      await client.query<{ key: string; content_hash: string }>(`SELECT key, content_hash FROM ${qualified('sessions')} WHERE machine = $1`, [machine])
-    ).rows.map((r) => [r.key, r.content_hash]),
+  const settings = settingsDigest(env, keep, withSources);
+  const jsonScan: JsonScan = { env: { ...env }, keep, emit: true };
+  const shared = scanContext(env, keep);
+  const { rows: storedRows } = await client.query<{ key: string; content_hash: string; files: number }>(
+    `SELECT s.key, s.content_hash, (SELECT count(*)::int FROM ${qualified('session_files')} f WHERE f.machine = s.machine AND f.key = s.key) AS files
+       FROM ${qualified('sessions')} s WHERE s.machine = $1`,
+    [machine],
   );
-  const report: PushReport = { machine, account, dryRun: options.dryRun === true, pushed: [], unchanged: [], skipped: [], bytes: 0, batches: 0, findings: [] };
+  const stored = new Map(storedRows.map((r) => [r.key, r]));
+  const storedParts = withSources ? await storedFiles(client, machine) : new Map<string, StoredFiles>();
+  const report: PushReport = {
+    machine,
+    account,
+    dryRun: options.dryRun === true,
+    pushed: [],
+    unchanged: [],
+    held: [],
+    skipped: [],
+    bytes: 0,
+    sourceBytes: 0,
+    batches: 0,
+    findings: [],
+  };
+  const listing = (key: string) => options.listing?.(key) ?? '';
+  const ledger = options.listing ? options.ledger : undefined;
+
   let committed = 0;
   let writing: Promise<unknown> | null = null;
-  let batch: SessionRow[] = [];
+  let batch: PushBatch = { rows: [], files: [] };
+  let batchSeen: Array<{ key: string; files: Array<string | SeenFile>; hash: string }> = [];
   let batchBytes = 0;
+  const committedKeys: string[] = [];
+  let committedBytes = 0;
+  let committedSourceBytes = 0;
+  let batchSourceBytes = 0;
   const settle = async () => {
     const failed = writing ? await writing : null;
     writing = null;
-    if (failed) throw batchFailure(failed, committed, machine);
+    if (!failed) return;
+    const error = batchFailure(failed, committed, machine);
+    if (error instanceof PushInterrupted)
+      error.report = { ...report, pushed: [...committedKeys], bytes: committedBytes, sourceBytes: committedSourceBytes, held: [], findings: [] };
+    throw error;
   };
   const send = async () => {
-    if (!batch.length) return;
+    if (!batch.rows.length) return;
     const rows = batch;
-    batch = [];
+    const seen = batchSeen;
+    const bytes = batchBytes;
+    const sourceBytes = batchSourceBytes;
+    batch = { rows: [], files: [] };
+    batchSeen = [];
     batchBytes = 0;
+    batchSourceBytes = 0;
     await settle();
     report.batches++;
     if (report.dryRun) return;
     writing = writeBatch(client, machine, rows).then(
-      () => {
-        committed += rows.length;
+      async () => {
+        committed += rows.rows.length;
+        committedKeys.push(...rows.rows.map((r) => r.key));
+        committedBytes += bytes;
+        committedSourceBytes += sourceBytes;
+        if (ledger) for (const s of seen) await ledger.record(s.key, listing(s.key), s.files, s.hash, settings);
         return null;
       },
       (err: unknown) => err ?? new Error('write failed'),
     );
   };
-  for (const [i, key] of keys.entries()) {
-    let session: Session;
-    try {
-      session = await load(key);
-    } catch (err) {
-      report.skipped.push({ key, reason: (err as Error).message ?? String(err) });
-      continue;
-    }
-    const prepared = await prepareSession(session, scanContext(env, options.keep ?? []), true);
-    report.findings.push(...prepared.findings);
-    const json = (prepared.json as Buffer).toString('utf8');
-    // The store's key is the session's own key (its title and text may have been redacted, never its key).
-    if (stored.get(session.key) === prepared.sha256) report.unchanged.push(session.key);
-    else {
-      const row = sessionRow(json, prepared.sha256, prepared.size);
-      report.pushed.push(row.key);
-      report.bytes += prepared.size;
-      batch.push(row);
-      batchBytes += prepared.size;
-      if (batch.length >= maxSessions || batchBytes >= maxBytes) await send();
-    }
-    options.onProgress?.({ done: i + 1, total: keys.length, pushed: report.pushed.length });
+
+  // Sessions to read: those the ledger cannot vouch for.
+  const toRead: string[] = [];
+  for (const key of keys) {
+    if (ledger && (await ledger.unchanged(key, listing(key), stored.get(key)?.content_hash, settings))) report.unchanged.push(key);
+    else toRead.push(key);
   }
-  await send();
-  await settle();
+  const prepare = (key: string) => {
+    const p = loader.prepare(key, jsonScan);
+    p.catch(() => undefined); // awaited in turn; a prefetch left behind by a failure must not go unhandled
+    return p;
+  };
+  let done = report.unchanged.length;
+  options.onProgress?.({ done, total: keys.length, pushed: 0 });
+  try {
+    // A few sessions ahead: the loader's worker parses and scans the next ones while this thread scans and cuts
+    // files and builds rows; at most PREPARE_AHEAD prepared session.json are held.
+    const ahead: Array<Promise<PreparedSession>> = [];
+    let asked = 0;
+    const fill = () => {
+      while (ahead.length < PREPARE_AHEAD && asked < toRead.length) ahead.push(prepare(toRead[asked++] as string));
+    };
+    for (let i = 0; i < toRead.length; i++) {
+      const key = toRead[i] as string;
+      fill();
+      const current = ahead.shift() as Promise<PreparedSession>;
+      fill();
+      let prepared: PreparedSession;
+      try {
+        prepared = await current;
+      } catch (err) {
+        report.skipped.push({ key, reason: (err as Error).message ?? String(err) });
+        continue;
+      }
+      const jsonBytes = prepared.json as Buffer;
+      const json = jsonBytes.toString('utf8');
+      loader.recycle?.(jsonBytes);
+      report.findings.push(...prepared.findings);
+      // The store's key is the session's own key (its title and text may have been redacted, never its key).
+      const sessionKey = prepared.head.key;
+      const before = stored.get(sessionKey);
+      const isNew = before === undefined;
+      let plan: SessionPlan;
+      try {
+        plan = await planSession(prepared);
+      } catch (err) {
+        report.skipped.push({ key, reason: (err as Error).message ?? String(err) });
+        continue;
+      }
+      const filesMissing = withSources && plan.sources.length > 0 && (before?.files ?? 0) === 0;
+      if (before !== undefined && before.content_hash === prepared.sha256 && !filesMissing) {
+        report.unchanged.push(sessionKey);
+        if (ledger && !report.dryRun) await ledger.record(sessionKey, listing(key), seenFiles(prepared), prepared.sha256, settings);
+      } else {
+        // Share's scan context for this session: what its session.json held is looked for in its files.
+        const ctx = { ...shared, literals: new Map(prepared.literals) };
+        let files: SourceWrites = { files: [], findings: [], bytes: 0 };
+        try {
+          if (withSources) files = await sourceWrites(plan, ctx, storedParts.get(sessionKey) ?? new Map(), options.partBytes);
+        } catch (err) {
+          // A file that went away or could not be read while the session was being pushed: the session waits for the next push.
+          report.skipped.push({ key, reason: (err as Error).message ?? String(err) });
+          continue;
+        }
+        report.findings.push(...files.findings);
+        if (isNew && options.newSessions === 'hold') report.held.push(sessionKey);
+        else {
+          report.pushed.push(sessionKey);
+          report.bytes += prepared.size + files.bytes;
+          report.sourceBytes += files.bytes;
+          batch.rows.push(sessionRow(json, prepared.sha256, prepared.size));
+          batch.files.push(...files.files);
+          batchSeen.push({ key: sessionKey, files: seenFiles(prepared), hash: prepared.sha256 });
+          batchBytes += prepared.size + files.bytes;
+          batchSourceBytes += files.bytes;
+          if (batch.rows.length >= maxSessions || batchBytes >= maxBytes) await send();
+        }
+      }
+      options.onProgress?.({ done: ++done, total: keys.length, pushed: report.pushed.length });
+    }
+    await send();
+    await settle();
+  } finally {
+    await ledger?.save();
+  }
   return report;
 }

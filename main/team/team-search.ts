@@ -20,7 +20,10 @@ export interface TeamHit {
   messageCount: number;
   totalTokens: number | null;
   costUsd: number | null;
-  /** ts_rank over the matching text (higher is better); null without words. */
+  parentKey: string | null;
+  /** Bytes of its (redacted) session.json. */
+  sizeBytes: number;
+  /** Where the words matched, summed over the terms (higher is better: title, then prompts, then the rest); null without words. */
   score: number | null;
 }
 
@@ -50,16 +53,40 @@ interface Row {
   message_count: number;
   total_tokens: string | null;
   cost_usd: number | null;
+  parent_key: string | null;
+  size_bytes: number;
   score: number | null;
   total: string;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export async function searchTeam(client: ClientBase, query: string, page: { limit?: number; offset?: number; now?: number } = {}): Promise<TeamSearchResult> {
+export interface TeamSearchPage {
+  limit?: number;
+  offset?: number;
+  now?: number;
+  /** An order that overrides the query's sort: (relevance, or newest/largest first by one field). */
+  sort?: string;
+  /** Only these sessions (by machine and key). */
+  only?: Array<{ machine: string; key: string }>;
+}
+
+export async function searchTeam(client: ClientBase, query: string, page: TeamSearchPage = {}): Promise<TeamSearchResult> {
   const parsed = parseTeamQuery(query, page.now);
+  if (page.sort && page.sort !== 'relevance') parsed.sort = page.sort;
+  if (page.only) parsed.only = page.only;
   const sql = teamSearchSql(parsed, { limit: page.limit ?? 50, offset: page.offset ?? 0 });
-  const { rows } = await client.query<Row>(sql.text, sql.values);
+  let rows: Row[];
+  if (!sql.indexOnly) rows = (await client.query<Row>(sql.text, sql.values)).rows;
+  else {
+    await client.query('BEGIN READ ONLY');
+    try {
+      await client.query('SET LOCAL enable_seqscan = off');
+      rows = (await client.query<Row>(sql.text, sql.values)).rows;
+    } finally {
+      await client.query('COMMIT').catch(() => undefined);
+    }
+  }
   return {
     hits: rows.map((r) => ({
       machine: r.machine,
@@ -79,6 +106,8 @@ export async function searchTeam(client: ClientBase, query: string, page: { limi
       messageCount: r.message_count,
       totalTokens: r.total_tokens === null ? null : Number(r.total_tokens),
       costUsd: r.cost_usd,
+      parentKey: r.parent_key,
+      sizeBytes: r.size_bytes,
       score: r.score,
     })),
     total: rows[0] ? Number(rows[0].total) : 0,

@@ -2,12 +2,12 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Session } from '../../shared/session.ts';
+import { inThreadLoader, type SessionLoader } from '../bundle/prepare-session.ts';
 import { findReader } from '../sources/registry.ts';
+import { fixturesOf } from '../test-support/source-fixtures.ts';
 import { createAccount, type TeamRole } from './accounts.ts';
 import { connectTeam, type TeamConnection } from './team-connection.ts';
 import { resolveTeamTarget } from './team-credentials.ts';
-
-const FIXTURES = join(import.meta.dirname, '..', 'sources', 'fixtures');
 
 async function filesBelow(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -19,11 +19,11 @@ async function filesBelow(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** Every readable session of the given formats' fixtures (sources/fixtures/<format>/), read by the app's own readers. */
+/** Every readable session of the given formats' fixtures (sources/<format>/fixtures/), read by the app's own readers. */
 export async function fixtureSessions(formats: string[]): Promise<Session[]> {
   const sessions: Session[] = [];
   for (const format of formats) {
-    for (const path of await filesBelow(join(FIXTURES, format))) {
+    for (const path of await filesBelow(fixturesOf(format))) {
       const reader = findReader(path);
       if (!reader) continue;
       const session = await reader.read(path).catch(() => null);
@@ -33,14 +33,14 @@ export async function fixtureSessions(formats: string[]): Promise<Session[]> {
   return sessions;
 }
 
-/** A loader over sessions held in memory, as the services' `bundles.load` is over the disk. */
-export function memoryLoader(sessions: Session[]): (key: string) => Promise<Session> {
+/** A loader over sessions held in memory, prepared on this thread as Share prepares them (the app's runs in a worker). */
+export function memoryLoader(sessions: Session[]): SessionLoader {
   const byKey = new Map(sessions.map((s) => [s.key, s]));
-  return async (key) => {
+  return inThreadLoader(async (key) => {
     const s = byKey.get(key);
     if (!s) throw new Error(`no session ${key}`);
     return structuredClone(s);
-  };
+  });
 }
 
 /** Connects to `url` (its password taken from the URL, as SESSION_VAULT_TEAM_URL gives it). */

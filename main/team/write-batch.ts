@@ -1,90 +1,155 @@
-// Writes one batch of sessions to the team store in one transaction: the machine claimed, the rows upserted, their search text replaced.
+// Writes one batch of sessions to the team store in one transaction: the machine claimed, the rows upserted, their search text and changed file parts replaced.
 import type { ClientBase } from 'pg';
 import { qualified } from './team-names.ts';
 import type { SessionRow } from './session-row.ts';
 
-const COLUMNS = [
-  ['key', 'text'],
-  ['format', 'text'],
-  ['title', 'text'],
-  ['status', 'text'],
-  ['outcome', 'text'],
-  ['created_at', 'timestamptz'],
-  ['updated_at', 'timestamptz'],
-  ['model', 'text'],
-  ['project_name', 'text'],
-  ['project_path', 'text'],
-  ['branch', 'text'],
-  ['parent_key', 'text'],
-  ['message_count', 'integer'],
-  ['total_tokens', 'bigint'],
-  ['cost_usd', 'double precision'],
-  ['has_summary', 'boolean'],
-  ['idents', 'text'],
-  ['size_bytes', 'integer'],
-  ['content_hash', 'text'],
-  ['session_json', 'text'],
+/** A source file of a pushed session: its facts, and the parts whose bytes changed since the store last had it. */
+export interface FileWrite {
+  key: string;
+  /** The path the file goes by where it is shared (its original path, as a bundle names it). */
+  path: string;
+  role: string;
+  size: number;
+  mtimeMs: number | null;
+  sha256: string;
+  /** How many parts the file has now; stored parts at or past this number are removed. */
+  parts: number;
+  /** The parts to write (new or changed), with their bytes. */
+  changed: Array<{ part: number; sha256: string; bytes: Buffer }>;
+}
+
+export interface PushBatch {
+  rows: SessionRow[];
+  files: FileWrite[];
+}
+
+const SESSION_COLUMNS = [
+  'key',
+  'format',
+  'title',
+  'status',
+  'outcome',
+  'created_at',
+  'updated_at',
+  'model',
+  'project_name',
+  'project_path',
+  'branch',
+  'parent_key',
+  'message_count',
+  'total_tokens',
+  'cost_usd',
+  'has_summary',
+  'idents',
+  'size_bytes',
+  'content_hash',
+  'session_json',
 ] as const;
 
-function columnValues(rows: SessionRow[]): unknown[][] {
+function sessionValues(r: SessionRow): unknown[] {
   return [
-    rows.map((r) => r.key),
-    rows.map((r) => r.format),
-    rows.map((r) => r.title),
-    rows.map((r) => r.status),
-    rows.map((r) => r.outcome),
-    rows.map((r) => r.createdAt),
-    rows.map((r) => r.updatedAt),
-    rows.map((r) => r.model),
-    rows.map((r) => r.projectName),
-    rows.map((r) => r.projectPath),
-    rows.map((r) => r.branch),
-    rows.map((r) => r.parentKey),
-    rows.map((r) => r.messageCount),
-    rows.map((r) => r.totalTokens),
-    rows.map((r) => r.costUsd),
-    rows.map((r) => r.hasSummary),
-    rows.map((r) => r.idents),
-    rows.map((r) => r.sizeBytes),
-    rows.map((r) => r.contentHash),
-    rows.map((r) => r.json),
+    r.key,
+    r.format,
+    r.title,
+    r.status,
+    r.outcome,
+    r.createdAt,
+    r.updatedAt,
+    r.model,
+    r.projectName,
+    r.projectPath,
+    r.branch,
+    r.parentKey,
+    r.messageCount,
+    r.totalTokens,
+    r.costUsd,
+    r.hasSummary,
+    r.idents,
+    r.sizeBytes,
+    r.contentHash,
+    r.json,
   ];
 }
 
-const names = COLUMNS.map(([name]) => name);
-/** One statement for the whole batch: each column an array parameter, unnested into rows. */
-const UPSERT = `INSERT INTO ${qualified('sessions')} (machine, pushed_by, ${names.join(', ')})
-  SELECT $1, current_user, u.* FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 2}::${type}[]`).join(', ')}) AS u(${names.join(', ')})
-  ON CONFLICT (machine, key) DO UPDATE SET pushed_by = EXCLUDED.pushed_by, pushed_at = now(), ${names
-    .filter((n) => n !== 'key')
-    .map((n) => `${n} = EXCLUDED.${n}`)
-    .join(', ')}`;
+/**
+ * At most this many parameters in one statement (PostgreSQL takes 65,535). Each value goes as a parameter of its
+ * own, as text: no array literal to escape on this side and parse on the server's. Measured on 1,000 generated
+ * sessions (88 MB of session.json, 50 MB of search text), the batches took 14.9 s as unnest(text[]) and 10.5 s
+ * as these multi-row VALUES.
+ */
+const MAX_PARAMS = 30_000;
+
+/**
+ * Runs `INSERT … VALUES (…), (…) <tail>` for `tuples` (each a row's values after the machine, which is $1),
+ * as few statements as the parameter limit allows.
+ */
+async function insertRows(client: ClientBase, head: string, tail: string, machine: string, tuples: unknown[][], prefix = ''): Promise<void> {
+  let i = 0;
+  while (i < tuples.length) {
+    const values: unknown[] = [machine];
+    const rows: string[] = [];
+    for (; i < tuples.length && values.length + (tuples[i]?.length ?? 0) <= MAX_PARAMS; i++) {
+      const placeholders = (tuples[i] as unknown[]).map((v) => {
+        values.push(v);
+        return `$${values.length}`;
+      });
+      rows.push(`($1, ${prefix}${placeholders.join(', ')})`);
+    }
+    await client.query(`${head} VALUES ${rows.join(', ')} ${tail}`, values);
+  }
+}
 
 const CLAIM = `INSERT INTO ${qualified('machines')} (label, account) VALUES ($1, current_user) ON CONFLICT (label) DO NOTHING`;
+const UPSERT_HEAD = `INSERT INTO ${qualified('sessions')} (machine, pushed_by, ${SESSION_COLUMNS.join(', ')})`;
+const UPSERT_TAIL = `ON CONFLICT (machine, key) DO UPDATE SET pushed_by = EXCLUDED.pushed_by, pushed_at = now(), ${SESSION_COLUMNS.filter((n) => n !== 'key')
+  .map((n) => `${n} = EXCLUDED.${n}`)
+  .join(', ')}`;
 const CLEAR_TEXT = `DELETE FROM ${qualified('session_texts')} WHERE machine = $1 AND key = ANY($2::text[])`;
-const INSERT_TEXT = `INSERT INTO ${qualified('session_texts')} (machine, key, seq, weight, body)
-  SELECT $1, u.key, u.seq, u.weight, u.body FROM unnest($2::text[], $3::integer[], $4::"char"[], $5::text[]) AS u(key, seq, weight, body)`;
+const TEXT_HEAD = `INSERT INTO ${qualified('session_texts')} (machine, key, seq, weight, body)`;
+const FILE_HEAD = `INSERT INTO ${qualified('session_files')} (machine, key, path, role, size, mtime_ms, sha256, parts)`;
+const FILE_TAIL =
+  'ON CONFLICT (machine, key, path) DO UPDATE SET role = EXCLUDED.role, size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms, sha256 = EXCLUDED.sha256, parts = EXCLUDED.parts';
+const PART_HEAD = `INSERT INTO ${qualified('file_parts')} (machine, key, path, part, sha256, bytes)`;
+const PART_TAIL = 'ON CONFLICT (machine, key, path, part) DO UPDATE SET sha256 = EXCLUDED.sha256, bytes = EXCLUDED.bytes';
+/** Files a session no longer has, and parts past a file's new end. */
+const DROP_FILES = `DELETE FROM ${qualified('session_files')} f WHERE f.machine = $1 AND f.key = ANY($2::text[]) AND NOT (f.key || E'\\n' || f.path) = ANY($3::text[])`;
+const DROP_PARTS = `DELETE FROM ${qualified('file_parts')} p USING unnest($2::text[], $3::text[], $4::integer[]) AS f(key, path, parts)
+  WHERE p.machine = $1 AND p.key = f.key AND p.path = f.path AND p.part >= f.parts`;
 
-/** Everything of `rows` or nothing: one transaction, rolled back on any failure (a lost connection rolls back by itself). */
-export async function writeBatch(client: ClientBase, machine: string, rows: SessionRow[]): Promise<void> {
-  const keys: string[] = [];
-  const seqs: number[] = [];
-  const weights: string[] = [];
-  const bodies: string[] = [];
-  for (const row of rows) {
-    row.chunks.forEach((chunk, seq) => {
-      keys.push(row.key);
-      seqs.push(seq);
-      weights.push(chunk.weight);
-      bodies.push(chunk.body);
-    });
-  }
+/** Everything of the batch or nothing: one transaction, rolled back on any failure (a lost connection rolls back by itself). */
+export async function writeBatch(client: ClientBase, machine: string, batch: PushBatch): Promise<void> {
+  const { rows, files } = batch;
+  const keys = rows.map((r) => r.key);
   await client.query('BEGIN');
   try {
     await client.query(CLAIM, [machine]);
-    await client.query(UPSERT, [machine, ...columnValues(rows)]);
-    await client.query(CLEAR_TEXT, [machine, rows.map((r) => r.key)]);
-    if (keys.length) await client.query(INSERT_TEXT, [machine, keys, seqs, weights, bodies]);
+    await insertRows(client, UPSERT_HEAD, UPSERT_TAIL, machine, rows.map(sessionValues), 'current_user, ');
+    await client.query(CLEAR_TEXT, [machine, keys]);
+    await insertRows(
+      client,
+      TEXT_HEAD,
+      '',
+      machine,
+      rows.flatMap((r) => r.chunks.map((c, seq) => [r.key, seq, c.weight, c.body])),
+    );
+    // Files: those the sessions have now stay (their changed parts rewritten, parts past their end removed), the rest go.
+    const kept = files.map((f) => `${f.key}\n${f.path}`);
+    await client.query(DROP_FILES, [machine, keys, kept]);
+    await insertRows(
+      client,
+      FILE_HEAD,
+      FILE_TAIL,
+      machine,
+      files.map((f) => [f.key, f.path, f.role, f.size, f.mtimeMs, f.sha256, f.parts]),
+    );
+    await client.query(DROP_PARTS, [machine, files.map((f) => f.key), files.map((f) => f.path), files.map((f) => f.parts)]);
+    await insertRows(
+      client,
+      PART_HEAD,
+      PART_TAIL,
+      machine,
+      files.flatMap((f) => f.changed.map((p) => [f.key, f.path, p.part, p.sha256, p.bytes])),
+    );
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
