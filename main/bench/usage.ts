@@ -1,11 +1,12 @@
-// Benchmark: `session-vault usage daily --json` over an indexed corpus vs ccusage `claude daily --offline --json` over its Claude Code files.
+// Benchmark: `session-vault usage daily --json` over an indexed corpus vs ccusage `claude daily --offline --json` over its Claude Code files; then the dashboard's queries.
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { generateCorpus } from './corpus.ts';
+import { realisticCorpus } from './realistic-corpus/corpus.ts';
+import { benchDashboard, printDashboard, type DashboardFigures } from './usage-dashboard.ts';
 
 const run = promisify(execFile);
 const repo = join(import.meta.dirname, '..', '..');
@@ -23,7 +24,14 @@ export interface UsageFigures {
   reportMs: number[];
   /** Claude Code tokens per day, ours (with `--query source:claude-code`) against ccusage's: equal or not. */
   sameTokens: boolean;
+  /** The dashboard's queries at DASHBOARD_SESSIONS indexed sessions. */
+  dashboard: DashboardFigures;
 }
+
+/** Issue #24 measures the dashboard at 100,000 indexed sessions (SV_BENCH_DASHBOARD_SESSIONS sets fewer for a quick look). */
+const DASHBOARD_SESSIONS = Number(process.env.SV_BENCH_DASHBOARD_SESSIONS ?? 100_000);
+/** The realistic corpus's size per session asked for (its sessions are scaled to fill it). */
+const KB_PER_SESSION = 128;
 
 /** The built CLI when `npm run bench` built one, else the sources. */
 function cliEntry(): string {
@@ -51,12 +59,13 @@ interface Day {
 export async function benchUsage(sessions: number, runs: number): Promise<UsageFigures> {
   const base = await mkdtemp(join(tmpdir(), 'sv-bench-usage-'));
   try {
-    const root = join(base, 'corpus');
-    const corpus = await generateCorpus(root, sessions);
+    // main/bench/realistic-corpus: sessions written as the tools write them, in a real machine's proportions.
+    const corpus = await realisticCorpus(join(base, 'corpus'), { sizeMb: Math.max(64, Math.round((sessions * KB_PER_SESSION) / 1024)), sessions });
+    const root = corpus.root;
     const cli = cliEntry();
     const ours = (...extra: string[]) => [cli, 'usage', 'daily', '--json', '--timezone', 'UTC', '--no-defaults', '--root', root, ...extra];
     const oursEnv = { ...process.env, SESSION_VAULT_HOME: join(base, 'home') };
-    const ccEnv = { PATH: process.env.PATH ?? '', HOME: base, CLAUDE_CONFIG_DIR: join(root, '.claude'), NO_COLOR: '1' };
+    const ccEnv = { PATH: process.env.PATH ?? '', HOME: base, CLAUDE_CONFIG_DIR: corpus.claudeDir, NO_COLOR: '1' };
     const ccusage = [join(repo, 'node_modules', 'ccusage', 'dist', 'cli.js'), 'claude', 'daily', '--offline', '--json', '--timezone', 'UTC'];
     const cold = await timed(ours(), oursEnv);
     const oursMs: number[] = [];
@@ -79,6 +88,7 @@ export async function benchUsage(sessions: number, runs: number): Promise<UsageF
       sessions,
       claudeSessions: corpus.files.filter((f) => f.format === 'claude-code').length,
       corpusMb: corpus.bytes / 1024 / 1024,
+      dashboard: await benchDashboard(DASHBOARD_SESSIONS, Math.max(5, runs)),
       coldMs: cold.ms,
       oursMs,
       ccusageMs,
@@ -94,16 +104,17 @@ export function printUsage(f: UsageFigures): void {
   const ours = median(f.oursMs);
   const cc = median(f.ccusageMs);
   console.log(
-    `\nUsage reports — ${f.sessions.toLocaleString('en-US')} sessions (${f.claudeSessions.toLocaleString('en-US')} Claude Code), ${f.corpusMb.toFixed(0)} MB`,
+    `\nUsage reports — ${f.sessions.toLocaleString('en-US')} sessions (${f.claudeSessions.toLocaleString('en-US')} Claude Code files), ${f.corpusMb.toFixed(0)} MB, realistic corpus (main/bench/realistic-corpus)`,
   );
   console.log(`  first usage daily (builds the index)         ${f.coldMs.toFixed(0)} ms`);
   console.log(`  usage daily --json, whole process (median)    ${ours.toFixed(0)} ms   [${f.oursMs.map((ms) => ms.toFixed(0)).join(', ')}] (every source)`);
   console.log(
-    `    of which the report itself (SQL, days)      ${median(f.reportMs).toFixed(0)} ms; the rest is the one-shot start: load, restore, walk, close`,
+    `    of which the report itself (SQL, days)      ${median(f.reportMs).toFixed(0)} ms; the rest: load, check nothing changed below the roots (the first run after the cold one starts the services and scans)`,
   );
   console.log(
     `  ccusage claude daily --offline --json        ${cc.toFixed(0)} ms   [${f.ccusageMs.map((ms) => ms.toFixed(0)).join(', ')}] (Claude Code files only)`,
   );
   console.log(`  ccusage / usage daily                        ${(cc / ours).toFixed(1)}x (issue #24 target: 10x at 100,000 sessions)`);
   console.log(`  Claude Code tokens per day equal ccusage's   ${f.sameTokens ? 'yes' : 'NO'}`);
+  printDashboard(f.dashboard);
 }

@@ -47,7 +47,7 @@ describe('usage command', () => {
   });
 
   it('refuses an unknown report, breakdown, day or time zone before reading anything', async () => {
-    await expect(runUsage(['yearly'])).rejects.toThrow('give one report: daily, weekly, monthly, session');
+    await expect(runUsage(['yearly'])).rejects.toThrow('give one report: daily, weekly, monthly, session, blocks');
     await expect(runUsage(['daily', '--breakdown', 'colour'])).rejects.toThrow('--breakdown must be one of model, project, source, branch');
     await expect(runUsage(['daily', '--since', '2026-02-30'])).rejects.toThrow('--since must be a day such as 2026-01-31');
     await expect(runUsage(['daily', '--timezone', 'Mars/Olympus'])).rejects.toThrow('is not a time zone');

@@ -1,17 +1,29 @@
-// `session-vault usage daily|weekly|monthly|session`: tokens and cost per period from the index, as a table or JSON.
+// `session-vault usage daily|weekly|monthly|session|blocks`: tokens and cost per period or 5-hour block from the index, as a table or JSON.
 import { UsageBreakdown, UsagePeriod, type UsageFigures, type UsageRowOut } from '../../shared/usage-api.ts';
 import type { MethodOutput } from '../../shared/api.ts';
 import { isTimeZone, normalizeDay } from '../search-index/usage-periods.ts';
-import { withOneShotServices } from './one-shot.ts';
+import { resolve, join } from 'node:path';
+import { resolveDataDir } from '../env/data-dir.ts';
+import { fastUsage, type Answer, type Asked } from './usage-fast-path.ts';
+import { configKey, indexSignature, saveSnapshot, takeSnapshot } from './usage-snapshot.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { INDEX_FILE_NAME } from '../search-index/index-store.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 import { UsageError } from './usage-error.ts';
+import { costText } from './usage-text.ts';
+import { formatBlocks } from './usage-blocks-command.ts';
 
-export const USAGE_HELP = `Usage: session-vault usage daily|weekly|monthly|session [options]
+export const USAGE_HELP = `Usage: session-vault usage daily|weekly|monthly|session|blocks [options]
 
 Input, output, cache read, cache write and reasoning tokens and cost, for every session the app reads,
 added up from the search index (no session file is read again). Each call counts on the day it was
-made, so a session that runs past midnight counts on both days. Weeks start on Monday.
+made, so a session that runs past midnight counts on both days. Weeks start on Monday. A session's row
+is its total with its sub-agents ("own" in the JSON is the session alone).
+
+blocks: Claude's 5-hour windows as ccusage counts them (Claude Code sessions unless --query names a
+source): each from the hour of its first call; the active one with its burn rate and where it ends
+at that rate. Then the latest rate limits a tool recorded (Codex: 5-hour and weekly windows).
 
 Options:
   --since DAY         from this day on (2026-01-31 or 20260131)
@@ -30,12 +42,7 @@ A cost with unpriced calls (a model without a known price) is a lower bound: "â‰
 type Report = MethodOutput<'usageReport'>;
 
 const count = (n: number) => Math.round(n).toLocaleString('en-US');
-
-/** The cost as a user should read it: exact, or a lower bound that says how many calls it leaves out. */
-export function costText(f: Pick<UsageFigures, 'costUsd' | 'unpricedCalls'>): string {
-  const usd = `$${f.costUsd.toFixed(f.costUsd !== 0 && Math.abs(f.costUsd) < 1 ? 4 : 2)}`;
-  return f.unpricedCalls ? `â‰¥ ${usd}, ${count(f.unpricedCalls)} unpriced` : usd;
-}
+export { costText };
 
 function cells(label: string, f: UsageFigures, extra: string[]): string[] {
   return [label, ...extra, count(f.input), count(f.output), count(f.cacheRead), count(f.cacheWrite), count(f.reasoning), count(f.totalTokens), costText(f)];
@@ -83,6 +90,16 @@ function day(name: string, value: string | undefined): string | undefined {
   return d;
 }
 
+/** The index's files signature, read beside the running services (a second, read-only connection). */
+function readIndexSignature(dataDir: string): string {
+  const db = new DatabaseSync(join(dataDir, INDEX_FILE_NAME), { readOnly: true });
+  try {
+    return indexSignature(db);
+  } finally {
+    db.close();
+  }
+}
+
 export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     argv,
@@ -103,24 +120,47 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
     process.stdout.write(USAGE_HELP);
     return;
   }
+  const blocks = positionals[0] === 'blocks';
   const period = UsagePeriod.safeParse(positionals[0]).data;
-  if (!period || positionals.length > 1) throw new UsageError(`give one report: ${UsagePeriod.options.join(', ')}\n\n${USAGE_HELP}`);
+  if ((!period && !blocks) || positionals.length > 1)
+    throw new UsageError(`give one report: ${[...UsagePeriod.options, 'blocks'].join(', ')}\n\n${USAGE_HELP}`);
   const breakdown = values.breakdown === undefined ? undefined : UsageBreakdown.safeParse(values.breakdown.toLowerCase()).data;
   if (values.breakdown !== undefined && !breakdown) throw new UsageError(`--breakdown must be one of ${UsageBreakdown.options.join(', ')}`);
   if (values.timezone !== undefined && !isTimeZone(values.timezone))
     throw new UsageError(`--timezone: "${values.timezone}" is not a time zone (e.g. UTC, Europe/Paris)`);
   const since = day('since', values.since);
   const until = day('until', values.until);
-  await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
-    const report = await services.client.usageReport({
-      period,
-      ...(since ? { since } : {}),
-      ...(until ? { until } : {}),
-      ...(breakdown ? { breakdown } : {}),
-      ...(values.query ? { query: values.query } : {}),
-      ...(values.timezone ? { timezone: values.timezone } : {}),
-    });
+  const asked = {
+    ...(since ? { since } : {}),
+    ...(until ? { until } : {}),
+    ...(breakdown ? { breakdown } : {}),
+    ...(values.query ? { query: values.query } : {}),
+    ...(values.timezone ? { timezone: values.timezone } : {}),
+  };
+  const print = (report: Answer) => {
     for (const problem of report.problems) process.stderr.write(`warning: ${sanitizeForTerminal(problem)}\n`);
-    process.stdout.write(values.json ? `${terminalJson(report)}\n` : formatUsage(report, breakdown !== undefined));
+    if (values.json) process.stdout.write(`${terminalJson(report)}\n`);
+    else process.stdout.write('period' in report ? formatUsage(report, breakdown !== undefined) : formatBlocks(report));
+  };
+  const dataDir = resolveDataDir(env);
+  const extraRoots = (values.root ?? []).map((r) => resolve(r));
+  const noDefaults = values['no-defaults'] === true;
+  const question: Asked = period ? { report: 'period', input: { period, ...asked } } : { report: 'blocks', input: asked };
+  // Nothing changed below the roots since the last full run: the index answers as it is (no services, no scan).
+  const fast = fastUsage(dataDir, { roots: extraRoots, noDefaults }, env, question);
+  if (fast) return print(fast);
+  const startedAt = Date.now();
+  const { withOneShotServices } = await import('./one-shot.ts');
+  await withOneShotServices({ roots: values.root, noDefaults }, env, async (services) => {
+    print(question.report === 'period' ? await services.client.usageReport(question.input) : await services.client.usageBlocks(question.input));
+    // What the scan saw, for the next run's fast path (not kept when something changed while this one ran).
+    const roots = [...new Set([...(await services.client.listRoots()).filter((r) => r.exists).map((r) => r.path), ...extraRoots])];
+    const vault = ['sessions', 'forks', 'recorded'].map((d) => join(dataDir, 'vault', d));
+    try {
+      const snapshot = takeSnapshot(configKey(dataDir, extraRoots, noDefaults, env), readIndexSignature(dataDir), roots, vault, startedAt);
+      if (snapshot) await saveSnapshot(dataDir, snapshot);
+    } catch {
+      // No snapshot (an index kept in memory, a data folder that cannot be written): the next run scans again.
+    }
   });
 }

@@ -13,25 +13,41 @@ const PricingFile = z.record(z.string().min(1), Price);
 
 export const PRICING_FILE_NAME = 'pricing.json';
 
-/** Applies the file if present; returns a problem to report, or null (a missing file is no problem). */
-export function applyUserPricing(path: string): string | null {
+/** The file as it is now: present or not, why it cannot be used, and its prices when it can. */
+export interface UserPricing {
+  exists: boolean;
+  problem: string | null;
+  /** USD per million tokens, by model name or `prefix*`. */
+  prices: z.infer<typeof PricingFile> | null;
+}
+
+/** Reads and checks the file without applying it (the settings page shows what it holds). */
+export function readUserPricing(path: string): UserPricing {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? null : `${path} could not be read: ${(err as Error).message}`;
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    return { exists: !missing, problem: missing ? null : `${path} could not be read: ${(err as Error).message}`, prices: null };
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return `${path} is not valid JSON (${(err as Error).message}); using the price database's prices.`;
+    return { exists: true, problem: `${path} is not valid JSON (${(err as Error).message}); using the price database's prices.`, prices: null };
   }
   const parsed = PricingFile.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return `${path}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message}; expected { "<model>": { "input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75 } } in USD per million tokens ("<prefix>*" for every model starting so). Using the price database's prices.`;
+    const problem = `${path}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message}; expected { "<model>": { "input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75 } } in USD per million tokens ("<prefix>*" for every model starting so). Using the price database's prices.`;
+    return { exists: true, problem, prices: null };
   }
-  builtinPricing.override(parsed.data);
-  return null;
+  return { exists: true, problem: null, prices: parsed.data };
+}
+
+/** Applies the file if present; returns a problem to report, or null (a missing file is no problem). */
+export function applyUserPricing(path: string): string | null {
+  const file = readUserPricing(path);
+  if (file.prices) builtinPricing.override(file.prices);
+  return file.problem;
 }

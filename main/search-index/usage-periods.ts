@@ -37,3 +37,84 @@ export function isTimeZone(name: string): boolean {
     return false;
   }
 }
+
+/** A UTC hour's local day (YYYY-MM-DD) and hour of the day (0-23) in a time zone (at the hour's start). */
+export interface LocalHour {
+  day: string;
+  hour: number;
+}
+
+/**
+ * `hourMs -> LocalHour` for a time zone, asking Intl once or twice per UTC day instead of once per hour: a day whose
+ * offset is the same at its start and its end has it all day (a DST change shows as a difference, and is then asked
+ * hour by hour). 20,000 hours: one Intl call each took ~40 ms.
+ */
+export function localHours(timeZone: string): (hourMs: number) => LocalHour {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  const offsetAt = (ms: number): number => {
+    const p = Object.fromEntries(parts.formatToParts(ms).map((x) => [x.type, x.value]));
+    const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute));
+    return local - Math.floor(ms / 60_000) * 60_000;
+  };
+  const byDay = new Map<number, number | null>();
+  return (hourMs) => {
+    const utcDay = Math.floor(hourMs / 86_400_000);
+    let offset = byDay.get(utcDay);
+    if (offset === undefined) {
+      const start = offsetAt(utcDay * 86_400_000);
+      offset = start === offsetAt(utcDay * 86_400_000 + 86_399_999) ? start : null;
+      byDay.set(utcDay, offset);
+    }
+    const local = new Date(hourMs + (offset ?? offsetAt(hourMs)));
+    return { day: local.toISOString().slice(0, 10), hour: local.getUTCHours() };
+  };
+}
+
+/**
+ * A time zone's offsets over [fromMs, toMs) as spans `[start, end, offset ms]`, so SQL can turn a UTC hour into a local
+ * day (`(hour + offset) / 86400000`) with a join on a few rows instead of a lookup per hour. Offsets are asked at each
+ * UTC day's start and end (a change in between is then found hour by hour).
+ */
+export function zoneSpans(timeZone: string, fromMs: number, toMs: number): Array<[number, number, number]> {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  const offsetAt = (ms: number): number => {
+    const p = Object.fromEntries(parts.formatToParts(ms).map((x) => [x.type, x.value]));
+    return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) - Math.floor(ms / 60_000) * 60_000;
+  };
+  const spans: Array<[number, number, number]> = [];
+  const push = (at: number, offset: number) => {
+    const last = spans.at(-1);
+    if (last && last[2] === offset) return;
+    if (last) last[1] = at;
+    spans.push([at, Number.MAX_SAFE_INTEGER, offset]);
+  };
+  const firstDay = Math.floor(Math.max(0, fromMs) / 86_400_000);
+  const lastDay = Math.floor(Math.min(toMs, Date.now() + 400 * 86_400_000) / 86_400_000);
+  spans.push([0, Number.MAX_SAFE_INTEGER, offsetAt(firstDay * 86_400_000)]);
+  for (let day = firstDay; day <= lastDay; day++) {
+    const start = day * 86_400_000;
+    if (offsetAt(start + 86_399_999) === spans.at(-1)?.[2]) continue;
+    for (let h = start; h < start + 86_400_000; h += 3_600_000) push(h, offsetAt(h));
+    push(start + 86_400_000, offsetAt(start + 86_400_000));
+  }
+  return spans;
+}
+
+/** The day (YYYY-MM-DD) of a local day number (local ms / 86400000). */
+export const dayOfNumber = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);

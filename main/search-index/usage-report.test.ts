@@ -6,7 +6,7 @@ import { SessionIndex } from './index-store.ts';
 import { IndexedCatalogue } from './indexed-catalogue.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 import { usageReport } from './usage-report.ts';
-import { usageRows } from './usage-rows.ts';
+import { usageFacts } from './usage-facts.ts';
 
 let catalogue: IndexedCatalogue;
 
@@ -22,7 +22,7 @@ function call(timestamp: string, input: number, usd: number | null, model = 'cla
 
 function add(session: Session): void {
   const { result, text } = readResult(session);
-  catalogue.put(`/roots/${session.id}.json`, 100, 1, result.ok ? { ...result, text, usage: usageRows(session) } : result);
+  catalogue.put(`/roots/${session.id}.json`, 100, 1, result.ok ? { ...result, text, usage: usageFacts(session) } : result);
 }
 
 const report = (period: UsagePeriod, more: { breakdown?: UsageBreakdown; query?: string; since?: string; until?: string; timezone?: string } = {}) =>

@@ -16,6 +16,9 @@ export interface UsageRow {
   unpriced: number;
   /** Calls with usage. */
   calls: number;
+  /** The first and last call's time in this hour (ms): what 5-hour blocks need to match ccusage's to the second. */
+  firstMs: number;
+  lastMs: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -62,9 +65,11 @@ export function usageRows(session: Session): UsageRow[] {
     const id = `${hourMs}\n${model ?? ''}`;
     let row = rows.get(id);
     if (!row) {
-      row = { hourMs, model, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, costUsd: 0, unpriced: 0, calls: 0 };
+      row = { hourMs, model, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, costUsd: 0, unpriced: 0, calls: 0, firstMs: at, lastMs: at };
       rows.set(id, row);
     }
+    row.firstMs = Math.min(row.firstMs, at);
+    row.lastMs = Math.max(row.lastMs, at);
     const u = call.usage;
     if (u) {
       row.input += u.input;

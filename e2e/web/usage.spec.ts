@@ -1,0 +1,126 @@
+// The usage dashboard on the sample corpus: it follows the search box, a click on a day narrows the list, dark mode, no serious a11y problem.
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { test, expect, callApi, searchFor, type Vault } from './vault-fixture.ts';
+
+const totalTokens = (page: Page) => page.getByTestId('usage-total-tokens').innerText();
+
+/** Waits until every sample is read and indexed, so the figures no longer grow under the test. */
+async function indexed(vault: Vault): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const p = await callApi<{ phase: string; searchPending?: number }>(vault, 'getIndexProgress', {});
+        return p.phase === 'idle' && !p.searchPending;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+}
+const chart = (page: Page, id: string) => page.getByTestId(`usage-chart-${id}`);
+
+/** The chart's background: ECharts' SVG renderer draws it as the first rect. */
+const background = (c: Locator) => c.locator('svg rect').first().getAttribute('fill');
+
+/** The center of the tallest bar of a bar chart (a filled path drawn in the plot, not the legend's small marks). */
+async function tallestBar(c: Locator): Promise<{ x: number; y: number }> {
+  const boxes = await c.locator('svg path[fill]').evaluateAll((paths) =>
+    paths
+      .filter((p) => p.getAttribute('fill') !== 'none' && !p.getAttribute('fill')?.startsWith('url'))
+      .map((p) => p.getBoundingClientRect())
+      .filter((r) => r.width > 3 && r.height > 3)
+      .map((r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2, h: r.height })),
+  );
+  const top = boxes.sort((a, b) => b.h - a.h)[0];
+  if (!top) throw new Error('the chart drew no bar');
+  return top;
+}
+
+test('the dashboard is the landing view, follows the search box, and a click on a day narrows the list', async ({ page, samplesVault }) => {
+  await indexed(samplesVault);
+  await page.goto(samplesVault.url);
+  const dashboard = page.getByTestId('usage-dashboard');
+  await expect(dashboard).toBeVisible();
+  await expect(dashboard).toHaveAttribute('aria-busy', 'false');
+  await expect.poll(async () => Number((await totalTokens(page)).replaceAll(/\D/g, ''))).toBeGreaterThan(0);
+  const all = await totalTokens(page);
+  await expect(chart(page, 'tokens').locator('svg')).toBeVisible();
+  await expect(chart(page, 'heatmap').locator('svg')).toBeVisible();
+
+  // The same query syntax filters the charts.
+  await searchFor(page, 'source:codex');
+  await expect(page.getByTestId('usage-scope')).toContainText('source:codex');
+  await expect(dashboard).toHaveAttribute('aria-busy', 'false');
+  await expect.poll(() => totalTokens(page)).not.toBe(all);
+  const codexSummary = await chart(page, 'tokens').getByTestId('usage-chart-canvas').getAttribute('aria-label');
+  expect(codexSummary).toMatch(/Tokens per day by model/);
+  const listed = await page.getByTestId('session-row').count();
+
+  // A click on a day's bar puts that day in the box: the list shows only the sessions of that day.
+  const bar = await tallestBar(chart(page, 'tokens'));
+  await page.mouse.click(bar.x, bar.y);
+  await expect(page.getByTestId('filter')).toHaveValue(/source:codex after:\d{4}-\d{2}-\d{2}T00:00 before:\d{4}-\d{2}-\d{2}T00:00/);
+  await expect(page.getByTestId('session-list')).toHaveAttribute('aria-busy', 'false');
+  await expect.poll(() => page.getByTestId('session-row').count()).toBeLessThan(listed);
+  expect(await page.getByTestId('session-row').count()).toBeGreaterThan(0);
+  await expect(dashboard).toHaveAttribute('aria-busy', 'false');
+  await expect(chart(page, 'tokens').getByTestId('usage-chart-canvas')).not.toHaveAttribute('aria-label', codexSummary ?? '');
+});
+
+test('the charts follow dark mode, and axe finds no serious or critical problem on the dashboard', async ({ page, samplesVault }) => {
+  // axe checks every node of the dashboard twice (light and dark): seconds each on a busy machine.
+  test.setTimeout(120_000);
+  await indexed(samplesVault);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(samplesVault.url);
+  const dashboard = page.getByTestId('usage-dashboard');
+  await expect(dashboard).toHaveAttribute('aria-busy', 'false');
+  const tokens = chart(page, 'tokens');
+  await expect(tokens.locator('svg')).toBeVisible();
+  const light = await background(tokens);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(() => background(tokens)).not.toBe(light);
+  const dark = await background(tokens);
+  expect(dark).toBe(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()));
+
+  // Every chart has a name for screen readers and its data as a table.
+  const charts = dashboard.locator('figure.usage-chart');
+  expect(await charts.count()).toBeGreaterThanOrEqual(9);
+  for (const c of await charts.all()) {
+    await expect(c.locator('h3')).not.toBeEmpty();
+    await expect(c.getByTestId('usage-chart-canvas')).toHaveAttribute('role', 'img');
+  }
+  await tokens.locator('details summary').click();
+  await expect(tokens.locator('table tbody tr').first()).toBeVisible();
+
+  for (const scheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).include('[data-testid="usage-dashboard"]').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(
+      serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      `${scheme} mode`,
+    ).toEqual([]);
+  }
+});
+
+test('a chart saves as SVG and PNG, and a session shows its cumulative usage per turn', async ({ page, samplesVault }) => {
+  await indexed(samplesVault);
+  await page.goto(samplesVault.url);
+  await expect(page.getByTestId('usage-dashboard')).toHaveAttribute('aria-busy', 'false');
+  const tokens = chart(page, 'tokens');
+  const [svg] = await Promise.all([page.waitForEvent('download'), tokens.getByRole('button', { name: 'Save "Tokens per day" as SVG' }).click()]);
+  expect(svg.suggestedFilename()).toBe('tokens-per-day.svg');
+  const [png] = await Promise.all([page.waitForEvent('download'), tokens.getByRole('button', { name: 'Save "Tokens per day" as PNG' }).click()]);
+  expect(png.suggestedFilename()).toBe('tokens-per-day.png');
+
+  await searchFor(page, 'source:claude-code');
+  await page.getByTestId('session-row').first().click();
+  await page.locator('[role="tab"][data-tab="usage"]').click();
+  const curve = page.getByTestId('usage-curve');
+  await expect(curve.locator('h3')).toHaveText('Tokens and cost per turn (cumulative)');
+  await expect(curve.getByTestId('usage-chart-canvas')).toHaveAttribute('aria-label', /turns; after the last, [\d,]+ tokens/);
+  // The top bar's Usage button brings the dashboard back.
+  await page.getByTestId('usage-button').click();
+  await expect(page.getByTestId('usage-dashboard')).toBeVisible();
+});

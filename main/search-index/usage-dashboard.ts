@@ -1,0 +1,139 @@
+// usageDashboard: every aggregate the usage dashboard draws, for the sessions a search query matches, added up in the index.
+import type { MethodInput, MethodOutput } from '../../shared/api.ts';
+import type { UsageBlock } from '../../shared/usage-api.ts';
+import type { IndexedCatalogue } from './indexed-catalogue.ts';
+import type { Annotated } from './search-service.ts';
+import { blockHours, claudeScope, latestLimits } from './usage-block-report.ts';
+import { BLOCK_MS, buildBlocks } from './usage-blocks.ts';
+import { sessionLengths, sessionTurns, toolCalls } from './usage-distributions.ts';
+import { catalogueSource, usageScope, type UsageScope } from './usage-match.ts';
+import {
+  cachePerDay,
+  clockFor,
+  dayRows,
+  heatmap,
+  HEATMAP_DAYS,
+  hitRate,
+  sessionsWithUsage,
+  stackedDays,
+  topModels,
+  topProjects,
+  type Clock,
+  type DayRow,
+} from './usage-timeline.ts';
+import { Rollup, rollupAnswers } from './usage-rollup.ts';
+import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
+
+type Input = MethodInput<'usageDashboard'>;
+type Output = MethodOutput<'usageDashboard'>;
+
+const HOUR_MS = 3_600_000;
+/**
+ * How far back from a source's last call the current block is looked for. Blocks start afresh after a pause of 5
+ * hours, so from the first call after one they are ccusage's; after a whole day without such a pause the block may
+ * start at another hour than ccusage's (`usage blocks` reads the whole history and is exact).
+ */
+const BLOCK_LOOKBACK_MS = 24 * HOUR_MS;
+
+/** The active block, else the latest: from the last week of calls before the latest one (ccusage's blocks start afresh after any 5-hour pause). */
+function currentBlock(catalogue: IndexedCatalogue, scope: UsageScope, now: number): UsageBlock | null {
+  if (!scope.any) return null;
+  // The source's last hour with usage, from the writer's totals (a query narrower than a source only looks back further).
+  const source = scope.parsed.filters.source ?? 'claude-code';
+  const latest = catalogue.index.prepared('SELECT max(hour_ms) AS h FROM usage_hours WHERE format = ? AND calls > 0').get(source) as
+    { h: number | null } | undefined;
+  if (!latest?.h) return null;
+  const blocks = buildBlocks(blockHours(catalogue, scope, latest.h - BLOCK_LOOKBACK_MS), now, BLOCK_MS);
+  return blocks.find((b) => b.isActive) ?? blocks.filter((b) => !b.isGap).at(-1) ?? null;
+}
+
+/** Figures a path (totals or per file) answers; the rest is the same for both. */
+interface Parts {
+  rows: DayRow[];
+  heatmap: (days: string[]) => Output['heatmap'];
+  projects: () => Output['projects'];
+  models: () => Output['models'];
+  tools: () => Output['tools'];
+  sessions: () => { lengths: Output['lengths']; turns: Output['turns']; withUsage: number };
+}
+
+/** From every file's own rows, for the sessions the query matches. */
+function perFile(catalogue: IndexedCatalogue, scope: UsageScope, hours: Clock, breakdown: Output['breakdown']): Parts {
+  const rows = scope.any ? dayRows(catalogue, scope, hours, breakdown) : [];
+  return {
+    rows,
+    heatmap: (days) => heatmap(catalogue, scope, hours, days),
+    projects: () => topProjects(catalogue, scope, hours),
+    models: () => topModels(catalogue, scope, hours),
+    tools: () => toolCalls(catalogue, scope),
+    sessions: () => ({
+      lengths: sessionLengths(catalogue, scope),
+      turns: sessionTurns(catalogue, scope),
+      withUsage: rows.length ? sessionsWithUsage(catalogue, scope, hours) : 0,
+    }),
+  };
+}
+
+/** From the totals the writer keeps (usage-rollup.ts), for a query with no filter but a source. */
+function fromTotals(catalogue: IndexedCatalogue, scope: UsageScope, hours: Clock, breakdown: Output['breakdown']): Parts {
+  const rollup = new Rollup(catalogue, scope.parsed, scope.shadowed);
+  return {
+    rows: rollup.dayRows(hours, breakdown),
+    heatmap: (days) => rollup.heatmap(hours, days),
+    projects: () => rollup.projects(),
+    models: () => rollup.models(),
+    tools: () => rollup.tools(),
+    sessions: () => rollup.sessions(),
+  };
+}
+
+/** `perFileOnly`: never the writer's totals (tests compare the two). */
+export function usageDashboard(catalogue: IndexedCatalogue, input: Input, annotated: Annotated, now = Date.now(), perFileOnly = false): Output {
+  const t0 = performance.now();
+  const timeZone = input.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const breakdown = input.breakdown ?? 'model';
+  const query = input.query ?? '';
+  const source = catalogueSource(catalogue, annotated);
+  const scope = usageScope(source, query, undefined, now);
+  // The query's after:/before: also bound the hours counted, so `after:30d` is the past month's usage.
+  const { afterMs, beforeMs } = scope.parsed.filters;
+  const hours = clockFor(catalogue, afterMs === undefined ? 0 : Math.floor(afterMs / HOUR_MS) * HOUR_MS, beforeMs ?? Number.MAX_SAFE_INTEGER, timeZone);
+  const parts =
+    !perFileOnly && rollupAnswers(scope.parsed, breakdown) ? fromTotals(catalogue, scope, hours, breakdown) : perFile(catalogue, scope, hours, breakdown);
+  const rows = parts.rows;
+  const activeDays = [...new Set(rows.map((r) => r.day))].sort();
+  const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, totalTokens: 0, costUsd: 0, unpricedCalls: 0, sessions: 0 };
+  for (const r of rows) {
+    totals.input += r.input;
+    totals.output += r.output;
+    totals.cacheRead += r.cacheRead;
+    totals.cacheWrite += r.cacheWrite;
+    totals.reasoning += r.reasoning;
+    totals.costUsd += r.cost;
+    totals.unpricedCalls += r.unpriced;
+  }
+  totals.totalTokens = totals.input + totals.output + totals.cacheRead + totals.cacheWrite + totals.reasoning;
+  const any = scope.any && rows.length > 0;
+  const sessions = scope.any ? parts.sessions() : { lengths: counted([], LENGTH_BUCKETS), turns: counted([], TURN_BUCKETS), withUsage: 0 };
+  totals.sessions = any ? sessions.withUsage : 0;
+  return {
+    timezone: timeZone,
+    from: activeDays[0] ?? null,
+    to: activeDays.at(-1) ?? null,
+    totals: { ...totals, cacheHitRate: hitRate(totals) },
+    breakdown,
+    ...stackedDays(rows),
+    heatmapDays: activeDays.slice(-HEATMAP_DAYS),
+    heatmap: any ? parts.heatmap(activeDays.slice(-HEATMAP_DAYS)) : [],
+    projects: any ? parts.projects() : [],
+    models: any ? parts.models() : [],
+    tools: scope.any ? parts.tools() : [],
+    lengths: sessions.lengths,
+    turns: sessions.turns,
+    cache: cachePerDay(rows),
+    block: currentBlock(catalogue, claudeScope(source, query, now), now),
+    limits: latestLimits(catalogue, scope),
+    problems: scope.parsed.problems,
+    tookMs: Math.round((performance.now() - t0) * 10) / 10,
+  };
+}

@@ -1,0 +1,121 @@
+// Which files' usage a report or the dashboard adds up for a search query: every match once, with the sub-agents of a matched parent.
+import type { SQLInputValue, StatementSync } from 'node:sqlite';
+import type { IndexedCatalogue } from './indexed-catalogue.ts';
+import { parseQuery, type Filters, type ParsedQuery } from './query-parser.ts';
+import { buildMatch, idConds, whereClause } from './search.ts';
+import { hasVaultFilter, listingView, vaultFacts, type Annotated } from './search-service.ts';
+
+/** What the usage figures are read from: the index, and what only the running app knows about its files. */
+export interface UsageSource {
+  index: { prepared(sql: string): StatementSync };
+  /** Row ids not counted: kept copies whose live file exists (the session is counted once, as the live file). */
+  shadowed(): number[];
+  /** The keys the query's vault filters (is:starred, tag:, is:kept) allow. */
+  vaultKeys(filters: Filters): string[] | undefined;
+}
+
+/** The app's catalogue as a usage source (listingView waits for queued writes: the reads after it need not). */
+export function catalogueSource(catalogue: IndexedCatalogue, annotated: Annotated): UsageSource {
+  return {
+    index: catalogue.index,
+    shadowed: () => listingView(catalogue).shadowed,
+    vaultKeys: (filters) => vaultFacts(catalogue, filters, annotated, false).onlyKeys,
+  };
+}
+
+/** The files counted, as CTEs to put first in a statement and a condition on a file id column that uses them. */
+export interface UsageScope {
+  parsed: ParsedQuery;
+  /** The kept copies left out (their live file counts). */
+  shadowed: readonly number[];
+  ctes: string[];
+  params: SQLInputValue[];
+  /** `column` is one of the counted files (for `u.file_id`, `f.id` ...). */
+  cond(column: string): string;
+  /** The same, for top-level sessions only: what the per-session distributions count (a sub-agent is part of its parent). */
+  sessionCond(column: string): string;
+  /**
+   * The usage rows of the counted files as a FROM clause (the rows named `alias`) and its WHERE condition: all rows but
+   * the shadowed copies', or, for a narrower query, the rows of its files looked up file by file (usage_file).
+   */
+  from(alias: string): string;
+  where(alias: string): string;
+  /** False when the query can match nothing (a term of punctuation only). */
+  any: boolean;
+}
+
+/**
+ * Every file counts once (a kept copy whose live file exists is left out). A query that narrows the files also brings
+ * in the sub-agents of the parents it matched, so a parent's usage is its total (the `tokens>` filter compares
+ * totals too, search-filters.ts); a sub-agent matched alone counts alone.
+ */
+export function usageScope(from: UsageSource, query: string, adjust?: (parsed: ParsedQuery) => void, now = Date.now()): UsageScope {
+  const parsed = parseQuery(query, now);
+  adjust?.(parsed);
+  const onlyKeys = hasVaultFilter(parsed.filters) ? from.vaultKeys(parsed.filters) : undefined;
+  const shadowedIds = from.shadowed();
+  const m = buildMatch(parsed, { excludeIds: shadowedIds, onlyKeys });
+  const excluded = JSON.stringify(shadowedIds);
+  const shadowed = 'sv_shadowed AS MATERIALIZED (SELECT value AS id FROM json_each(?))';
+  // A sub-agent is part of its parent's session (as the writer's totals count it: usage-write.ts).
+  const topLevel = (column: string) => `${column} NOT IN (SELECT id FROM files WHERE parent_key IS NOT NULL)`;
+  if (!m)
+    return {
+      parsed,
+      shadowed: shadowedIds,
+      ctes: [],
+      params: [],
+      cond: () => '0',
+      sessionCond: () => '0',
+      from: (a) => `usage ${a}`,
+      where: () => '0',
+      any: false,
+    };
+  const { source, tags, ...others } = parsed.filters;
+  if (source && !parsed.terms.length && !tags.length && Object.values(others).every((v) => v === undefined)) {
+    // Only a source: each row's file is looked up by its id (a sub-agent is of its parent's tool, no family to gather).
+    const ofSource = (c: string) => `EXISTS (SELECT 1 FROM files sv_f WHERE sv_f.id = ${c} AND sv_f.format = (SELECT v FROM sv_source))`;
+    return {
+      parsed,
+      shadowed: shadowedIds,
+      ctes: [shadowed, 'sv_source(v) AS (SELECT ?)'],
+      params: [excluded, source],
+      cond: (c) => `${c} NOT IN sv_shadowed AND ${ofSource(c)}`,
+      sessionCond: (c) => `${c} NOT IN sv_shadowed AND ${topLevel(c)} AND ${ofSource(c)}`,
+      from: (a) => `usage ${a}`,
+      where: (a) => `${a}.file_id NOT IN sv_shadowed AND ${ofSource(`${a}.file_id`)}`,
+      any: true,
+    };
+  }
+  if (!parsed.terms.length && !m.fileConds.length) {
+    // Nothing narrows the files: all of them but the shadowed copies (no family to gather).
+    return {
+      parsed,
+      shadowed: shadowedIds,
+      ctes: [shadowed],
+      params: [excluded],
+      cond: (c) => `${c} NOT IN sv_shadowed`,
+      sessionCond: (c) => `${c} NOT IN sv_shadowed AND ${topLevel(c)}`,
+      // Every row: read in the table's order (through the hour index, each row was a random read: 2x slower).
+      from: (a) => `usage ${a} NOT INDEXED`,
+      where: (a) => `${a}.file_id NOT IN sv_shadowed`,
+      any: true,
+    };
+  }
+  const picked = `sv_picked AS MATERIALIZED (SELECT f.id AS id, f.key AS key, f.parent_key AS parent FROM files f${whereClause([...idConds(m, 'f.id'), ...m.fileConds])})`;
+  const family = `sv_family AS MATERIALIZED (SELECT id FROM sv_picked UNION SELECT c.id FROM files c WHERE c.parent_key IN (SELECT key FROM sv_picked) AND c.id NOT IN sv_shadowed)`;
+  return {
+    parsed,
+    shadowed: shadowedIds,
+    ctes: [...m.ctes, shadowed, picked, family],
+    params: [...m.cteParams, excluded, ...m.idParams, ...m.fileParams],
+    cond: (c) => `${c} IN sv_family`,
+    // A matched sub-agent counts with its parent's session, not as one of its own.
+    sessionCond: (c) => `${c} IN (SELECT id FROM sv_picked WHERE parent IS NULL)`,
+    // Words usually match many sessions: their rows are read in the table's order, each checked against the set;
+    // filters alone (a project, dates) pick fewer, whose rows are looked up file by file (usage_file).
+    from: (a) => (parsed.terms.length ? `usage ${a} NOT INDEXED` : `sv_family sv_x CROSS JOIN usage ${a} ON ${a}.file_id = sv_x.id`),
+    where: (a) => (parsed.terms.length ? `${a}.file_id IN sv_family` : 'true'),
+    any: true,
+  };
+}

@@ -1,0 +1,198 @@
+// The dashboard's figures from the totals the writer keeps (usage-schema.ts), for a query with no filter but `source:`: a few thousand rows, not every file's.
+import type { SQLInputValue } from 'node:sqlite';
+import type { DashboardBreakdown, UsageDashboard } from '../../shared/usage-api.ts';
+import type { IndexedCatalogue } from './indexed-catalogue.ts';
+import type { ParsedQuery } from './query-parser.ts';
+import { withClause } from './search.ts';
+import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
+import { dayOfNumber } from './usage-periods.ts';
+import { dayNumber, hourOfDay, NONE, startOfDays, TZ_CTE, tzJoin, withDays, type Clock, type DayNumberRow, type DayRow } from './usage-timeline.ts';
+
+/** Whether the totals can answer the query: no words, no filter but a source, and days stacked by model or source (they have no project per hour). */
+export function rollupAnswers(parsed: ParsedQuery, breakdown: DashboardBreakdown): boolean {
+  const { source, tags, ...rest } = parsed.filters;
+  void source;
+  return breakdown !== 'project' && parsed.terms.length === 0 && tags.length === 0 && Object.values(rest).every((v) => v === undefined);
+}
+
+const TOKENS = (t: string) => `${t}.input + ${t}.output + ${t}.cache_read + ${t}.cache_write + ${t}.reasoning`;
+const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'] as const;
+const SHADOWED_CTE = 'sv_shadowed AS MATERIALIZED (SELECT value AS id FROM json_each(?))';
+
+/** The totals less what kept copies shadowed by their live file added (they are counted once, as the live file). */
+export class Rollup {
+  private readonly catalogue: IndexedCatalogue;
+  private readonly shadowed: string;
+  private readonly source: string | null;
+
+  constructor(catalogue: IndexedCatalogue, parsed: ParsedQuery, shadowed: readonly number[]) {
+    this.catalogue = catalogue;
+    this.shadowed = JSON.stringify(shadowed);
+    this.source = parsed.filters.source ?? null;
+  }
+
+  private all(sql: string, params: SQLInputValue[]): unknown[] {
+    return this.catalogue.index.prepared(sql).all(...params);
+  }
+
+  /** `AND <column> = ?` when the query names a source (its parameter appended to `params`). */
+  private bySource(column: string, params: SQLInputValue[]): string {
+    if (this.source === null) return '';
+    params.push(this.source);
+    return ` AND ${column} = ?`;
+  }
+
+  /**
+   * Usage per (key, group) in the clock's hours from `fromMs`: the totals plus, negated, the shadowed copies' rows.
+   * `key` and the groups are SQL over `t` (the totals' or the file's row) with `tz` joined.
+   */
+  private perHour(clock: Clock, key: (t: string) => string, group: { totals: string; file: string }, fromMs = clock.fromMs): unknown[] {
+    const params: SQLInputValue[] = [this.shadowed, clock.spans, fromMs, clock.toMs];
+    const totals = `SELECT ${key('r')} AS k, ${group.totals} AS g, ${SUMS.map((c) => `r.${c} AS ${c}`).join(', ')} FROM usage_hours r ${tzJoin('r')} WHERE r.hour_ms BETWEEN ? AND ?${this.bySource('r.format', params)}`;
+    params.push(fromMs, clock.toMs);
+    const less = `SELECT ${key('u')}, ${group.file}, ${SUMS.map((c) => `-u.${c}`).join(', ')} FROM sv_shadowed x CROSS JOIN usage u ON u.file_id = x.id JOIN usage_sessions s ON s.file_id = u.file_id ${tzJoin('u')}
+      WHERE u.hour_ms BETWEEN ? AND ?${this.bySource('s.format', params)}`;
+    return this.all(
+      `${withClause([SHADOWED_CTE, TZ_CTE])}SELECT k, g, ${SUMS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM (${totals} UNION ALL ${less}) GROUP BY k, g`,
+      params,
+    );
+  }
+
+  /** Whether usage_days counts days in this zone for every file (the writer's zone, unless the machine's changed). */
+  private daysIn(zone: string): boolean {
+    const zones = this.all('SELECT DISTINCT zone FROM usage_days WHERE calls != 0', []) as Array<{ zone: string }>;
+    return zones.length === 1 && zones[0]?.zone === zone;
+  }
+
+  /** Usage per local day and group from usage_days (a row per day, model and source), less the shadowed copies. */
+  private fromDays(clock: Clock, breakdown: DashboardBreakdown): DayRow[] {
+    const params: SQLInputValue[] = [this.shadowed, clock.spans, clock.timezone];
+    const g = breakdown === 'source' ? { totals: 'r.format', file: 's.format' } : { totals: "nullif(r.model, '')", file: 'u.model' };
+    const totals = `SELECT r.day AS day, ${g.totals} AS g, ${SUMS.map((c) => `r.${c} AS ${c}`).join(', ')} FROM usage_days r WHERE r.zone = ? AND r.day != ''${this.bySource('r.format', params)}`;
+    params.push(clock.fromMs, clock.toMs);
+    const less = `SELECT date(${dayNumber('u')} * 86400, 'unixepoch'), ${g.file}, ${SUMS.map((c) => `-u.${c}`).join(', ')} FROM sv_shadowed x CROSS JOIN usage u ON u.file_id = x.id JOIN usage_sessions s ON s.file_id = u.file_id ${tzJoin('u')}
+      WHERE u.hour_ms BETWEEN ? AND ?${this.bySource('s.format', params)}`;
+    const rows = this.all(
+      `${withClause([SHADOWED_CTE, TZ_CTE])}SELECT day, g, ${SUMS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM (${totals} UNION ALL ${less}) GROUP BY day, g`,
+      params,
+    ) as Array<Omit<DayRow, 'cacheRead' | 'cacheWrite'> & { cache_read: number; cache_write: number }>;
+    return rows
+      .filter((r) => r.calls !== 0)
+      .map((r) => ({
+        day: r.day,
+        g: r.g,
+        input: r.input,
+        output: r.output,
+        cacheRead: r.cache_read,
+        cacheWrite: r.cache_write,
+        reasoning: r.reasoning,
+        cost: r.cost,
+        unpriced: r.unpriced,
+        calls: r.calls,
+      }));
+  }
+
+  dayRows(clock: Clock, breakdown: DashboardBreakdown): DayRow[] {
+    if (this.daysIn(clock.timezone)) return this.fromDays(clock, breakdown);
+    const group = breakdown === 'source' ? { totals: 'r.format', file: 's.format' } : { totals: "nullif(r.model, '')", file: 'u.model' };
+    const rows = this.perHour(clock, dayNumber, group) as Array<
+      Omit<DayNumberRow, 'dn' | 'cacheRead' | 'cacheWrite'> & { k: number; cache_read: number; cache_write: number }
+    >;
+    return withDays(
+      rows
+        .filter((r) => r.calls !== 0)
+        .map((r) => ({
+          dn: r.k,
+          g: r.g,
+          input: r.input,
+          output: r.output,
+          cacheRead: r.cache_read,
+          cacheWrite: r.cache_write,
+          reasoning: r.reasoning,
+          cost: r.cost,
+          unpriced: r.unpriced,
+          calls: r.calls,
+        })),
+    );
+  }
+
+  heatmap(clock: Clock, days: readonly string[]): UsageDashboard['heatmap'] {
+    if (!days.length) return [];
+    const wanted = new Set(days);
+    const rows = this.perHour(clock, dayNumber, { totals: hourOfDay('r'), file: hourOfDay('u') }, startOfDays(days, clock)) as Array<{
+      k: number;
+      g: number;
+      calls: number;
+      input: number;
+      output: number;
+      cache_read: number;
+      cache_write: number;
+      reasoning: number;
+    }>;
+    return rows
+      .filter((r) => r.calls !== 0)
+      .map((r) => ({ day: dayOfNumber(r.k), hour: Number(r.g), calls: r.calls, totalTokens: r.input + r.output + r.cache_read + r.cache_write + r.reasoning }))
+      .filter((c) => wanted.has(c.day))
+      .sort((a, b) => a.day.localeCompare(b.day) || a.hour - b.hour);
+  }
+
+  /** The models with the most tokens, over every hour (the totals per model; with dates, the query goes per file). */
+  models(limit = 10): UsageDashboard['models'] {
+    const params: SQLInputValue[] = [this.shadowed];
+    const name = (c: string) => `coalesce(nullif(${c}, ''), '${NONE}')`;
+    const totals = `SELECT ${name('r.model')} AS name, r.tokens AS tokens, r.cost AS cost, r.unpriced AS unpriced, r.calls AS calls FROM usage_models r WHERE true${this.bySource('r.format', params)}`;
+    const less = `SELECT ${name('u.model')}, -(${TOKENS('u')}), -u.cost, -u.unpriced, -u.calls FROM sv_shadowed x CROSS JOIN usage u ON u.file_id = x.id JOIN usage_sessions s ON s.file_id = u.file_id
+      WHERE u.hour_ms > 0${this.bySource('s.format', params)}`;
+    const sql = `${withClause([SHADOWED_CTE])}SELECT name, sum(tokens) AS totalTokens, sum(cost) AS costUsd, sum(calls) AS calls, sum(unpriced) AS unpricedCalls FROM (${totals} UNION ALL ${less})
+      GROUP BY name HAVING sum(calls) > 0 ORDER BY 2 DESC, 1 LIMIT ${limit}`;
+    return this.all(sql, params) as UsageDashboard['models'];
+  }
+
+  projects(limit = 10): UsageDashboard['projects'] {
+    const params: SQLInputValue[] = [this.shadowed];
+    const name = (c: string) =>
+      `coalesce(nullif(CASE WHEN instr(${c}, char(10)) > 0 THEN substr(${c}, 1, instr(${c}, char(10)) - 1) ELSE ${c} END, ''), '${NONE}')`;
+    const totals = `SELECT ${name('r.project')} AS name, r.tokens AS tokens, r.cost AS cost, r.with_usage AS sessions FROM usage_projects r WHERE true${this.bySource('r.format', params)}`;
+    const less = `SELECT ${name('s.project')}, -coalesce((SELECT sum(${TOKENS('u')}) FROM usage u WHERE u.file_id = s.file_id), 0), -coalesce((SELECT sum(u.cost) FROM usage u WHERE u.file_id = s.file_id), 0), -s.with_usage
+      FROM sv_shadowed x JOIN usage_sessions s ON s.file_id = x.id WHERE true${this.bySource('s.format', params)}`;
+    const sql = `${withClause([SHADOWED_CTE])}SELECT name, sum(tokens) AS totalTokens, sum(cost) AS costUsd, sum(sessions) AS sessions FROM (${totals} UNION ALL ${less})
+      GROUP BY name HAVING sum(sessions) > 0 AND sum(tokens) > 0 ORDER BY 2 DESC, 1 LIMIT ${limit}`;
+    return this.all(sql, params) as UsageDashboard['projects'];
+  }
+
+  tools(limit = 15): UsageDashboard['tools'] {
+    const params: SQLInputValue[] = [this.shadowed];
+    const totals = `SELECT r.name AS name, r.calls AS calls, r.failures AS failures FROM usage_tool_totals r WHERE true${this.bySource('r.format', params)}`;
+    const less = `SELECT t.name, -t.calls, -t.failures FROM sv_shadowed x JOIN usage_tools t ON t.file_id = x.id JOIN usage_sessions s ON s.file_id = t.file_id WHERE true${this.bySource('s.format', params)}`;
+    return this.all(
+      `${withClause([SHADOWED_CTE])}SELECT name, sum(calls) AS calls, sum(failures) AS failures FROM (${totals} UNION ALL ${less}) GROUP BY name HAVING sum(calls) > 0 ORDER BY 2 DESC, 1 LIMIT ${limit}`,
+      params,
+    ) as UsageDashboard['tools'];
+  }
+
+  /** Sessions per length and turns bucket (top-level sessions), and the files with usage. */
+  sessions(): { lengths: UsageDashboard['lengths']; turns: UsageDashboard['turns']; withUsage: number } {
+    const params: SQLInputValue[] = [this.shadowed];
+    const totals = `SELECT r.top_level AS top, r.length_bucket AS lb, r.turn_bucket AS tb, r.sessions AS n, r.with_usage AS w FROM usage_session_totals r WHERE true${this.bySource('r.format', params)}`;
+    const turnBucket = TURN_BUCKETS.slice(0, -1)
+      .map(([bound], i) => `WHEN s.turns <= ${bound} THEN ${i}`)
+      .join(' ');
+    const less = `SELECT s.top_level, s.length_bucket, CASE ${turnBucket} ELSE ${TURN_BUCKETS.length - 1} END, -1, -s.with_usage FROM sv_shadowed x JOIN usage_sessions s ON s.file_id = x.id WHERE true${this.bySource('s.format', params)}`;
+    const rows = this.all(
+      `${withClause([SHADOWED_CTE])}SELECT top, lb, tb, sum(n) AS n, sum(w) AS w FROM (${totals} UNION ALL ${less}) GROUP BY top, lb, tb`,
+      params,
+    ) as Array<{ top: number; lb: number; tb: number; n: number; w: number }>;
+    const top = rows.filter((r) => r.top === 1);
+    return {
+      lengths: counted(
+        top.filter((r) => r.lb >= 0).map((r) => ({ b: r.lb, n: r.n })),
+        LENGTH_BUCKETS,
+      ),
+      turns: counted(
+        top.map((r) => ({ b: r.tb, n: r.n })),
+        TURN_BUCKETS,
+      ),
+      withUsage: rows.reduce((n, r) => n + r.w, 0),
+    };
+  }
+}

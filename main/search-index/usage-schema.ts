@@ -1,0 +1,72 @@
+// Schema 8's usage tables: each call's first and last time per hour, tools, turns and rate limits, and the parent lookup sub-agent totals use.
+
+/**
+ * Added to version 7's `usage` table and beside it (schema.ts runs this after creating it, and to migrate 7 -> 8):
+ * - `first_ms`/`last_ms`: the hour's first and last call, so 5-hour blocks start, end and burn as ccusage's do;
+ * - per file: `usage_tools` (calls and failures per tool), `usage_sessions` (its source, project, turns, length
+ *   bucket, whether it is a top-level session and has usage), `usage_limits` (the latest rate-limit state it recorded);
+ * - totals over every file, kept by the writer as files come and go (usage-write.ts), so the dashboard with no filter
+ *   or only `source:` reads a few thousand rows instead of every file's (100,000 sessions: 2.2 million usage rows):
+ *   `usage_hours` per hour, model and source; `usage_days` the same per day in the writer's time zone (the
+ *   machine's: a dashboard in it reads a row per day, not 24); `usage_models` per model and source; `usage_projects` per project and source; `usage_tool_totals`;
+ *   `usage_session_totals` per source, top-level or not, length and turns bucket;
+ * - `files_parent`: sub-agents by parent, for the totals that include them (the `tokens>` and `cost>` filters).
+ */
+export const USAGE_V8 = `
+ALTER TABLE usage ADD COLUMN first_ms INTEGER;
+ALTER TABLE usage ADD COLUMN last_ms INTEGER;
+CREATE TABLE usage_tools (file_id INTEGER NOT NULL, name TEXT NOT NULL, calls INTEGER NOT NULL, failures INTEGER NOT NULL);
+CREATE INDEX usage_tools_file ON usage_tools(file_id);
+CREATE TABLE usage_sessions (
+  file_id INTEGER PRIMARY KEY,
+  format TEXT NOT NULL,
+  zone TEXT NOT NULL,
+  project TEXT NOT NULL,
+  turns INTEGER NOT NULL,
+  length_bucket INTEGER NOT NULL,
+  top_level INTEGER NOT NULL,
+  with_usage INTEGER NOT NULL
+);
+CREATE TABLE usage_limits (
+  file_id INTEGER NOT NULL,
+  at_ms INTEGER NOT NULL,
+  limit_id TEXT,
+  plan TEXT,
+  window_name TEXT NOT NULL,
+  window_minutes REAL,
+  used_percent REAL NOT NULL,
+  resets_at_ms INTEGER
+);
+CREATE INDEX usage_limits_file ON usage_limits(file_id);
+CREATE INDEX usage_limits_at ON usage_limits(at_ms);
+CREATE TABLE usage_hours (
+  hour_ms INTEGER NOT NULL, model TEXT NOT NULL, format TEXT NOT NULL,
+  input REAL NOT NULL, output REAL NOT NULL, cache_read REAL NOT NULL, cache_write REAL NOT NULL, reasoning REAL NOT NULL,
+  cost REAL NOT NULL, unpriced INTEGER NOT NULL, calls INTEGER NOT NULL,
+  PRIMARY KEY (hour_ms, model, format)
+) WITHOUT ROWID;
+CREATE TABLE usage_days (
+  zone TEXT NOT NULL, day TEXT NOT NULL, model TEXT NOT NULL, format TEXT NOT NULL,
+  input REAL NOT NULL, output REAL NOT NULL, cache_read REAL NOT NULL, cache_write REAL NOT NULL, reasoning REAL NOT NULL,
+  cost REAL NOT NULL, unpriced INTEGER NOT NULL, calls INTEGER NOT NULL,
+  PRIMARY KEY (zone, day, model, format)
+) WITHOUT ROWID;
+CREATE TABLE usage_models (
+  model TEXT NOT NULL, format TEXT NOT NULL, tokens REAL NOT NULL, cost REAL NOT NULL, unpriced INTEGER NOT NULL, calls INTEGER NOT NULL,
+  PRIMARY KEY (model, format)
+) WITHOUT ROWID;
+CREATE TABLE usage_projects (
+  project TEXT NOT NULL, format TEXT NOT NULL, tokens REAL NOT NULL, cost REAL NOT NULL, with_usage INTEGER NOT NULL,
+  PRIMARY KEY (project, format)
+) WITHOUT ROWID;
+CREATE TABLE usage_tool_totals (format TEXT NOT NULL, name TEXT NOT NULL, calls INTEGER NOT NULL, failures INTEGER NOT NULL, PRIMARY KEY (format, name)) WITHOUT ROWID;
+CREATE TABLE usage_session_totals (
+  format TEXT NOT NULL, top_level INTEGER NOT NULL, length_bucket INTEGER NOT NULL, turn_bucket INTEGER NOT NULL,
+  sessions INTEGER NOT NULL, with_usage INTEGER NOT NULL,
+  PRIMARY KEY (format, top_level, length_bucket, turn_bucket)
+) WITHOUT ROWID;
+CREATE INDEX files_parent ON files(parent_key) WHERE parent_key IS NOT NULL;`;
+
+/** Takes out what USAGE_V8 added (for tests that make an older index). */
+export const DROP_USAGE_V8 = `DROP TABLE usage_tools; DROP TABLE usage_sessions; DROP TABLE usage_limits; DROP TABLE usage_hours; DROP TABLE usage_days; DROP TABLE usage_models; DROP TABLE usage_projects;
+DROP TABLE usage_tool_totals; DROP TABLE usage_session_totals; DROP INDEX files_parent; ALTER TABLE usage DROP COLUMN first_ms; ALTER TABLE usage DROP COLUMN last_ms;`;

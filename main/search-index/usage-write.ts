@@ -1,0 +1,138 @@
+// Writes a file's usage facts (usage-facts.ts) into the usage tables and the totals over every file, and takes them out again; used by the index's writer.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { SessionSummary } from '../../shared/session.ts';
+import { lengthBucket, turnBucket } from './usage-buckets.ts';
+import type { UsageFacts } from './usage-facts.ts';
+import { localHours, type LocalHour } from './usage-periods.ts';
+
+const timeOf = (iso: string | null | undefined): number | null => {
+  const t = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(t) ? null : t;
+};
+
+/** The project as the files table holds it (name and path, one per line). */
+export const projectOf = (s: Pick<SessionSummary, 'projectName' | 'projectPath'> | null) =>
+  s ? [s.projectName, s.projectPath].filter(Boolean).join('\n') : '';
+
+const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'] as const;
+const addAll = (columns: readonly string[]) => columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ');
+
+export class UsageWrites {
+  private readonly insertHour: StatementSync;
+  private readonly insertTool: StatementSync;
+  private readonly insertSession: StatementSync;
+  private readonly insertLimit: StatementSync;
+  private readonly addHours: StatementSync;
+  private readonly addProject: StatementSync;
+  private readonly addModels: StatementSync;
+  private readonly addDay: StatementSync;
+  private readonly hoursOf: StatementSync;
+  /** The time zone days are counted in for usage_days: this process's (the machine's), and each file's own on removal. */
+  private readonly zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  private readonly zones = new Map<string, (hourMs: number) => LocalHour>();
+  private readonly addTools: StatementSync;
+  private readonly addSession: StatementSync;
+  private readonly sessionOf: StatementSync;
+  private readonly deletes: StatementSync[];
+
+  constructor(db: DatabaseSync) {
+    this.insertHour = db.prepare(
+      'INSERT INTO usage (file_id, hour_ms, model, input, output, cache_read, cache_write, reasoning, cost, unpriced, calls, first_ms, last_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.insertTool = db.prepare('INSERT INTO usage_tools (file_id, name, calls, failures) VALUES (?, ?, ?, ?)');
+    this.insertSession = db.prepare(
+      'INSERT OR REPLACE INTO usage_sessions (file_id, format, zone, project, turns, length_bucket, top_level, with_usage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.addDay = db.prepare(`INSERT INTO usage_days (zone, day, model, format, ${SUMS.join(', ')}) VALUES (?, ?, ?, ?, ${SUMS.map(() => '?').join(', ')})
+      ON CONFLICT DO UPDATE SET ${addAll(SUMS)}`);
+    this.hoursOf =
+      db.prepare(`SELECT u.hour_ms AS h, coalesce(u.model, '') AS model, s.format AS format, s.zone AS zone, ${SUMS.map((c) => `u.${c} AS ${c}`).join(', ')}
+      FROM usage u JOIN usage_sessions s ON s.file_id = u.file_id WHERE u.file_id = ?`);
+    this.insertLimit = db.prepare(
+      'INSERT INTO usage_limits (file_id, at_ms, limit_id, plan, window_name, window_minutes, used_percent, resets_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    // The totals: a file's rows are added with `sign` 1 when it is written, and -1 before they are deleted.
+    this.addHours = db.prepare(`INSERT INTO usage_hours (hour_ms, model, format, ${SUMS.join(', ')})
+      SELECT u.hour_ms, coalesce(u.model, ''), s.format, ${SUMS.map((c) => `?1 * sum(u.${c})`).join(', ')}
+      FROM usage u JOIN usage_sessions s ON s.file_id = u.file_id WHERE u.file_id = ?2 GROUP BY u.hour_ms, u.model
+      ON CONFLICT DO UPDATE SET ${addAll(SUMS)}`);
+    this.addProject = db.prepare(`INSERT INTO usage_projects (project, format, tokens, cost, with_usage)
+      SELECT s.project, s.format, ?1 * coalesce(sum(u.input + u.output + u.cache_read + u.cache_write + u.reasoning), 0), ?1 * coalesce(sum(u.cost), 0), ?1 * s.with_usage
+      FROM usage_sessions s LEFT JOIN usage u ON u.file_id = s.file_id WHERE s.file_id = ?2 GROUP BY s.file_id
+      ON CONFLICT DO UPDATE SET ${addAll(['tokens', 'cost', 'with_usage'])}`);
+    this.addModels = db.prepare(`INSERT INTO usage_models (model, format, tokens, cost, unpriced, calls)
+      SELECT coalesce(u.model, ''), s.format, ?1 * sum(u.input + u.output + u.cache_read + u.cache_write + u.reasoning), ?1 * sum(u.cost), ?1 * sum(u.unpriced), ?1 * sum(u.calls)
+      FROM usage u JOIN usage_sessions s ON s.file_id = u.file_id WHERE u.file_id = ?2 AND u.hour_ms > 0 GROUP BY u.model
+      ON CONFLICT DO UPDATE SET ${addAll(['tokens', 'cost', 'unpriced', 'calls'])}`);
+    this.addTools = db.prepare(`INSERT INTO usage_tool_totals (format, name, calls, failures)
+      SELECT s.format, t.name, ?1 * sum(t.calls), ?1 * sum(t.failures) FROM usage_tools t JOIN usage_sessions s ON s.file_id = t.file_id WHERE t.file_id = ?2 GROUP BY t.name
+      ON CONFLICT DO UPDATE SET ${addAll(['calls', 'failures'])}`);
+    this.addSession = db.prepare(`INSERT INTO usage_session_totals (format, top_level, length_bucket, turn_bucket, sessions, with_usage)
+      SELECT format, top_level, length_bucket, ?3, ?1, ?1 * with_usage FROM usage_sessions WHERE file_id = ?2 AND true
+      ON CONFLICT DO UPDATE SET ${addAll(['sessions', 'with_usage'])}`);
+    this.sessionOf = db.prepare('SELECT turns FROM usage_sessions WHERE file_id = ?');
+    this.deletes = ['usage', 'usage_tools', 'usage_sessions', 'usage_limits'].map((t) => db.prepare(`DELETE FROM ${t} WHERE file_id = ?`));
+  }
+
+  /** The file's usage per local day (in the zone it was added under) into usage_days. */
+  private addDays(fileId: number, sign: 1 | -1): void {
+    type Row = { h: number; model: string; format: string; zone: string } & Record<(typeof SUMS)[number], number>;
+    const days = new Map<string, { zone: string; day: string; model: string; format: string; sums: number[] }>();
+    for (const r of this.hoursOf.all(fileId) as Row[]) {
+      let local = this.zones.get(r.zone);
+      if (!local) {
+        local = localHours(r.zone);
+        this.zones.set(r.zone, local);
+      }
+      const day = r.h > 0 ? local(r.h).day : '';
+      const id = `${day}\n${r.model}`;
+      const d = days.get(id) ?? { zone: r.zone, day, model: r.model, format: r.format, sums: SUMS.map(() => 0) };
+      SUMS.forEach((c, i) => (d.sums[i] = (d.sums[i] ?? 0) + sign * r[c]));
+      days.set(id, d);
+    }
+    for (const d of days.values()) this.addDay.run(d.zone, d.day, d.model, d.format, ...d.sums);
+  }
+
+  private addTotals(fileId: number, sign: 1 | -1, turns: number): void {
+    this.addDays(fileId, sign);
+    this.addHours.run(sign, fileId);
+    this.addProject.run(sign, fileId);
+    this.addModels.run(sign, fileId);
+    this.addTools.run(sign, fileId);
+    this.addSession.run(sign, fileId, turnBucket(turns));
+  }
+
+  /** Writes a file's rows (`summary` null for a file that could not be read: it counts as a session of no source). */
+  put(fileId: number, facts: UsageFacts | undefined, summary: SessionSummary | null): void {
+    for (const u of facts?.hours ?? []) {
+      this.insertHour.run(
+        fileId,
+        u.hourMs,
+        u.model,
+        u.input,
+        u.output,
+        u.cacheRead,
+        u.cacheWrite,
+        u.reasoning,
+        u.costUsd,
+        u.unpriced,
+        u.calls,
+        u.firstMs,
+        u.lastMs,
+      );
+    }
+    for (const t of facts?.tools ?? []) this.insertTool.run(fileId, t.name, t.calls, t.failures);
+    for (const l of facts?.limits ?? []) this.insertLimit.run(fileId, l.atMs, l.limitId, l.plan, l.window, l.windowMinutes, l.usedPercent, l.resetsAtMs);
+    if (!summary) return;
+    const turns = facts?.turns ?? 0;
+    const length = lengthBucket(timeOf(summary.createdAt), timeOf(summary.updatedAt));
+    this.insertSession.run(fileId, summary.format, this.zone, projectOf(summary), turns, length, summary.parentKey ? 0 : 1, facts?.hours.length ? 1 : 0);
+    this.addTotals(fileId, 1, turns);
+  }
+
+  remove(fileId: number): void {
+    const session = this.sessionOf.get(fileId) as { turns: number } | undefined;
+    if (session) this.addTotals(fileId, -1, session.turns);
+    for (const d of this.deletes) d.run(fileId);
+  }
+}

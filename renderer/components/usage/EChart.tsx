@@ -1,0 +1,140 @@
+// One chart card: title, the ECharts drawing (SVG, an image with a summary for screen readers), PNG/SVG export and its data as a table.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { init, type ECElementEvent, type EChartsCoreOption, type EChartsType } from './echarts-setup.ts';
+import { savePng, saveSvg } from './chart-export.ts';
+
+export interface TableRow {
+  cells: ReactNode[];
+  /** Narrows the list to this row's sessions (the same as clicking its bar or cell). */
+  pick?: () => void;
+}
+
+export interface ChartTable {
+  columns: string[];
+  rows: TableRow[];
+}
+
+interface Props {
+  /** data-testid suffix: usage-chart-<id>. */
+  id: string;
+  title: string;
+  /** What the chart shows, in one or two sentences: the image's accessible name. */
+  summary: string;
+  option: EChartsCoreOption;
+  table: ChartTable;
+  height?: number;
+  /** A click on a bar or cell. */
+  onPick?: (event: ECElementEvent) => void;
+  /** Said instead of the chart when there is nothing to draw. */
+  empty?: string | null;
+}
+
+export function EChart({ id, title, summary, option, table, height = 240, onPick, empty }: Props) {
+  const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<EChartsType | null>(null);
+  const pick = useRef(onPick);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    pick.current = onPick;
+  });
+
+  useEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    const c = init(el, null, { renderer: 'svg' });
+    chart.current = c;
+    c.on('click', (e) => pick.current?.(e as ECElementEvent));
+    const resize = new ResizeObserver(() => c.resize());
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      c.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setOption(option, { notMerge: true });
+  }, [option]);
+
+  const save = (kind: 'png' | 'svg') => {
+    const c = chart.current;
+    if (!c) return;
+    setError(null);
+    if (kind === 'svg') saveSvg(c, title);
+    else savePng(c, title).catch((err: unknown) => setError(err instanceof Error ? err.message : String(err)));
+  };
+
+  return (
+    <figure className="usage-chart" data-testid={`usage-chart-${id}`}>
+      <figcaption className="usage-chart-head">
+        <h3>{title}</h3>
+        <span className="spacer" />
+        <button type="button" className="small" onClick={() => save('png')} aria-label={`Save "${title}" as PNG`} disabled={!!empty}>
+          PNG
+        </button>
+        <button type="button" className="small" onClick={() => save('svg')} aria-label={`Save "${title}" as SVG`} disabled={!!empty}>
+          SVG
+        </button>
+      </figcaption>
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+      {empty && <p className="muted usage-empty">{empty}</p>}
+      <div
+        ref={host}
+        className={empty ? 'usage-chart-canvas hidden' : 'usage-chart-canvas'}
+        role="img"
+        aria-label={summary}
+        data-testid="usage-chart-canvas"
+        style={{ height }}
+      />
+      {!empty && (
+        <details className="usage-chart-data">
+          <summary>Data table</summary>
+          <table>
+            <caption className="sr-only">{title}</caption>
+            <thead>
+              <tr>
+                {table.columns.map((c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
+                ))}
+                {table.rows.some((r) => r.pick) && (
+                  <th scope="col">
+                    <span className="sr-only">Filter</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
+            <tbody>
+              {table.rows.map((r, i) => (
+                <tr key={i}>
+                  {r.cells.map((c, j) =>
+                    j === 0 ? (
+                      <th key={j} scope="row">
+                        {c}
+                      </th>
+                    ) : (
+                      <td key={j}>{c}</td>
+                    ),
+                  )}
+                  {r.pick && (
+                    <td>
+                      <button type="button" className="small" onClick={r.pick}>
+                        Show sessions
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
+    </figure>
+  );
+}

@@ -1,0 +1,219 @@
+// The dashboard's charts as ECharts options (titles live in the card; axes carry names and units), built from its figures and the theme.
+import type { UsageDashboard } from '../../../shared/usage-api.ts';
+import type { ChartTheme } from './chart-theme.ts';
+import type { EChartsCoreOption } from './echarts-setup.ts';
+
+/** 1234 -> 1.2k, 2_500_000 -> 2.5M. */
+export function compact(n: number): string {
+  const abs = Math.abs(n);
+  if (abs >= 1e9) return `${(n / 1e9).toFixed(abs >= 1e10 ? 0 : 1)}B`;
+  if (abs >= 1e6) return `${(n / 1e6).toFixed(abs >= 1e7 ? 0 : 1)}M`;
+  if (abs >= 1e3) return `${(n / 1e3).toFixed(abs >= 1e4 ? 0 : 1)}k`;
+  return String(Math.round(n));
+}
+
+export const usd = (n: number) => `$${n.toFixed(n !== 0 && Math.abs(n) < 1 ? 4 : 2)}`;
+export const percent = (n: number | null) => (n === null ? '–' : `${(n * 100).toFixed(1)}%`);
+
+/** What every chart shares: colours, text, the grid's margins, and tooltips drawn inside the chart (no HTML, nothing the CSP refuses). */
+function base(theme: ChartTheme): EChartsCoreOption {
+  return {
+    backgroundColor: theme.background,
+    color: theme.palette,
+    animation: false,
+    textStyle: { color: theme.text, fontFamily: 'system-ui, sans-serif' },
+    grid: { left: 56, right: 16, top: 16, bottom: 44, containLabel: true },
+    tooltip: { renderMode: 'richText', confine: true, backgroundColor: theme.panel, borderColor: theme.border, textStyle: { color: theme.text } },
+  };
+}
+
+function axis(theme: ChartTheme, name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name,
+    nameLocation: 'middle',
+    nameGap: 36,
+    nameTextStyle: { color: theme.muted },
+    axisLabel: { color: theme.muted },
+    axisLine: { lineStyle: { color: theme.border } },
+    splitLine: { lineStyle: { color: theme.border, opacity: 0.6 } },
+    ...extra,
+  };
+}
+
+const legend = (theme: ChartTheme) => ({ type: 'scroll', bottom: 0, textStyle: { color: theme.text }, pageTextStyle: { color: theme.muted } });
+
+/** Tokens (or dollars) per day, one stacked series per group. */
+export function stackedDaysOption(data: UsageDashboard, theme: ChartTheme, metric: 'tokens' | 'cost'): EChartsCoreOption {
+  const days = [...new Set(data.days.map((d) => d.day))];
+  const at = new Map(data.days.map((d) => [`${d.day}\n${d.group}`, d]));
+  const value = (day: string, group: string) => {
+    const cell = at.get(`${day}\n${group}`);
+    return cell ? (metric === 'tokens' ? cell.totalTokens : cell.costUsd) : 0;
+  };
+  const format = metric === 'tokens' ? compact : usd;
+  return {
+    ...base(theme),
+    grid: { left: 56, right: 16, top: 16, bottom: 64, containLabel: true },
+    legend: legend(theme),
+    tooltip: { ...(base(theme).tooltip as object), trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => format(Number(v)) },
+    xAxis: axis(theme, `Day (${data.timezone})`, { type: 'category', data: days, nameGap: 28 }),
+    yAxis: axis(theme, metric === 'tokens' ? 'Tokens' : 'Cost (US$)', {
+      type: 'value',
+      nameGap: 48,
+      axisLabel: { color: theme.muted, formatter: (v: number) => (metric === 'tokens' ? compact(v) : `$${v}`) },
+    }),
+    series: data.groups.map((group) => ({ name: group, type: 'bar', stack: 'all', emphasis: { focus: 'series' }, data: days.map((d) => value(d, group)) })),
+  };
+}
+
+/** Calls per hour of each recent day. */
+export function heatmapOption(data: UsageDashboard, theme: ChartTheme): EChartsCoreOption {
+  const hours = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, '0'));
+  const dayIndex = new Map(data.heatmapDays.map((d, i) => [d, i]));
+  const max = Math.max(1, ...data.heatmap.map((c) => c.calls));
+  return {
+    ...base(theme),
+    grid: { left: 88, right: 16, top: 8, bottom: 72, containLabel: false },
+    tooltip: {
+      ...(base(theme).tooltip as object),
+      formatter: (p: { value: [number, number, number] }) => `${data.heatmapDays[p.value[1]] ?? ''} ${hours[p.value[0]] ?? ''}:00\n${p.value[2]} calls`,
+    },
+    xAxis: axis(theme, `Hour of the day (${data.timezone})`, { type: 'category', data: hours, nameGap: 26, splitArea: { show: false } }),
+    yAxis: axis(theme, '', { type: 'category', data: data.heatmapDays, axisLabel: { color: theme.muted, fontSize: 10 } }),
+    visualMap: {
+      min: 0,
+      max,
+      calculable: false,
+      orient: 'horizontal',
+      left: 'center',
+      bottom: 0,
+      itemHeight: 120,
+      text: [`${max} calls`, '0'],
+      textStyle: { color: theme.muted },
+      inRange: { color: [theme.panel, theme.accent] },
+    },
+    series: [
+      {
+        type: 'heatmap',
+        data: data.heatmap.map((c) => [Number(c.hour), dayIndex.get(c.day) ?? 0, c.calls]),
+        emphasis: { itemStyle: { borderColor: theme.text, borderWidth: 1 } },
+      },
+    ],
+  };
+}
+
+/** A horizontal bar per item, largest on top. */
+export function rankedOption(
+  theme: ChartTheme,
+  names: string[],
+  values: number[],
+  axisName: string,
+  format: (n: number) => string,
+  colour = 0,
+): EChartsCoreOption {
+  return {
+    ...base(theme),
+    grid: { left: 8, right: 24, top: 8, bottom: 40, containLabel: true },
+    tooltip: { ...(base(theme).tooltip as object), trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => format(Number(v)) },
+    xAxis: axis(theme, axisName, { type: 'value', nameGap: 26, axisLabel: { color: theme.muted, formatter: (v: number) => format(v) } }),
+    yAxis: axis(theme, '', { type: 'category', data: [...names].reverse(), axisLabel: { color: theme.text, width: 160, overflow: 'truncate' } }),
+    series: [{ type: 'bar', name: axisName, data: [...values].reverse(), itemStyle: { color: theme.palette[colour] } }],
+  };
+}
+
+/** Calls per tool, the failed ones stacked on the rest. */
+export function toolsOption(data: UsageDashboard, theme: ChartTheme): EChartsCoreOption {
+  const names = data.tools.map((t) => t.name).reverse();
+  return {
+    ...base(theme),
+    grid: { left: 8, right: 24, top: 8, bottom: 64, containLabel: true },
+    legend: legend(theme),
+    tooltip: { ...(base(theme).tooltip as object), trigger: 'axis', axisPointer: { type: 'shadow' } },
+    xAxis: axis(theme, 'Calls', { type: 'value', nameGap: 26 }),
+    yAxis: axis(theme, '', { type: 'category', data: names, axisLabel: { color: theme.text, width: 140, overflow: 'truncate' } }),
+    series: [
+      {
+        name: 'Succeeded or unknown',
+        type: 'bar',
+        stack: 'calls',
+        data: data.tools.map((t) => t.calls - t.failures).reverse(),
+        itemStyle: { color: theme.palette[2] },
+      },
+      { name: 'Failed', type: 'bar', stack: 'calls', data: data.tools.map((t) => t.failures).reverse(), itemStyle: { color: theme.palette[5] } },
+    ],
+  };
+}
+
+/** Sessions per bucket (lengths or turns). */
+export function distributionOption(theme: ChartTheme, rows: Array<{ bucket: string; sessions: number }>, axisName: string, colour: number): EChartsCoreOption {
+  return {
+    ...base(theme),
+    tooltip: { ...(base(theme).tooltip as object), trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => `${v} sessions` },
+    xAxis: axis(theme, axisName, { type: 'category', data: rows.map((r) => r.bucket), nameGap: 28 }),
+    yAxis: axis(theme, 'Sessions', { type: 'value', nameGap: 40, minInterval: 1 }),
+    series: [{ type: 'bar', name: 'Sessions', data: rows.map((r) => r.sessions), itemStyle: { color: theme.palette[colour] } }],
+  };
+}
+
+/** The share of the input side read from the cache, per day. */
+export function cacheOption(data: UsageDashboard, theme: ChartTheme): EChartsCoreOption {
+  return {
+    ...base(theme),
+    tooltip: {
+      ...(base(theme).tooltip as object),
+      trigger: 'axis',
+      valueFormatter: (v: unknown) => (v === null || v === undefined ? '–' : `${Number(v).toFixed(1)}%`),
+    },
+    xAxis: axis(theme, `Day (${data.timezone})`, { type: 'category', data: data.cache.map((c) => c.day), nameGap: 28 }),
+    yAxis: axis(theme, 'Read from cache (%)', { type: 'value', min: 0, max: 100, nameGap: 40 }),
+    series: [
+      {
+        type: 'line',
+        name: 'Cache hit rate',
+        showSymbol: true,
+        connectNulls: false,
+        data: data.cache.map((c) => (c.hitRate === null ? null : Math.round(c.hitRate * 1000) / 10)),
+        itemStyle: { color: theme.palette[4] },
+        areaStyle: { opacity: 0.15 },
+      },
+    ],
+  };
+}
+
+/** A session's cumulative tokens and cost after each turn, on two axes. */
+export function curveOption(theme: ChartTheme, turns: Array<{ turn: number; tokens: number; costUsd: number }>): EChartsCoreOption {
+  return {
+    ...base(theme),
+    grid: { left: 56, right: 64, top: 16, bottom: 64, containLabel: true },
+    legend: legend(theme),
+    tooltip: { ...(base(theme).tooltip as object), trigger: 'axis' },
+    xAxis: axis(theme, 'Turn', { type: 'category', data: turns.map((t) => String(t.turn)), nameGap: 28 }),
+    yAxis: [
+      axis(theme, 'Tokens (cumulative)', { type: 'value', nameGap: 48, axisLabel: { color: theme.muted, formatter: (v: number) => compact(v) } }),
+      axis(theme, 'Cost (US$, cumulative)', {
+        type: 'value',
+        nameGap: 52,
+        splitLine: { show: false },
+        axisLabel: { color: theme.muted, formatter: (v: number) => `$${v}` },
+      }),
+    ],
+    series: [
+      {
+        name: 'Tokens',
+        type: 'line',
+        data: turns.map((t) => t.tokens),
+        itemStyle: { color: theme.palette[0] },
+        tooltip: { valueFormatter: (v: unknown) => compact(Number(v)) },
+      },
+      {
+        name: 'Cost',
+        type: 'line',
+        yAxisIndex: 1,
+        data: turns.map((t) => Math.round(t.costUsd * 10_000) / 10_000),
+        itemStyle: { color: theme.palette[1] },
+        lineStyle: { type: 'dashed' },
+        tooltip: { valueFormatter: (v: unknown) => usd(Number(v)) },
+      },
+    ],
+  };
+}

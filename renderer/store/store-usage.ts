@@ -1,0 +1,107 @@
+// Store slice for the usage dashboard: its aggregates for the search box's query (debounced, stale answers dropped), and its breakdown.
+import type { DashboardBreakdown, UsageDashboard } from '../../shared/usage-api.ts';
+import { describeError, type AppClient } from '../client.ts';
+import { searchQueryFor } from '../search-query.ts';
+import type { ListFilters } from './store-vault.ts';
+
+export interface UsageView {
+  /** The query the figures answer (the box's text with the vault chips). */
+  query: string;
+  data: UsageDashboard | null;
+  loading: boolean;
+  error: string | null;
+}
+
+export interface UsageSlice {
+  usage: UsageView | null;
+  usageBreakdown: DashboardBreakdown;
+  /** How many dashboards are on screen: only then do query changes ask for new figures. */
+  usageWatchers: number;
+  /** A dashboard appears (returns what to call when it goes). */
+  watchUsage(): () => void;
+  setUsageBreakdown(breakdown: DashboardBreakdown): void;
+  /** Asks again after the typing pauses, when a dashboard is shown. */
+  scheduleUsage(): void;
+  loadUsage(): Promise<void>;
+  /** Shows the dashboard: no session open, no comparison. */
+  showUsage(): void;
+  disposeUsage(): void;
+}
+
+type Host = UsageSlice & {
+  filter: string;
+  listFilters: ListFilters;
+  open: unknown;
+  selectedKey: string | null;
+  compare: unknown;
+  closeCompare(): void;
+};
+
+export const USAGE_DEBOUNCE_MS = 200;
+
+export function createUsageSlice(
+  client: AppClient,
+  set: (partial: Partial<UsageSlice> & { open?: null }) => void,
+  get: () => Host,
+  debounceMs = USAGE_DEBOUNCE_MS,
+): UsageSlice {
+  let seq = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+  return {
+    usage: null,
+    usageBreakdown: 'model',
+    usageWatchers: 0,
+
+    watchUsage() {
+      set({ usageWatchers: get().usageWatchers + 1 });
+      const { usage, filter, listFilters } = get();
+      if (!usage || usage.query !== searchQueryFor(filter.trim(), listFilters)) void get().loadUsage();
+      let gone = false;
+      return () => {
+        if (gone) return;
+        gone = true;
+        set({ usageWatchers: Math.max(0, get().usageWatchers - 1) });
+      };
+    },
+
+    setUsageBreakdown(breakdown) {
+      set({ usageBreakdown: breakdown });
+      void get().loadUsage();
+    },
+
+    scheduleUsage() {
+      if (get().usageWatchers === 0) return;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = null;
+        void get().loadUsage();
+      }, debounceMs);
+    },
+
+    async loadUsage() {
+      const mine = ++seq;
+      const { filter, listFilters, usage, usageBreakdown } = get();
+      const query = searchQueryFor(filter.trim(), listFilters);
+      set({ usage: { query, data: usage?.data ?? null, loading: true, error: null } });
+      try {
+        const data = await client.usageDashboard({ query, timezone: timeZone, breakdown: usageBreakdown });
+        if (mine === seq) set({ usage: { query, data, loading: false, error: null } });
+      } catch (err) {
+        if (mine === seq) set({ usage: { query, data: null, loading: false, error: describeError(err) } });
+      }
+    },
+
+    showUsage() {
+      if (get().compare) get().closeCompare();
+      set({ open: null });
+    },
+
+    disposeUsage() {
+      seq++;
+      if (timer) clearTimeout(timer);
+      timer = null;
+    },
+  };
+}
