@@ -27,6 +27,21 @@ export function progressFraction(p: IndexProgress): number {
   return Math.min(1, Math.max(0, f));
 }
 
+const sessions = (n: number) => `${n.toLocaleString('en-US')} session${n === 1 ? '' : 's'}`;
+
+/**
+ * While the index takes the text of sessions already listed: "Search catching up · 1,234 sessions not searchable
+ * yet", then, for substrings of identifiers and paths, "Identifier search catching up · 56 sessions left"; null when
+ * search finds everything in every listed session.
+ */
+export function catchingUpText(p: IndexProgress): string | null {
+  const words = p.searchPending ?? 0;
+  if (words > 0) return `Search catching up · ${sessions(words)} not searchable yet`;
+  const substrings = p.substringPending ?? 0;
+  if (substrings > 0) return `Identifier search catching up · ${sessions(substrings)} left`;
+  return null;
+}
+
 /** The status line once a scan is over: "Index up to date · 10,000 files checked". */
 export function idleText(p: IndexProgress): string {
   if (p.filesTotal === 0) return 'Index up to date';

@@ -1,5 +1,5 @@
 // Benchmark: recall of the export's redaction on a planted corpus (per secret type, place and format), and its findings on the clean sample corpus.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +14,13 @@ export interface RedactionFigures {
   sampleDirs: string[];
 }
 
-/** The sample corpora: the repository's fixtures, and the shared samples when this machine has them. */
+/** The sample corpora: every reader's fixtures (`sources/<format>/fixtures/`), and the repository's copy of the sample corpus. */
 function sampleDirs(): string[] {
-  const repo = join(import.meta.dirname, '..', 'sources', 'fixtures');
-  return [repo, '/work/shared/samples'].filter((d) => existsSync(d));
+  const sources = join(import.meta.dirname, '..', 'sources');
+  const fixtures = readdirSync(sources)
+    .sort()
+    .map((format) => join(sources, format, 'fixtures'));
+  return [...fixtures, join(import.meta.dirname, '..', '..', 'samples')].filter((d) => existsSync(d));
 }
 
 export async function benchRedaction(seeds = [1, 2, 3, 4]): Promise<RedactionFigures> {

@@ -10,10 +10,23 @@ import { benchBundle, printBundle } from './bundle.ts';
 import { benchRedaction, printRedaction } from './redaction.ts';
 import { measureRenderer, printRendererSize } from './renderer-size.ts';
 import { benchUsage, printUsage } from './usage.ts';
+import { benchOpenCode, printOpenCode } from './opencode.ts';
+import { builtFile } from './built.ts';
+import { benchTeam, printTeam } from './team.ts';
+import { benchRecognition, printRecognition } from './recognition.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { only: { type: 'string' }, sessions: { type: 'string' }, runs: { type: 'string' }, 'no-rg': { type: 'boolean' }, 'bundle-mb': { type: 'string' } },
+  options: {
+    only: { type: 'string' },
+    sessions: { type: 'string' },
+    runs: { type: 'string' },
+    'no-rg': { type: 'boolean' },
+    'bundle-mb': { type: 'string' },
+    'corpus-mb': { type: 'string' },
+    'corpus-dir': { type: 'string' },
+    'opencode-sessions': { type: 'string' },
+  },
   strict: true,
 });
 const wanted = (name: string) => !values.only || values.only.split(',').includes(name);
@@ -23,16 +36,33 @@ console.log(
 );
 // Worker threads start the app's built entry, as the app does (`npm run bench` builds first): started from the
 // sources, each worker would compile Node's TypeScript stripper and strip every module again (~100 ms a start).
-const builtWorker = join(import.meta.dirname, '..', '..', 'out', 'main', 'read-worker.js');
+const builtWorker = builtFile('main/read-worker.js');
 if (!process.env.SESSION_VAULT_WORKER_FILE && existsSync(builtWorker)) {
   process.env.SESSION_VAULT_WORKER_FILE = builtWorker;
-  console.log(`Worker threads: out/main/read-worker.js, built ${statSync(builtWorker).mtime.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+  console.log(`Worker threads: ${builtWorker}, built ${statSync(builtWorker).mtime.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
 } else if (!process.env.SESSION_VAULT_WORKER_FILE) console.log('Worker threads: from the sources (no build in out/; npm run bench builds one)');
 if (wanted('large')) printLargeFiles(await benchLargeFiles());
 if (wanted('compare')) printCompare(await benchCompare());
-if (wanted('search'))
-  printSearch(await benchSearch(Number(values.sessions ?? 2000), !values['no-rg'], Math.max(1, Number(values.runs ?? 1))), availableParallelism());
+// The realistic corpus (realistic-corpus/): 1 GB by default, --corpus-mb to change it, --sessions for a count of
+// sessions (sizes scaled to fit), --corpus-dir to keep it for the next run.
+if (wanted('search')) {
+  const sessions = values.sessions === undefined ? undefined : Number(values.sessions);
+  printSearch(
+    await benchSearch({
+      corpusMb: Number(values['corpus-mb'] ?? 1024),
+      sessions,
+      runs: Math.max(1, Number(values.runs ?? 3)),
+      withRg: !values['no-rg'],
+      corpusDir: values['corpus-dir'],
+    }),
+  );
+}
+// One OpenCode store (opencode.db, WAL) of 10,000 sessions by default: each session listed and indexed on its own.
+if (wanted('opencode')) printOpenCode(await benchOpenCode(Number(values['opencode-sessions'] ?? 10_000), Math.max(1, Number(values.runs ?? 3))));
 if (wanted('usage')) printUsage(await benchUsage(Number(values.sessions ?? 2000), Math.max(3, Number(values.runs ?? 3))));
 if (wanted('bundle')) printBundle(await benchBundle(Number(values['bundle-mb'] ?? 1024)));
 if (wanted('redaction')) printRedaction(await benchRedaction());
+// The team store: a throwaway PostgreSQL cluster, `--sessions` in the store at the end (10,000 by default).
+if (wanted('team')) printTeam(await benchTeam(Number(values.sessions ?? 10_000)));
+if (wanted('recognition')) printRecognition(await benchRecognition());
 if (wanted('renderer')) printRendererSize(measureRenderer(join(import.meta.dirname, '..', '..', 'out', 'renderer')));

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { builtFile } from './built.ts';
 
 export interface WarmFigures {
   firstPageMs: number;
@@ -12,7 +13,7 @@ export interface WarmFigures {
   restRssMb: number;
 }
 
-const CLI = resolve(import.meta.dirname, '../../out/main/cli.js');
+const CLI = builtFile('main/cli.js');
 
 async function rssOf(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');

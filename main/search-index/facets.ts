@@ -1,6 +1,7 @@
 // Counts per facet (source, project, branch, …) over everything a query matches, each value with the filter selecting exactly it.
 import type { FacetName, FacetValue, Facets } from '../../shared/search-api.ts';
 import type { SessionIndex } from './index-store.ts';
+import { totalAtLeast } from './search-filters.ts';
 import { facetCountsSql, matchedKeysSql, type Match, type RangeCount } from './search.ts';
 
 export const MAX_FACET_VALUES = 20;
@@ -89,7 +90,10 @@ const HOUR_MS = 3_600_000;
  * The ranges offered beside the facets, in the order shown, each with its filter (the query syntax the parser reads
  * the same way) and the condition counting it over the matches' facet columns.
  */
-function ranges(now: number): Array<{ facet: 'date' | 'tokens' | 'cost' | 'summary'; value: string; filter: string } & RangeCount> {
+function ranges(
+  now: number,
+  summarized: readonly string[],
+): Array<{ facet: 'date' | 'tokens' | 'cost' | 'summary'; value: string; filter: string } & RangeCount> {
   const since = (value: string, filter: string, hours: number) => ({
     facet: 'date' as const,
     value,
@@ -97,12 +101,13 @@ function ranges(now: number): Array<{ facet: 'date' | 'tokens' | 'cost' | 'summa
     condition: 'time_ms >= ?',
     params: [now - hours * HOUR_MS],
   });
-  const atLeast = (facet: 'tokens' | 'cost', value: string, filter: string, column: string, n: number) => ({
+  // Totals with sub-agents, as the filter the range puts in the box compares (search-filters.ts).
+  const atLeast = (facet: 'tokens' | 'cost', value: string, filter: string, column: 'tokens' | 'cost', n: number) => ({
     facet,
     value,
     filter,
-    condition: `${column} >= ${n}`,
-    params: [],
+    condition: totalAtLeast(column, ''),
+    params: [n, n],
   });
   return [
     since('Past 24 hours', 'after:24h', 24),
@@ -114,7 +119,14 @@ function ranges(now: number): Array<{ facet: 'date' | 'tokens' | 'cost' | 'summa
     atLeast('tokens', '1M+', 'tokens>=1m', 'tokens', 1_000_000),
     atLeast('cost', '$1+', 'cost>=1', 'cost', 1),
     atLeast('cost', '$10+', 'cost>=10', 'cost', 10),
-    { facet: 'summary', value: 'Has a summary', filter: 'has:summary', condition: 'has_summary = 1', params: [] },
+    // A summary in the session's own file, or one the vault holds (as has:summary matches them, search-filters.ts).
+    {
+      facet: 'summary',
+      value: 'Has a summary',
+      filter: 'has:summary',
+      condition: '(has_summary = 1 OR key IN (SELECT value FROM json_each(?)))',
+      params: [JSON.stringify(summarized)],
+    },
   ];
 }
 
@@ -122,8 +134,14 @@ function ranges(now: number): Array<{ facet: 'date' | 'tokens' | 'cost' | 'summa
  * Facets over a query's matches; `tagsByKey` holds the vault's tags of every session that has any. `now` is what
  * the date ranges (`after:7d`) count back from.
  */
-export function countFacets(index: SessionIndex, m: Match, tagsByKey: ReadonlyMap<string, readonly string[]>, now = Date.now()): Facets {
-  const offered = ranges(now);
+export function countFacets(
+  index: SessionIndex,
+  m: Match,
+  tagsByKey: ReadonlyMap<string, readonly string[]>,
+  now = Date.now(),
+  summarized: readonly string[] = [],
+): Facets {
+  const offered = ranges(now, summarized);
   const built = facetCountsSql(m, offered);
   const rows = index.statement(built.sql).all(...built.params) as Array<{ facet: FacetName | 'ranges'; value: string; n: number }>;
   const rangeCounts = JSON.parse(rows.find((r) => r.facet === 'ranges')?.value ?? '[]') as number[];

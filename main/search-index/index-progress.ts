@@ -1,5 +1,6 @@
 // Counts files and bytes found and read while scans run, and reports it a few times a second with an ETA.
 import type { IndexProgress } from '../../shared/search-api.ts';
+import type { PendingCounts } from './pending-text.ts';
 
 export interface ProgressOptions {
   /** Reports are at least this far apart while scanning (the idle report is never held back). */
@@ -22,6 +23,9 @@ export class IndexProgressTracker {
   /** Bytes that were parsed (not skipped as unchanged): what the rate is measured on. */
   private bytesRead = 0;
   private startedAt = 0;
+  /** Files listed whose words are not searchable yet, and whose identifiers are not (the writer catching up after a scan). */
+  private searchPending = 0;
+  private substringPending = 0;
   private lastEmit = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | null = null;
 
@@ -60,6 +64,25 @@ export class IndexProgressTracker {
     this.changed();
   }
 
+  /**
+   * How many listed files' words, then identifiers, the index has still to take (none: search is complete). Reported
+   * while scanning and after: the catch-up runs once the scan is over; its last report (none left) is never held back.
+   */
+  textPending(pending: PendingCounts): void {
+    if (pending.words === this.searchPending && pending.idents === this.substringPending) return;
+    this.searchPending = pending.words;
+    this.substringPending = pending.idents;
+    if (this.active > 0) return this.changed();
+    if (pending.words + pending.idents === 0) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      this.lastEmit = this.now();
+      this.emit(this.current());
+      return;
+    }
+    this.changed(true);
+  }
+
   end(): void {
     if (this.active === 0) return;
     if (--this.active > 0) return;
@@ -78,6 +101,8 @@ export class IndexProgressTracker {
       bytesDone: this.bytesDone,
       bytesTotal: this.bytesTotal,
       etaMs: scanning ? this.eta() : this.filesTotal > 0 ? 0 : null,
+      ...(this.searchPending > 0 ? { searchPending: this.searchPending } : {}),
+      ...(this.substringPending > 0 ? { substringPending: this.substringPending } : {}),
     };
   }
 
@@ -88,8 +113,9 @@ export class IndexProgressTracker {
     return Math.round(left / (this.bytesRead / elapsed));
   }
 
-  private changed(): void {
-    if (this.active === 0 || this.timer) return;
+  /** `idle`: a change after the scan (the catch-up), reported as often as during one. */
+  private changed(idle = false): void {
+    if ((this.active === 0 && !idle) || this.timer) return;
     const wait = this.lastEmit + this.intervalMs - this.now();
     if (wait <= 0) {
       this.lastEmit = this.now();
@@ -98,7 +124,7 @@ export class IndexProgressTracker {
     }
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (this.active === 0) return;
+      if (this.active === 0 && this.searchPending + this.substringPending === 0) return;
       this.lastEmit = this.now();
       this.emit(this.current());
     }, wait);

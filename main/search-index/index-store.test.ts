@@ -10,6 +10,13 @@ import { migrate, SCHEMA_VERSION } from './schema.ts';
 import { TEXT_TOTAL_SQL, textSinceTidy } from './index-tidy.ts';
 import { extractPackedIndexText } from './index-text.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
+import { noUsageFacts } from './usage-facts.ts';
+import { DROP_USAGE_V8 } from './usage-schema.ts';
+
+/** What versions 7 and 8 added (the usage tables, the parent lookup): dropped to make an older index. */
+const DROP_V7_V8 = `${DROP_USAGE_V8} DROP TABLE usage;`;
+/** What version 9 added (the text waiting for the full-text tables): dropped to make an older index. */
+const DROP_V9 = 'DROP TABLE fts_pending; DROP TABLE idents_pending;';
 import type { Session } from '../../shared/session.ts';
 
 const at = indexFilePerTest('sv-index-');
@@ -61,16 +68,80 @@ describe('SessionIndex persistence', () => {
 });
 
 describe('SessionIndex writer thread', () => {
-  it('writes a scan-sized batch on its own thread, searchable at once and kept after a restart', () => {
+  const filler = 'lorem ipsum dolor '.repeat(20_000);
+  /** Five sessions as a scan lists them (their text left for the catch-up), or, `listing` false, as a watched edit. */
+  const addBulk = (index: SessionIndex, from: number, listing = true) => {
+    if (listing) index.beginListing();
+    for (let i = from; i < from + 5; i++) add(index, makeSession(`bulk${i}`, { messages: [textMessage('user', `${filler} needle${i}`)] }), 100 + i, 1);
+    if (listing) index.endListing();
+  };
+
+  it('writes a batch on its own thread, searchable once written, outside a scan', () => {
     const index = openIndex();
-    const filler = 'lorem ipsum dolor '.repeat(20_000);
-    for (let i = 0; i < 5; i++) add(index, makeSession(`bulk${i}`, { messages: [textMessage('user', `${filler} needle${i}`)] }), 100 + i, 1);
+    addBulk(index, 0, false);
     expect(keys(index, 'needle3')).toEqual(['vizier:bulk3']);
     expect(index.count).toBe(5);
     index.close();
     const again = openIndex();
     expect(keys(again, 'needle4')).toEqual(['vizier:bulk4']);
     expect(again.problem).toBeNull();
+  });
+
+  it('writes a scan’s batches on its own thread: listed at once, searchable once caught up, and kept after a restart', async () => {
+    const index = openIndex();
+    addBulk(index, 0);
+    // The thread wrote the list's rows; the text waits until something asks for it (a scan's end, a search command).
+    expect(keys(index, 'needle3')).toEqual([]);
+    expect(index.count).toBe(5);
+    expect(searchIndex(index, 'sort:date').total).toBe(5);
+    await index.whenCaughtUp();
+    expect(keys(index, 'needle3')).toEqual(['vizier:bulk3']);
+    expect(index.textPending).toEqual({ words: 0, idents: 0 });
+    // Once asked, a later scan's batches are caught up after them.
+    addBulk(index, 5);
+    await index.whenCaughtUp();
+    expect(keys(index, 'needle8')).toEqual(['vizier:bulk8']);
+    index.close();
+    const again = openIndex();
+    expect(keys(again, 'needle4')).toEqual(['vizier:bulk4']);
+    expect(again.problem).toBeNull();
+  });
+
+  it('catches up, in the next run, the text a closed index left waiting (a one-shot command that only lists)', async () => {
+    const index = openIndex();
+    addBulk(index, 0);
+    expect(index.count).toBe(5);
+    index.close();
+    const again = openIndex();
+    expect(keys(again, 'needle4')).toEqual([]);
+    const reports: Array<{ words: number; idents: number }> = [];
+    again.onTextPending = (n) => reports.push(n);
+    await again.whenSearchable();
+    // Searchable by its words first; identifier substrings follow.
+    expect(keys(again, 'needle4')).toEqual(['vizier:bulk4']);
+    await again.whenCaughtUp();
+    expect(keys(again, 'eedle4')).toEqual(['vizier:bulk4']);
+    expect(reports.at(0)).toEqual({ words: 5, idents: 5 });
+    expect(reports.some((r) => r.words === 0 && r.idents > 0)).toBe(true);
+    expect(reports.at(-1)).toEqual({ words: 0, idents: 0 });
+    expect(again.problem).toBeNull();
+  });
+
+  it('replaces and removes files whose text still waits, leaving no trace in the full-text tables', async () => {
+    const index = openIndex();
+    addBulk(index, 0);
+    index.flush();
+    // Re-read with other text, and one gone, before the catch-up.
+    index.beginListing();
+    add(index, makeSession('bulk1', { messages: [textMessage('user', `${filler} replaced`)] }), 999, 2);
+    index.remove('/roots/bulk2.json');
+    index.endListing();
+    await index.whenCaughtUp();
+    expect(keys(index, 'needle1')).toEqual([]);
+    expect(keys(index, 'replaced')).toEqual(['vizier:bulk1']);
+    expect(keys(index, 'needle2')).toEqual([]);
+    expect(keys(index, 'lorem').sort()).toEqual(['vizier:bulk0', 'vizier:bulk1', 'vizier:bulk3', 'vizier:bulk4']);
+    expect(index.statement('SELECT (SELECT count(*) FROM fts_pending) + (SELECT count(*) FROM idents_pending) AS n').get()).toEqual({ n: 0 });
   });
 });
 
@@ -152,7 +223,7 @@ describe('SessionIndex recovery', () => {
     index.close();
     // What version 4 wrote: everything but the heads table.
     const db = new DatabaseSync(at.file);
-    db.exec('DROP TABLE heads; DROP TABLE index_state; DROP TABLE usage; PRAGMA user_version = 4');
+    db.exec(`DROP TABLE heads; DROP TABLE index_state; ${DROP_V7_V8} ${DROP_V9} PRAGMA user_version = 4`);
     db.close();
     const upgraded = openIndex();
     expect(upgraded.note).toBe(`The search index was upgraded from version 4 to ${SCHEMA_VERSION}.`);
@@ -175,7 +246,7 @@ describe('SessionIndex recovery', () => {
     index.close();
     // What version 5 wrote: everything but the tidy counter (and the usage table of version 7).
     const db = new DatabaseSync(at.file);
-    db.exec('DROP TABLE index_state; DROP TABLE usage; PRAGMA user_version = 5');
+    db.exec(`DROP TABLE index_state; ${DROP_V7_V8} ${DROP_V9} PRAGMA user_version = 5`);
     db.close();
     const upgraded = at.open({ minBytes: 1 });
     expect(upgraded.note).toBe(`The search index was upgraded from version 5 to ${SCHEMA_VERSION}.`);
@@ -198,20 +269,93 @@ describe('SessionIndex recovery', () => {
     const index = openIndex();
     add(index, makeSession('wombat', { messages: [textMessage('user', 'wombat burrow')] }), 120, 1000);
     index.close();
-    // What version 6 wrote: everything but the usage table.
+    // What version 6 wrote: everything but the usage tables (and version 8's parent lookup).
     const db = new DatabaseSync(at.file);
-    db.exec('DROP TABLE usage; PRAGMA user_version = 6');
+    db.exec(`${DROP_V7_V8} ${DROP_V9} PRAGMA user_version = 6`);
     db.close();
     const upgraded = openIndex();
     expect(upgraded.note).toBe(`The search index was upgraded from version 6 to ${SCHEMA_VERSION}.`);
     expect(searchIndex(upgraded, 'wombat').hits.map((h) => h.key)).toEqual(['vizier:wombat']);
     // The stored mtime no longer matches the file's, so the next scan reads it and writes its usage rows.
     expect([...upgraded.entries()].map((e) => [e.path, e.size, e.mtimeMs])).toEqual([['/roots/wombat.json', 120, -1]]);
-    const usage = { hourMs: 0, model: 'm', input: 5, output: 7, cacheRead: 0, cacheWrite: 0, reasoning: 0, costUsd: 0.5, unpriced: 0, calls: 1 };
+    const usage = {
+      hourMs: 0,
+      model: 'm',
+      input: 5,
+      output: 7,
+      cacheRead: 0,
+      cacheWrite: 0,
+      reasoning: 0,
+      costUsd: 0.5,
+      unpriced: 0,
+      calls: 1,
+      firstMs: 10,
+      lastMs: 20,
+    };
     const { result, text } = readResult(makeSession('wombat'));
-    upgraded.put('/roots/wombat.json', 120, 1000, 'vizier:wombat', result, text, [usage]);
+    upgraded.put('/roots/wombat.json', 120, 1000, 'vizier:wombat', result, text, { ...noUsageFacts(), hours: [usage] });
     upgraded.flush();
     expect(upgraded.statement('SELECT sum(input + output) AS n FROM usage').get()).toEqual({ n: 12 });
+  });
+
+  it('upgrades a version 8 index in place: text can wait for the full-text tables, and each file is read again for every word', async () => {
+    const index = openIndex();
+    add(index, makeSession('quoll', { messages: [textMessage('user', 'quoll den')] }), 120, 1000);
+    index.close();
+    const db = new DatabaseSync(at.file);
+    db.exec(`${DROP_V9} PRAGMA user_version = 8`);
+    db.close();
+    const upgraded = openIndex();
+    expect(upgraded.note).toBe(`The search index was upgraded from version 8 to ${SCHEMA_VERSION}.`);
+    // Still found by what it held; read again by the next scan, now with the words the caps used to leave out.
+    expect(searchIndex(upgraded, 'quoll').hits.map((h) => h.key)).toEqual(['vizier:quoll']);
+    expect([...upgraded.entries()].map((e) => e.mtimeMs)).toEqual([-1]);
+    upgraded.beginListing();
+    add(upgraded, makeSession('quoll', { messages: [textMessage('user', 'quoll den'), textMessage('assistant', 'a bettong too')] }), 130, 2000);
+    upgraded.endListing();
+    await upgraded.whenCaughtUp();
+    expect(searchIndex(upgraded, 'bettong').hits.map((h) => h.key)).toEqual(['vizier:quoll']);
+  });
+
+  it('upgrades a version 7 index in place: the usage tables gain call times, tools, turns and limits, and each file is read again', () => {
+    const index = openIndex();
+    add(index, makeSession('numbat', { messages: [textMessage('user', 'numbat termites')] }), 120, 1000);
+    index.close();
+    const db = new DatabaseSync(at.file);
+    db.exec(`${DROP_USAGE_V8} ${DROP_V9} PRAGMA user_version = 7`);
+    db.close();
+    const upgraded = openIndex();
+    expect(upgraded.note).toBe(`The search index was upgraded from version 7 to ${SCHEMA_VERSION}.`);
+    expect(searchIndex(upgraded, 'numbat').hits.map((h) => h.key)).toEqual(['vizier:numbat']);
+    expect([...upgraded.entries()].map((e) => e.mtimeMs)).toEqual([-1]);
+    const { result, text } = readResult(makeSession('numbat'));
+    const hour = {
+      hourMs: 0,
+      model: 'm',
+      input: 5,
+      output: 7,
+      cacheRead: 0,
+      cacheWrite: 0,
+      reasoning: 0,
+      costUsd: 0.5,
+      unpriced: 0,
+      calls: 1,
+      firstMs: 10,
+      lastMs: 20,
+    };
+    const limit = { atMs: 30, limitId: null, plan: 'pro', window: 'primary', windowMinutes: 300, usedPercent: 12, resetsAtMs: 40 };
+    upgraded.put('/roots/numbat.json', 120, 1000, 'vizier:numbat', result, text, {
+      hours: [hour],
+      tools: [{ name: 'Bash', calls: 3, failures: 1 }],
+      turns: 2,
+      limits: [limit],
+    });
+    upgraded.flush();
+    expect(upgraded.statement('SELECT first_ms AS f, last_ms AS l FROM usage').get()).toEqual({ f: 10, l: 20 });
+    expect(upgraded.statement('SELECT name, calls, failures FROM usage_tools').get()).toEqual({ name: 'Bash', calls: 3, failures: 1 });
+    expect(upgraded.statement('SELECT turns FROM usage_sessions').get()).toEqual({ turns: 2 });
+    expect(upgraded.statement('SELECT sum(input + output) AS n FROM usage_hours').get()).toEqual({ n: 12 });
+    expect(upgraded.statement('SELECT window_name AS w, used_percent AS p FROM usage_limits').get()).toEqual({ w: 'primary', p: 12 });
   });
 
   it('a failed migration step leaves the file as it was', () => {

@@ -4,13 +4,14 @@ import { SEND_BYTES } from '../env/tuning.ts';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import type { UsageRow } from './usage-rows.ts';
+import type { UsageFacts } from './usage-facts.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import type { IndexText, PackedIndexText } from './index-text.ts';
 import { opBytes, type WriteOp } from './index-write.ts';
 import { InlineWriter, ThreadWriter, type IndexWriter } from './index-writer.ts';
 import { openIndexDatabase } from './open-database.ts';
 import { tidyNeeded, type TidyLimits } from './index-tidy.ts';
+import type { PendingCounts } from './pending-text.ts';
 
 export const INDEX_FILE_NAME = 'index.sqlite';
 
@@ -52,6 +53,8 @@ export class SessionIndex {
   private readonly resultsOf: StatementSync;
   private readonly statements = new Map<string, StatementSync>();
   private waiting: Array<() => void> = [];
+  /** Scans listing now: what they write leaves its text for the catch-up (see beginListing). */
+  private listing = 0;
 
   private readonly tidyLimits: TidyLimits | undefined;
 
@@ -70,6 +73,7 @@ export class SessionIndex {
     this.tidyLimits = tidyLimits;
     this.writer = file === ':memory:' ? inline() : new ThreadWriter(file, inline, tidyLimits);
     this.writer.onCommit = () => this.wake();
+    this.writer.onPending = (pending) => this.onTextPending(pending);
   }
 
   /** The index file inside the app's data dir; when even a fresh file cannot be made there, an in-memory index with a note. */
@@ -189,15 +193,7 @@ export class SessionIndex {
   }
 
   /** Records a read file (queued; written with the next batch). `text` null keeps the file listed but not searchable by content. */
-  put(
-    path: string,
-    size: number,
-    mtimeMs: number,
-    key: string,
-    result: SummaryResponse,
-    text: IndexText | PackedIndexText | null,
-    usage: UsageRow[] = [],
-  ): void {
+  put(path: string, size: number, mtimeMs: number, key: string, result: SummaryResponse, text: IndexText | PackedIndexText | null, usage?: UsageFacts): void {
     this.queue({ kind: 'put', path, size, mtimeMs, key, result, text, usage });
   }
 
@@ -266,7 +262,22 @@ export class SessionIndex {
     const bytes = this.pendingBytes;
     this.pending.clear();
     this.pendingBytes = 0;
-    this.writer.write(ops, bytes);
+    this.writer.write(ops, bytes, this.listing > 0);
+  }
+
+  /**
+   * A scan starts listing: until it ends, the writer thread writes the list's rows and stored text only, and the
+   * full-text tables take the text in the catch-up (catchUp, whenCaughtUp). Other writes are searchable once written.
+   */
+  beginListing(): void {
+    this.send();
+    this.listing++;
+  }
+
+  endListing(): void {
+    if (this.listing === 0) return;
+    this.send();
+    this.listing--;
   }
 
   /** Ends the writer thread if it has nothing to do (a new one starts with the next write), returning its memory. */
@@ -288,6 +299,50 @@ export class SessionIndex {
   /** Resolves when no merge of the full-text tables runs (the bench waits for it before timing queries). */
   whenTidied(): Promise<void> {
     return this.writer.whenTidied();
+  }
+
+  /** Called when the counts of files whose words (or identifiers) are not indexed yet change (the status line says so). */
+  onTextPending: (pending: PendingCounts) => void = () => undefined;
+
+  /** Files listed whose words are not searchable yet, and whose identifiers are not, as the writer last said (none before it was asked). */
+  get textPending(): PendingCounts {
+    return this.writer.pendingText;
+  }
+
+  /** Whether the index file holds text waiting for the full-text tables (what earlier scans left, or a one-shot command). */
+  private textWaits(): boolean {
+    return this.db.prepare('SELECT EXISTS (SELECT 1 FROM fts_pending) OR EXISTS (SELECT 1 FROM idents_pending) AS y').get()?.y === 1;
+  }
+
+  /**
+   * Text the scans left waiting goes into the full-text tables now, and from now on after every batch (the writer
+   * thread, between batches; index-writer-thread.ts). A scan calls it once the list is complete.
+   */
+  catchUp(): void {
+    if (this.closed) return;
+    this.send();
+    if (this.writer instanceof ThreadWriter) this.writer.catchUp(this.writer.threadRunning || this.textWaits());
+    else this.writer.catchUp();
+  }
+
+  /** Resolves once every listed file's words are searchable (asking for the catch-up); identifiers may follow. */
+  whenSearchable(): Promise<void> {
+    return this.waitForText(true);
+  }
+
+  /** Resolves once every listed file's text is in the full-text tables, identifiers included (asking for the catch-up). */
+  whenCaughtUp(): Promise<void> {
+    return this.waitForText(false);
+  }
+
+  private async waitForText(words: boolean): Promise<void> {
+    if (this.closed) return;
+    this.flush();
+    if (this.writer instanceof ThreadWriter && !this.writer.threadRunning && !this.textWaits()) {
+      this.writer.catchUp(false);
+      return;
+    }
+    await (words ? this.writer.whenSearchable() : this.writer.whenCaughtUp());
   }
 
   /** Writes every queued change now and waits for it (searches call it, so what was read is searchable at once). */

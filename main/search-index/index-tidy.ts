@@ -1,15 +1,9 @@
 // After a scan, merges the full-text tables' segments: into one per table after much new text, else the scan's own.
 import { TIDY_MIN_BYTES } from '../env/tuning.ts';
+import { TIDY_SHARE } from '../env/tuning.ts';
+import { TIDY_STEP_PAGES } from '../env/tuning.ts';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { mergeModeOf, setMergeMode } from './merge-mode.ts';
-
-const TIDY_SHARE = 5;
-
-/**
- * Pages one step writes ('merge' with a negative count merges across sizes, like 'optimize', but stops after this
- * many pages): one step takes ~40 ms, so a batch of new writes never waits longer behind it.
- */
-export const TIDY_STEP_PAGES = 500;
 
 /**
  * In this order: searches read the small `heads` table for every common word, and it merges in well under a second;

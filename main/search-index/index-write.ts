@@ -2,11 +2,13 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SessionSummary } from '../../shared/session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
-import { isPacked, packedParts, type IndexText, type PackedIndexText } from './index-text.ts';
+import { identsOf, isPacked, packedParts, type IndexText, type PackedIndexText } from './index-text.ts';
 import { bodyChunks, CHUNK_SLOTS, firstChunkRowid } from './body-chunks.ts';
 import { releaseBytes } from '../workers/release-bytes.ts';
 import { SINCE_TIDY } from './index-tidy.ts';
-import type { UsageRow } from './usage-rows.ts';
+import type { UsageFacts } from './usage-facts.ts';
+import { UsageWrites } from './usage-write.ts';
+import { PendingText, type PendingCounts } from './pending-text.ts';
 
 /** One change to the index; the writer applies a batch of them in one transaction. */
 export type WriteOp =
@@ -18,7 +20,7 @@ export type WriteOp =
       key: string;
       result: SummaryResponse;
       text: IndexText | PackedIndexText | null;
-      usage?: UsageRow[];
+      usage?: UsageFacts;
     }
   | { kind: 'remove'; path: string }
   | { kind: 'key'; path: string; key: string };
@@ -33,7 +35,7 @@ const timeOf = (iso: string | null): number | null => {
 export function opBytes(op: WriteOp): number {
   if (op.kind !== 'put' || !op.text) return 256;
   if (isPacked(op.text)) return 256 + op.text.packed.byteLength;
-  return 256 + op.text.title.length + op.text.body.length + op.text.meta.length + op.text.idents.length;
+  return 256 + op.text.title.length + op.text.body.length + op.text.meta.length + op.text.idents.length + op.text.more.length;
 }
 
 /** The buffers a batch can move to the writer thread instead of copying. */
@@ -49,6 +51,24 @@ export function transferables(ops: WriteOp[]): ArrayBuffer[] {
  */
 export function releaseText(ops: Iterable<WriteOp>): void {
   for (const op of ops) if (op.kind === 'put' && op.text && isPacked(op.text)) releaseBytes(op.text.packed);
+}
+
+/**
+ * `deferText`: only the list's rows and the stored text are written; the full-text tables take the text later, in
+ * `catchUp` steps (the writer thread, once a scan has listed everything): a CPU profile put ~80% of a cold `list`
+ * in writing them. Without it, the text goes into them with the batch (searchable once it is committed).
+ */
+export interface ApplyOptions {
+  deferText?: boolean;
+}
+
+const bytesOf = (v: Uint8Array | string): Uint8Array => (typeof v === 'string' ? Buffer.from(v) : v);
+
+/** The body column as the word index takes it: the stored body, then the words no column stores. */
+function fullBody(body: Uint8Array | string, more: Uint8Array | string): Uint8Array | string {
+  if (!more.length) return body;
+  if (typeof body === 'string' && typeof more === 'string') return `${body}\n${more}`;
+  return Buffer.concat([bytesOf(body), Buffer.from('\n'), bytesOf(more)]);
 }
 
 /** A batch's full-text changes per FTS5 table, each in the batch's order. */
@@ -77,13 +97,16 @@ export class IndexWrites {
   private readonly deleteResult: StatementSync;
   private readonly setKey: StatementSync;
   private readonly countText: StatementSync;
-  private readonly insertUsage: StatementSync;
-  private readonly deleteUsage: StatementSync;
+  private readonly usage: UsageWrites;
+  private readonly pending: PendingText;
+  /** The batch being applied leaves its text for `catchUp`. */
+  private deferText = false;
   /** Text bytes of the batch being applied, added to the tidy counter with it (index-tidy.ts). */
   private textBytes = 0;
 
   constructor(db: DatabaseSync) {
     this.db = db;
+    this.pending = new PendingText(db);
     this.upsert = db.prepare(`
       INSERT INTO files (path, size, mtime_ms, key, format, project, branch, status, outcome, model, created_ms, updated_ms, time_ms, tokens, cost, has_summary, parent_key, readable, companions)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -109,10 +132,7 @@ export class IndexWrites {
     this.deleteResult = db.prepare('DELETE FROM results WHERE id = ?');
     this.setKey = db.prepare('UPDATE files SET key = ? WHERE path = ?');
     this.countText = db.prepare('UPDATE index_state SET value = value + ? WHERE name = ?');
-    this.insertUsage = db.prepare(
-      'INSERT INTO usage (file_id, hour_ms, model, input, output, cache_read, cache_write, reasoning, cost, unpriced, calls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.deleteUsage = db.prepare('DELETE FROM usage WHERE file_id = ?');
+    this.usage = new UsageWrites(db);
   }
 
   /**
@@ -127,8 +147,9 @@ export class IndexWrites {
    * words, title and identifiers written one after the other kept all three hashes in the processor's caches at
    * once. The 10,000-session bench corpus's batches replayed alone: 9.1 -> 7.8 s (4 interleaved runs each).
    */
-  apply(ops: Iterable<WriteOp>): void {
+  apply(ops: Iterable<WriteOp>, options: ApplyOptions = {}): void {
     this.textBytes = 0;
+    this.deferText = options.deferText === true;
     this.db.exec('BEGIN');
     try {
       const fullText: FullText = { docs: [], heads: [], idents: [] };
@@ -145,15 +166,15 @@ export class IndexWrites {
   }
 
   /** Applies a batch; when it fails as a whole, op by op, skipping what fails. Returns the first failure, if any. */
-  applyEach(ops: WriteOp[]): string | null {
+  applyEach(ops: WriteOp[], options: ApplyOptions = {}): string | null {
     try {
-      this.apply(ops);
+      this.apply(ops, options);
       return null;
     } catch {
       let error: string | null = null;
       for (const op of ops) {
         try {
-          this.apply([op]);
+          this.apply([op], options);
         } catch (err) {
           error ??= err instanceof Error ? err.message : String(err);
         }
@@ -174,14 +195,18 @@ export class IndexWrites {
     if (!row) return;
     this.deleteTexts(row.id, fullText);
     this.deleteResult.run(row.id);
-    this.deleteUsage.run(row.id);
+    this.usage.remove(row.id);
     this.deleteFile.run(row.id);
   }
 
   private deleteTexts(id: number, fullText: FullText): void {
-    fullText.docs.push(() => this.deleteDoc.run(id));
-    fullText.heads.push(() => this.deleteHead.run(id));
-    fullText.idents.push(() => this.deleteIdents.run(id));
+    // Text still waiting for the full-text tables was never in them.
+    const waiting = this.pending.take(id);
+    if (!waiting.words) {
+      fullText.docs.push(() => this.deleteDoc.run(id));
+      fullText.heads.push(() => this.deleteHead.run(id));
+    }
+    if (!waiting.idents) fullText.idents.push(() => this.deleteIdents.run(id));
     this.deleteText.run(id);
     this.deleteChunks.run(firstChunkRowid(id), firstChunkRowid(id) + CHUNK_SLOTS);
   }
@@ -216,20 +241,95 @@ export class IndexWrites {
     this.putResult.run(row.id, JSON.stringify(op.result));
     if (known) {
       this.deleteTexts(row.id, fullText);
-      this.deleteUsage.run(row.id);
+      this.usage.remove(row.id);
     }
-    for (const u of op.usage ?? [])
-      this.insertUsage.run(row.id, u.hourMs, u.model, u.input, u.output, u.cacheRead, u.cacheWrite, u.reasoning, u.costUsd, u.unpriced, u.calls);
+    this.usage.put(row.id, op.usage, s);
     // Packed text goes in as its UTF-8 bytes (stored as blobs; readers decode them with storedString).
     const given = op.text && isPacked(op.text) ? packedParts(op.text) : op.text;
-    const text = given ?? { title: s?.title ?? '', body: '', meta: s ? [s.id, s.projectPath, s.branch].filter(Boolean).join('\n') : op.path, idents: '' };
-    fullText.docs.push(() => this.insertDoc.run(row.id, text.title, text.body, text.meta));
-    fullText.heads.push(() => this.insertHead.run(row.id, text.title, text.meta));
-    if (text.idents.length) fullText.idents.push(() => this.insertIdents.run(row.id, text.idents));
+    const text = given ?? {
+      title: s?.title ?? '',
+      body: '',
+      meta: s ? [s.id, s.projectPath, s.branch].filter(Boolean).join('\n') : op.path,
+      idents: '',
+      more: '',
+    };
     const chunks = bodyChunks(text.body);
     const bodyBytes = chunks.reduce((n, c) => n + c.bytes.byteLength, 0);
-    this.textBytes += bodyBytes + text.title.length + text.meta.length;
     this.putText.run(row.id, text.title, text.meta, bodyBytes, chunks.length);
     for (const c of chunks) this.insertChunk.run(firstChunkRowid(row.id) + c.n, c.firstMessage, c.bytes);
+    // The scan worker leaves the identifiers to be found here, in the stored text (identsOf); strings come with theirs.
+    const idents = text.idents.length ? text.idents : null;
+    if (this.deferText) this.pending.put(row.id, idents, text.more);
+    else
+      this.queueFullText(
+        row.id,
+        text.title,
+        fullBody(text.body, text.more),
+        text.meta,
+        idents ??
+          identsOf(
+            bytesOf(text.title),
+            chunks.map((c) => c.bytes),
+            bytesOf(text.meta),
+          ),
+        fullText,
+      );
+  }
+
+  private queueFullText(
+    id: number,
+    title: Uint8Array | string,
+    body: Uint8Array | string,
+    meta: Uint8Array | string,
+    idents: Uint8Array | string,
+    fullText: FullText,
+  ): void {
+    this.queueWords(id, title, body, meta, fullText);
+    this.queueIdents(id, idents, fullText);
+  }
+
+  private queueWords(id: number, title: Uint8Array | string, body: Uint8Array | string, meta: Uint8Array | string, fullText: FullText): void {
+    fullText.docs.push(() => this.insertDoc.run(id, title, body, meta));
+    fullText.heads.push(() => this.insertHead.run(id, title, meta));
+    this.textBytes += body.length + title.length + meta.length;
+  }
+
+  private queueIdents(id: number, idents: Uint8Array | string, fullText: FullText): void {
+    if (idents.length) fullText.idents.push(() => this.insertIdents.run(id, idents));
+  }
+
+  /** See PendingText.dropFirst. */
+  dropFirstPending(): void {
+    this.pending.dropFirst();
+  }
+
+  /** Files whose text waits for the full-text tables: their words (not searchable yet), their identifiers. */
+  pendingCounts(): PendingCounts {
+    return this.pending.counts();
+  }
+
+  /**
+   * One step of the catch-up, in one transaction: the next waiting files' words (about `budget.words` bytes), or,
+   * once every file's words are in, their identifiers (about `budget.idents` bytes: trigrams cost far more a byte).
+   * Returns what still waits.
+   */
+  catchUp(budget: { words: number; idents: number }): PendingCounts {
+    this.textBytes = 0;
+    const before = this.pending.counts();
+    this.db.exec('BEGIN');
+    try {
+      const fullText: FullText = { docs: [], heads: [], idents: [] };
+      if (before.words > 0) for (const e of this.pending.nextWords(budget.words)) this.queueWords(e.id, e.title, e.body, e.meta, fullText);
+      else for (const e of this.pending.nextIdents(budget.idents)) this.queueIdents(e.id, e.idents, fullText);
+      for (const write of fullText.docs) write();
+      for (const write of fullText.heads) write();
+      for (const write of fullText.idents) write();
+      if (this.textBytes) this.countText.run(this.textBytes, SINCE_TIDY);
+      this.db.exec('COMMIT');
+    } catch (err) {
+      this.db.exec('ROLLBACK');
+      throw err;
+    }
+    return this.pending.counts();
   }
 }

@@ -1,4 +1,6 @@
 // Writer thread: applies batches of index changes, so FTS inserts never run on the main thread.
+import { CATCH_UP_IDENT_BYTES, CATCH_UP_STEP_BYTES } from '../env/tuning.ts';
+import type { PendingCounts } from './pending-text.ts';
 import { DatabaseSync } from 'node:sqlite';
 import type { MessagePort } from 'node:worker_threads';
 import { IndexWrites, releaseText, type WriteOp } from './index-write.ts';
@@ -16,15 +18,19 @@ export interface WriterData {
 
 /**
  * `tidy`: merge the full-text tables, between batches: all of them if enough text came in since the last time, or
- * what bulk writes left unmerged (index-tidy.ts).
+ * what bulk writes left unmerged (index-tidy.ts). `catchUp`: from now on, put the text that batches left waiting
+ * (pending-text.ts) into the full-text tables, a step at a time between batches, before any tidy pass: every
+ * file's words first, then the identifiers.
  */
-export type WriterRequest = { seq: number; ops: WriteOp[] } | { close: true } | { tidy: true };
+export type WriterRequest = { seq: number; ops: WriteOp[]; deferText?: boolean } | { close: true } | { tidy: true } | { catchUp: true };
 /**
  * `tidying`: whether a tidy pass runs now (sent when one starts or ends, and in answer to every tidy request).
  * `bulk` (with `tidying`): the file is in bulk merge mode (merge-mode.ts), its batches waiting for a tidy pass to be
  * merged. Every batch this thread applies puts the file in that mode.
+ * `pending` (once asked to catch up): files whose words are not in the full-text tables yet (not searchable), and
+ * whose identifiers are not (no substring matches), after what `committed` covers.
  */
-export type WriterReport = { committed: number; error: string | null; tidying?: boolean; bulk?: boolean };
+export type WriterReport = { committed: number; error: string | null; tidying?: boolean; bulk?: boolean; pending?: PendingCounts };
 
 /** The last batch applied (or given up on), so the main thread can wait for it without an event loop. */
 export const COMMITTED = 0;
@@ -51,12 +57,17 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
     port.close();
     return;
   }
-  const queue: Array<{ seq: number; ops: WriteOp[] }> = [];
+  const queue: Array<{ seq: number; ops: WriteOp[]; deferText?: boolean }> = [];
   let scheduled = false;
   let tidy: IndexTidy | null = null;
   let stepScheduled = false;
   // This thread writes scans and large changes: their batches are merged by a tidy pass afterwards (merge-mode.ts).
   let bulk = false;
+  /** Asked to catch up: text left waiting goes into the full-text tables whenever no batch waits. */
+  let catchingUp = false;
+  let catchUpScheduled = false;
+  /** A tidy pass asked for while catching up starts once the text is in. */
+  let tidyAfterCatchUp = false;
 
   const readMode = (): boolean => {
     try {
@@ -73,10 +84,65 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
     setImmediate(tidyStep);
   };
 
-  // One merge step per turn of the event loop, and none while batches wait: they go in first.
+  const enterBulk = (): void => {
+    if (bulk) return;
+    try {
+      setMergeMode(db, 'bulk');
+      bulk = true;
+    } catch {
+      // Then FTS5 merges as the batches come in: slower, nothing lost.
+    }
+  };
+
+  const NONE: PendingCounts = { words: 0, idents: 0 };
+  const pendingCounts = (): PendingCounts => {
+    try {
+      return writes.pendingCounts();
+    } catch {
+      return NONE;
+    }
+  };
+  const waits = (p: PendingCounts) => p.words + p.idents > 0;
+
+  const scheduleCatchUp = (): void => {
+    if (catchUpScheduled || !catchingUp) return;
+    catchUpScheduled = true;
+    setImmediate(catchUpStep);
+  };
+
+  // One step of text per turn of the event loop, and none while batches wait: the list's rows go in first.
+  const catchUpStep = (): void => {
+    catchUpScheduled = false;
+    if (!catchingUp || queue.length) return;
+    enterBulk();
+    let error: string | null = null;
+    let left: PendingCounts;
+    try {
+      left = writes.catchUp({ words: CATCH_UP_STEP_BYTES, idents: CATCH_UP_IDENT_BYTES });
+    } catch (err) {
+      // The step is rolled back; the first waiting file's text is given up (it stays listed), so the rest goes on.
+      error = `Some sessions could not be added to the search index: ${err instanceof Error ? err.message : String(err)}`;
+      try {
+        writes.dropFirstPending();
+        left = pendingCounts();
+      } catch {
+        left = NONE;
+      }
+    }
+    port.postMessage({ committed: Atomics.load(signal, COMMITTED), error, pending: left } satisfies WriterReport);
+    if (waits(left)) return scheduleCatchUp();
+    scheduleStep();
+    if (tidyAfterCatchUp) {
+      tidyAfterCatchUp = false;
+      startTidy();
+    }
+  };
+
+  // One merge step per turn of the event loop, and none while batches wait or text is caught up: they go in first.
   const tidyStep = (): void => {
     stepScheduled = false;
     if (!tidy || queue.length) return;
+    if (catchingUp && waits(pendingCounts())) return;
     let error: string | null = null;
     let more = false;
     try {
@@ -93,6 +159,13 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
   };
 
   const startTidy = (): void => {
+    // Text still waiting will add segments when it goes in: the pass waits for it (a one-shot command that only
+    // lists never asks for it, and closes the thread with the pass still waiting).
+    if (waits(pendingCounts())) {
+      tidyAfterCatchUp = true;
+      port.postMessage({ committed: Atomics.load(signal, COMMITTED), error: null, tidying: true, bulk } satisfies WriterReport);
+      return;
+    }
     let error: string | null = null;
     try {
       const kind = tidy ? null : tidyNeeded(db, data.tidy);
@@ -107,31 +180,45 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
   const applyAll = (): void => {
     scheduled = false;
     scheduleStep();
+    scheduleCatchUp();
     if (!queue.length) return;
     const batches = queue.splice(0);
     const last = (batches.at(-1) as { seq: number }).seq;
-    if (!bulk) {
-      try {
-        setMergeMode(db, 'bulk');
-        bulk = true;
-      } catch {
-        // Then FTS5 merges as the batches come in: slower, nothing lost.
-      }
+    enterBulk();
+    // One bad row must not cost the whole batch. Batches a scan sent while listing leave their text waiting
+    // (applied apart from any others that came with them).
+    let error: string | null = null;
+    for (let i = 0; i < batches.length;) {
+      const deferText = batches[i]?.deferText === true;
+      const ops: WriteOp[] = [];
+      for (; i < batches.length && (batches[i]?.deferText === true) === deferText; i++) ops.push(...(batches[i]?.ops ?? []));
+      error ??= writes.applyEach(ops, { deferText });
+      releaseText(ops);
     }
-    // One bad row must not cost the whole batch.
-    const ops = batches.flatMap((b) => b.ops);
-    const error = writes.applyEach(ops);
-    releaseText(ops);
     Atomics.store(signal, COMMITTED, last);
     Atomics.notify(signal, COMMITTED);
-    port.postMessage({ committed: last, error } satisfies WriterReport);
+    port.postMessage({ committed: last, error, ...(catchingUp ? { pending: pendingCounts() } : {}) } satisfies WriterReport);
+  };
+
+  const startCatchUp = (): void => {
+    catchingUp = true;
+    const pending = pendingCounts();
+    port.postMessage({ committed: Atomics.load(signal, COMMITTED), error: null, pending } satisfies WriterReport);
+    if (waits(pending)) scheduleCatchUp();
+    else if (tidyAfterCatchUp) {
+      tidyAfterCatchUp = false;
+      startTidy();
+    }
   };
 
   port.on('message', (request: WriterRequest) => {
     if ('tidy' in request) return startTidy();
+    if ('catchUp' in request) return startCatchUp();
     if ('close' in request) {
-      // A tidy pass cut short here goes on at the next tidy request: its count stays in the file.
+      // A tidy pass cut short here goes on at the next tidy request: its count stays in the file. So does text
+      // still waiting: the next writer thread asked to catch up takes it.
       tidy = null;
+      catchingUp = false;
       applyAll();
       db.close();
       Atomics.store(signal, STATE, CLOSED);

@@ -7,9 +7,13 @@ import { WORKER_YOUNG_MB } from '../env/tuning.ts';
 import { IndexWrites, transferables, type WriteOp } from './index-write.ts';
 import { CLOSED, COMMITTED, FAILED, STATE, type WriterData, type WriterReport, type WriterRequest } from './index-writer-thread.ts';
 import type { TidyLimits } from './index-tidy.ts';
+import type { PendingCounts } from './pending-text.ts';
+
+const NONE: PendingCounts = { words: 0, idents: 0 };
 
 export interface IndexWriter {
-  write(ops: WriteOp[], bytes: number): void;
+  /** `deferText`: a scan's batch, written while it lists: its text waits for the catch-up (a thread's writes only). */
+  write(ops: WriteOp[], bytes: number, deferText?: boolean): void;
   /** Returns once every batch written so far is in the index file. */
   sync(): void;
   /** Bytes of text handed over and not yet in the index. */
@@ -29,6 +33,19 @@ export interface IndexWriter {
   tidy(): void;
   /** Resolves when no tidy pass runs. */
   whenTidied(): Promise<void>;
+  /**
+   * From now on, text that batches left waiting (pending-text.ts) goes into the full-text tables, a step at a time
+   * between batches, before any tidy pass. Until asked, a scan's batches write the list's rows only.
+   */
+  catchUp(): void;
+  /** Files whose words (then identifiers) are not in the full-text tables yet, as last known (none before a catch-up). */
+  readonly pendingText: PendingCounts;
+  /** Called when those counts change. */
+  onPending: (pending: PendingCounts) => void;
+  /** Asks for the catch-up; resolves once every file's words are in (or the writer is gone). */
+  whenSearchable(): Promise<void>;
+  /** Asks for the catch-up; resolves once no file's text waits at all, identifiers included (or the writer is gone). */
+  whenCaughtUp(): Promise<void>;
   close(): void;
 }
 
@@ -36,7 +53,10 @@ export interface IndexWriter {
 export class InlineWriter implements IndexWriter {
   private readonly writes: IndexWrites;
   readonly backlog = 0;
+  /** Its writes go into the full-text tables at once: nothing waits. */
+  readonly pendingText = NONE;
   onCommit = () => undefined;
+  onPending = () => undefined;
   problem: string | null = null;
 
   constructor(db: DatabaseSync) {
@@ -59,6 +79,16 @@ export class InlineWriter implements IndexWriter {
   tidy(): void {}
 
   whenTidied(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  catchUp(): void {}
+
+  whenSearchable(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  whenCaughtUp(): Promise<void> {
     return Promise.resolve();
   }
 
@@ -116,8 +146,16 @@ export class ThreadWriter implements IndexWriter {
   private settleAsked = false;
   private tidied: Array<() => void> = [];
   private readonly tidyLimits: TidyLimits | undefined;
+  /** Asked to catch up: every thread started from now on is asked too. */
+  private catchUpAsked = false;
+  private pending: PendingCounts = NONE;
+  /** The running thread has said how much text waits (so `pending` is current). */
+  private pendingKnown = false;
+  /** Who waits, for the words or for everything. */
+  private caughtUp: Array<{ words: boolean; resolve: () => void }> = [];
   problem: string | null = null;
   onCommit = () => undefined;
+  onPending: (pending: PendingCounts) => void = () => undefined;
 
   /** `fallback` makes an in-thread writer, used for small batches while no thread runs and when the thread cannot run. */
   constructor(file: string, fallback: () => IndexWriter, tidyLimits?: TidyLimits) {
@@ -142,6 +180,8 @@ export class ThreadWriter implements IndexWriter {
       resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     });
     worker.unref();
+    if (this.catchUpAsked) worker.postMessage({ catchUp: true } satisfies WriterRequest);
+    this.pendingKnown = false;
     const thread: Thread = { worker, signal };
     worker.on('message', (report: WriterReport) => {
       // A tidy report's error is a sentence of its own; a batch's names what failed.
@@ -150,6 +190,7 @@ export class ThreadWriter implements IndexWriter {
       if (this.thread === thread && report.bulk !== undefined) this.bulk = report.bulk || this.seq > report.committed;
       if (report.tidying === false) this.endTidy();
       this.settle(report.committed);
+      if (this.thread === thread && report.pending !== undefined) this.notePending(report.pending, report.committed);
       this.onCommit();
       if (this.thread === thread && !this.inFlight.size) this.idleLater();
     });
@@ -171,7 +212,7 @@ export class ThreadWriter implements IndexWriter {
   rest(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    if (this.replacement || this.inFlight.size || this.tidying || !this.thread) return;
+    if (this.replacement || this.inFlight.size || this.tidying || !this.thread || (this.catchUpAsked && this.pending.words + this.pending.idents > 0)) return;
     // Not before what it wrote in bulk is merged: every search reads each of those segments, and nothing else would
     // merge them before the next scan. That pass ends with an idle thread again, and this is called once more.
     if (this.bulk && !this.settleAsked) {
@@ -205,6 +246,63 @@ export class ThreadWriter implements IndexWriter {
     this.thread.worker.postMessage({ tidy: true } satisfies WriterRequest);
   }
 
+  get pendingText(): PendingCounts {
+    return this.replacement ? this.replacement.pendingText : this.pending;
+  }
+
+  /** `start`: start a thread if none runs (false: a thread that starts later is asked, none is started for it). */
+  catchUp(start = true): void {
+    if (this.replacement) return this.replacement.catchUp();
+    const asked = this.catchUpAsked;
+    this.catchUpAsked = true;
+    if (this.thread) {
+      if (this.idleTimer) clearTimeout(this.idleTimer);
+      this.idleTimer = null;
+      if (!asked) this.thread.worker.postMessage({ catchUp: true } satisfies WriterRequest);
+    } else if (start) this.thread = this.spawn();
+  }
+
+  whenSearchable(): Promise<void> {
+    return this.waitFor(true);
+  }
+
+  whenCaughtUp(): Promise<void> {
+    return this.waitFor(false);
+  }
+
+  /** `words`: only until every file's words are in. */
+  private waitFor(words: boolean): Promise<void> {
+    if (this.replacement) return words ? this.replacement.whenSearchable() : this.replacement.whenCaughtUp();
+    this.catchUp();
+    if (this.pendingKnown && !this.inFlight.size && this.done(words)) return Promise.resolve();
+    return new Promise((resolve) => this.caughtUp.push({ words, resolve }));
+  }
+
+  private done(words: boolean): boolean {
+    return this.pending.words === 0 && (words || this.pending.idents === 0);
+  }
+
+  /** `committed`: the last batch the counts cover; they are current only once they cover every batch sent. */
+  private notePending(pending: PendingCounts, committed: number): void {
+    if (pending.words !== this.pending.words || pending.idents !== this.pending.idents) {
+      this.pending = pending;
+      this.onPending(pending);
+    }
+    if (committed < this.seq) return;
+    this.pendingKnown = true;
+    if (this.inFlight.size) return;
+    const waiting = this.caughtUp;
+    this.caughtUp = waiting.filter((w) => !this.done(w.words));
+    for (const w of waiting) if (this.done(w.words)) w.resolve();
+  }
+
+  /** Nobody waits for the catch-up any more (the thread is gone or closing). */
+  private endCatchUp(): void {
+    const waiting = this.caughtUp;
+    this.caughtUp = [];
+    for (const w of waiting) w.resolve();
+  }
+
   whenTidied(): Promise<void> {
     if (this.replacement) return this.replacement.whenTidied();
     if (!this.tidying) return Promise.resolve();
@@ -222,6 +320,10 @@ export class ThreadWriter implements IndexWriter {
   private takeOver(reason: string): void {
     if (this.replacement) return;
     this.endTidy();
+    // What waits in the file is indexed by the next writer thread (a later start); nobody waits for it now.
+    this.pending = NONE;
+    this.onPending(NONE);
+    this.endCatchUp();
     if (this.thread) this.settle(Atomics.load(this.thread.signal, COMMITTED));
     this.problem ??= `The search index is written on the main thread (${reason}).`;
     const replacement = this.fallback();
@@ -240,7 +342,7 @@ export class ThreadWriter implements IndexWriter {
     this.onCommit();
   }
 
-  write(ops: WriteOp[], bytes: number): void {
+  write(ops: WriteOp[], bytes: number, deferText = false): void {
     if (this.replacement) return this.replacement.write(ops, bytes);
     if (!this.thread && bytes < INLINE_BYTES) {
       this.inline ??= this.fallback();
@@ -252,11 +354,12 @@ export class ThreadWriter implements IndexWriter {
     this.idleTimer = null;
     this.thread ??= this.spawn();
     const seq = ++this.seq;
+    this.pendingKnown = false;
     this.bulk = true;
     this.settleAsked = false;
     this.inFlight.set(seq, { ops, bytes });
     this.bytes += bytes;
-    this.thread.worker.postMessage({ seq, ops } satisfies WriterRequest, transferables(ops));
+    this.thread.worker.postMessage({ seq, ops, ...(deferText ? { deferText } : {}) } satisfies WriterRequest, transferables(ops));
   }
 
   uncommittedPaths(into: Set<string>): void {
@@ -283,8 +386,9 @@ export class ThreadWriter implements IndexWriter {
   close(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    // The thread stops a tidy pass at close; nobody waits for it any more.
+    // The thread stops a tidy pass and the catch-up at close; nobody waits for them any more.
     this.endTidy();
+    this.endCatchUp();
     if (this.replacement) return this.replacement.close();
     this.sync();
     const thread = this.thread;

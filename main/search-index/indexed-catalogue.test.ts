@@ -1,5 +1,6 @@
 // The indexed catalogue holds keys and facts, not summaries: rows come back whole from the index after release and restart.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitUntil } from '../test-support/wait-for.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,7 +73,7 @@ describe('IndexedCatalogue', () => {
     const catalogue = catalogueAt(join(dir, 'index.sqlite'));
     fill(catalogue);
     const before = rows(catalogue);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitUntil(() => [...catalogue.entries()].every((e) => e.held === null), 5000, 'the index to commit the batch');
     expect([...catalogue.entries()].map((e) => e.held)).toEqual([null, null, null]);
     expect(rows(catalogue)).toEqual(before);
   });

@@ -1,4 +1,5 @@
 // Whether FTS5 merges its segments as writes come in (steady) or leaves them for the writer thread's tidy (bulk).
+import { BULK_CRISISMERGE, STEADY_AUTOMERGE, STEADY_CRISISMERGE } from '../env/tuning.ts';
 import type { DatabaseSync } from 'node:sqlite';
 
 /**
@@ -14,15 +15,13 @@ export type MergeMode = 'steady' | 'bulk';
 const TABLES = ['docs', 'idents', 'heads'] as const;
 
 /**
- * Steady: merge once 8 segments of one size pile up, and at once past 16 (FTS5's default 'crisismerge'). FTS5's
- * default of 4 merged more often: each merge rewrites its segments, so fewer, larger merges write less (the writer
- * thread's work for the 10,000-session bench corpus, replayed alone, 10.2 -> 9.2 s; queries no slower).
- * Bulk: never merge while writing, unless 1,000 segments of one size pile up (16 GB of text at one segment per
- * 16 MB batch; FTS5 allows at most 2,000 segments in a table).
+ * Steady: merge once STEADY_AUTOMERGE segments of one size pile up, and at once past STEADY_CRISISMERGE. Bulk:
+ * never merge while writing ('automerge' 0), unless BULK_CRISISMERGE segments of one size pile up. The numbers and
+ * their measurements are in env/tuning.ts.
  */
 const SETTINGS: Record<MergeMode, { automerge: number; crisismerge: number }> = {
-  steady: { automerge: 8, crisismerge: 16 },
-  bulk: { automerge: 0, crisismerge: 1000 },
+  steady: { automerge: STEADY_AUTOMERGE, crisismerge: STEADY_CRISISMERGE },
+  bulk: { automerge: 0, crisismerge: BULK_CRISISMERGE },
 };
 
 /** The SQL that puts every full-text table in this mode (FTS5 keeps the setting in the file). */

@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { openIndexDatabase, PAGE_SIZE } from './open-database.ts';
+import { INDEX_PAGE_BYTES } from '../env/tuning.ts';
+import { openIndexDatabase } from './open-database.ts';
 import { createSchema } from './schema.ts';
 
 let dir: string;
@@ -21,8 +22,8 @@ describe('openIndexDatabase', () => {
   it('builds a new index file with large pages, in WAL mode', () => {
     const { db, note } = openIndexDatabase(join(dir, 'index.sqlite'));
     expect(note).toBeNull();
-    expect(PAGE_SIZE).toBe(16384);
-    expect(pageSizeOf(db)).toBe(PAGE_SIZE);
+    expect(INDEX_PAGE_BYTES).toBe(16384);
+    expect(pageSizeOf(db)).toBe(INDEX_PAGE_BYTES);
     expect((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');
     db.close();
   });

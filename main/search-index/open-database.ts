@@ -1,4 +1,5 @@
 // Opens the index file in WAL mode; an unreadable, corrupt or foreign file is deleted and rebuilt, never fatal.
+import { INDEX_PAGE_BYTES } from '../env/tuning.ts';
 import { DatabaseSync } from 'node:sqlite';
 import { rmSync } from 'node:fs';
 import { migrate } from './schema.ts';
@@ -9,14 +10,9 @@ export interface OpenedIndex {
   note: string | null;
 }
 
-/** The page size of a new index file (an existing file keeps its own; SQLite fixes it at the first write). */
-export const PAGE_SIZE = 16384;
-
 function configure(db: DatabaseSync): void {
-  // Before WAL mode, which freezes it. A cold build writes a quarter of the WAL frames and B-tree pages of 4 KB pages
-  // (SQLite's default): the writer's COMMIT took half the time, and a cold index of 10,000 sessions 26.0 / 29.0 s ->
-  // 20.1 / 18.9 s (interleaved runs). 64 KB pages were no faster again.
-  db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
+  // Before WAL mode, which freezes it. Large pages: env/tuning.ts says why.
+  db.exec(`PRAGMA page_size = ${INDEX_PAGE_BYTES}`);
   db.exec('PRAGMA journal_mode = WAL');
   // A crash may lose the last moments of index writes, never corrupt it; the next scan re-reads what is missing.
   db.exec('PRAGMA synchronous = NORMAL');

@@ -64,9 +64,10 @@ describe('parseQuery', () => {
   });
 
   it('says what is wrong with a filter it cannot use', () => {
-    const q = parseQuery('source:cursor after:yesterdayish is:pinned');
+    // Cursor is an agent the app reads now: an editor it does not read stands in for an unknown source.
+    const q = parseQuery('source:notepad after:yesterdayish is:pinned');
     expect(q.problems).toHaveLength(3);
-    expect(q.problems[0]).toContain('cursor');
+    expect(q.problems[0]).toContain('notepad');
     expect(q.filters.source).toBeUndefined();
   });
 
@@ -80,6 +81,27 @@ describe('parseQuery', () => {
     const wrong = parseQuery('after:7y', now);
     expect(wrong.filters.afterMs).toBeUndefined();
     expect(wrong.problems[0]).toContain('7d');
+  });
+
+  it('says which filter does not exist, and still searches its text', () => {
+    const q = parseQuery('frobnicate:yes flaky');
+    expect(q.problems).toEqual([expect.stringContaining('"frobnicate:" is not a filter, so frobnicate:yes was searched as text (filters: source:')]);
+    expect(q.terms.map((t) => t.text)).toEqual(['frobnicate:yes', 'flaky']);
+    expect(parseQuery('color:"dark blue"').problems[0]).toContain('"color:" is not a filter');
+  });
+
+  it('says a comparison needs a number, and drops it instead of searching it', () => {
+    const q = parseQuery('tokens>lots cost<= bug');
+    expect(q.problems).toEqual([
+      '"tokens>lots": "lots" is not a number (for example tokens>100000 or tokens>50k).',
+      '"cost<=": a number must follow (for example cost>2.5).',
+    ]);
+    expect(q.terms.map((t) => t.text)).toEqual(['bug']);
+    expect(q.filters.minTokens).toBeUndefined();
+  });
+
+  it('leaves colons that are no filter alone: URLs, C++ scopes, Windows drives', () => {
+    expect(parseQuery('https://example.com/x std::vector C:\\temp').problems).toEqual([]);
   });
 
   it('treats an unclosed quote as a phrase to the end', () => {

@@ -15,7 +15,10 @@ export interface Filters {
   tags: string[];
   starred?: boolean;
   kept?: boolean;
+  /** has:summary (true) or -has:summary (false): a summary in the session's own file, or in the vault (summarizedKeys). */
   hasSummary?: boolean;
+  /** The sessions the vault holds a summary for, filled in by the caller that knows them (summary-match.ts). */
+  summarizedKeys?: readonly string[];
   /** Milliseconds since the epoch, inclusive bounds on the session's last activity. */
   afterMs?: number;
   beforeMs?: number;
@@ -62,9 +65,29 @@ function parseDate(value: string, endOfRange: boolean, now: number): number | nu
 }
 
 const COMPARISON = /^(tokens|cost)(>=|<=|>|<|=)(\d+(?:\.\d+)?)(k|m)?$/i;
+/** tokens or cost with a comparison but no number it can read: `tokens>lots` (`tokens=x` may be code, searched as text). */
+const BAD_COMPARISON = /^(tokens|cost)(>=|<=|>|<)(.*)$/i;
+
+const FILTER_NAMES = 'source:, project:, branch:, status:, outcome:, model:, tag:, is:, has:, after:, before:, sort:';
+
+/**
+ * `frobnicate:yes` reads as a filter the app does not have. Left alone: URLs (`http://…`), `std::vector` and a Windows
+ * drive (`C:\dir`), which hold a colon without being meant as filters.
+ */
+function unknownFilter(name: string, value: string): boolean {
+  return name.length > 1 && !/^[/:\\]/.test(value) && !/^(https?|file|ftp|mailto|ssh|git)$/i.test(name);
+}
+
+function unknownFilterProblem(name: string, text: string): string {
+  return `"${name}:" is not a filter, so ${text} was searched as text (filters: ${FILTER_NAMES}).`;
+}
 
 function applyFilter(filters: Filters, name: string, value: string, problems: string[], negated: boolean, now: number, quoted = false): boolean {
   const lower = name.toLowerCase();
+  if (negated && lower === 'has' && value === 'summary') {
+    filters.hasSummary = false;
+    return true;
+  }
   if (negated) return false;
   switch (lower) {
     case 'source':
@@ -142,6 +165,7 @@ export function parseQuery(input: string, now = Date.now()): ParsedQuery {
     if (filterName !== undefined && filterQuoted !== undefined) {
       if (!applyFilter(filters, filterName, filterQuoted, problems, negated, now, true)) {
         terms.push({ kind: 'phrase', text: `${filterName}:${filterQuoted}`, negated });
+        if (!negated && unknownFilter(filterName, filterQuoted)) problems.push(unknownFilterProblem(filterName, `${filterName}:"${filterQuoted}"`));
       }
       continue;
     }
@@ -152,6 +176,12 @@ export function parseQuery(input: string, now = Date.now()): ParsedQuery {
     const text = bare ?? '';
     if (!text) continue;
     if (!negated && applyComparison(filters, text)) continue;
+    const bad = negated ? null : BAD_COMPARISON.exec(text);
+    if (bad) {
+      const example = (bad[1] as string).toLowerCase() === 'tokens' ? 'tokens>100000 or tokens>50k' : 'cost>2.5';
+      problems.push(`"${text}": ${bad[3] ? `"${bad[3]}" is not a number` : 'a number must follow'} (for example ${example}).`);
+      continue;
+    }
     const colon = /^([a-zA-Z]+):(.+)$/.exec(text);
     if (colon?.[1] && colon[2]) {
       if (colon[1].toLowerCase() === 'sort' && !negated) {
@@ -161,6 +191,9 @@ export function parseQuery(input: string, now = Date.now()): ParsedQuery {
         continue;
       }
       if (applyFilter(filters, colon[1], colon[2], problems, negated, now)) continue;
+      if (!negated && unknownFilter(colon[1], colon[2])) {
+        problems.push(unknownFilterProblem(colon[1], text));
+      }
     }
     if (text === 'OR' || text === 'AND' || text === 'NOT') continue;
     if (text.length > 1 && text.endsWith('*')) terms.push({ kind: 'prefix', text: text.slice(0, -1), negated });

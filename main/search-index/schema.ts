@@ -1,24 +1,28 @@
 // The index's tables and the steps that bring an older index file up to the current schema.
+import { FTS_HASH_BYTES } from '../env/tuning.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { SINCE_TIDY, TEXT_TOTAL_SQL } from './index-tidy.ts';
 import { mergeModeSql } from './merge-mode.ts';
+import { USAGE_V8 } from './usage-schema.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 9;
 
 /** A new file starts in steady mode: FTS5 merges segments as they pile up (merge-mode.ts). */
 const AUTOMERGE = mergeModeSql('steady');
 
-/**
- * FTS5 gathers a transaction's tokens in memory and writes them out as a new segment whenever that buffer
- * passes 'hashsize' (1 MB by default), so a batch of 10 MB of text became ten small segments to merge again.
- * 16 MB makes one segment per batch. (The -22% first measured for it came while every statement savepoint still
- * flushed a segment per session, see IndexWrites.apply; since that fix, 4 MB measured slower than 16 MB.)
- */
+/** FTS5 writes a segment each time a transaction's tokens pass 'hashsize': one per batch (env/tuning.ts says why). */
 const FTS_TUNING = `
-INSERT INTO docs(docs, rank) VALUES ('hashsize', 16777216);
-INSERT INTO idents(idents, rank) VALUES ('hashsize', 16777216);
+INSERT INTO docs(docs, rank) VALUES ('hashsize', ${FTS_HASH_BYTES});
+INSERT INTO idents(idents, rank) VALUES ('hashsize', ${FTS_HASH_BYTES});
 ${AUTOMERGE}`;
+
+/**
+ * What the full-text tables still need of a listed file (pending-text.ts): the words no column stores, and its
+ * identifiers. A scan writes the list's rows and the stored text; the writer thread indexes these rows afterwards.
+ */
+const CREATE_PENDING = `CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, more BLOB);
+CREATE TABLE idents_pending (id INTEGER PRIMARY KEY, idents BLOB);`;
 
 /** Counters the writer keeps with the index (index-tidy.ts: the text written since the full-text tables were last merged). */
 const CREATE_STATE = `CREATE TABLE index_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -102,6 +106,8 @@ CREATE VIRTUAL TABLE idents USING fts5(text, content = '', contentless_delete = 
 ${CREATE_HEADS}
 ${CREATE_STATE}
 ${CREATE_USAGE}
+${USAGE_V8}
+${CREATE_PENDING}
 ${FTS_TUNING}`;
 
 /**
@@ -126,6 +132,17 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
   // (mtime -1) and the next scan reads it again; its text and list row stay searchable meanwhile.
   6: (db) => {
     db.exec(CREATE_USAGE);
+    db.exec('UPDATE files SET mtime_ms = -1');
+  },
+  // 7 -> 8: usage-schema.ts (call times, tools, turns, rate limits, the parent lookup); every file is read again, as for 7.
+  7: (db) => {
+    db.exec(USAGE_V8);
+    db.exec('UPDATE files SET mtime_ms = -1');
+  },
+  // 8 -> 9: text waits in fts_pending between a scan and the full-text tables, and every word of a session is indexed
+  // (not only the stored body's): every file is read again, its old text searchable meanwhile.
+  8: (db) => {
+    db.exec(CREATE_PENDING);
     db.exec('UPDATE files SET mtime_ms = -1');
   },
 };

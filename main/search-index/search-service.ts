@@ -7,6 +7,7 @@ import { countFacets } from './facets.ts';
 import { hasWords, matchingKeys, searchIndex } from './index-search.ts';
 import { parseQuery, type Filters, type ParsedQuery } from './query-parser.ts';
 import { buildMatch, type MatchLimits } from './search.ts';
+import { summaryMatches, summarySnippet, withSummaryKeys, type VaultSummaryTexts } from './summary-match.ts';
 
 export interface SearchInput {
   query: string;
@@ -87,8 +88,11 @@ function listedRows<H extends { key: string; path: string }>(
 
 export const hasVaultFilter = (f: Filters) => f.starred !== undefined || f.kept !== undefined || f.tags.length > 0;
 
-/** The user's own marks on a session (null when it has none): what the vault filters and the tag facet read. */
-export type Annotated = (key: string) => { starred: boolean; tags: readonly string[] } | null;
+/**
+ * The user's own marks on a session (null when it has none): what the vault filters and the tag facet read; with
+ * `summaries`, the vault's session summaries, which `has:summary` counts and whose words a search finds.
+ */
+export type Annotated = ((key: string) => { starred: boolean; tags: readonly string[] } | null) & { readonly summaries?: VaultSummaryTexts };
 
 /** What only the vault knows, read from every listed session: the keys the vault filters allow, and every session's tags. */
 export function vaultFacts(
@@ -121,21 +125,24 @@ export function vaultFacts(
  */
 export function searchSessions(catalogue: IndexedCatalogue, input: SearchInput, decorate: Decorate, annotated: Annotated): SearchOutput {
   const t0 = performance.now();
-  const parsed = parseQuery(input.query);
+  const parsed = withSummaryKeys(parseQuery(input.query), annotated.summaries);
   const view = listingView(catalogue);
   const facts = hasVaultFilter(parsed.filters) || input.facets ? vaultFacts(catalogue, parsed.filters, annotated, input.facets === true) : null;
-  const limits: MatchLimits = { excludeIds: hasWords(parsed) ? view.shadowed : view.shadowedAndChildren, onlyKeys: facts?.onlyKeys };
+  const bySummary = summaryMatches(annotated.summaries, parsed);
+  const limits: MatchLimits = { excludeIds: hasWords(parsed) ? view.shadowed : view.shadowedAndChildren, onlyKeys: facts?.onlyKeys, alsoKeys: bySummary };
   const page = searchIndex(catalogue.index, parsed, { limit: input.limit ?? 50, offset: input.offset ?? 0, sort: input.sort, limits });
   const results: SearchResult[] = listedRows(catalogue, page.hits, decorate, view.childCounts).map(({ hit, summary }) => ({
     summary,
-    snippet: hit.snippet,
+    // Found through its vault summary alone: the snippet comes from the summary.
+    snippet:
+      (!hit.snippet.some((p) => p.hit) && bySummary.includes(hit.key) ? summarySnippet(annotated.summaries, hit.key, parsed.terms) : null) ?? hit.snippet,
     messageIndex: hit.messageIndex,
     score: hit.score,
   }));
   let facets: Facets | undefined;
   if (input.facets) {
     const m = buildMatch(parsed, limits);
-    facets = m ? countFacets(catalogue.index, m, facts?.tagsByKey ?? new Map()) : emptyFacets();
+    facets = m ? countFacets(catalogue.index, m, facts?.tagsByKey ?? new Map(), Date.now(), annotated.summaries?.keys() ?? []) : emptyFacets();
   }
   return { results, total: page.total, problems: page.problems, tookMs: Math.round((performance.now() - t0) * 10) / 10, ...(facets ? { facets } : {}) };
 }

@@ -15,6 +15,8 @@ export interface MatchLimits {
   excludeIds?: readonly number[] | undefined;
   /** When set, only files with one of these keys match (the vault's stars, tags and kept copies). */
   onlyKeys?: readonly string[] | undefined;
+  /** Files with these keys match the query's words too (sessions whose vault summary holds them; summary-match.ts). */
+  alsoKeys?: readonly string[] | undefined;
 }
 
 /**
@@ -79,9 +81,13 @@ function rankExpression(terms: Term[]): string | null {
  * found as words, one lookup of the word index intersects them (two common words: 0.6 ms, where intersecting
  * each term's set took 5 ms); files that only an identifier substring brings in are then checked term by term.
  */
-function matchedSet(positive: Lookups[], m: Match): string {
+function matchedSet(positive: Lookups[], m: Match, alsoKeys: readonly string[]): string {
   const parts: string[] = [];
   const params: SQLInputValue[] = [];
+  if (alsoKeys.length) {
+    parts.push('SELECT id AS rid FROM files WHERE key IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(alsoKeys));
+  }
   if (positive.every((t) => t.word !== null)) {
     parts.push(WORD_SET);
     params.push(positive.map((t) => t.word).join(' AND '));
@@ -157,8 +163,8 @@ export function buildMatch(query: ParsedQuery, limits: MatchLimits = {}): Match 
   }
   if (positive.length) {
     // CTEs may be listed before the ones they use only if written in order: the exclusions' sets go first.
-    m.matched = matchedSet(positive, m);
-    m.wordsOnly = m.rank !== null && positive.every((t) => t.ident === null);
+    m.matched = matchedSet(positive, m, limits.alsoKeys ?? []);
+    m.wordsOnly = m.rank !== null && positive.every((t) => t.ident === null) && !limits.alsoKeys?.length;
     m.rankWithinMatched = positive.every((t) => t.word !== null);
   }
   if (limits.excludeIds?.length) {
@@ -247,7 +253,7 @@ export interface RangeCount {
  * array of how many matches each range holds.
  */
 export function facetCountsSql(m: Match, ranges: readonly RangeCount[] = []): SearchSql {
-  const columns = [...Object.values(FACET_COLUMNS), 'time_ms', 'tokens', 'cost', 'has_summary'];
+  const columns = [...Object.values(FACET_COLUMNS), 'time_ms', 'tokens', 'cost', 'has_summary', 'key'];
   const matched = `m AS MATERIALIZED (SELECT ${columns.map((c) => `f.${c} AS ${c}`).join(', ')} FROM files f${whereClause([...idConds(m, 'f.id'), ...m.fileConds])})`;
   const groups = Object.entries(FACET_COLUMNS).map(
     ([facet, c]) => `SELECT '${facet}' AS facet, ${c} AS value, count(*) AS n FROM m WHERE ${c} IS NOT NULL AND ${c} != '' GROUP BY ${c} COLLATE NOCASE`,

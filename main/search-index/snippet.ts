@@ -121,6 +121,17 @@ export interface BodyPart {
 }
 
 /**
+ * The best message of this part alone (most distinct terms, then most hits), whether or not the rest of the body
+ * could beat it; null when the part has no match.
+ */
+export function bestInPart(part: BodyPart, terms: Term[], radius = 60): MatchLocation | null {
+  const pattern = termPattern(terms);
+  if (!pattern) return null;
+  const { best } = scanBody(part.text, pattern, positiveCount(terms));
+  return best ? { messageIndex: part.firstMessage + best.index, snippet: window(part.text, best.start, best.end, pattern, radius) } : null;
+}
+
+/**
  * The match locateMatch would find in the whole body, when this part alone settles it: the scan stopped at a
  * message holding every term, with the snippet's room on both sides inside the part. Null when more of the body
  * is needed (or the part has no match at all).

@@ -1,15 +1,21 @@
-// The status line at the foot of the window: indexing progress while the index is built (the list stays usable), then that it is up to date.
-import { idleText, progressFraction, progressText } from '../index-progress.ts';
+// The status line at the foot of the window: indexing progress while the index is built (the list stays usable), that search is still catching up, then that it is up to date.
+import { catchingUpText, idleText, progressFraction, progressText } from '../index-progress.ts';
 import { useAppStore } from '../store/store-context.ts';
 
 /** Always rendered at one fixed height, so progress coming and going never moves the list under the pointer. */
 export function StatusLine() {
   const progress = useAppStore((s) => s.indexProgress);
   const scanning = progress?.phase === 'scanning';
+  const catchingUp = progress ? catchingUpText(progress) : null;
   return (
     <footer className="status-bar" data-testid="status-bar">
       {scanning && progress && <IndexProgressLine fraction={progressFraction(progress)} text={progressText(progress)} />}
-      {!scanning && progress && (
+      {catchingUp && (
+        <span className="status-text muted" data-testid="search-catching-up" role="status">
+          {catchingUp}
+        </span>
+      )}
+      {!scanning && !catchingUp && progress && (
         <span className="status-text muted" data-testid="index-idle">
           {idleText(progress)}
         </span>

@@ -1,0 +1,118 @@
+// Benchmark: the first scan of an OpenCode store of 10,000 sessions (one SQLite file, each session listed and indexed on its own) against the store's read+parse floor.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { promisify } from 'node:util';
+import { generateOpenCodeStore, type OpenCodeStore } from './opencode-store.ts';
+import type { FloorFigures } from './read-parse-floor.ts';
+import type { ColdFigures } from './search-cold.ts';
+
+const run = promisify(execFile);
+
+export interface OpenCodeFigures {
+  store: OpenCodeStore;
+  generateMs: number;
+  runs: Array<{ floor: FloorFigures; cold: ColdFigures }>;
+}
+
+/**
+ * The floor for a store: every row of every session read and its JSON parsed, in one pass per table on one thread
+ * (what no reader of the store can do faster); the app reads each session on its own and indexes it besides.
+ */
+export function storeFloor(path: string): FloorFigures {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    for (const row of db.prepare('SELECT * FROM session').iterate()) void row;
+    for (const table of ['message', 'part']) {
+      const rows = db.prepare(`SELECT id, session_id, time_created, data FROM ${table}`);
+      rows.setReturnArrays(true);
+      for (const [, , , data] of rows.iterate() as Iterable<[string, string, number, string]>) JSON.parse(data);
+    }
+  } finally {
+    db.close();
+  }
+  const cpu = process.cpuUsage(cpu0);
+  return { ms: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+/** Sessions of the store the index holds, readable. */
+function indexedSessions(indexFile: string): number {
+  const db = new DatabaseSync(indexFile, { readOnly: true });
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM files WHERE key LIKE 'opencode:%' AND readable = 1").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** `runs` floors and first scans, in turn (a busy minute falls on both alike); the scan in a fresh process, as search.ts runs it. */
+export async function benchOpenCode(sessions: number, runs: number): Promise<OpenCodeFigures> {
+  const base = await mkdtemp(join(tmpdir(), 'sv-bench-opencode-'));
+  try {
+    const g0 = performance.now();
+    const store = await generateOpenCodeStore(base, sessions);
+    const generateMs = performance.now() - g0;
+    const figures: OpenCodeFigures = { store, generateMs, runs: [] };
+    for (let r = 0; r < runs; r++) {
+      const floor = storeFloor(store.path);
+      const dataDir = join(base, 'data');
+      await rm(dataDir, { recursive: true, force: true });
+      const { stdout } = await run(process.execPath, [join(import.meta.dirname, 'search-cold.ts'), dataDir, store.root], { maxBuffer: 1 << 20 });
+      // A figure counts only if the scan indexed every session of the store (a broken build lists none, quickly).
+      const indexed = indexedSessions(join(dataDir, 'index.sqlite'));
+      if (indexed !== sessions) throw new Error(`The first scan indexed ${indexed} of the store's ${sessions} sessions.`);
+      figures.runs.push({ floor, cold: JSON.parse(stdout) as ColdFigures });
+    }
+    return figures;
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? Number.NaN;
+const r2 = (n: number) => Math.round(n * 100) / 100;
+const each = (values: number[], show: (n: number) => string) => `${show(median(values))}${values.length > 1 ? ` [${values.map(show).join(', ')}]` : ''}`;
+
+export function printOpenCode(f: OpenCodeFigures): void {
+  const { store, runs } = f;
+  console.log(
+    `\nOpenCode store — ${store.sessions.toLocaleString('en-US')} sessions in one opencode.db (WAL), ${Math.round(store.bytes / 1024 / 1024)} MB (generated in ${Math.round(f.generateMs)} ms); ${runs.length} run${runs.length === 1 ? '' : 's'}, medians [each run]`,
+  );
+  console.log(
+    `  floor (every row read, its JSON parsed, one thread): ${each(
+      runs.map((r) => r.floor.ms),
+      (n) => `${Math.round(n)} ms`,
+    )}`,
+  );
+  console.log(
+    `  first scan, every session listed:                   ${each(
+      runs.map((r) => r.cold.listedMs),
+      (n) => `${Math.round(n)} ms`,
+    )}; / floor ${each(
+      runs.map((r) => r.cold.listedMs / r.floor.ms),
+      (n) => `${r2(n)}×`,
+    )}`,
+  );
+  console.log(
+    `  cold index, every session searchable:               ${each(
+      runs.map((r) => r.cold.searchableMs),
+      (n) => `${Math.round(n)} ms`,
+    )}; / floor ${each(
+      runs.map((r) => r.cold.searchableMs / r.floor.ms),
+      (n) => `${r2(n)}×`,
+    )} (target ≤ 2.5×)`,
+  );
+  console.log(
+    `  CPU (every thread) / floor's:                       ${each(
+      runs.map((r) => r.cold.cpuMs / r.floor.cpuMs),
+      (n) => `${r2(n)}×`,
+    )}; peak RSS ${each(
+      runs.map((r) => r.cold.peakRssMb),
+      (n) => `${Math.round(n)} MB`,
+    )}`,
+  );
+}

@@ -1,0 +1,135 @@
+// Text read and listed but not yet in the full-text tables (fts_pending: words, idents_pending: identifiers), which the writer thread works off after a scan.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { CHUNK_SLOTS, firstChunkRowid } from './body-chunks.ts';
+import { identsOf } from './index-text.ts';
+
+/** One file's words as the word tables (docs, heads) take them, read back from what the listing wrote. */
+export interface PendingWords {
+  id: number;
+  title: Uint8Array | string;
+  /** The stored body's pieces, then the words no column stores (`more`), joined. */
+  body: Uint8Array;
+  meta: Uint8Array | string;
+}
+
+/** One file's identifiers, as the trigram table (idents) takes them. */
+export interface PendingIdents {
+  id: number;
+  idents: Uint8Array;
+}
+
+/** How many files wait: for the word tables (then they are not searchable), and for the identifiers' substrings. */
+export interface PendingCounts {
+  words: number;
+  idents: number;
+}
+
+const NEWLINE = new Uint8Array([0x0a]);
+
+const asBytes = (value: unknown): Uint8Array => {
+  if (value instanceof Uint8Array) return value;
+  return typeof value === 'string' ? Buffer.from(value) : new Uint8Array(0);
+};
+
+/**
+ * The listing writes a file's stored text (texts, body_chunks), and what only the full-text tables need: the words
+ * beyond the stored body (fts_pending) and its identifiers (idents_pending). The catch-up reads them back and
+ * indexes them, words first: trigram indexing costs several times as much per byte, and a file is searchable by its
+ * words once they are in (identifier substrings follow).
+ */
+export class PendingText {
+  private readonly wordsExist: StatementSync;
+  private readonly identsExist: StatementSync;
+  private readonly insertWords: StatementSync;
+  private readonly insertIdents: StatementSync;
+  private readonly removeWords: StatementSync;
+  private readonly removeIdents: StatementSync;
+  private readonly firstWords: StatementSync;
+  private readonly firstIdents: StatementSync;
+  private readonly wordsRow: StatementSync;
+  private readonly identsRow: StatementSync;
+  private readonly chunks: StatementSync;
+  private readonly counted: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.wordsExist = db.prepare('SELECT 1 AS y FROM fts_pending WHERE id = ?');
+    this.identsExist = db.prepare('SELECT 1 AS y FROM idents_pending WHERE id = ?');
+    this.insertWords = db.prepare('INSERT OR REPLACE INTO fts_pending (id, more) VALUES (?, ?)');
+    this.insertIdents = db.prepare('INSERT OR REPLACE INTO idents_pending (id, idents) VALUES (?, ?)');
+    this.removeWords = db.prepare('DELETE FROM fts_pending WHERE id = ?');
+    this.removeIdents = db.prepare('DELETE FROM idents_pending WHERE id = ?');
+    this.firstWords = db.prepare('SELECT id FROM fts_pending ORDER BY id LIMIT ?');
+    this.firstIdents = db.prepare('SELECT id FROM idents_pending ORDER BY id LIMIT ?');
+    this.wordsRow = db.prepare('SELECT p.more AS more, t.title AS title, t.meta AS meta FROM fts_pending p LEFT JOIN texts t ON t.id = p.id WHERE p.id = ?');
+    this.identsRow = db.prepare(
+      'SELECT p.idents AS idents, t.title AS title, t.meta AS meta FROM idents_pending p LEFT JOIN texts t ON t.id = p.id WHERE p.id = ?',
+    );
+    this.chunks = db.prepare('SELECT text FROM body_chunks WHERE rowid >= ? AND rowid < ? ORDER BY rowid');
+    this.chunks.setReturnArrays(true);
+    this.counted = db.prepare('SELECT (SELECT count(*) FROM fts_pending) AS words, (SELECT count(*) FROM idents_pending) AS idents');
+  }
+
+  /** `idents` null: found in the stored text when their turn comes (identsOf). */
+  put(id: number, idents: Uint8Array | string | null, more: Uint8Array | string): void {
+    this.insertWords.run(id, more);
+    this.insertIdents.run(id, idents);
+  }
+
+  /** Takes a file's rows out; says which tables never got its text (nothing to delete from those). */
+  take(id: number): { words: boolean; idents: boolean } {
+    const words = this.wordsExist.get(id) !== undefined;
+    const idents = this.identsExist.get(id) !== undefined;
+    if (words) this.removeWords.run(id);
+    if (idents) this.removeIdents.run(id);
+    return { words, idents };
+  }
+
+  /** Gives up the first waiting file's text of the phase that failed: the file stays listed, without that text. */
+  dropFirst(): void {
+    const words = this.firstWords.get(1) as { id: number } | undefined;
+    if (words) return void this.removeWords.run(words.id);
+    const idents = this.firstIdents.get(1) as { id: number } | undefined;
+    if (idents) this.removeIdents.run(idents.id);
+  }
+
+  counts(): PendingCounts {
+    return this.counted.get() as unknown as PendingCounts;
+  }
+
+  private storedBody(id: number): Uint8Array[] {
+    const start = firstChunkRowid(id);
+    return (this.chunks.all(start, start + CHUNK_SLOTS) as unknown as Array<[unknown]>).map(([text]) => asBytes(text));
+  }
+
+  /** The next files' words, oldest first, until about `budget` bytes (at least one); each taken out. */
+  *nextWords(budget: number): Generator<PendingWords> {
+    let bytes = 0;
+    // Ids first, each file's text when its turn comes: a step never holds much more than its budget.
+    for (const { id } of this.firstWords.all(64) as Array<{ id: number }>) {
+      if (bytes >= budget) return;
+      const row = this.wordsRow.get(id) as { more: unknown; title: unknown; meta: unknown } | undefined;
+      if (!row) continue;
+      const pieces = this.storedBody(id);
+      const more = asBytes(row.more);
+      if (more.length) pieces.push(NEWLINE, more);
+      const body = pieces.length === 1 ? (pieces[0] as Uint8Array) : Buffer.concat(pieces);
+      this.removeWords.run(id);
+      bytes += body.length;
+      yield { id, title: (row.title as Uint8Array | string | null) ?? '', body, meta: (row.meta as Uint8Array | string | null) ?? '' };
+    }
+  }
+
+  /** The next files' identifiers (found in their stored text unless given), oldest first, until about `budget` bytes; each taken out. */
+  *nextIdents(budget: number): Generator<PendingIdents> {
+    let bytes = 0;
+    for (const { id } of this.firstIdents.all(256) as Array<{ id: number }>) {
+      if (bytes >= budget) return;
+      const row = this.identsRow.get(id) as { idents: unknown; title: unknown; meta: unknown } | undefined;
+      if (!row) continue;
+      const idents = row.idents === null ? identsOf(asBytes(row.title), this.storedBody(id), asBytes(row.meta)) : asBytes(row.idents);
+      this.removeIdents.run(id);
+      bytes += idents.length;
+      yield { id, idents };
+    }
+  }
+}
