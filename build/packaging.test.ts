@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { extractFile, listPackage } from '@electron/asar';
 import { getCurrentFuseWire } from '@electron/fuses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SAMPLE_FILES, DEMO_SAMPLES_RESOURCE } from '../main/demo/demo-samples.ts';
 
 const projectDir = resolve(import.meta.dirname, '..');
 const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
@@ -89,6 +90,15 @@ describe('packaged app (electron-builder --linux dir)', () => {
     // The session JSON Schema sits beside the app for other tools (seed 000: sessions validate against it).
     const schema = JSON.parse(readFileSync(join(appDir, 'resources', 'session.schema.json'), 'utf8'));
     expect(schema.$schema).toContain('json-schema.org');
+  });
+
+  it("carries the demo set's sample of every format beside app.asar, byte for byte", () => {
+    for (const file of DEMO_SAMPLE_FILES) {
+      const shipped = join(appDir, 'resources', DEMO_SAMPLES_RESOURCE, ...file.split('/'));
+      expect(existsSync(shipped), file).toBe(true);
+      expect(readFileSync(shipped).equals(readFileSync(join(projectDir, 'samples', ...file.split('/')))), file).toBe(true);
+    }
+    expect(existsSync(join(appDir, 'resources', DEMO_SAMPLES_RESOURCE, 'MANIFEST.md'))).toBe(true);
   });
 
   it('ships no sources, tests, fixtures, source maps or development-only packages', () => {

@@ -56,6 +56,7 @@ const samples: { [E in EventName]: unknown[] } = {
     'progress',
   ],
   bundleOpened: [{}, { openId: 'x' }, null, [], 'opened'],
+  sessionFileOpened: [{}, null, [], 'opened'],
   indexProgress: [
     indexing,
     { ...indexing, phase: 'idle', etaMs: 1500.5 },
@@ -64,6 +65,12 @@ const samples: { [E in EventName]: unknown[] } = {
     { ...indexing, etaMs: undefined },
     { ...indexing, filesTotal: '9' },
     { ...indexing, bytesDone: Number.NaN },
+    { ...indexing, phase: 'idle', etaMs: 0, searchPending: 120 },
+    { ...indexing, searchPending: 0 },
+    { ...indexing, searchPending: -1 },
+    { ...indexing, searchPending: 2.5 },
+    { ...indexing, phase: 'idle', etaMs: 0, substringPending: 7 },
+    { ...indexing, substringPending: -3 },
   ],
 };
 

@@ -2,21 +2,13 @@
 import type { EventName, EventPayload, Root, UnreadableReason } from '../shared/api.ts';
 import type { IndexProgress } from '../shared/search-api.ts';
 import type { SourceFormat } from '../shared/session.ts';
+import { isSourceFormat } from '../shared/source-formats.ts';
 import { isAmount, isCount, isObject, isString, isStringArray, oneOf } from './wire-checks.ts';
 
 type Check<E extends EventName> = (data: unknown) => EventPayload<E> | null;
 
 const isKind = oneOf<Root['kind']>({ default: true, user: true, demo: true });
-const isFormat = oneOf<SourceFormat>({
-  vizier: true,
-  'jido-code': true,
-  projecthub: true,
-  'ai-agent': true,
-  'claude-code': true,
-  codex: true,
-  gemini: true,
-  vault: true,
-});
+const isFormat = (v: unknown): v is SourceFormat => isSourceFormat(v);
 const isIndexPhase = oneOf<IndexProgress['phase']>({ scanning: true, idle: true });
 const isBundlePhase = oneOf<EventPayload<'bundleProgress'>['phase']>({ scan: true, write: true });
 
@@ -60,11 +52,22 @@ const checks: { [E in EventName]: Check<E> } = {
     return { exportId, phase: v.phase ?? 'write', sessionsDone, sessionsTotal, bytesDone, bytesTotal };
   },
   bundleOpened: (v) => (isObject(v) ? {} : null),
+  sessionFileOpened: (v) => (isObject(v) ? {} : null),
   indexProgress: (v) => {
     if (!isObject(v) || !isIndexPhase(v.phase) || !(v.etaMs === null || isAmount(v.etaMs))) return null;
-    const { phase, filesDone, filesTotal, bytesDone, bytesTotal, etaMs } = v;
+    const { phase, filesDone, filesTotal, bytesDone, bytesTotal, etaMs, searchPending, substringPending } = v;
     if (!isCount(filesDone) || !isCount(filesTotal) || !isAmount(bytesDone) || !isAmount(bytesTotal)) return null;
-    return { phase, filesDone, filesTotal, bytesDone, bytesTotal, etaMs };
+    if ((searchPending !== undefined && !isCount(searchPending)) || (substringPending !== undefined && !isCount(substringPending))) return null;
+    return {
+      phase,
+      filesDone,
+      filesTotal,
+      bytesDone,
+      bytesTotal,
+      etaMs,
+      ...(searchPending !== undefined ? { searchPending } : {}),
+      ...(substringPending !== undefined ? { substringPending } : {}),
+    };
   },
 };
 

@@ -2,24 +2,38 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createClient } from './client.ts';
+import { AccessNeeded } from './components/AccessNeeded.tsx';
 import { App } from './components/App.tsx';
+import { appearance } from './appearance.ts';
+import { syncAppearance } from './appearance-sync.ts';
 import { loadMarkdown } from './components/transcript/MarkdownText.tsx';
 import { createAppStore } from './store/store.ts';
 import { StoreContext } from './store/store-context.ts';
 import { pickTransport } from './transport.ts';
 
-const store = createAppStore(createClient(pickTransport()));
+// The stored theme and text size, on <html> before anything renders.
+appearance();
+
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
+const transport = pickTransport();
 
-createRoot(container).render(
-  <StrictMode>
-    <StoreContext.Provider value={store}>
-      <App />
-    </StoreContext.Provider>
-  </StrictMode>,
-);
-void store.getState().load();
+if (!transport) {
+  // Every call would be refused: say what to open instead of showing an app that cannot load.
+  createRoot(container).render(<AccessNeeded />);
+} else {
+  const client = createClient(transport);
+  const store = createAppStore(client);
+  syncAppearance(client, appearance());
+  createRoot(container).render(
+    <StrictMode>
+      <StoreContext.Provider value={store}>
+        <App />
+      </StoreContext.Provider>
+    </StrictMode>,
+  );
+  void store.getState().load();
+}
 // The markdown chunk is not part of the first load; fetch it once the page is idle, so a transcript rarely shows plain text first.
 const fetchMarkdown = () => void loadMarkdown().catch(() => {});
 // Safari has no requestIdleCallback.

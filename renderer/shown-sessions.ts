@@ -36,10 +36,11 @@ function sortValue(s: SessionSummary, sort: ListSort): number {
   }
 }
 
-/** Newest or largest first; ties by key so the order is stable between refreshes. */
+/** Newest or largest first, unreadable files after every readable session; ties by key so the order is stable between refreshes. */
 export function sortSessions(sessions: readonly SessionSummary[], sort: ListSort): SessionSummary[] {
-  const keyed = sessions.map((s) => ({ s, v: sortValue(s, sort) }));
-  keyed.sort((a, b) => b.v - a.v || a.s.key.localeCompare(b.s.key));
+  const keyed = sessions.map((s) => ({ s, v: sortValue(s, sort), broken: Number(s.unreadable !== null) }));
+  // Unreadable files last, whatever the order: their file time is no session's time.
+  keyed.sort((a, b) => a.broken - b.broken || b.v - a.v || a.s.key.localeCompare(b.s.key));
   return keyed.map((k) => k.s);
 }
 

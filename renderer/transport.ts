@@ -11,7 +11,9 @@ function sessionStorageOrNull(): Storage | null {
   }
 }
 
-export function pickTransport(): RendererTransport {
+/** The page's transport, or null in a browser that reached `serve` without the run's access token (nothing would answer). */
+export function pickTransport(): RendererTransport | null {
   if (window.sessionVault) return createIpcTransport(window.sessionVault);
-  return createHttpTransport({ token: resolveToken(window.location.search, sessionStorageOrNull()) });
+  const token = resolveToken(window.location.search, sessionStorageOrNull());
+  return token ? createHttpTransport({ token }) : null;
 }

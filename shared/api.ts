@@ -2,10 +2,13 @@
 import { z } from 'zod';
 import { Message, Session, SessionSummary, SourceFormat, Unreadable } from './session.ts';
 import { vaultApi } from './vault-api.ts';
+import { summaryApi } from './summary-api.ts';
 import { searchApi, searchEvents } from './search-api.ts';
 import { usageApi } from './usage-api.ts';
 import { bundleApi, bundleEvents } from './bundle-api.ts';
+import { teamApi } from './team-api.ts';
 import { Comparison } from './compare/comparison.ts';
+import { openApi, openEvents } from './open-api.ts';
 
 /** Why files in a root that look like sessions cannot be read: one row per kind of failure, with one file's reason. */
 export const UnreadableReason = z.object({
@@ -70,6 +73,21 @@ export const AppInfo = z.object({
   demoRootPath: z.string().nullable(),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
+
+/** The user's prices file (`<data dir>/pricing.json`): where it is, whether it is used, and the models it prices over the bundled database. */
+export const PricingFileInfo = z.object({
+  path: z.string(),
+  exists: z.boolean(),
+  /** Why the file cannot be used as it is now (not JSON, a wrong field); null when it is fine or absent. */
+  problem: z.string().nullable(),
+  /** Its entries (USD per million tokens), by the model name or `prefix*` they match. */
+  entries: z.array(z.object({ model: z.string(), input: z.number(), output: z.number(), cacheRead: z.number(), cacheWrite: z.number() })),
+});
+export type PricingFileInfo = z.infer<typeof PricingFileInfo>;
+
+/** How the window looks, kept in the data folder so the desktop app and every browser tab (whatever its port) agree. */
+export const UiPreferences = z.object({ theme: z.enum(['system', 'light', 'dark']), fontSize: z.enum(['small', 'medium', 'large', 'larger']) }).strict();
+export type UiPreferences = z.infer<typeof UiPreferences>;
 
 const SessionKey = z.string().min(1).max(4096);
 const Empty = z.object({}).strict();
@@ -148,12 +166,22 @@ export const api = {
   addRoot: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: Root },
   removeRoot: { input: z.object({ id: z.string().min(1) }).strict(), output: z.object({ removed: z.boolean() }) },
   openDemo: { input: Empty, output: Root },
+  /** Scans one folder (or every folder) again now, for changes made while nothing was watching. */
+  rescanRoots: { input: z.object({ id: z.string().min(1).optional() }).strict(), output: z.array(Root) },
+  /** What the user's pricing.json holds, read afresh (its prices apply from the next start). */
+  getPricingFile: { input: Empty, output: PricingFileInfo },
+  /** null until a theme or text size has been chosen. */
+  getUiPreferences: { input: Empty, output: UiPreferences.nullable() },
+  setUiPreferences: { input: UiPreferences, output: UiPreferences },
   /** Two sessions side by side (any formats): header deltas, aligned turns, word diffs, files and operations. */
   compareSessions: { input: z.object({ a: SessionKey, b: SessionKey }).strict(), output: Comparison },
   ...vaultApi,
+  ...summaryApi,
   ...searchApi,
   ...usageApi,
   ...bundleApi,
+  ...openApi,
+  ...teamApi,
 } as const;
 
 export type Api = typeof api;
@@ -173,6 +201,7 @@ export const events = {
   }),
   rootsChanged: z.object({ roots: z.array(Root) }),
   ...bundleEvents,
+  ...openEvents,
   ...searchEvents,
 } as const;
 

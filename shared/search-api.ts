@@ -45,6 +45,10 @@ export const IndexProgress = z.object({
   bytesTotal: z.number().nonnegative(),
   /** Milliseconds left at the current rate; null until there is a rate to go by. */
   etaMs: z.number().nonnegative().nullable(),
+  /** Sessions listed whose text search cannot find yet (the index catching up after a scan); absent when none. */
+  searchPending: z.number().int().nonnegative().optional(),
+  /** Then sessions whose identifiers and paths substring search cannot match yet; absent when none. */
+  substringPending: z.number().int().nonnegative().optional(),
 });
 export type IndexProgress = z.infer<typeof IndexProgress>;
 

@@ -76,6 +76,8 @@ export const vaultApi = {
     output: z.object({ key: z.string(), path: z.string() }),
   },
   getResumeInfo: { input: z.object({ key: SessionKey }).strict(), output: ResumeInfo },
+  /** Opens a terminal in the session's project folder running its resume command (SESSION_VAULT_TERMINAL chooses the terminal). */
+  resumeInTerminal: { input: z.object({ key: SessionKey }).strict(), output: z.object({ terminal: z.string() }) },
   pruneVault: {
     input: z.object({ olderThanDays: z.number().int().positive().max(36_500).default(30), dryRun: z.boolean().default(true) }).strict(),
     output: PruneResult,

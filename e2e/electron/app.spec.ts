@@ -79,10 +79,19 @@ test.describe('desktop app', () => {
     // file: URLs, because an http(s) one would be handed to the real system browser.
     const opened = await page.evaluate(() => window.open('file:///etc/hostname') === null);
     expect(opened).toBe(true);
+    // Listen beside the app's own guard, to know when the main process was asked and what it answered.
+    await app.evaluate(({ BrowserWindow }) => {
+      const contents = BrowserWindow.getAllWindows()[0]!.webContents;
+      const asked = new Promise((resolve) => contents.once('will-navigate', (event) => resolve({ url: event.url, refused: event.defaultPrevented })));
+      Object.assign(globalThis, { navigationAsked: asked });
+    });
     await page.evaluate(() => {
       window.location.href = 'file:///etc/hostname';
     });
-    await page.waitForTimeout(300);
+    expect(await app.evaluate(() => (globalThis as unknown as { navigationAsked: Promise<unknown> }).navigationAsked)).toEqual({
+      url: 'file:///etc/hostname',
+      refused: true,
+    });
     expect(page.url()).toMatch(/^app:\/\/bundle\//);
     expect(app.windows()).toHaveLength(1);
   });

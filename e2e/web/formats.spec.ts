@@ -87,11 +87,13 @@ test('every session file of the corpus is listed, loose ones by their content, a
   };
   await expect.poll(missing, { timeout: 10_000 }).toEqual([]);
   const unreadable = sessions.filter((s) => s.unreadable).map((s) => `${s.key}: ${s.unreadable?.message}`);
-  // malformed/ holds files recognised by their content as sessions: the two JidoCode ones that cannot be read say why.
+  // malformed/ holds files recognised by their content as sessions: the ones that cannot be read say why.
   expect(unreadable.sort()).toEqual([
     expect.stringMatching(/^ai-agent:.*File is empty/),
     expect.stringMatching(/^jido-code:.*Invalid JSON at line 9/),
     expect.stringMatching(/^jido-code:.*version 99 is newer/),
+    // A Vibe session folder whose messages.jsonl is empty, named by its folder.
+    expect.stringMatching(/^vibe:session_[^:]*: File is empty/),
   ]);
 });
 

@@ -28,6 +28,8 @@ test('keep, star, tag and note a session; it survives its source being deleted; 
   await expect(page.getByTestId('star-toggle')).toHaveAttribute('aria-pressed', 'true');
   await expect(row(page, 'vizier:v-1').getByTestId('row-star')).toBeVisible();
 
+  // Tags and the note live on the Info tab, out of the way of the conversation.
+  await page.getByRole('tab', { name: 'Info' }).click();
   await page.getByTestId('tag-input').fill('tiebreak');
   await page.getByTestId('tag-input').press('Enter');
   await expect(detail.getByTestId('tag-chip')).toHaveText(['tiebreak×']);
@@ -36,6 +38,7 @@ test('keep, star, tag and note a session; it survives its source being deleted; 
   await page.getByTestId('note-input').fill('Check the merge order before release.');
   await page.getByTestId('note-input').press('Control+Enter');
   await expect(page.getByTestId('note-status')).toHaveText('Saved');
+  await page.getByRole('tab', { name: /conversation/i }).click();
 
   // Starred only: the other sessions leave the list; the text filter still works on top.
   await page.getByTestId('filter-starred').click();
@@ -58,12 +61,14 @@ test('keep, star, tag and note a session; it survives its source being deleted; 
   await expect(page.getByTestId('source-gone')).toBeVisible();
   await expect(detail.getByTestId('message')).toHaveCount(2);
   await expect(page.getByTestId('star-toggle')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('tab', { name: 'Info' }).click();
   await expect(page.getByTestId('note-input')).toHaveValue('Check the merge order before release.');
 
   // The project folder of this session does not exist here: resume says so instead of offering a command.
   await page.getByTestId('resume-button').click();
   await expect(page.getByTestId('resume-reason')).toContainText('no longer exists');
 
+  await page.getByRole('tab', { name: /conversation/i }).click();
   const first = detail.getByTestId('message').first();
   await first.hover();
   await first.getByTestId('fork-button').click();

@@ -1,6 +1,6 @@
 // Adding folders through the services: a refused folder is a clear error that saves nothing, and never breaks the next add.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServices, type Services } from './services.ts';
@@ -81,5 +81,20 @@ describe('why a folder holds unreadable files', () => {
       { code: 'unsupported_version', count: 1, example: expect.stringMatching(/version/i) },
     ]);
     expect((await s.client.listRoots({}))[0]?.unreadableReasons).toEqual(root.unreadableReasons);
+  });
+});
+
+describe('one definition of a session', () => {
+  it("counts a folder's sessions as the list shows them: a sub-agent under its parent, an unreadable file apart", async () => {
+    const s = await start();
+    const dir = join(base, 'claude');
+    await cp(join(samplesDir, 'claude-code', 'projects', '-home-user-src-demo'), join(dir, '.claude', 'projects', '-home-user-src-demo'), { recursive: true });
+    await mkdir(join(dir, '.jido_code', 'sessions'), { recursive: true });
+    await writeFile(join(dir, '.jido_code', 'sessions', 'empty.json'), '');
+    const root = await s.client.addRoot({ path: dir });
+    const { sessions } = await s.client.listSessions({});
+    const readable = sessions.filter((x) => !x.unreadable);
+    expect(readable.some((x) => x.childCount > 0)).toBe(true); // the sample project has a sub-agent
+    expect([root.sessionCount, root.unreadableCount]).toEqual([readable.length, sessions.length - readable.length]);
   });
 });

@@ -1,5 +1,5 @@
 // The services end to end in plain Node: scanning roots, opening sessions, unreadable files, live updates.
-import { waitFor } from '../test-support/wait-for.ts';
+import { waitFor, waitUntil } from '../test-support/wait-for.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createServices, type Services } from './services.ts';
 import type { AppEvent } from '../../shared/api.ts';
 import { jidoSession, vizierSession } from '../test-support/session-files.ts';
+import { readProjectHubFile } from '../sources/projecthub/projecthub.ts';
 
 let base: string;
 let root: string;
@@ -159,12 +160,16 @@ describe('services with companion files', () => {
   it('re-reads a ProjectHub session when only its transcript changes', async () => {
     const { cp, appendFile } = await import('node:fs/promises');
     const vault = join(root, 'tide', 'vault');
-    await cp(join(import.meta.dirname, '..', 'sources', 'fixtures', 'projecthub', 'tide-tables', 'vault'), vault, { recursive: true });
+    await cp(join(import.meta.dirname, '..', 'sources', 'projecthub', 'fixtures', 'tide-tables', 'vault'), vault, { recursive: true });
     const key = 'projecthub:4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d';
-    // The copy's own add event must be seen first, so it cannot be mistaken for the change below.
-    await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes(key)));
-    await new Promise((r) => setTimeout(r, 300));
-    const before = (await services.client.getSession({ key, messageLimit: 1000 })).messagesTotal;
+    const total = () =>
+      services.client.getSession({ key, messageLimit: 1000 }).then(
+        (s) => s.messagesTotal,
+        () => undefined,
+      );
+    // The copy settles first (listed with its whole transcript, as the reader reads it), so it cannot be mistaken for the change below.
+    const before = (await readProjectHubFile(join(vault, 'sessions', '2026-03-04_4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d.md'))).messages.length;
+    await waitUntil(async () => (await total()) === before, 5000, 'the copied session with its whole transcript');
     events = [];
     const transcript = join(vault, '.projecthub', 'transcripts', '4f6a8b2c-1d3e-4a5b-9c7d-2e4f6a8b0c1d.jsonl');
     const line = JSON.stringify({
@@ -177,7 +182,7 @@ describe('services with companion files', () => {
       message: { role: 'user', content: 'one more question' },
     });
     await appendFile(transcript, `${line}\n`);
-    await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes(key)));
-    expect((await services.client.getSession({ key, messageLimit: 1000 })).messagesTotal).toBe(before + 1);
+    await waitUntil(async () => (await total()) === before + 1, 5000, 'the session re-read with the added line');
+    await waitFor(() => events.find((e) => e.name === 'sessionsChanged' && e.payload.changed.includes(key)), 5000, 'the change announced');
   });
 });

@@ -1,11 +1,14 @@
 // The composition root: constructs the rooms (roots, catalogue, index, read pools, vault, bundles, library) and wires them into the contract's methods.
 import { EventEmitter } from 'node:events';
-import { join } from 'node:path';
+import { AppError } from '../../shared/result.ts';
+import { OpenedFiles } from '../open/opened-files.ts';
+import { basename, join } from 'node:path';
 import type { AppEvent, ServiceMethods } from '../../shared/api.ts';
 import { createApiClient, type ApiClient } from '../../shared/api-client.ts';
 import { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
 import { SessionIndex } from '../search-index/index-store.ts';
 import { IndexProgressTracker } from '../search-index/index-progress.ts';
+import { ownSummaryKeys } from '../search-index/summary-flags.ts';
 import { createDispatch, type Dispatch } from '../transport/dispatch.ts';
 import { defaultRootCandidates } from '../roots/default-roots.ts';
 import { SessionFileCheck } from '../roots/session-files.ts';
@@ -21,6 +24,8 @@ import { SessionChanges } from '../library/session-changes.ts';
 import { SessionReader } from '../library/session-reader.ts';
 import { LibrarySync } from '../library/library-sync.ts';
 import { Startup } from './startup.ts';
+import { listingsOf, TeamSource } from '../team/team-source.ts';
+import { withTeamSessions } from '../team/team-routes.ts';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -45,8 +50,12 @@ export interface Services {
   methods: ServiceMethods;
   subscribe(handler: (event: AppEvent) => void): () => void;
   start(): Promise<void>;
-  /** Resolves when every root has been scanned once (start() does not wait for it). */
+  /** Resolves when every root has been scanned once and every session's text is searchable (start() does not wait for it). */
   whenScanned(): Promise<void>;
+  /** Resolves when every root has been scanned once and every session is listed, before search has caught up with them. */
+  whenListed(): Promise<void>;
+  /** Resolves when every session is searchable by its words (substrings of identifiers may still be catching up). */
+  whenSearchable(): Promise<void>;
   /** Resolves once scanned and no merge of the index's full-text tables runs (what a scan may start; the bench waits for it). */
   whenIndexTidied(): Promise<void>;
   close(): Promise<void>;
@@ -56,6 +65,8 @@ export interface Services {
   bundles: BundleService;
   /** A bundle the OS asked the app to open: a window takes it and imports it; a sentence when the file cannot be. */
   openBundleFile(path: string): Promise<string | null>;
+  /** A session file the OS or the File menu opened: shown in the window without adding its folder; a sentence when it cannot be. */
+  openSessionFile(path: string): Promise<string | null>;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -81,7 +92,8 @@ export function createServices(options: ServicesOptions): Services {
   const sessionPool = new ReadPool(1, { pricingFile });
   const sessions = new SessionReader({ catalogue, pool, sessionPool });
   // The one roots check every file operation on a session passes: the folders added, and the vault's own.
-  const files = new SessionFileCheck(() => [...roots.list().map((r) => r.path), ...vault.roots()]);
+  // Files opened on their own (OpenedFiles, below) count as sources of one file each.
+  const files = new SessionFileCheck(() => [...roots.list().map((r) => r.path), ...vault.roots(), ...opened.paths()]);
   // Indexing progress: every scan (roots, vault) counts into one run that ends idle when the last scan does.
   const progress = new IndexProgressTracker((payload) => emit({ name: 'indexProgress', payload }));
   const changes = new SessionChanges(emit);
@@ -112,8 +124,11 @@ export function createServices(options: ServicesOptions): Services {
     catalogue,
     files,
     readFull: (key) => sessions.readFull(key),
+    rowsDocument: (key) => sessions.rowsDocument(key),
     rescanVault,
     host: options.host,
+    ownSummaries: (keys) => ownSummaryKeys(index, keys),
+    sessionHead: async (key) => (await sessions.openWindow(key, 0, 0)).session,
   });
 
   // Sharing: export/import bundles. Bundles parse, serialize and scan each session in a worker of their own
@@ -121,12 +136,15 @@ export function createServices(options: ServicesOptions): Services {
   const bundles = new BundleService({
     dataDir: options.dataDir,
     env,
-    locate: (key) => sessions.locate(key),
+    // A bundle's session.json carries the vault's summary of a session in place of its own.
+    locate: (key) => ({ ...sessions.locate(key), summary: vault.summaries.vaultSummaryOf(key) }),
     pricingFile,
-    load: (key) => sessions.load(key),
+    // Markdown and HTML exports show the vault's summary in place of the session's own.
+    load: async (key) => vault.summaries.withVaultSummary(await sessions.load(key)),
     known: (key) => catalogue.byKey(key) !== undefined,
     files,
     rescanVault,
+    adoptSummary: async (key, summary) => void (await vault.summaries.set(key, summary, 'imported with a bundle')),
     emit,
   });
 
@@ -158,7 +176,37 @@ export function createServices(options: ServicesOptions): Services {
     start: startup,
   });
 
-  const methods: ServiceMethods = { ...vault.methods(), ...bundles.methods(), ...openedBundles.methods(), ...library.methods() };
+  const opened: OpenedFiles = new OpenedFiles({
+    dataDir: options.dataDir,
+    readFile: async (path) => {
+      const key = await sync.readOpenedFile(path);
+      const entry = key ? catalogue.byKey(key) : undefined;
+      if (!key || !entry) {
+        throw new AppError('INVALID_INPUT', `${basename(path)} is not a session file any reader recognises (by its place or its first records).`);
+      }
+      return { key, title: entry.summary.title };
+    },
+    takeUpload: (uploadId) => bundles.takeUpload(uploadId),
+    notify: () => emit({ name: 'sessionFileOpened', payload: {} }),
+  });
+
+  // The Team source: a team store set in the app. Calls about its sessions (`<machine>/<key>`) go to it; sessions that
+  // change are pushed by auto-push when it is on.
+  const team = new TeamSource({
+    dataDir: options.dataDir,
+    env,
+    emit,
+    openLoader: () => bundles.openLoader(),
+    listings: (keys) => listingsOf(keys, library.methods().listSessions),
+  });
+  emitter.on('event', (event: AppEvent) => {
+    if (event.name === 'sessionsChanged') team.noteChanged(event.payload.changed);
+  });
+  const methods: ServiceMethods = withTeamSessions(
+    { ...vault.methods(), ...bundles.methods(), ...openedBundles.methods(), ...opened.methods(), ...library.methods(), ...team.methods() },
+    () => team.readMethods(),
+    (key) => sessions.load(key),
+  );
   // A call that comes while a start restores the catalogue (the server listens meanwhile) waits for it; the list
   // reads its first pages from the index alone.
   const dispatch = createDispatch(methods, { ready: startup.restoring, exempt: ['listSessions'] });
@@ -169,14 +217,18 @@ export function createServices(options: ServicesOptions): Services {
     methods,
     bundles,
     openBundleFile: (path) => openedBundles.add(path),
+    openSessionFile: (path) => opened.openForWindow(path),
     subscribe(handler) {
       emitter.on('event', handler);
       return () => emitter.off('event', handler);
     },
     start: () => startup.start(),
     whenScanned: () => startup.whenScanned(),
+    whenListed: () => startup.whenListed(),
+    whenSearchable: () => startup.whenSearchable(),
     whenIndexTidied: () => startup.whenIndexTidied(),
     async close() {
+      await team.close();
       changes.close();
       startup.close();
       progress.close();

@@ -64,17 +64,28 @@ export class Startup {
     this.problemList.push(message);
   };
 
-  /** Resolves when every root has been scanned once. */
-  async whenScanned(): Promise<void> {
+  /** Resolves when every root has been scanned once and every session is listed; search may still be catching up. */
+  async whenListed(): Promise<void> {
     // A scan is started by start(): one not over yet has none to wait for yet.
     await this.started?.catch(() => undefined);
     return this.deps.sync.whenScanned();
   }
 
+  /** Resolves when every root has been scanned once and every listed session is searchable by its words (identifier substrings may follow). */
+  async whenSearchable(): Promise<void> {
+    await this.whenListed();
+    return this.deps.index.whenSearchable();
+  }
+
+  /** Resolves when every root has been scanned once and every listed session's text is in the index, identifiers too. */
+  async whenScanned(): Promise<void> {
+    await this.whenListed();
+    return this.deps.index.whenCaughtUp();
+  }
+
   /** Resolves once scanned and no merge of the index's full-text tables runs. */
   async whenIndexTidied(): Promise<void> {
-    await this.started?.catch(() => undefined);
-    await this.deps.sync.whenScanned();
+    await this.whenScanned();
     return this.deps.index.whenTidied();
   }
 

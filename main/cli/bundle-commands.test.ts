@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PLANTED_ENV, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
+import { PLANTED_ENV, SECRETS } from '../test-support/planted-secrets.ts';
 import { jidoSession, vizierSession } from '../test-support/session-files.ts';
 
 let base: string;
@@ -78,7 +78,7 @@ describe('session-vault import', () => {
     const listed = JSON.parse((await run(['list', '--json', '--no-defaults'], 'fresh')).stdout) as Array<{ key: string; kept: boolean }>;
     expect(listed.map((s) => s.key).sort()).toEqual(['jido-code:j-1', 'vizier:v-1']);
     const again = await run(['import', out], 'fresh');
-    expect(again.stdout).toContain('Imported no session.\nSkipped 2 session(s) the vault already has');
+    expect(again.stdout).toContain('Imported no session.\nSkipped 2 session(s) already here');
     const copy = await run(['import', out, '--as-copy', '--json'], 'fresh');
     expect((JSON.parse(copy.stdout) as { imported: Array<{ key: string }> }).imported.map((s) => s.key).sort()).toEqual([
       'jido-code:j-1~copy-1',

@@ -140,7 +140,8 @@ async function runExport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
   const format = formatOf(v.format, v.output);
   const output = v.output ? resolve(v.output) : '';
   const options = { redact: v.redact !== false, keep: v.keep ?? [], env, includeChildren: v.children !== false };
-  await withOneShotServices({ roots: v.root }, env, async (services) => {
+  // Sessions named by key or id are found in the list; --query searches, and waits for the full-text index.
+  await withOneShotServices({ roots: v.root, needs: v.query === undefined ? 'list' : 'search' }, env, async (services) => {
     const keys = await resolveKeys(services, positionals, v.query);
     const load = services.bundles.load;
     if (format !== 'zip') {
@@ -199,7 +200,7 @@ export function formatImport(given: ImportReport): string {
   lines.push(report.imported.length ? `Imported ${report.imported.length} session(s) into the vault:` : 'Imported no session.');
   for (const s of report.imported) lines.push(`  ${s.key}  ${s.title}${s.copyOf ? `  (a copy of ${s.copyOf})` : ''}`);
   if (report.skipped.length) {
-    lines.push(`Skipped ${report.skipped.length} session(s) the vault already has (--as-copy imports them under a new key):`);
+    lines.push(`Skipped ${report.skipped.length} session(s) already here (--as-copy imports them under a new key):`);
     for (const s of report.skipped) lines.push(`  ${s.key}  ${s.title}: ${s.reason}`);
   }
   const r = report.redaction;

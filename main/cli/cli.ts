@@ -1,17 +1,6 @@
 // The `session-vault` command line: list and serve over the same services the app uses.
-import { runList, LIST_HELP } from './list-command.ts';
-import { runSearch, SEARCH_HELP } from './search-command.ts';
-import { runUsage, USAGE_HELP } from './usage-command.ts';
-import { runDiff, DIFF_HELP } from './diff-command.ts';
-import { runRecord, RECORD_HELP } from './record-command.ts';
-import { runValidate, VALIDATE_HELP } from './validate-command.ts';
-import { runOpen, OPEN_HELP } from './open-command.ts';
-import { runVaultCommand, VAULT_HELP } from './vault-commands.ts';
-import { runBundleCommand, BUNDLE_HELP } from './bundle-commands.ts';
-import { runTeam, TEAM_HELP } from './team-commands.ts';
-import { runServe } from '../transport/serve.ts';
-import { SERVE_HELP } from './serve-args.ts';
 import { UsageError } from './usage-error.ts';
+import { BUNDLE_COMMANDS, VAULT_COMMANDS } from './command-names.ts';
 import { appVersion } from '../env/app-version.ts';
 import { sanitizeLines } from './terminal-text.ts';
 import { describeError } from '../fs/fs-error-text.ts';
@@ -31,6 +20,8 @@ Commands:
   validate   check session.json files against the session schema
   keep       copy sessions into the vault, safe from tools that delete old ones
   tag, note  star, tag and annotate a session
+  summary    print or set a session's structured summary: session-vault summary <session> [--set FILE|-] [--json]
+  mcp        serve the vault to an AI assistant over stdio (Model Context Protocol)
   fork       branch a new vault session from a prior point of another
   resume     print the command that resumes a session in its own tool
   prune      move vault sessions older than N days to the trash (dry run first)
@@ -53,18 +44,44 @@ Environment:
   SESSION_VAULT_WRITER_CONFIG     the settings file "record" reads
 `;
 
-const COMMANDS: Record<string, { run: (argv: string[]) => Promise<void>; help: string }> = {
-  list: { run: (argv) => runList(argv), help: LIST_HELP },
-  search: { run: (argv) => runSearch(argv), help: SEARCH_HELP },
-  usage: { run: (argv) => runUsage(argv), help: USAGE_HELP },
-  diff: { run: (argv) => runDiff(argv), help: DIFF_HELP },
-  serve: { run: (argv) => runServe(argv), help: SERVE_HELP },
-  record: { run: (argv) => runRecord(argv), help: RECORD_HELP },
-  validate: { run: (argv) => runValidate(argv), help: VALIDATE_HELP },
-  open: { run: (argv) => runOpen(argv), help: OPEN_HELP },
-  team: { run: (argv) => runTeam(argv), help: TEAM_HELP },
-  ...Object.fromEntries(Object.entries(VAULT_HELP).map(([name, help]) => [name, { run: (argv: string[]) => runVaultCommand(name, argv), help }])),
-  ...Object.fromEntries(Object.entries(BUNDLE_HELP).map(([name, help]) => [name, { run: (argv: string[]) => runBundleCommand(name, argv), help }])),
+interface Command {
+  run: (argv: string[]) => Promise<void>;
+  help: string;
+}
+
+/**
+ * Each command's module is loaded only when that command runs (or its help is asked for): a one-shot command
+ * does not pay for parsing the server, the MCP SDK, the team store's driver and every other command.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  list: async () => import('./list-command.ts').then((m) => ({ run: m.runList, help: m.LIST_HELP })),
+  search: async () => import('./search-command.ts').then((m) => ({ run: m.runSearch, help: m.SEARCH_HELP })),
+  usage: async () => import('./usage-command.ts').then((m) => ({ run: m.runUsage, help: m.USAGE_HELP })),
+  diff: async () => import('./diff-command.ts').then((m) => ({ run: m.runDiff, help: m.DIFF_HELP })),
+  summary: async () => import('./summary-command.ts').then((m) => ({ run: m.runSummary, help: m.SUMMARY_HELP })),
+  mcp: async () => import('./mcp-command.ts').then((m) => ({ run: m.runMcp, help: m.MCP_HELP })),
+  serve: async () => {
+    const [{ runServe }, { SERVE_HELP }] = await Promise.all([import('../transport/serve.ts'), import('./serve-args.ts')]);
+    return { run: (argv) => runServe(argv), help: SERVE_HELP };
+  },
+  record: async () => import('./record-command.ts').then((m) => ({ run: m.runRecord, help: m.RECORD_HELP })),
+  validate: async () => import('./validate-command.ts').then((m) => ({ run: m.runValidate, help: m.VALIDATE_HELP })),
+  open: async () => import('./open-command.ts').then((m) => ({ run: m.runOpen, help: m.OPEN_HELP })),
+  team: async () => import('./team-commands.ts').then((m) => ({ run: m.runTeam, help: m.TEAM_HELP })),
+  ...Object.fromEntries(
+    VAULT_COMMANDS.map((name) => [
+      name,
+      async (): Promise<Command> =>
+        import('./vault-commands.ts').then((m) => ({ run: (argv: string[]) => m.runVaultCommand(name, argv), help: m.VAULT_HELP[name]! })),
+    ]),
+  ),
+  ...Object.fromEntries(
+    BUNDLE_COMMANDS.map((name) => [
+      name,
+      async (): Promise<Command> =>
+        import('./bundle-commands.ts').then((m) => ({ run: (argv: string[]) => m.runBundleCommand(name, argv), help: m.BUNDLE_HELP[name]! })),
+    ]),
+  ),
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -79,16 +96,16 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'help') {
     const topic = rest[0] ? COMMANDS[rest[0]] : undefined;
-    process.stdout.write(topic ? topic.help : HELP);
+    process.stdout.write(topic ? (await topic()).help : HELP);
     return 0;
   }
-  const entry = COMMANDS[command];
-  if (!entry) {
+  const load = COMMANDS[command];
+  if (!load) {
     process.stderr.write(`session-vault: unknown command "${command}".\n\n${HELP}`);
     return 2;
   }
   try {
-    await entry.run(rest);
+    await (await load()).run(rest);
     return 0;
   } catch (err) {
     // Messages name sessions, keys and bundle entries: printed without the escape sequences they may hold.

@@ -42,7 +42,7 @@ export async function runDiff(argv: string[], env: NodeJS.ProcessEnv = process.e
   if (positionals.length !== 2) {
     throw new UsageError(`give exactly two sessions to compare (got ${positionals.length}).\n\n${DIFF_HELP}`);
   }
-  await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
+  await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'], needs: 'list' }, env, async (services) => {
     const { sessions } = await services.client.listSessions({ includeChildren: true, limit: 100_000 });
     const [a, b] = positionals.map((ref) => resolveSessionRef(ref, sessions)) as [string, string];
     // Through the client, so the CLI meets the same validation and errors as the app.

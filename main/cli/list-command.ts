@@ -55,7 +55,7 @@ export async function runList(argv: string[], env: NodeJS.ProcessEnv = process.e
     process.stdout.write(LIST_HELP);
     return;
   }
-  await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
+  await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'], needs: 'list' }, env, async (services) => {
     const { sessions } = await services.client.listSessions({});
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
     process.stdout.write(values.json ? `${terminalJson(sessions)}\n` : formatTable(sessions, width));

@@ -25,6 +25,32 @@ const refusal = (promise: Promise<unknown>) =>
     (err: unknown) => err,
   );
 
+describe('one-shot commands and the full-text index', () => {
+  it('a command that only lists (list, export, diff, resume) never waits for the text; the next that searches catches up', async () => {
+    const large = join(base, 'large');
+    await mkdir(join(large, '.jido_code', 'sessions'), { recursive: true });
+    // Half a megabyte each: the scan's batches go to the index's writer thread, which leaves the text for later.
+    for (let i = 0; i < 3; i++) {
+      const doc = JSON.parse(jidoSession(`w${i}`, `walrus ${i}`)) as { conversation: Array<Record<string, unknown>> };
+      doc.conversation.push({
+        id: 'a9',
+        role: 'assistant',
+        content: `${'a long build log line\n'.repeat(25_000)} tusked${i}`,
+        timestamp: '2026-01-02T09:00:10.000000Z',
+      });
+      await writeFile(join(large, '.jido_code', 'sessions', `w${i}.json`), JSON.stringify(doc));
+    }
+    const data = { SESSION_VAULT_HOME: join(base, 'data-large'), HOME: join(base, 'home') };
+    await withOneShotServices({ roots: [large], noDefaults: true, needs: 'list' }, data, async (services) => {
+      expect((await services.client.listSessions({})).total).toBe(3);
+      expect((await services.client.searchSessions({ query: 'tusked1' })).total).toBe(0);
+    });
+    await withOneShotServices({ roots: [large], noDefaults: true }, data, async (services) => {
+      expect((await services.client.searchSessions({ query: 'tusked1' })).results.map((r) => r.summary.key)).toEqual(['jido-code:w1']);
+    });
+  });
+});
+
 describe('the one-shot services client', () => {
   it('answers with values and refuses with ClientErrors carrying the contract code, message and field', async () => {
     await withOneShotServices({ roots: [root], noDefaults: true }, env(), async (services) => {

@@ -10,6 +10,11 @@ export interface OneShotOptions {
   roots?: string[] | undefined;
   /** --no-defaults: skip the tools' default folders. */
   noDefaults?: boolean | undefined;
+  /**
+   * What the command needs before it works: every session listed (`list`: list, export, diff, resume and the other
+   * commands on named sessions), or every session's text searchable too (`search`, the default).
+   */
+  needs?: 'list' | 'search';
 }
 
 /** Runs `work` on the services, started for this process; it talks to them through `services.client`. */
@@ -27,7 +32,8 @@ export async function withOneShotServices<T>(options: OneShotOptions, env: NodeJ
   try {
     await services.start();
     for (const problem of services.startupProblems()) process.stderr.write(`warning: ${sanitizeForTerminal(problem)}\n`);
-    await services.whenScanned();
+    // A command that does not search never waits for the full-text index: it catches up in a later run.
+    await (options.needs === 'list' ? services.whenListed() : services.whenScanned());
     return await work(services);
   } finally {
     await services.close();

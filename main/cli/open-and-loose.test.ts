@@ -70,7 +70,7 @@ describe('session files outside any layout', () => {
     const { code, stdout } = await run(['open', join(LOOSE, 'rollout.jsonl')]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^title: +please summarize the build script$/m);
-    expect(stdout).toMatch(/^format: +Codex CLI \(codex\)$/m);
+    expect(stdout).toMatch(/^format: +Codex \(codex\)$/m);
     expect(stdout).toMatch(/^branch: +main$/m);
     expect((await run(['list', '--json', '--no-defaults'])).stdout.trim()).toBe('[]');
   });

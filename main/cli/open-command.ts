@@ -1,5 +1,6 @@
 // `session-vault open <file> [--json]`: the summary of one session file wherever it lies, read by the app's own readers.
 import { stat } from 'node:fs/promises';
+import { FORMAT_LABELS } from '../../shared/source-formats.ts';
 import { resolve } from 'node:path';
 import type { SessionSummary } from '../../shared/session.ts';
 import { toSummary } from '../../shared/summarize.ts';
@@ -58,14 +59,14 @@ async function summarizeFile(file: string): Promise<{ summary: SessionSummary; l
   if (!info.isFile()) throw new Error(`${file} is not a file.`);
   const reader = await resolveReader(file);
   if (!reader) {
-    const known = readers.map((r) => r.label).join(', ');
+    const known = readers.map((r) => FORMAT_LABELS[r.format]).join(', ');
     throw new Error(`${file} is not a session file any reader recognises (by its place or its first records): ${known}.`);
   }
   try {
-    return { summary: toSummary(await reader.read(file)), label: reader.label };
+    return { summary: toSummary(await reader.read(file)), label: FORMAT_LABELS[reader.format] };
   } catch (err) {
     const reason = err instanceof UnreadableError ? err.message : `${(err as Error).name}: ${(err as Error).message}`;
-    throw new Error(`${file} looks like a ${reader.label} session but cannot be read: ${reason}`, { cause: err });
+    throw new Error(`${file} looks like a ${FORMAT_LABELS[reader.format]} session but cannot be read: ${reason}`, { cause: err });
   }
 }
 

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SessionDocument } from '../recorder/session-schema.ts';
-import { PLANTED_ENV, PLANTED_TEXT, SECRETS, secretsOnDisk } from '../recorder/fixtures/planted-secrets.ts';
+import { PLANTED_ENV, PLANTED_TEXT, SECRETS, secretsOnDisk } from '../test-support/planted-secrets.ts';
 
 const RUN = resolve(import.meta.dirname, 'cli.ts');
 const RACER = resolve(import.meta.dirname, '../recorder/fixtures/race-writer.ts');

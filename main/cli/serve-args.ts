@@ -3,20 +3,30 @@ import { resolve } from 'node:path';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 
-export const SERVE_HELP = `Usage: session-vault serve [--port N] [--root DIR]...
+export const SERVE_HELP = `Usage: session-vault serve [--port N] [--root DIR]... [--no-open]
+       session-vault serve --team URL [--port N] [--no-open]
 
-Serves the Session Vault UI to a browser on 127.0.0.1 and prints the URL to open.
-The URL carries a random token made for this run; requests without it are refused.
+Serves the Session Vault UI to a browser on 127.0.0.1, prints the URL and opens it in your browser
+(when started at a terminal on a desktop). The URL carries a random token made for this run;
+requests without it are refused.
 
 Options:
   --port N      port to listen on (default: any free port)
   --root DIR    also read sessions below DIR for this run (repeatable)
+  --no-open     print the address only; do not open a browser
+  --team URL    serve a team store (PostgreSQL) read-only instead of this machine's sessions: its sessions
+                listed with their machine, searched, opened, compared and exported. The URL carries no
+                password: it comes from SESSION_VAULT_TEAM_PASSWORD_FILE, PGPASSWORD or ~/.pgpass
   -h, --help    show this help
 `;
 
 export interface ServeArgs {
   port: number;
   roots: string[];
+  /** Open the address in the browser (unless --no-open; and only at a desktop terminal, see open-browser.ts). */
+  open: boolean;
+  /** --team URL: the team store to serve instead of the local sessions. */
+  team?: string;
   help: boolean;
 }
 
@@ -26,6 +36,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     {
       port: { type: 'string' },
       root: { type: 'string', multiple: true },
+      'no-open': { type: 'boolean' },
+      team: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     SERVE_HELP,
@@ -35,5 +47,13 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port must be a whole number from 0 to 65535, not "${values.port}".`);
   }
-  return { port, roots: (values.root ?? []).map((r) => resolve(r)), help: values.help ?? false };
+  if (values.team !== undefined && values.root?.length)
+    throw new UsageError('--team serves a team store; --root adds local folders, which it does not show. Use one or the other.');
+  return {
+    port,
+    roots: (values.root ?? []).map((r) => resolve(r)),
+    open: values['no-open'] !== true,
+    ...(values.team !== undefined ? { team: values.team } : {}),
+    help: values.help ?? false,
+  };
 }

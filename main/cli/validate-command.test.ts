@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { openSession } from '../recorder/open-session.ts';
 
 const RUN = resolve(import.meta.dirname, 'cli.ts');
-const FIXTURES = resolve(import.meta.dirname, '../recorder/fixtures/validate');
+const FIXTURES = resolve(import.meta.dirname, 'fixtures/validate');
 const VALID = join(FIXTURES, 'valid-session.json');
 const INVALID = join(FIXTURES, 'invalid-session.json');
 let base: string;

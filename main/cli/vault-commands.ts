@@ -68,7 +68,7 @@ export async function runVaultCommand(command: string, argv: string[], env: Node
   const json = v.json as boolean | undefined;
   const needsSession = !['prune', 'clear'].includes(command);
   if (needsSession && !positionals[0]) throw new UsageError(`missing <session>.\n\n${VAULT_HELP[command]}`);
-  await withOneShotServices({ roots: v.root as string[] | undefined }, env, async (services) => {
+  await withOneShotServices({ roots: v.root as string[] | undefined, needs: 'list' }, env, async (services) => {
     const key = needsSession ? await resolveKey(services, positionals[0]!) : '';
     // Keys, titles, tags and paths come from sessions: each is printed as one line without escape sequences.
     const shownKey = t(key);

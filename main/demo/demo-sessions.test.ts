@@ -1,4 +1,4 @@
-// Tests that the bundled demo set is written atomically and reads back through the normal readers.
+// Tests that the generated part of the demo set (Vizier, JidoCode) is written atomically and reads back through the normal readers.
 import { readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,7 +38,7 @@ describe('writeDemoSessions', () => {
   });
 
   it("writes Vizier and JidoCode sessions in their tools' layouts that read back without warnings", async () => {
-    await writeDemoSessions(dir, NOW);
+    await writeDemoSessions(dir, NOW, null);
     const files = walk(dir).map((p) => p.slice(dir.length + 1));
     expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(files.filter((f) => !findReader(join(dir, f)))).toEqual(['trailhead/.vizier/sessions/0196a0c1-4e2b-7d31-8f5a-2c9e1b7d4a01/proposal-1.diff']);
@@ -50,7 +50,7 @@ describe('writeDemoSessions', () => {
   });
 
   it('covers an accepted chain with its diff, a rejected revert, an open session, a real-writer run and JidoCode usage', async () => {
-    await writeDemoSessions(dir, NOW);
+    await writeDemoSessions(dir, NOW, null);
     const sessions = await readAll(dir);
     const byOutcome = (status: string) => sessions.find((s) => s.outcome?.status === status);
 
@@ -79,10 +79,10 @@ describe('writeDemoSessions', () => {
   });
 
   it('is idempotent: a second run refreshes the same files with newer timestamps', async () => {
-    await writeDemoSessions(dir, NOW);
+    await writeDemoSessions(dir, NOW, null);
     const first = walk(dir).sort();
     const later = NOW + 3 * 24 * 60 * 60_000;
-    await writeDemoSessions(dir, later);
+    await writeDemoSessions(dir, later, null);
     expect(walk(dir).sort()).toEqual(first);
     const open = (await readAll(dir)).find((s) => s.outcome?.status === 'open');
     expect(open?.updatedAt).toBe(minutesBefore(later, 2));

@@ -1,9 +1,10 @@
-// Writes the bundled demo set: a few realistic Vizier and JidoCode sessions in their tools' own layouts.
+// Writes the bundled demo set: realistic Vizier and JidoCode sessions (timestamps relative to now), and one sample of every other format.
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { demoClock, type DemoFile } from './demo-clock.ts';
 import { jidoDemoFiles } from './demo-jido.ts';
 import { vizierDemoFiles } from './demo-vizier.ts';
+import { copyDemoSamples, demoSamplesDir } from './demo-samples.ts';
 
 /** Every demo file, with timestamps relative to `now` so the list always looks recently used. */
 export function demoFiles(dir: string, now: number = Date.now()): DemoFile[] {
@@ -26,10 +27,13 @@ async function writeAtomic(target: string, content: string): Promise<void> {
 
 /**
  * Writes (or refreshes) the demo set under `dir`: `<repo>/.vizier/sessions/<id>/session.json` and
- * `.jido_code/sessions/<id>.json`, so adding `dir` as a root lets the normal readers pick them up.
+ * `.jido_code/sessions/<id>.json`, plus the sample of every other format in its tool's layout (demo-samples.ts), so
+ * adding `dir` as a root lets the normal readers pick them up. Without the samples (an install that lost them) the
+ * generated sessions are still written.
  */
-export async function writeDemoSessions(dir: string, now: number = Date.now()): Promise<void> {
+export async function writeDemoSessions(dir: string, now: number = Date.now(), samples: string | null = demoSamplesDir()): Promise<void> {
   for (const file of demoFiles(dir, now)) {
     await writeAtomic(join(dir, ...file.path.split('/')), file.content);
   }
+  if (samples) await copyDemoSamples(samples, dir);
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createHttpTransport } from './http-server.ts';
+import { waitUntil } from '../test-support/wait-for.ts';
 import type { ServiceMethods } from '../../shared/api.ts';
 import { createDispatch } from './dispatch.ts';
 import type { Dispatch } from './dispatch.ts';
@@ -148,7 +149,8 @@ describe('HTTP transport limits', () => {
     await listen({ maxConnections: 2 });
     const held = [connect(port, '127.0.0.1'), connect(port, '127.0.0.1')];
     await Promise.all(held.map((s) => new Promise((r) => s.once('connect', r))));
-    await new Promise((r) => setTimeout(r, 50));
+    // The server counts a connection once it has accepted it, which may come after the client saw it connect.
+    await waitUntil(() => accepted.length === 2, 5000, 'the server to accept both connections');
     const third = await rawRequest(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`, 0, { deadlineMs: 2_000 });
     expect(third.closed).toBe(true);
     expect(third.response).toBe('');

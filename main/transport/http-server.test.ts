@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
 import { createHttpTransport } from './http-server.ts';
+import { waitUntil } from '../test-support/wait-for.ts';
 import type { AppEvent } from '../../shared/api.ts';
 import type { Dispatch } from './dispatch.ts';
 
@@ -155,7 +156,7 @@ describe('HTTP transport', () => {
     expect(first).toContain('data: {"changed":["vizier:a"],"removed":[]}');
     // A second connection (the tab reconnecting) gets events too, and the old one was unsubscribed.
     await receive();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(bus.listenerCount('event')).toBe(0);
+    // The server unsubscribes when it sees the connection close.
+    await waitUntil(() => bus.listenerCount('event') === 0, 5000, 'the closed streams to unsubscribe');
   });
 });

@@ -1,5 +1,6 @@
 // `session-vault serve`: the whole UI in any browser, over HTTP + SSE on 127.0.0.1 with a per-run token.
 import { randomBytes } from 'node:crypto';
+import { openInBrowser } from './open-browser.ts';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { resolveDataDir } from '../env/data-dir.ts';
 import { parseServeArgs, SERVE_HELP } from '../cli/serve-args.ts';
 import { UsageError } from '../cli/usage-error.ts';
 import { sanitizeForTerminal } from '../cli/terminal-text.ts';
+import { runTeamServe } from './serve-team.ts';
 
 export interface RunningServer {
   url: string;
@@ -97,6 +99,7 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
   }
   // The serve process (`session-vault serve`, `npm start` without Electron) sizes V8's heaps before the services start.
   configureHeaps();
+  if (args.team !== undefined) return runTeamServe({ team: args.team, port: args.port, open: args.open }, rendererDir, env);
   const running = await startServer({
     dataDir: resolveDataDir(env),
     port: args.port,
@@ -106,6 +109,7 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
   });
   process.stdout.write(`Session Vault is running at ${running.url}\n`);
   process.stdout.write("Open that address in a browser (it holds this run's access token). Press Ctrl+C to stop.\n");
+  if (args.open) process.stdout.write(`${await openInBrowser(running.url, { env, platform: process.platform, interactive: process.stdout.isTTY === true })}\n`);
   try {
     await running.started;
   } catch (err) {

@@ -2,7 +2,8 @@
 import { useState, type FormEvent } from 'react';
 import { useAppStore } from '../store/store-context.ts';
 
-export function AddRootForm(props: { autoFocus?: boolean; onAdded?: () => void }) {
+/** `inputId` tells two forms on screen apart (the Sources panel's and the Settings page's). */
+export function AddRootForm(props: { autoFocus?: boolean; onAdded?: () => void; inputId?: string }) {
   const [path, setPath] = useState('');
   const addRoot = useAppStore((s) => s.addRoot);
   const busy = useAppStore((s) => s.addRootBusy);
@@ -20,7 +21,7 @@ export function AddRootForm(props: { autoFocus?: boolean; onAdded?: () => void }
     <form className="add-root" onSubmit={(e) => void submit(e)}>
       <div className="add-root-line">
         <input
-          id="add-root-input"
+          id={props.inputId ?? 'add-root-input'}
           data-testid="add-root-input"
           type="text"
           value={path}

@@ -16,11 +16,14 @@
  * Virtual lists render the rows near the viewport plus 40 each way, so short sessions are fully in the DOM.
  */
 import { useEffect, useRef, useState } from 'react';
+import { bindSessionRoute } from '../session-route.ts';
+import { OPEN_HELP_EVENT } from './search/SearchHelp.tsx';
 import { useAppStore, useAppStoreApi } from '../store/store-context.ts';
 import { Detail } from './Detail.tsx';
 import { EmptyState } from './EmptyState.tsx';
 import { SessionList } from './SessionList.tsx';
 import { SourcesPanel } from './SourcesPanel.tsx';
+import { TeamPanel } from './team/TeamPanel.tsx';
 import { TopBar } from './TopBar.tsx';
 import { VaultPanel } from './vault/VaultPanel.tsx';
 import { BundleLayer } from './bundle/BundleButtons.tsx';
@@ -29,6 +32,9 @@ import { bindCompareRoute } from '../compare-route.ts';
 import { Compare } from './compare/Compare.tsx';
 import { CompareBar } from './compare/CompareBar.tsx';
 import { StatusLine } from './StatusLine.tsx';
+import { bindSettingsRoute } from '../settings-route.ts';
+import { SettingsView } from './settings/SettingsView.tsx';
+import { PaletteLayer } from './palette/PaletteLayer.tsx';
 
 function isTextEntry(el: Element | null): boolean {
   if (!el) return false;
@@ -42,10 +48,17 @@ export function App() {
   const [addOpen, setAddOpen] = useState(false);
   const isEmpty = useAppStore((s) => s.loaded && !s.listError && s.sessions.length === 0 && !s.roots.some((r) => r.sessionCount > 0));
   const comparing = useAppStore((s) => s.compare !== null);
+  const settingsOpen = useAppStore((s) => s.settingsOpen);
   // #/compare/<a>/<b> opens a comparison, and an open comparison is kept in the URL.
   useEffect(() => bindCompareRoute(store, window), [store]);
+  // #/session/<key>/<tab>[/<message>] opens a session; the open one is kept in the URL (reload, links, Back and Forward).
+  useEffect(() => bindSessionRoute(store, window), [store]);
+  // #/settings shows the Settings page.
+  useEffect(() => bindSettingsRoute(store, window), [store]);
   // A bundle double-clicked before this window existed is waiting in the main process.
   useEffect(() => void store.getState().importOpened(), [store]);
+  // So is a session file the OS or the File menu opened.
+  useEffect(() => void store.getState().takeOpenedSessions(), [store]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -74,6 +87,28 @@ export function App() {
         case 'ArrowUp':
           e.preventDefault();
           state.moveSelection(e.key === 'ArrowDown' ? 1 : -1);
+          return;
+        // Letters are keys only outside the search box, where they are text.
+        case 'j':
+        case 'k':
+          if (inFilter) return;
+          e.preventDefault();
+          state.moveSelection(e.key === 'j' ? 1 : -1);
+          return;
+        case 'o':
+          if (inFilter) return;
+          e.preventDefault();
+          void state.openSelected();
+          return;
+        case 'e':
+          if (inFilter || !state.open?.session) return;
+          e.preventDefault();
+          void state.openShare([state.open.key]);
+          return;
+        case '?':
+          if (inFilter) return;
+          e.preventDefault();
+          window.dispatchEvent(new Event(OPEN_HELP_EVENT));
           return;
         case 's':
           // Not while typing in the filter box either: there `s` is a letter.
@@ -109,13 +144,15 @@ export function App() {
           <CompareBar />
           <SessionList />
           <SourcesPanel showAddForm={addOpen && !isEmpty} onToggleAdd={() => setAddOpen((v) => !v)} />
+          <TeamPanel />
         </aside>
-        <main className="main">{isEmpty ? <EmptyState /> : comparing ? <Compare /> : <Detail />}</main>
+        <main className="main">{settingsOpen ? <SettingsView /> : isEmpty ? <EmptyState /> : comparing ? <Compare /> : <Detail />}</main>
       </div>
       <StatusLine />
       <VaultPanel />
       <BundleLayer />
       <LinkConfirm />
+      <PaletteLayer />
     </div>
   );
 }

@@ -1,25 +1,38 @@
-// The right-hand detail view: header plus tabs for conversation, operations, todos, config, warnings and raw.
-import { useEffect, useState } from 'react';
+// The right-hand detail view: header plus tabs for conversation, operations, usage, todos, config, warnings and raw; the usage dashboard when no session is open.
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { SessionInfo } from './SessionInfo.tsx';
+import { ImagesTab, sessionImages } from './ImagesTab.tsx';
 import type { OpenedSession } from '../../shared/api.ts';
 import { formatLabel } from '../format.ts';
 import type { SearchFocus } from '../store/store-search.ts';
 import { useAppStore } from '../store/store-context.ts';
 import { Conversation, type FindControl } from './transcript/Conversation.tsx';
 import { DetailHeader } from './DetailHeader.tsx';
+import { SummaryCard } from './summary/SummaryCard.tsx';
 import { Operations } from './transcript/Operations.tsx';
 import { RawSourceView } from './transcript/RawSourceView.tsx';
 import { ConfigTable, Todos, Warnings } from './SessionFacts.tsx';
+import { UsageLanding } from './usage/UsageLanding.tsx';
 
-type Tab = 'conversation' | 'operations' | 'todos' | 'config' | 'warnings' | 'raw';
+/** The session's cumulative token and cost curve, drawn with the dashboard's charts (their own chunk). */
+const SessionUsageCurve = lazy(() => import('./usage/SessionUsageCurve.tsx'));
+
+type Tab = 'conversation' | 'operations' | 'images' | 'usage' | 'todos' | 'config' | 'info' | 'warnings' | 'raw';
 
 function tabsFor(session: OpenedSession | null): Array<{ id: Tab; label: string; count?: number }> {
   if (!session) return [{ id: 'raw', label: 'Raw' }];
   const tabs: Array<{ id: Tab; label: string; count?: number }> = [
     { id: 'conversation', label: 'Conversation', count: session.messagesTotal },
     { id: 'operations', label: 'Operations', count: session.operations.length },
+    { id: 'usage', label: 'Usage' },
     { id: 'todos', label: 'Todos', count: session.todos.length },
     { id: 'config', label: 'Config', count: session.config.length },
   ];
+  const images = sessionImages(session).length;
+  // Screenshots pasted into the session, as a grid: only where there are some.
+  if (images > 0) tabs.splice(2, 0, { id: 'images', label: 'Images', count: images });
+  // Every fact, the format's extras, tags and note: out of the header, so the conversation starts near the top.
+  tabs.push({ id: 'info', label: 'Info' });
   if (session.warnings.length > 0) tabs.push({ id: 'warnings', label: 'Warnings', count: session.warnings.length });
   tabs.push({ id: 'raw', label: 'Raw' });
   return tabs;
@@ -43,6 +56,16 @@ function TabBody(props: { tab: Tab; session: OpenedSession | null; sessionKey: s
       );
     case 'operations':
       return <Operations key={sessionKey} sessionKey={sessionKey} operations={session.operations} />;
+    case 'usage':
+      return (
+        <Suspense fallback={<p className="muted">Loading the chart…</p>}>
+          <SessionUsageCurve session={session} />
+        </Suspense>
+      );
+    case 'images':
+      return <ImagesTab session={session} />;
+    case 'info':
+      return <SessionInfo session={session} />;
     case 'todos':
       return <Todos todos={session.todos} />;
     case 'config':
@@ -62,17 +85,11 @@ function typingElsewhere(target: EventTarget | null): boolean {
 export function Detail() {
   const open = useAppStore((s) => s.open);
   const summary = useAppStore((s) => (open ? s.sessions.find((x) => x.key === open.key) : undefined));
-  const [tab, setTab] = useState<Tab>('conversation');
+  const tab = useAppStore((s) => s.detailTab) as Tab;
+  const setTab = useAppStore((s) => s.setDetailTab) as (tab: Tab) => void;
   const [findOpen, setFindOpen] = useState(false);
   const [findSignal, setFindSignal] = useState(0);
   const hasSession = open?.session != null;
-  const focus = open?.focus ?? null;
-  // A search result opens at its message, which lives in the conversation.
-  const [seenFocus, setSeenFocus] = useState(focus);
-  if (focus !== seenFocus) {
-    setSeenFocus(focus);
-    if (focus) setTab('conversation');
-  }
 
   // Ctrl/Cmd+F belongs to the detail view only while a session is shown in it; Esc closes the bar.
   useEffect(() => {
@@ -91,11 +108,10 @@ export function Detail() {
     // Capture: the find bar answers before the list's own keys (Esc also clears the session filter).
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [hasSession, findOpen]);
+  }, [hasSession, findOpen, setTab]);
 
-  if (!open) {
-    return <div className="detail-placeholder muted">Select a session on the left — ↑/↓ to move, Enter to open, / to filter.</div>;
-  }
+  // No session open: the usage dashboard of what the search box matches.
+  if (!open) return <UsageLanding />;
 
   const session = open.session;
   const tabs = tabsFor(session);
@@ -124,6 +140,7 @@ export function Detail() {
           {summary && <p className="mono muted">{summary.primaryPath}</p>}
         </header>
       )}
+      {session && <SummaryCard key={open.key} sessionKey={open.key} reloadSignal={session.updatedAt} />}
       {unreadableMessage && (
         <div className="unreadable-banner" data-testid="unreadable-reason" role="alert">
           <strong>This file could not be read.</strong> {unreadableMessage}

@@ -1,52 +1,26 @@
-// The detail header: identity, project, outcome, model, times, usage and cost totals, format extras, sub-agents.
-import type { ReactNode } from 'react';
+// The detail header, compact: the title line, one line of facts (project, branch, model, when, outcome, tokens and cost), the vault strip, sub-agents folded.
 import { relativeTime } from '../../shared/relative-time.ts';
 import type { Session } from '../../shared/session.ts';
-import { formatCost, formatCount, formatLabel, formatTimestamp, formatUsage, formatValue, shortSha } from '../format.ts';
+import { formatCost, formatCount, formatLabel, formatTimestamp, formatUsage } from '../format.ts';
 import { sessionTotals } from '../session-totals.ts';
 import { withSubAgents } from '../subagent-totals.ts';
 import { useAppStore } from '../store/store-context.ts';
-import { ExtraFacts } from './SessionFacts.tsx';
 import { ParentLink, SubAgents } from './transcript/SubAgents.tsx';
 import { VaultActions } from './vault/VaultActions.tsx';
 import { BundleShareButton } from './bundle/BundleButtons.tsx';
 
-function Field(props: { label: string; children: ReactNode; testId?: string; title?: string }) {
-  return (
-    <>
-      <dt>{props.label}</dt>
-      <dd data-testid={props.testId} title={props.title}>
-        {props.children}
-      </dd>
-    </>
-  );
-}
-
-function When({ iso }: { iso: string | null }) {
-  if (!iso) return <span className="muted">—</span>;
-  return (
-    <time dateTime={iso} title={iso}>
-      {formatTimestamp(iso)} <span className="muted">({relativeTime(iso)})</span>
-    </time>
-  );
-}
-
 function UsageTotals({ session }: { session: Session }) {
   const totals = sessionTotals(session);
-  const from = totals.source === 'messages' ? ' (sum of messages)' : totals.source === 'operations' ? ' (sum of operations)' : '';
+  const tokens = totals.usage ? totals.usage.input + totals.usage.output + totals.usage.cacheRead + totals.usage.cacheWrite : null;
   return (
-    <div className="usage-totals" data-testid="usage-totals">
+    <span className="meta-item usage-totals" data-testid="usage-totals" title={totals.usage ? formatUsage(totals.usage) : 'No token counts recorded'}>
+      <span>{tokens !== null ? `${formatCount(tokens)} tokens` : 'no tokens recorded'}</span>
       <span>
-        <span className="muted">Tokens </span>
-        {totals.usage ? formatUsage(totals.usage) : '—'}
-      </span>
-      <span>
-        <span className="muted">Cost </span>
+        {' · '}
         {totals.usage && !totals.cost ? <span title="No price is known for this session's models">unpriced</span> : formatCost(totals.cost)}
       </span>
-      {from && <span className="muted">{from}</span>}
       {session.childKeys.length > 0 && <WithSubAgentsTotal session={session} own={totals} />}
-    </div>
+    </span>
   );
 }
 
@@ -59,7 +33,7 @@ function WithSubAgentsTotal({ session, own }: { session: Session; own: ReturnTyp
   );
   return (
     <span data-testid="usage-with-subagents">
-      <span className="muted">With sub-agents </span>
+      <span className="muted"> · with sub-agents </span>
       {total.tokens !== null ? `${formatCount(total.tokens)} tokens` : '—'} · {formatCost(total.cost)}
       {total.missing > 0 && (
         <span className="muted">
@@ -71,9 +45,48 @@ function WithSubAgentsTotal({ session, own }: { session: Session; own: ReturnTyp
   );
 }
 
-export function DetailHeader({ session, onShowWarnings }: { session: Session; onShowWarnings(): void }) {
+/** One line under the title: where, which branch and model, when, how it ended, and what it cost. */
+function MetaLine({ session }: { session: Session }) {
   const { project, outcome, model } = session;
-  const params = model ? Object.entries(model.parameters) : [];
+  const updated = session.updatedAt ?? session.closedAt;
+  return (
+    <div className="detail-meta" data-testid="detail-meta">
+      {(project.name || project.path) && (
+        <span className="meta-item" title={project.path ?? undefined}>
+          {project.name ?? project.path}
+        </span>
+      )}
+      {project.branch && (
+        <span className="meta-item" data-testid="detail-branch" title="Branch">
+          ⎇ {project.branch}
+        </span>
+      )}
+      {model?.name && (
+        <span className="meta-item" title={[model.provider, model.name].filter(Boolean).join(' / ')}>
+          {model.name}
+        </span>
+      )}
+      {updated && (
+        <time className="meta-item" dateTime={updated} title={formatTimestamp(updated)}>
+          {relativeTime(updated)}
+        </time>
+      )}
+      {outcome && (
+        <span className="meta-item" data-testid="detail-outcome" title={outcome.summary ?? undefined}>
+          <span className={`status status-${outcome.status}`}>{outcome.status}</span>
+          {outcome.summary && <span className="meta-summary"> — {outcome.summary}</span>}
+        </span>
+      )}
+      <UsageTotals session={session} />
+    </div>
+  );
+}
+
+/**
+ * The compact header: the title line, one line of facts, the vault's strip and the sub-agents folded; every other
+ * fact, the format's extras, tags and note are on the Info tab, so the conversation starts near the top.
+ */
+export function DetailHeader({ session, onShowWarnings }: { session: Session; onShowWarnings(): void }) {
   const warningTotal = session.warnings.reduce((n, w) => n + w.count, 0);
   return (
     <header className="detail-header">
@@ -98,65 +111,8 @@ export function DetailHeader({ session, onShowWarnings }: { session: Session; on
         )}
         <BundleShareButton sessionKey={session.key} />
       </div>
+      <MetaLine session={session} />
       <VaultActions key={session.key} session={session} />
-      <dl className="facts">
-        <Field label="ID">
-          <span className="mono">{session.id}</span>
-        </Field>
-        <Field label="Project" title={project.path ?? undefined}>
-          {project.name && project.path && project.name !== project.path ? `${project.name} — ` : ''}
-          <span className="mono">{project.path ?? project.name ?? '—'}</span>
-        </Field>
-        <Field label="Branch" testId="detail-branch">
-          {project.branch ?? '—'}
-        </Field>
-        <Field label="Head commit" title={project.headCommit ?? undefined}>
-          <span className="mono">{shortSha(project.headCommit)}</span>
-        </Field>
-        <Field label="Outcome" testId="detail-outcome">
-          {outcome ? (
-            <>
-              <span className={`status status-${outcome.status}`}>{outcome.status}</span>
-              {outcome.summary && <span> — {outcome.summary}</span>}
-              {outcome.commitSha && (
-                <span className="mono" title={outcome.commitSha}>
-                  {' '}
-                  @ {shortSha(outcome.commitSha)}
-                </span>
-              )}
-            </>
-          ) : (
-            '—'
-          )}
-        </Field>
-        <Field label="Model">
-          {model ? [model.provider, model.name].filter(Boolean).join(' / ') || '—' : '—'}
-          {params.length > 0 && (
-            <span className="chips">
-              {params.map(([k, v]) => (
-                <span key={k} className="chip">
-                  {k}={formatValue(v)}
-                </span>
-              ))}
-            </span>
-          )}
-        </Field>
-        <Field label="Created">
-          <When iso={session.createdAt} />
-        </Field>
-        <Field label="Updated">
-          <When iso={session.updatedAt} />
-        </Field>
-        {session.closedAt && (
-          <Field label="Closed">
-            <When iso={session.closedAt} />
-          </Field>
-        )}
-        {session.toolVersion && <Field label="Tool version">{session.toolVersion}</Field>}
-      </dl>
-      <UsageTotals session={session} />
-      <ExtraFacts extra={session.extra} />
-      {session.summary?.overview && <p className="overview">{session.summary.overview}</p>}
       <SubAgents session={session} />
     </header>
   );

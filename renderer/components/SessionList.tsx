@@ -33,6 +33,11 @@ function RowDetails({ s }: { s: SessionSummary }) {
   const state = s.outcomeStatus && s.outcomeStatus !== s.status ? `${s.status} · ${s.outcomeStatus}` : s.status;
   return (
     <>
+      {s.machine && (
+        <span className="badge row-machine" data-testid="row-machine" title={`Pushed from the machine ${s.machine}`}>
+          {s.machine}
+        </span>
+      )}
       {where && <span className="row-project">{where}</span>}
       <span className={`status status-${s.outcomeStatus ?? s.status}`}>{state}</span>
     </>
@@ -167,9 +172,10 @@ export function SessionList() {
   return (
     <>
       <ListToolbar />
+      {/* Outside the list's scroller, in a bounded area of its own: open facets never push the rows out of sight. */}
+      <FacetPanel />
       <div className="session-list-wrap">
         <VaultListFilters />
-        <FacetPanel />
         {listError && (
           <div className="error-banner" role="alert">
             Could not load sessions: {listError}

@@ -1,16 +1,35 @@
-// The top bar: app name, the search box and its syntax help, connection state, "Add folder…" and the number of sources.
+// The top bar: app name, the search box and its syntax help, connection state, the usage dashboard, "Add folder…", settings, the palette and the number of sources.
 import type { RefObject } from 'react';
+import { OpenFileButton } from './OpenFile.tsx';
+import type { SessionSummary } from '../../shared/session.ts';
 import { shownSessions } from '../shown-sessions.ts';
 import { useAppStore } from '../store/store-context.ts';
 import { VaultPanelButton } from './vault/VaultPanel.tsx';
 import { BundleShareListButton } from './bundle/BundleButtons.tsx';
 import { BundleImportButton } from './bundle/BundleImport.tsx';
 import { SearchHelp } from './search/SearchHelp.tsx';
+import { UsageButton } from './usage/UsageLanding.tsx';
+import { PaletteButton } from './palette/PaletteLayer.tsx';
+import { SettingsButton } from './settings/SettingsView.tsx';
+
+/** "84 sessions · 3 unreadable": unreadable files are listed, but they are not sessions (the Sources panel counts them the same way). */
+export function sessionsText(readable: number, unreadable: number): string {
+  const sessions = `${readable.toLocaleString()} session${readable === 1 ? '' : 's'}`;
+  return unreadable > 0 ? `${sessions} · ${unreadable.toLocaleString()} unreadable` : sessions;
+}
+
+let counted: { sessions: readonly SessionSummary[]; readable: number } | null = null;
+
+function readableCount(sessions: readonly SessionSummary[]): number {
+  if (counted?.sessions !== sessions) counted = { sessions, readable: sessions.reduce((n, s) => n + (s.unreadable ? 0 : 1), 0) };
+  return counted.readable;
+}
 
 export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLInputElement | null>; onAddFolder(): void }) {
   const filter = useAppStore((s) => s.filter);
   const setFilter = useAppStore((s) => s.setFilter);
   const sessions = useAppStore((s) => s.sessions);
+  const readable = useAppStore((s) => readableCount(s.sessions));
   const rootCount = useAppStore((s) => s.roots.length);
   const connection = useAppStore((s) => s.connection);
   const version = useAppStore((s) => s.appInfo?.version ?? null);
@@ -35,9 +54,7 @@ export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLIn
       />
       <SearchHelp />
       <span className="muted count">
-        {filter.trim()
-          ? `${Math.max(shown, found ?? 0).toLocaleString()} of ${sessions.length.toLocaleString()}`
-          : `${sessions.length.toLocaleString()} sessions`}
+        {filter.trim() ? `${Math.max(shown, found ?? 0).toLocaleString()} of ${readable.toLocaleString()}` : sessionsText(readable, sessions.length - readable)}
       </span>
       <span className="spacer" />
       {connection === 'offline' && (
@@ -45,12 +62,16 @@ export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLIn
           Disconnected — retrying…
         </span>
       )}
+      <UsageButton />
       <VaultPanelButton />
       <BundleShareListButton />
       <BundleImportButton />
-      <button type="button" onClick={onAddFolder}>
+      <OpenFileButton />
+      <button type="button" className="topbar-add-folder" onClick={onAddFolder}>
         Add folder…
       </button>
+      <SettingsButton />
+      <PaletteButton />
       <span className="muted roots-count">
         {rootCount} source{rootCount === 1 ? '' : 's'}
       </span>

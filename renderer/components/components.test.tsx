@@ -6,6 +6,7 @@ import { App } from './App.tsx';
 import { Detail } from './Detail.tsx';
 import { SessionList } from './SessionList.tsx';
 import { SourcesPanel } from './SourcesPanel.tsx';
+import { TopBar } from './TopBar.tsx';
 
 const readable = summary({
   key: 'vizier:1',
@@ -89,12 +90,25 @@ describe('Detail', () => {
       open: { key: 'vizier:1', session: full, loading: false, error: null, errorCode: null, unreadable: null, removed: false },
     });
     expect(html).toContain('data-testid="detail-title">Add login form<');
-    expect(html).toContain('data-testid="detail-branch">feat/login<');
-    expect(html).toMatch(/data-testid="detail-outcome">.*accepted.*Merged the form.*0123456789ab/);
-    expect(html).toContain('temperature=0.2');
+    // The compact header: one line of facts; the rest is on the Info tab.
+    expect(html).toMatch(/data-testid="detail-branch"[^>]*>⎇ feat\/login</);
+    expect(html).toMatch(/data-testid="detail-outcome"[^>]*>.*accepted.*Merged the form/);
+    expect(html).not.toContain('temperature=0.2');
+    expect(html).toContain('data-tab="info"');
     expect(html.indexOf('data-role="user"')).toBeLessThan(html.indexOf('data-role="assistant"'));
     expect(html).toContain('write_file');
     expect(html).toContain('in 10 · out 20');
+  });
+
+  it('keeps every other fact on the Info tab: head commit, model parameters, outcome in full', () => {
+    const html = render(<Detail />, {
+      sessions: [readable],
+      detailTab: 'info',
+      open: { key: 'vizier:1', session: full, loading: false, error: null, errorCode: null, unreadable: null, removed: false },
+    });
+    expect(html).toContain('data-testid="session-info"');
+    expect(html).toContain('temperature=0.2');
+    expect(html).toMatch(/accepted.*Merged the form.*0123456789ab/);
   });
 
   it('shows the unreadable reason and offers only the raw tab', () => {
@@ -157,5 +171,18 @@ describe('SourcesPanel', () => {
     expect(html).toContain('3 unreadable');
     expect(html).toMatch(/2 empty: <bdi>The file is empty\.<\/bdi>/);
     expect(html).toMatch(/1 a version this app does not read: <bdi>JidoCode version 99 is newer than this app reads\.<\/bdi>/);
+  });
+});
+
+describe('TopBar', () => {
+  it('counts sessions as the Sources panel does: unreadable files apart, not as sessions', () => {
+    const html = render(<TopBar filterRef={{ current: null }} onAddFolder={() => {}} />, {
+      sessions: [
+        summary({ key: 'vizier:a' }),
+        summary({ key: 'vizier:b' }),
+        summary({ key: 'vizier:c', unreadable: { code: 'empty_file', message: 'File is empty.' } }),
+      ],
+    });
+    expect(html).toContain('2 sessions · 1 unreadable');
   });
 });

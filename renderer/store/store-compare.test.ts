@@ -1,5 +1,5 @@
 // The comparison slice: marking two rows, "compare with…", fetching and swapping, and refreshing when a compared file changes.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compareSessions } from '../../shared/compare/compare.ts';
 import { BASE_TURNS, testSession } from '../../shared/compare/test-sessions.ts';
 import { createAppStore } from './store.ts';
@@ -12,6 +12,10 @@ function setup() {
   const store = createAppStore(fake.client, { debounceMs: 1 });
   return { fake, store };
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('compare slice', () => {
   it('Ctrl/⌘-click marks up to two rows (the oldest mark gives way), and a plain click is the list’s', () => {
@@ -30,7 +34,7 @@ describe('compare slice', () => {
     const { store, fake } = setup();
     store.getState().startComparePick('vault:a');
     expect(store.getState().compareRowClick('vault:b', false)).toBe(true);
-    await new Promise((r) => setTimeout(r, 0));
+    await vi.waitFor(() => expect(store.getState().compare?.loading).toBe(false));
     expect(fake.calls).toContainEqual({ method: 'compareSessions', input: { a: 'vault:a', b: 'vault:b' } });
     expect(store.getState().compare).toMatchObject({ a: 'vault:a', b: 'vault:b', loading: false, error: null });
     expect(store.getState().comparePick).toBeNull();
@@ -56,10 +60,14 @@ describe('compare slice', () => {
   it('fetches the comparison again when one of its sessions changes on disk, and leaves it on a plain row click', async () => {
     const { store, fake } = setup();
     await store.getState().openCompare('vault:a', 'vault:b');
+    vi.useFakeTimers();
     fake.emit({ name: 'sessionsChanged', payload: { changed: ['vault:other'], removed: [] } });
     fake.emit({ name: 'sessionsChanged', payload: { changed: ['vault:b'], removed: [] } });
-    await new Promise((r) => setTimeout(r, 600));
-    expect(fake.calls.filter((c) => c.method === 'compareSessions')).toHaveLength(2);
+    const compares = () => fake.calls.filter((c) => c.method === 'compareSessions');
+    // A refresh waits a little, so a file being written is compared once it settles.
+    expect(compares()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(compares()).toHaveLength(2);
     store.getState().compareRowClick('vault:z', false);
     expect(store.getState().compare).toBeNull();
     // Only the store's own listener is left once no comparison is shown.

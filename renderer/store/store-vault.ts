@@ -48,6 +48,8 @@ export interface VaultSlice extends VaultPanelSlice {
   setTags(tags: string[]): Promise<void>;
   saveNote(note: string): Promise<void>;
   loadResume(): Promise<void>;
+  /** Opens a terminal running the open session's resume command; the sentence to show (where it opened, or why not). */
+  resumeInTerminal(): Promise<{ ok: boolean; text: string }>;
   /** Moves the vault's copy to the trash; deletes live source files only when they are listed here. */
   deleteOpen(confirmSourceFiles: string[]): Promise<boolean>;
   /** A new vault session holding the open session's messages up to this one; it opens once written. */
@@ -182,6 +184,17 @@ export function createVaultSlice(client: AppClient, set: (partial: Partial<Vault
         patch(key, { resume: await client.getResumeInfo({ key }), busy: null });
       } catch (err) {
         fail(key, 'resume', err);
+      }
+    },
+
+    async resumeInTerminal() {
+      const key = get().open?.key;
+      if (!key) return { ok: false, text: 'No session is open.' };
+      try {
+        const { terminal } = await client.resumeInTerminal({ key });
+        return { ok: true, text: `Opened in ${terminal}.` };
+      } catch (err) {
+        return { ok: false, text: describeError(err) };
       }
     },
 

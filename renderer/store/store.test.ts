@@ -75,14 +75,15 @@ describe('createAppStore', () => {
     const { store } = setup();
     await store.getState().load();
     const { moveSelection } = store.getState();
+    // Newest first, the unreadable file (although its mtime is the newest) last.
+    moveSelection(1);
+    expect(store.getState().selectedKey).toBe('jido-code:b');
+    moveSelection(1);
+    moveSelection(1);
     moveSelection(1);
     expect(store.getState().selectedKey).toBe('vizier:c');
-    moveSelection(1);
-    moveSelection(1);
-    moveSelection(1);
-    expect(store.getState().selectedKey).toBe('vizier:a');
     moveSelection(-1);
-    expect(store.getState().selectedKey).toBe('jido-code:b');
+    expect(store.getState().selectedKey).toBe('vizier:a');
   });
 
   it('moves within the filtered list only', async () => {

@@ -1,5 +1,7 @@
 // The app's one zustand store, built per client by a factory so every test gets a fresh one.
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createOpenFileSlice, type OpenFileSlice } from './store-open.ts';
+import { shareListKeys } from '../share-list-keys.ts';
 import type { AppInfo, OpenedSession, Root } from '../../shared/api.ts';
 import type { ErrorCode } from '../../shared/result.ts';
 import type { SessionSummary, Unreadable } from '../../shared/session.ts';
@@ -11,6 +13,10 @@ import { createVaultSlice, listQuery, type VaultSlice } from './store-vault.ts';
 import { createCompareSlice, type CompareSlice } from './store-compare.ts';
 import { createBundleSlice, type BundleSlice } from './store-bundle.ts';
 import { createSearchSlice, type SearchFocus, type SearchSlice } from './store-search.ts';
+import { createUsageSlice, type UsageSlice } from './store-usage.ts';
+import { createSummarySlice, type SummarySlice } from './store-summary.ts';
+import { createSettingsSlice, type SettingsSlice } from './store-settings.ts';
+import { createTeamSlice, type TeamSlice } from './store-team.ts';
 
 export type { RawView } from './store-raw.ts';
 export type { RawRecordView } from './store-related.ts';
@@ -32,7 +38,8 @@ export interface OpenSession {
   focus?: SearchFocus | null;
 }
 
-export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSlice, BundleSlice, SearchSlice {
+export interface AppState
+  extends RawSlice, RelatedSlice, VaultSlice, CompareSlice, BundleSlice, OpenFileSlice, SearchSlice, UsageSlice, SummarySlice, SettingsSlice, TeamSlice {
   sessions: SessionSummary[];
   total: number;
   /** False until the first list arrives, so the empty state is not flashed while loading. */
@@ -58,11 +65,16 @@ export interface AppState extends RawSlice, RelatedSlice, VaultSlice, CompareSli
   /** Fetches only the rows a change touched (and the parents they are listed under) and merges them into the list. */
   refreshRows(keys: string[]): Promise<void>;
   refreshRoots(): Promise<void>;
+  /** Opens the share dialog for every session the list shows (all search results, not only the loaded pages). */
+  openShareList(): Promise<void>;
   setFilter(text: string): void;
   select(key: string | null): void;
   moveSelection(delta: number): void;
   openSelected(): Promise<void>;
   openSession(key: string, focus?: SearchFocus | null): Promise<void>;
+  /** The detail view's tab (conversation, operations, …): in the store so the URL can hold it. */
+  detailTab: string;
+  setDetailTab(tab: string): void;
   /** Fetches the next window of the open session's messages (huge sessions arrive in windows as you scroll), or up to `through`. */
   loadMoreMessages(through?: number): Promise<void>;
   addRoot(path: string): Promise<boolean>;
@@ -168,13 +180,24 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       }
     };
 
+    const usage = createUsageSlice(client, set, get);
     return {
       ...createRawSlice(client, set, get, rawChunk),
       ...createRelatedSlice(client, set, get),
       ...createVaultSlice(client, set, get),
       ...createCompareSlice(client, set, get),
       ...createBundleSlice(client, set, get),
+      ...createOpenFileSlice(client, set, get),
       ...createSearchSlice(client, set, get),
+      ...usage,
+      ...createSummarySlice(client, set, get),
+      ...createSettingsSlice(client, set, get),
+      ...createTeamSlice(client, set, get),
+      // The dashboard takes the main area from the Settings page too.
+      showUsage() {
+        set({ settingsOpen: false });
+        usage.showUsage();
+      },
       sessions: [],
       total: 0,
       loaded: false,
@@ -193,6 +216,16 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       demoError: null,
 
       dragOutUrl: (key) => client.bundleDownloadUrl(key),
+      detailTab: 'conversation',
+      setDetailTab: (detailTab) => set({ detailTab }),
+
+      async openShareList() {
+        try {
+          await get().openShare(await shareListKeys(client, get()));
+        } catch (err) {
+          set({ listError: describeError(err) });
+        }
+      },
 
       async load() {
         const info = client.getAppInfo().then(
@@ -290,6 +323,9 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
           raw: null,
           rawRecords: {},
           open: { key, session: null, loading: !unreadable, error: null, errorCode: null, unreadable, removed: false, focus },
+          settingsOpen: false,
+          // A search result opens at its message, which lives in the conversation.
+          ...(focus ? { detailTab: 'conversation' } : {}),
         });
         if (unreadable) {
           openSeq++;
@@ -346,6 +382,7 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       dispose() {
         get().disposeCompare();
         get().disposeSearch();
+        get().disposeUsage();
         unsubscribeSearch();
         unsubscribeEvents();
         unsubscribeConnection();
@@ -368,6 +405,10 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       void store.getState().importOpened();
       return;
     }
+    if (event.name === 'sessionFileOpened') {
+      void store.getState().takeOpenedSessions();
+      return;
+    }
     if (event.name !== 'sessionsChanged') return; // e.g. bundleProgress, which its own panel follows
     const { changed, removed } = event.payload;
     if (changed.length === 0 && removed.length === 0) resync = true;
@@ -379,7 +420,10 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
   const unsubscribeConnection = client.onConnectionChange((connection) => store.setState({ connection }));
   // The box, the vault chips and the sessions themselves all change what search (or the facets) answer.
   const unsubscribeSearch = store.subscribe((now, before) => {
-    if (now.filter !== before.filter || now.listFilters !== before.listFilters || now.sessions !== before.sessions) now.scheduleSearch();
+    if (now.filter !== before.filter || now.listFilters !== before.listFilters || now.sessions !== before.sessions) {
+      now.scheduleSearch();
+      now.scheduleUsage();
+    }
   });
 
   return store;

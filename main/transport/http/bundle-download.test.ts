@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateBundle } from '../../bundle/validate-bundle.ts';
 import { startServer, type RunningServer } from '../serve.ts';
-import { SECRETS } from '../../recorder/fixtures/planted-secrets.ts';
+import { SECRETS } from '../../test-support/planted-secrets.ts';
 import { jidoSession } from '../../test-support/session-files.ts';
 
 let base: string;

@@ -30,7 +30,12 @@ function ToolBody({ step, row, side }: { step: Extract<Step, { kind: 'tool' }>; 
 
 /** `row` is null for the steps of identical turns (nothing to mark). */
 export function CompareStep({ step, row, side }: { step: Step | undefined; row: StepRow | null; side: 'a' | 'b' }) {
-  if (!step) return <div className="cmp-cell cmp-gap" aria-label="nothing on this side" />;
+  if (!step)
+    return (
+      <div className="cmp-cell cmp-gap">
+        <span className="sr-only">nothing on this side</span>
+      </div>
+    );
   const status = row?.moved ? 'moved' : (row?.status ?? 'same');
   const aspects = row?.status === 'changed' ? row.aspects : [];
   return (

@@ -19,7 +19,7 @@ export function CompareSummaryBar(props: {
         <span className="st-changed">{changed} changed</span> · <span className="st-deleted">{deleted} only in A</span> ·{' '}
         <span className="st-inserted">{inserted} only in B</span> · <span className="muted">{same} identical</span>
       </div>
-      <div className="cmp-strip" aria-label="Where the differences are">
+      <div className="cmp-strip" role="group" aria-label="Where the differences are">
         {diffs.map((row) => {
           const status = c.rows[row]?.status ?? 'changed';
           return (

@@ -6,7 +6,12 @@ import { CompareStep } from './CompareStep.tsx';
 import { CompareWordDiff } from './CompareWordDiff.tsx';
 
 function Prompt({ turn, row, side }: { turn: Turn | undefined; row: TurnRow; side: 'a' | 'b' }) {
-  if (!turn) return <div className="cmp-cell cmp-gap" aria-label="no such turn on this side" />;
+  if (!turn)
+    return (
+      <div className="cmp-cell cmp-gap">
+        <span className="sr-only">no such turn on this side</span>
+      </div>
+    );
   return (
     <div className="cmp-cell cmp-prompt" data-testid="compare-prompt" data-side={side}>
       {turn.prompt === null ? (

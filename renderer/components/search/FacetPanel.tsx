@@ -126,12 +126,16 @@ export function FacetPanel() {
         {open ? '▾' : '▸'} Refine
       </button>
       {open && facets === null && <span className="muted facets-note"> counting…</span>}
-      {open &&
-        groups.map((g) => (
-          <FacetGroup key={g.name} name={g.name} label={g.label} values={facets?.[g.name] ?? []} query={query} onToggle={toggleFacet}>
-            {g.name === 'date' && <DateRange query={query} onChange={setFilter} />}
-          </FacetGroup>
-        ))}
+      {open && groups.length > 0 && (
+        // Scrolls within a bounded height (search.css), so the list below keeps its rows.
+        <div className="facet-groups" data-testid="facet-groups">
+          {groups.map((g) => (
+            <FacetGroup key={g.name} name={g.name} label={g.label} values={facets?.[g.name] ?? []} query={query} onToggle={toggleFacet}>
+              {g.name === 'date' && <DateRange query={query} onChange={setFilter} />}
+            </FacetGroup>
+          ))}
+        </div>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
-// The "?" beside the search box: a small popover with the query syntax.
-import { useEffect, useRef, useState } from 'react';
+// The "?" beside the search box (and the ? key): a small popover with the keyboard shortcuts and the query syntax.
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 const SYNTAX: ReadonlyArray<[string, string]> = [
   ['flaky test', 'sessions holding every word'],
@@ -19,10 +19,33 @@ const SYNTAX: ReadonlyArray<[string, string]> = [
   ['sort:updated', 'relevance, date, updated, created, size, tokens or cost'],
 ];
 
+/** The app's keys, as App.tsx, the palette and the detail view handle them (the Settings page lists them too). */
+export const SHORTCUTS: ReadonlyArray<[string, string]> = [
+  ['Ctrl+K  or  ⌘K', 'command palette: open a session, run any action'],
+  ['/', 'search'],
+  ['↑ ↓  or  j k', 'move in the list'],
+  ['Enter  or  o', 'open the selected session'],
+  ['[  ]', 'previous or next prompt in the open session'],
+  ['s', 'star the open session'],
+  ['e', 'share or export the open session'],
+  ['Ctrl+F', 'find in the open session'],
+  ['Esc', 'close, then clear the search'],
+  ['?', 'this help'],
+];
+
+/** Sent on window by the ? key: opens this help from anywhere. */
+export const OPEN_HELP_EVENT = 'session-vault:open-help';
+
 export function SearchHelp() {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLSpanElement>(null);
   useEffect(() => {
+    const show = () => setOpen(true);
+    window.addEventListener(OPEN_HELP_EVENT, show);
+    return () => window.removeEventListener(OPEN_HELP_EVENT, show);
+  }, []);
+  // Before paint: once the help is on screen, Esc already closes it.
+  useLayoutEffect(() => {
     if (!open) return;
     const onMouse = (e: MouseEvent) => {
       if (!ref.current?.contains(e.target as Node)) setOpen(false);
@@ -47,16 +70,28 @@ export function SearchHelp() {
         type="button"
         className="help-button"
         data-testid="search-help"
-        aria-label="Search syntax"
+        aria-label="Keyboard shortcuts and search syntax"
         aria-expanded={open}
-        title="Search syntax"
+        title="Keyboard shortcuts and search syntax (?)"
         onClick={() => setOpen((v) => !v)}
       >
         ?
       </button>
       {open && (
-        <div className="search-help-popover" role="dialog" aria-label="Search syntax" data-testid="search-help-popover">
+        <div className="search-help-popover" role="dialog" aria-label="Keyboard shortcuts and search syntax" data-testid="search-help-popover">
+          <table data-testid="shortcut-help">
+            <caption>Keys</caption>
+            <tbody>
+              {SHORTCUTS.map(([keys, action]) => (
+                <tr key={keys}>
+                  <td className="mono">{keys}</td>
+                  <td className="muted">{action}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
           <table>
+            <caption>Search</caption>
             <tbody>
               {SYNTAX.map(([example, meaning]) => (
                 <tr key={example}>

@@ -148,6 +148,19 @@ describe('indexing progress', () => {
     expect(idle).not.toContain('progressbar');
     expect(idle).toContain('Index up to date · 20 files checked');
   });
+
+  it('says search is still catching up while listed sessions are not searchable yet, during the scan and after it', () => {
+    const idle = { phase: 'idle' as const, filesDone: 20, filesTotal: 20, bytesDone: 4096, bytesTotal: 4096, etaMs: 0 };
+    const after = render(<StatusLine />, { indexProgress: { ...idle, searchPending: 1200 } });
+    expect(after).toContain('Search catching up · 1,200 sessions not searchable yet');
+    expect(after).not.toContain('Index up to date');
+    const during = render(<StatusLine />, { indexProgress: { ...idle, phase: 'scanning', filesDone: 5, searchPending: 1 } });
+    expect(during).toContain('progressbar');
+    expect(during).toContain('Search catching up · 1 session not searchable yet');
+    const substrings = render(<StatusLine />, { indexProgress: { ...idle, substringPending: 40 } });
+    expect(substrings).toContain('Identifier search catching up · 40 sessions left');
+    expect(render(<StatusLine />, { indexProgress: idle })).toContain('Index up to date · 20 files checked');
+  });
 });
 
 describe('opening a search result', () => {

@@ -1,10 +1,11 @@
 // The quieter parts of a message: thinking (collapsed), images, and the context-compaction divider.
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { MessagePart } from '../../../shared/session.ts';
 import { useExpanded, type Expansion } from '../../expansion.ts';
 import { formatChars, formatCount } from '../../format.ts';
 import { Marked } from './Marked.tsx';
 import { MarkdownText } from './MarkdownText.tsx';
+import { ImageLightbox } from './ImageLightbox.tsx';
 
 type Part<T extends MessagePart['type']> = Extract<MessagePart, { type: T }>;
 
@@ -40,10 +41,26 @@ export function Thinking(props: { id: string; text: string; redacted: boolean; e
 const BASE64 = /^[A-Za-z0-9+/=\s]+$/;
 const SAFE_IMAGE = /^image\/(png|jpe?g|gif|webp|bmp|avif|svg\+xml)$/i;
 
-export function ImageView({ part }: { part: Part<'image'> }) {
-  if (part.data && BASE64.test(part.data)) {
-    const type = part.mediaType && SAFE_IMAGE.test(part.mediaType) ? part.mediaType : 'image/png';
-    return <img className="image" alt="Image attached to the message" src={`data:${type};base64,${part.data}`} />;
+/** The data: URL an embedded image can be shown from, or null when the part holds no readable image data. */
+export function imageSource(part: Part<'image'>): string | null {
+  if (!part.data || !BASE64.test(part.data)) return null;
+  const type = part.mediaType && SAFE_IMAGE.test(part.mediaType) ? part.mediaType : 'image/png';
+  return `data:${type};base64,${part.data}`;
+}
+
+/** An image of a message: embedded ones open full size on click; remote ones are a link (never fetched into the app). */
+export function ImageView({ part, caption = 'Image attached to the message' }: { part: Part<'image'>; caption?: string }) {
+  const [big, setBig] = useState(false);
+  const src = imageSource(part);
+  if (src) {
+    return (
+      <>
+        <button type="button" className="image-button" data-testid="image" title="Show at full size" onClick={() => setBig(true)}>
+          <img className="image" alt={caption} src={src} />
+        </button>
+        {big && <ImageLightbox src={src} caption={caption} onClose={() => setBig(false)} />}
+      </>
+    );
   }
   if (part.url && /^https?:/i.test(part.url)) {
     // Remote images are not fetched into the app (CSP); the link opens them in the browser.

@@ -195,17 +195,20 @@ describe('Detail header', () => {
       parentKey: s.key,
     });
     const html = render(<Detail />, { open: opened(s), sessions: [], related: { [child.key]: child } });
-    expect(html).toMatch(/data-testid="usage-totals".*?in 5400 · out 1200 · cache read 80k.*?≈ \$0.43 \(estimated\)/);
+    // One line in the header: the tokens in all (the split in its tooltip) and the cost.
+    expect(html).toMatch(/data-testid="usage-totals" title="in 5400 · out 1200 · cache read 80k[^"]*">.*?tokens.*?≈ \$0.43 \(estimated\)/);
     expect(html).toMatch(/data-testid="warning-badge"[^>]*>⚠ 1</);
-    expect(html).toMatch(/permissionMode.*?plan/);
     expect(html).toMatch(/data-testid="subagents".*?Sub-agents.*?Find other clock uses.*?4 messages · 1 tool calls/);
+    // The format's extras are on the Info tab.
+    expect(html).not.toMatch(/permissionMode/);
+    expect(render(<Detail />, { open: opened(s), sessions: [], detailTab: 'info', related: { [child.key]: child } })).toMatch(/permissionMode.*?plan/);
   });
 
   it('shows an unknown cost as a dash and a sub-agent session links back to its parent', () => {
     const s = { ...transcriptSession(), usage: null, cost: null, messages: [msg('user', [text('hi')])], parentKey: 'claude-code:parent', childKeys: [] };
     const parent = summary({ key: 'claude-code:parent', format: 'claude-code', title: 'The parent task' });
     const html = render(<Detail />, { open: opened(s), sessions: [parent] });
-    expect(html).toMatch(/data-testid="usage-totals".*?Tokens <\/span>—.*?Cost <\/span>—/);
+    expect(html).toMatch(/data-testid="usage-totals"[^>]*><span>no tokens recorded<\/span><span> · —<\/span>/);
     expect(html).toContain('← Sub-agent of The parent task');
     expect(html).not.toContain('data-testid="subagents"');
   });

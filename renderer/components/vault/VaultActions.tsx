@@ -1,4 +1,4 @@
-// The vault strip of the detail header: keep, star, resume and delete, where the copy lives, then tags and note.
+// The vault strip of the detail header (keep, star, resume and delete, where the copy lives), and the tags and note of the Info tab.
 import { useEffect, useState } from 'react';
 import { relativeTime } from '../../../shared/relative-time.ts';
 import type { Session } from '../../../shared/session.ts';
@@ -83,8 +83,6 @@ export function VaultActions({ session }: { session: Session }) {
   const row = useAppStore((s) => s.sessions.find((x) => x.key === key));
   const loadVault = useAppStore((s) => s.loadVault);
   const setStar = useAppStore((s) => s.setStar);
-  const setTags = useAppStore((s) => s.setTags);
-  const saveNote = useAppStore((s) => s.saveNote);
   const loadResume = useAppStore((s) => s.loadResume);
   const deleteOpen = useAppStore((s) => s.deleteOpen);
   const [resumeOpen, setResumeOpen] = useState(false);
@@ -163,14 +161,6 @@ export function VaultActions({ session }: { session: Session }) {
         </p>
       )}
       {resumeOpen && <VaultResume info={view.resume} loading={view.busy === 'resume'} onClose={() => setResumeOpen(false)} />}
-      {annotations && (
-        <>
-          <TagsEditor tags={annotations.tags} onChange={(tags) => void setTags(tags)} />
-          <ControlError view={view} controls={['tags']} />
-          <NoteEditor key={key} note={annotations.note} saving={view.busy === 'note'} savedAt={view.noteSavedAt} onSave={(n) => void saveNote(n)} />
-          <ControlError view={view} controls={['note']} />
-        </>
-      )}
       {deleting && (
         <VaultDeleteDialog
           target={target}
@@ -180,6 +170,24 @@ export function VaultActions({ session }: { session: Session }) {
           onConfirm={(files) => void deleteOpen(files).then((ok) => ok && setDeleting(false))}
         />
       )}
+    </div>
+  );
+}
+
+/** The session's tags and note (the Info tab): the same vault view the header's strip loads. */
+export function VaultNotes({ session }: { session: Session }) {
+  const key = session.key;
+  const view = useAppStore((s) => (s.vault?.key === key ? s.vault : null));
+  const setTags = useAppStore((s) => s.setTags);
+  const saveNote = useAppStore((s) => s.saveNote);
+  const annotations = view?.status?.annotations ?? null;
+  if (!view || !annotations) return <p className="muted">Checking the vault…</p>;
+  return (
+    <div className="vault-notes" data-testid="vault-notes">
+      <TagsEditor tags={annotations.tags} onChange={(tags) => void setTags(tags)} />
+      <ControlError view={view} controls={['tags']} />
+      <NoteEditor key={key} note={annotations.note} saving={view.busy === 'note'} savedAt={view.noteSavedAt} onSave={(n) => void saveNote(n)} />
+      <ControlError view={view} controls={['note']} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 // How to pick a session up again in its own tool: the command to copy and where to run it, or why it cannot be resumed now.
 import { useRef, useState } from 'react';
 import type { ResumeInfo } from '../../../shared/vault-api.ts';
+import { useAppStore } from '../../store/store-context.ts';
 
 type Copied = 'copied' | 'select' | null;
 
@@ -21,6 +22,8 @@ export function VaultResume(props: { info: ResumeInfo | null; loading: boolean; 
   const { info, loading, onClose } = props;
   const field = useRef<HTMLInputElement>(null);
   const [copied, setCopied] = useState<Copied>(null);
+  const openTerminal = useAppStore((s) => s.resumeInTerminal);
+  const [launch, setLaunch] = useState<{ ok: boolean; text: string } | 'busy' | null>(null);
 
   return (
     <div className="vault-popover" data-testid="resume-panel">
@@ -52,7 +55,24 @@ export function VaultResume(props: { info: ResumeInfo | null; loading: boolean; 
             <button type="button" data-testid="resume-copy" onClick={() => void copyText(info.command ?? '', field.current).then(setCopied)}>
               Copy
             </button>
+            <button
+              type="button"
+              data-testid="resume-terminal"
+              disabled={launch === 'busy'}
+              title="Open a terminal in the project folder running this command (SESSION_VAULT_TERMINAL chooses the terminal)"
+              onClick={() => {
+                setLaunch('busy');
+                void openTerminal().then(setLaunch);
+              }}
+            >
+              Open in terminal
+            </button>
           </div>
+          {launch !== null && launch !== 'busy' && (
+            <p className={launch.ok ? 'ok-text' : 'warn-text'} role="status" data-testid="resume-terminal-status">
+              {launch.text}
+            </p>
+          )}
           {info.cwd && (
             <p className="muted">
               Run it in{' '}

@@ -6,7 +6,7 @@ export function VaultRowMarks({ s }: { s: SessionSummary }) {
   return (
     <>
       {s.hasNote && (
-        <span className="row-note muted" title="Has a note" aria-label="Has a note">
+        <span className="row-note muted" role="img" title="Has a note" aria-label="Has a note">
           ✎
         </span>
       )}
@@ -20,7 +20,7 @@ export function VaultRowMarks({ s }: { s: SessionSummary }) {
         </span>
       )}
       {s.starred && (
-        <span className="row-star" data-testid="row-star" title="Starred" aria-label="Starred">
+        <span className="row-star" data-testid="row-star" role="img" title="Starred" aria-label="Starred">
           ★
         </span>
       )}

@@ -8,7 +8,7 @@ import { count, render } from '../../test-render.tsx';
 import { noteState } from './AnnotationEditor.tsx';
 import { Detail } from '../Detail.tsx';
 import { SessionList } from '../SessionList.tsx';
-import { VaultActions, keepingOf } from './VaultActions.tsx';
+import { VaultActions, VaultNotes, keepingOf } from './VaultActions.tsx';
 import { VaultDeleteDialog, deleteLabel } from './VaultDeleteDialog.tsx';
 import { VaultPanel } from './VaultPanel.tsx';
 import { VaultResume } from './VaultResume.tsx';
@@ -48,14 +48,16 @@ const view = (over: Partial<VaultView>): VaultView => ({
 const actions = (v: VaultView) => render(<VaultActions session={s1} />, { open, sessions: [summary({ key: KEY })], vault: v });
 
 describe('VaultActions', () => {
-  it('offers Keep for a live session, with the star, tags and note', () => {
+  it('offers Keep for a live session, with the star; its tags and note are on the Info tab', () => {
     const html = actions(view({}));
     expect(html).toContain('data-testid="keep-button"');
     expect(html).toMatch(/data-testid="star-toggle" aria-pressed="true"[^>]*>★ Starred</);
-    expect(count(html, 'data-testid="tag-chip"')).toBe(2);
-    expect(html).toContain('aria-label="Remove tag flaky"');
-    expect(html).toMatch(/<textarea[^>]*data-testid="note-input"[^>]*>Retry once<\/textarea>/);
+    expect(html).not.toContain('data-testid="note-input"');
     expect(html).not.toContain('data-testid="source-gone"');
+    const notes = render(<VaultNotes session={s1} />, { open, sessions: [summary({ key: KEY })], vault: view({}) });
+    expect(count(notes, 'data-testid="tag-chip"')).toBe(2);
+    expect(notes).toContain('aria-label="Remove tag flaky"');
+    expect(notes).toMatch(/<textarea[^>]*data-testid="note-input"[^>]*>Retry once<\/textarea>/);
   });
 
   it('shows when it was kept and links the live source while it exists', () => {

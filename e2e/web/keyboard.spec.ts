@@ -1,0 +1,37 @@
+// The keyboard alone: ? opens the shortcut help, j/k move, o opens, e shares the open session; letters typed in the search box stay text.
+import { test, expect } from './vault-fixture.ts';
+
+test('? shows the keys, j/k move the selection, o opens it and e opens sharing for it', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  const rows = page.getByTestId('session-row');
+  await expect(rows).toHaveCount(3);
+  await page.getByTestId('session-list').focus();
+
+  await page.keyboard.press('?');
+  const help = page.getByTestId('search-help-popover');
+  await expect(help.getByTestId('shortcut-help')).toContainText('move in the list');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+
+  await page.keyboard.press('j');
+  const first = await rows.nth(0).getAttribute('data-key');
+  await expect(rows.nth(0)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('j');
+  await expect(rows.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('k');
+  await expect(rows.nth(0)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('o');
+  await expect(page.getByTestId('detail')).toHaveAttribute('data-key', first!);
+  await expect(page.getByTestId('message').first()).toBeVisible();
+
+  await page.keyboard.press('e');
+  await expect(page.getByTestId('bundle-share-dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('bundle-share-dialog')).toBeHidden();
+
+  // In the search box the same letters are text.
+  await page.keyboard.press('/');
+  await page.keyboard.type('jo?');
+  await expect(page.getByTestId('filter')).toHaveValue('jo?');
+  await expect(help).toBeHidden();
+});

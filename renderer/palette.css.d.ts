@@ -1,0 +1,2 @@
+// The command palette imports its own stylesheet (Vite bundles it with the lazy chunk); this tells TypeScript the import is intended.
+declare module '*/palette.css';
