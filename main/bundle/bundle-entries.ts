@@ -1,7 +1,7 @@
 // The files one session contributes to a bundle, and the streams that read them (scanned and redacted on the way).
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import type { Duplex, Readable } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import type { Session, SourceFile } from '../../shared/session.ts';
@@ -31,6 +31,8 @@ export interface SourceEntry extends PlannedEntry {
   originalPath: string;
   /** Where its bytes are read. */
   diskPath: string;
+  /** Its bytes, when they came with the session rather than from disk (a contained session's rows document). */
+  bytes?: Buffer;
   /** Opens the entry's original bytes (a gzip source decompressed). */
   open(): Readable;
 }
@@ -88,17 +90,9 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
     // Ungated (a loader over parsed sessions): at least the artifacts the reader refused are named.
     refused: prepared.refused ?? session.artifacts.flatMap((a) => (a.refused ? [{ session: session.key, path: a.path, reason: a.refused }] : [])),
   };
-  const files = new Map<string, SourceFile['role']>();
-  for (const f of session.sourceFiles) if (!files.has(f.path)) files.set(f.path, f.role);
-  for (const a of session.artifacts) if (a.resolvedPath && !files.has(a.resolvedPath)) files.set(a.resolvedPath, 'artifact');
   const folded = new Map<string, string>();
-  for (const [path, role] of files) {
-    const info = await stat(path).catch(() => null);
-    if (!info?.isFile()) {
-      if (role === 'artifact') continue; // an artifact the session names but that is not there
-      throw new Error(`A source file of ${session.key} is missing: ${path}`);
-    }
-    // Named as shared: a kept copy's file by its original path, never by the exporter's vault.
+  /** The entry's name, as shared, once checked: names a reader would reject, or two that collide on some system, are refused. */
+  const entryName = (path: string) => {
     const original = sharedPath(path, prepared.vault ?? null);
     const entryPath = sourceEntryPath(folder, original);
     const problem = entryNameProblem(entryPath);
@@ -106,6 +100,40 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
     const twin = folded.get(foldedName(entryPath));
     if (twin) throw new Error(`${path} and ${twin} differ only in letter case or Unicode form; a bundle cannot hold both.`);
     folded.set(foldedName(entryPath), path);
+    return { original, entryPath };
+  };
+  if (prepared.inline?.length) {
+    // A session inside a store: its own rows are its source, and the store (every other session's data) is never read.
+    for (const inline of prepared.inline) {
+      const { original, entryPath } = entryName(inline.path);
+      const bytes = Buffer.from(inline.bytes.buffer, inline.bytes.byteOffset, inline.bytes.byteLength);
+      plan.sources.push({
+        path: entryPath,
+        kind: 'source',
+        role: inline.role,
+        originalPath: original,
+        diskPath: inline.path,
+        bytes,
+        mtimeMs: inline.mtimeMs,
+        size: bytes.length,
+        gzip: false,
+        clip: 'json',
+        open: () => Readable.from([bytes]),
+      });
+    }
+    return plan;
+  }
+  const files = new Map<string, SourceFile['role']>();
+  for (const f of session.sourceFiles) if (!files.has(f.path)) files.set(f.path, f.role);
+  for (const a of session.artifacts) if (a.resolvedPath && !files.has(a.resolvedPath)) files.set(a.resolvedPath, 'artifact');
+  for (const [path, role] of files) {
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile()) {
+      if (role === 'artifact') continue; // an artifact the session names but that is not there
+      throw new Error(`A source file of ${session.key} is missing: ${path}`);
+    }
+    // Named as shared: a kept copy's file by its original path, never by the exporter's vault.
+    const { original, entryPath } = entryName(path);
     const gzip = await isGzip(path);
     plan.sources.push({
       path: entryPath,
@@ -129,9 +157,9 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
   return plan;
 }
 
-/** The raw bytes of a source file, as they are on disk (a gzip file stays compressed). */
+/** The raw bytes of a source file, as they are on disk (a gzip file stays compressed), or as they came with the session. */
 export function openRaw(entry: SourceEntry): Readable {
-  return createReadStream(entry.diskPath, { highWaterMark: READ_CHUNK });
+  return entry.bytes ? Readable.from([entry.bytes]) : createReadStream(entry.diskPath, { highWaterMark: READ_CHUNK });
 }
 
 export function scanner(ctx: ScanContext, entry: PlannedEntry, emit: boolean): SecretScanStream {

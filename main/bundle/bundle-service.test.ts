@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AppEvent } from '../../shared/api.ts';
 import type { BundleExport, BundleImport, BundleScan } from '../../shared/bundle-api.ts';
-import { PLANTED_ENV, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
+import { PLANTED_ENV, SECRETS } from '../test-support/planted-secrets.ts';
 import { createServices, type Services } from '../app/services.ts';
 import { jidoSession } from '../test-support/session-files.ts';
 import { writeClaudeTranscript } from '../bench/generate-large.ts';

@@ -1,6 +1,7 @@
 // Sharing's contract methods: scan for review, export into the app's exports folder (progress, cancel), bundles in and out in pieces, import.
 import { randomBytes } from 'node:crypto';
-import { appendFile, mkdir, open, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { SessionSummaryText } from '../../shared/session.ts';
+import { appendFile, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { AppEvent } from '../../shared/api.ts';
 import type { BundleExport } from '../../shared/bundle-api.ts';
@@ -35,6 +36,8 @@ export interface BundleDeps {
   /** The roots check every file a bundle takes must pass; the files that fail it are named in the review, never read. */
   files: SessionFileCheck;
   rescanVault(): Promise<void>;
+  /** Keeps the summary an imported session.json carries (the vault's summaries; absent in tests that do not need it). */
+  adoptSummary?(key: string, summary: SessionSummaryText & { overview: string }): Promise<void>;
   emit(event: AppEvent): void;
 }
 
@@ -89,6 +92,24 @@ export class BundleService {
     if (!upload || !(await stat(path).catch(() => null))) throw new AppError('NOT_FOUND', 'No uploaded bundle with this id; upload it again.', 'uploadId');
     if (upload.received !== upload.size)
       throw new AppError('INVALID_INPUT', `The upload is incomplete: ${upload.received} of ${upload.size} bytes.`, 'uploadId');
+    return path;
+  }
+
+  private async adoptSummary(key: string, dir: string): Promise<void> {
+    if (!this.deps.adoptSummary) return;
+    try {
+      const session = JSON.parse(await readFile(join(dir, 'session.json'), 'utf8')) as { summary?: unknown };
+      const summary = SessionSummaryText.safeParse(session.summary);
+      if (summary.success && summary.data.overview) await this.deps.adoptSummary(key, { ...summary.data, overview: summary.data.overview });
+    } catch {
+      // No readable session.json: the session comes in without a summary, as before.
+    }
+  }
+
+  /** Hands a finished upload's file to another service (a session file opened from the browser); the upload is then over. */
+  async takeUpload(uploadId: string): Promise<string> {
+    const path = await this.completeUpload(uploadId);
+    this.uploads.delete(uploadId);
     return path;
   }
 
@@ -308,6 +329,9 @@ export class BundleService {
         try {
           const report = await importBundle(path, { dataDir: this.deps.dataDir, asCopy, known: (key) => this.deps.known(key) });
           if (report.imported.length) await this.deps.rescanVault();
+          // A summary the sender's vault kept travels in session.json: this vault keeps it too (the sources do not
+          // hold it), once the rescan has listed the session.
+          for (const s of report.imported) await this.adoptSummary(s.key, s.dir);
           return {
             imported: report.imported.map(({ key, title, copyOf }) => ({ key, title, copyOf })),
             skipped: report.skipped,

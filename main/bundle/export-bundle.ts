@@ -147,16 +147,20 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
   /** A source read whole: scanned (and redacted), hashed, then deflated by yazl in the background while the next one is read. */
   const writeWhole = async (entry: SourceEntry, format: Session['format'], ctx: ScanContext | null) => {
     await zip.room(entry.size);
-    const original = await readWhole(entry.diskPath, buffers, stop.signal);
+    // Bytes that came with the session (a contained session's rows) are not the pool's: never handed to it.
+    const pooled = !entry.bytes;
+    const original = entry.bytes ?? (await readWhole(entry.diskPath, buffers, stop.signal));
     const read = original.length;
     const scan = ctx ? scanner(ctx, entry, true) : null;
     const bytes = scan ? await scanWhole(original, scan, buffers, stop.signal) : original;
-    if (bytes !== original) buffers.give(original);
+    if (bytes !== original && pooled) buffers.give(original);
     const mtime = entry.mtimeMs === null ? new Date() : new Date(entry.mtimeMs);
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const size = bytes.length;
     // Both the bytes as read and a redacted copy are pool buffers, back in the pool once yazl has deflated them.
-    zip.add(entry.path, bytes, { mtime, mode: 0o100644, level }, true, () => buffers.give(bytes));
+    zip.add(entry.path, bytes, { mtime, mode: 0o100644, level }, true, () => {
+      if (bytes !== original || pooled) buffers.give(bytes);
+    });
     bytesDone += read;
     progress(entry.path);
     const findings = scan?.findings ?? [];

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Session } from '../../shared/session.ts';
-import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
+import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../test-support/planted-secrets.ts';
 import { findReader } from '../sources/registry.ts';
 import { copyPathFor, VaultStore } from '../vault/vault-store.ts';
 import { exportBundle, scanBundle } from './export-bundle.ts';
@@ -243,11 +243,14 @@ describe('import', () => {
     expect((await store.get('jido-code:s-1~copy-1'))?.meta.origin).toBe('imported');
   });
 
-  it('a key a live session already holds is skipped too', async () => {
+  it('a key a live session already holds is skipped too, saying it is listed but was never kept (not that the vault has it)', async () => {
     const out = join(base, 'share.zip');
     await exportBundle(['jido-code:s-1'], load, out, { redact: false });
     const report = await importBundle(out, { dataDir: join(base, 'data'), known: (key) => key === 'jido-code:s-1' });
     expect(report.skipped.map((s) => s.key)).toEqual(['jido-code:s-1']);
+    expect(report.skipped[0]?.reason).toBe(
+      'already listed from its own folder, but not kept in the vault: keep it from the list, or import it as a copy to keep both',
+    );
     expect(existsSync(join(base, 'data'))).toBe(false);
   });
 

@@ -147,7 +147,8 @@ export async function importBundle(zipPath: string, options: ImportOptions): Pro
     appVersion: bundle.manifest.appVersion,
     createdAt: bundle.manifest.createdAt,
   };
-  const taken = async (key: string) => (await store.get(key)) !== null || options.known?.(key) === true;
+  const inVault = async (key: string) => (await store.get(key)) !== null;
+  const taken = async (key: string) => (await inVault(key)) || options.known?.(key) === true;
   try {
     await checkSpace(options.dataDir, bundle.totalBytes);
     for (const s of bundle.manifest.sessions) {
@@ -155,7 +156,11 @@ export async function importBundle(zipPath: string, options: ImportOptions): Pro
       let copyOf: string | null = null;
       if (await taken(key)) {
         if (!options.asCopy) {
-          report.skipped.push({ key, title: s.title, reason: 'already in the vault or among the known sessions; import it as a copy to keep both' });
+          // Say which: a session listed from its own folder was never kept, and the vault does not have it.
+          const reason = (await inVault(key))
+            ? 'already in the vault; import it as a copy to keep both'
+            : 'already listed from its own folder, but not kept in the vault: keep it from the list, or import it as a copy to keep both';
+          report.skipped.push({ key, title: s.title, reason });
           continue;
         }
         let n = 1;

@@ -1,7 +1,7 @@
 // What a bundle needs of a parsed session (its head and session.json's bytes, scanned and redacted), made where it was parsed so the main thread never holds it.
 import { createHash } from 'node:crypto';
 import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
-import type { Session } from '../../shared/session.ts';
+import type { Session, SourceFile } from '../../shared/session.ts';
 import { Redactor } from '../recorder/redact.ts';
 import { safeName } from '../vault/vault-store.ts';
 import { sessionJsonPath } from './bundle-paths.ts';
@@ -46,6 +46,19 @@ export interface PreparedSession {
   refused?: BundleRefusedFile[];
   /** The vault whose paths session.json names by their original paths; entries and the manifest are named the same way. */
   vault?: string | null;
+  /**
+   * Sources whose bytes come with the session instead of from disk: a session inside a store goes with its own rows
+   * (workers/contained-bundle.ts), never the store; the head then names the store only for the roots check.
+   */
+  inline?: InlineSource[];
+}
+
+/** A source file made for the bundle: the name it goes by (its original path), its bytes and its role. */
+export interface InlineSource {
+  path: string;
+  bytes: Uint8Array;
+  mtimeMs: number;
+  role: SourceFile['role'];
 }
 
 /** Gives the bundle a session, prepared for it: in a worker (the app) or on this thread from a parsed session (tests, simple callers). */

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BundleExport, BundleImport, BundlePreview, BundleScan } from '../../shared/bundle-api.ts';
-import { PLANTED_ENV, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
+import { PLANTED_ENV, SECRETS } from '../test-support/planted-secrets.ts';
 import { createServices, type Services } from '../app/services.ts';
 import { jidoSession } from '../test-support/session-files.ts';
 

@@ -1,9 +1,10 @@
 // Export then import, for every format the app reads: the vault gets the source files byte-for-byte and lists the same sessions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createServices, type Services } from '../app/services.ts';
+import { copyAllFixtures } from '../test-support/source-fixtures.ts';
 import { copyPathFor, VaultStore } from '../vault/vault-store.ts';
 import type { SourceFormat } from '../../shared/session.ts';
 import { exportBundle } from './export-bundle.ts';
@@ -24,7 +25,7 @@ async function servicesOver(dataDir: string, roots: string[]): Promise<Services>
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'sv-bundle-rt-'));
   root = join(base, 'root');
-  await cp(resolve('main/sources/fixtures'), root, { recursive: true });
+  await copyAllFixtures(root);
   services = await servicesOver(join(base, 'data'), [root]);
 });
 afterAll(async () => {

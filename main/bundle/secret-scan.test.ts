@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { Redactor } from '../recorder/redact.ts';
-import { PEM_KEY, PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
+import { PEM_KEY, PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../test-support/planted-secrets.ts';
 import { PRESET_RULES, prefilterFor } from './secret-prefilter.ts';
 import { clipToJsonString, SecretScanStream, type ScanContext, type ScanOptions } from './secret-scan.ts';
 

@@ -1,11 +1,12 @@
 // Issue #20: a re-shared kept or imported copy never names the exporter's data folder (entries, manifest, session.json, Markdown, HTML), and imports and round-trips with its original paths.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { BundleExport } from '../../shared/bundle-api.ts';
 import type { Session } from '../../shared/session.ts';
 import { createServices, type Services } from '../app/services.ts';
+import { copyAllFixtures } from '../test-support/source-fixtures.ts';
 import type { Manifest } from './manifest.ts';
 import { sharedText } from './shared-paths.ts';
 import { unzipAll } from './test-zip.ts';
@@ -64,7 +65,7 @@ function expectNoTrace(entries: Map<string, Buffer>, dataDir: string): void {
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'sv-shared-paths-'));
   root = join(base, 'root');
-  await cp(resolve('main/sources/fixtures'), root, { recursive: true });
+  await copyAllFixtures(root);
 });
 afterAll(async () => {
   for (const s of opened) await s.close();

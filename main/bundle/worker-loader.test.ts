@@ -9,7 +9,7 @@ import type { Session } from '../../shared/session.ts';
 import { writeClaudeTranscript } from '../bench/generate-large.ts';
 import { findReader } from '../sources/registry.ts';
 import { ReadPool } from '../workers/read-pool.ts';
-import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../recorder/fixtures/planted-secrets.ts';
+import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../test-support/planted-secrets.ts';
 import { jidoSession } from '../test-support/session-files.ts';
 import { exportBundle, scanBundle } from './export-bundle.ts';
 import { inThreadLoader, type JsonScan } from './prepare-session.ts';

@@ -1,11 +1,13 @@
 // The app's bundle loader: each session is parsed, serialized and scanned in a read worker of the export's own, which ends with it.
 import { AppError } from '../../shared/result.ts';
+import type { SessionSummaryText } from '../../shared/session.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 import type { JsonScan, PreparedSession, SessionLoader, ShareSpec } from './prepare-session.ts';
 import { unmap } from './read-whole.ts';
 
 /** Where a session's file is, its size as the catalogue last saw it, and the children the catalogue knows of it (its session.json lists them). */
-export type LocateSession = (key: string) => { path: string; size: number; childKeys: string[] };
+/** Where a session is, and the summary the vault keeps for it (it travels in session.json in place of the session's own). */
+export type LocateSession = (key: string) => { path: string; size: number; childKeys: string[]; summary?: SessionSummaryText | null };
 
 export interface ClosableLoader extends SessionLoader {
   /** Ends the workers, returning all the memory the export's parsing took. */
@@ -53,8 +55,9 @@ export function workerLoader(locate: LocateSession, pricingFile?: string, limits
     childKeys: string[],
     scan: JsonScan | null,
     share?: ShareSpec,
+    summary?: SessionSummaryText | null,
   ): Promise<PreparedSession> => {
-    const result = await pool.prepare(path, { key, childKeys, ...(share ? { share } : {}) }, scan);
+    const result = await pool.prepare(path, { key, childKeys, ...(share ? { share } : {}), ...(summary ? { summary } : {}) }, scan);
     if (!result.ok) throw new AppError('UNREADABLE', `${path} cannot be read: ${result.unreadable.message}`);
     if (result.prepared.json) writtenBy.set(result.prepared.json.buffer, pool);
     return result.prepared;
@@ -62,13 +65,13 @@ export function workerLoader(locate: LocateSession, pricingFile?: string, limits
 
   return {
     prepare: async (key, scan, share) => {
-      const { path, size, childKeys } = locate(key);
-      if (size > limits.cappedFileMax) return prepareIn(uncappedPool(), key, path, childKeys, scan, share);
+      const { path, size, childKeys, summary } = locate(key);
+      if (size > limits.cappedFileMax) return prepareIn(uncappedPool(), key, path, childKeys, scan, share, summary);
       try {
-        return await prepareIn(cappedPool(), key, path, childKeys, scan, share);
+        return await prepareIn(cappedPool(), key, path, childKeys, scan, share, summary);
       } catch (err) {
         if (!outOfMemory(err)) throw err;
-        return prepareIn(uncappedPool(), key, path, childKeys, scan, share);
+        return prepareIn(uncappedPool(), key, path, childKeys, scan, share, summary);
       }
     },
     recycle: (json) => {

@@ -1,4 +1,5 @@
 // The bundle's zip output over yazl: whole entries deflated in parallel (within a memory budget), or streamed chunk by chunk with backpressure.
+import { DEFLATE_CHUNK_MAX_BYTES } from '../env/tuning.ts';
 import { createRequire } from 'node:module';
 import { PassThrough, Transform, type Writable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
@@ -48,15 +49,12 @@ function patchCrc32(): boolean {
 
 /**
  * Node's zlib.deflateRaw(buffer, callback) deflates on libuv's thread pool one output chunk at a time (16 KB
- * by default), and each next chunk is started from a callback on this thread. Here that is about every 4 ms
- * of deflating, so while this thread reads or scans a file for a tenth of a second every deflate in flight
- * waits for it. yazl calls deflateRaw with only a level; for the call it makes inside `addBuffer`, the chunk
- * is made large enough that a transcript deflates in one or two steps (2 MB at most, so a few deflates in
- * flight hold a few megabytes of output space). Measured: twelve 16 MB transcripts deflated two at a time
- * beside 150 ms of work per file on this thread, 6.8 s -> 5.1 s; a 1 GB CLI export, 48-51 s -> 43-45 s.
+ * by default), each next chunk started from a callback on this thread. yazl calls deflateRaw with only a level;
+ * for the call it makes inside `addBuffer`, the chunk is a quarter of the entry, from zlib's 16 KB up to
+ * DEFLATE_CHUNK_MAX_BYTES, so a transcript deflates in one or two steps (env/tuning.ts has the measurements).
  */
 function outputChunkFor(bytes: number): number {
-  return Math.min(2 * 1024 * 1024, Math.max(16 * 1024, bytes >>> 2));
+  return Math.min(DEFLATE_CHUNK_MAX_BYTES, Math.max(16 * 1024, bytes >>> 2));
 }
 
 /** Runs `add` (a yazl addBuffer call) with zlib.deflateRaw deflating in chunks of `chunkSize`; restored before it returns. */

@@ -57,6 +57,32 @@ describe('Catalogue', () => {
     expect(c.childrenOf('claude-code:p')).toEqual(['claude-code:p/agent-a', 'claude-code:p/agent-b']);
   });
 
+  it('lists an unreadable file after every readable session, although its file is the newest', () => {
+    const c = new Catalogue();
+    c.put('/r/old.json', 1, 1, summary('jido-code:old', { updatedAt: '2025-03-01T00:00:00.000Z' }));
+    c.put('/r/empty.json', 0, Date.parse('2026-11-27T00:00:00Z'), {
+      id: 0,
+      ok: false,
+      format: 'jido-code',
+      unreadable: { code: 'empty_file', message: 'File is empty (0 bytes).' },
+    });
+    c.put('/r/new.json', 1, 1, summary('jido-code:new', { updatedAt: '2026-01-01T00:00:00.000Z' }));
+    expect(c.list({}).sessions.map((s) => s.key)).toEqual(['jido-code:new', 'jido-code:old', 'jido-code:empty']);
+  });
+
+  it('names an unreadable file of a folder layout after its folder, not the file name every session shares', () => {
+    const c = new Catalogue();
+    const empty = { id: 0, ok: false as const, format: 'vibe' as const, unreadable: { code: 'empty_file' as const, message: 'File is empty (0 bytes).' } };
+    c.put('/h/.vibe/logs/session/session_20260613_120000_00000000/messages.jsonl', 0, 1, empty);
+    c.put('/h/.jido_code/sessions/j-9.json', 0, 1, { ...empty, format: 'jido-code' });
+    expect(
+      c
+        .list({})
+        .sessions.map((s) => s.key)
+        .sort(),
+    ).toEqual(['jido-code:j-9', 'vibe:session_20260613_120000_00000000']);
+  });
+
   it('keeps a sub-agent whose parent file is missing visible at top level', () => {
     const c = new Catalogue();
     c.put('/r/x/subagents/agent-a.jsonl', 1, 1, summary('claude-code:x/agent-a', { parentKey: 'claude-code:x' }));

@@ -4,6 +4,7 @@ import { basename, dirname, extname } from 'node:path';
 import type { SessionSummary, SourceFormat, Unreadable } from '../../shared/session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import { isWithin } from '../roots/paths.ts';
+import { containedRef, storeOf } from './contained-sessions.ts';
 
 /** What every entry keeps in memory: enough to key, group, count and sweep sessions without their summaries. */
 export interface EntryFacts {
@@ -16,9 +17,14 @@ export interface EntryFacts {
 
 /** What a list row needs from a stored entry to be rebuilt without reading the file: see `summaryOf`. */
 export interface CatalogueEntry extends EntryFacts {
+  /** The session's file; for a session inside a store, `<store>#<id>` (contained-sessions.ts). */
   path: string;
+  /** Bytes; for a contained session, its version stamp (the store's size says nothing about one session). */
   size: number;
+  /** For a contained session, its store's mtime when it was read (-1: read it again). */
   mtimeMs: number;
+  /** The store a contained session lives in; null for a session file of its own. */
+  readonly store: string | null;
   /** The full list row; an indexed catalogue may load it from the index on demand rather than hold it. */
   readonly summary: SessionSummary;
   /** The summary while it is held in memory (null once the index has it and the entry let go of it). */
@@ -50,20 +56,30 @@ function pathHash(path: string): string {
   return createHash('sha256').update(path).digest('hex').slice(0, 8);
 }
 
-/** The id an unreadable file gets: its name, or its folder's for `session.json`-style layouts. */
+/** The id an unreadable file gets: its name, or its folder's for `session.json`-style layouts; a contained session's own id. */
 function idFromPath(path: string): string {
+  const contained = path.includes('#') ? containedRef(path) : null;
+  if (contained) return contained.id;
   const name = basename(path);
-  if (name === 'session.json') return basename(dirname(path));
-  return name.slice(0, name.length - extname(name).length) || name;
+  const stem = name.slice(0, name.length - extname(name).length) || name;
+  // Folder layouts give every session's file the same name (Vizier's session.json, Vibe's messages.jsonl, Grok's
+  // summary.json, Copilot's events.jsonl…): the folder is what names the session, even when its file cannot be read.
+  if (FOLDER_LAYOUT_NAMES.has(stem)) return basename(dirname(path));
+  return stem;
 }
+
+const FOLDER_LAYOUT_NAMES = new Set(['session', 'messages', 'summary', 'chat-messages', 'chat_history', 'transcript', 'events', 'wire', 'context', 'state']);
 
 function unreadableSummary(path: string, format: SourceFormat, reason: Unreadable, size: number, mtimeMs: number): SessionSummary {
   const id = idFromPath(path);
+  const store = storeOf(path);
+  // A contained session's size and mtime are its version stamp and its store's (contained-sessions.ts).
+  const contained = store !== path;
   return {
     key: `${format}:${id}`,
     id,
     format,
-    title: basename(path),
+    title: contained ? `${basename(store)}: session ${id}` : basename(path),
     projectPath: null,
     projectName: null,
     branch: null,
@@ -85,8 +101,8 @@ function unreadableSummary(path: string, format: SourceFormat, reason: Unreadabl
     starred: false,
     tags: [],
     hasNote: false,
-    primaryPath: path,
-    size,
+    primaryPath: store,
+    size: contained ? 0 : size,
     mtimeMs,
     unreadable: reason,
   };
@@ -94,7 +110,9 @@ function unreadableSummary(path: string, format: SourceFormat, reason: Unreadabl
 
 /** The list row for a read result, under the key the catalogue gave it. */
 export function summaryOf(path: string, size: number, mtimeMs: number, result: SummaryResponse, key?: string): SessionSummary {
-  const base = result.ok ? { ...result.summary, primaryPath: path } : unreadableSummary(path, result.format ?? 'vault', result.unreadable, size, mtimeMs);
+  const base = result.ok
+    ? { ...result.summary, primaryPath: storeOf(path) }
+    : unreadableSummary(path, result.format ?? 'vault', result.unreadable, size, mtimeMs);
   return key === undefined ? base : { ...base, key };
 }
 
@@ -110,6 +128,8 @@ class Entry implements CatalogueEntry {
   unreadable: boolean;
   closed: boolean;
   held: SessionSummary | null;
+  /** The store a contained session lives in (contained-sessions.ts); null for a session file of its own. */
+  readonly store: string | null;
   private readonly load: (entry: Entry) => SessionSummary;
 
   constructor(
@@ -123,6 +143,7 @@ class Entry implements CatalogueEntry {
     load: (entry: Entry) => SessionSummary,
   ) {
     this.path = path;
+    this.store = path.includes('#') ? (containedRef(path)?.store ?? null) : null;
     this.size = size;
     this.mtimeMs = mtimeMs;
     this.companions = companions;
@@ -170,6 +191,8 @@ export class Catalogue {
     this.copyKeyOf = copyKeyOf;
   }
   private readonly ownersByCompanion = new Map<string, Set<string>>();
+  /** Contained sessions' paths by their store: what a store's listing is compared with. */
+  private readonly byStore = new Map<string, Set<string>>();
   private writeCount = 0;
 
   get size(): number {
@@ -245,6 +268,11 @@ export class Catalogue {
 
   private add(entry: Entry, kind: VaultKind): void {
     this.byPath.set(entry.path, entry);
+    if (entry.store) {
+      const members = this.byStore.get(entry.store) ?? new Set<string>();
+      members.add(entry.path);
+      this.byStore.set(entry.store, members);
+    }
     if (kind === 'copy') {
       this.copyByKey.set(entry.key, entry.path);
       return;
@@ -287,10 +315,30 @@ export class Catalogue {
     return entry !== undefined && entry.size === size && entry.mtimeMs === mtimeMs;
   }
 
+  has(path: string): boolean {
+    return this.byPath.has(path);
+  }
+
+  /** The paths of the sessions listed from a store (contained-sessions.ts). */
+  containedIn(store: string): string[] {
+    return [...(this.byStore.get(store) ?? [])];
+  }
+
+  /** True when a contained session was read at this version stamp (and not marked to be read again since). */
+  isFreshContained(path: string, stamp: number): boolean {
+    const entry = this.byPath.get(path);
+    return entry !== undefined && entry.size === stamp && entry.mtimeMs >= 0;
+  }
+
   remove(path: string): string | null {
     const entry = this.byPath.get(path);
     if (!entry) return null;
     this.forgetCompanions(entry);
+    if (entry.store) {
+      const members = this.byStore.get(entry.store);
+      members?.delete(path);
+      if (members && !members.size) this.byStore.delete(entry.store);
+    }
     this.byPath.delete(path);
     this.forgetKey(entry);
     return entry.key;
@@ -317,7 +365,8 @@ export class Catalogue {
     // Picked first, removed after: no copy of 100,000 entries for a scan that removes none.
     const unseen: string[] = [];
     for (const entry of this.byPath.values()) {
-      if (entry.written <= since && !seen.has(entry.path) && isWithin(dir, entry.path)) unseen.push(entry.path);
+      // A contained session is seen with its store; the store's listing removes the sessions it no longer has.
+      if (entry.written <= since && !seen.has(entry.store ?? entry.path) && isWithin(dir, entry.path)) unseen.push(entry.path);
     }
     const removed: string[] = [];
     for (const path of unseen) {
@@ -382,7 +431,8 @@ export class Catalogue {
       }
       matches.push(s);
     }
-    matches.sort((a, b) => sortTime(b) - sortTime(a) || a.key.localeCompare(b.key));
+    // Unreadable files last: their mtime is no session's time, and a broken file must not sit above every real session.
+    matches.sort((a, b) => Number(a.unreadable !== null) - Number(b.unreadable !== null) || sortTime(b) - sortTime(a) || a.key.localeCompare(b.key));
     const limit = query.limit ?? matches.length;
     return { sessions: matches.slice(0, limit), total: matches.length };
   }

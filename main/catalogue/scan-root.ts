@@ -6,8 +6,8 @@ import { statFile } from '../fs/stat-file.ts';
 export interface ScanHooks {
   claims: (path: string) => boolean;
   isFresh: (path: string, size: number, mtimeMs: number) => boolean;
-  /** Reads a file into the catalogue and returns its key. */
-  read: (path: string, size: number, mtimeMs: number) => Promise<string | null>;
+  /** Reads a file into the catalogue and returns its key (a store that holds many sessions: the keys it read). */
+  read: (path: string, size: number, mtimeMs: number) => Promise<string | string[] | null>;
   /** Called with keys in small batches as they are read, so the list fills while the scan runs. */
   onKeys: (keys: string[]) => void;
   stopped: () => boolean;
@@ -42,7 +42,8 @@ export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number
     hooks
       .read(path, size, mtimeMs)
       .then((key) => {
-        if (key) hooks.onKeys([key]);
+        const keys = key === null ? [] : typeof key === 'string' ? [key] : key;
+        if (keys.length) hooks.onKeys(keys);
       })
       .finally(() => hooks.done?.(size));
   for await (const path of walkFiles(root, hooks.claims, maxDepth)) {

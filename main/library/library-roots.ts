@@ -42,7 +42,8 @@ export class LibraryRoots {
     for (const e of this.deps.catalogue.entries()) {
       if (!isWithin(r.path, e.path)) continue;
       if (!e.unreadable) {
-        sessionCount++;
+        // One definition of "a session" everywhere (the list, the top bar, the CLI): a sub-agent counts under its parent.
+        if (!e.parentKey || !this.deps.catalogue.byKey(e.parentKey)) sessionCount++;
         continue;
       }
       unreadableCount++;
@@ -115,6 +116,16 @@ export class LibraryRoots {
     this.emitChanged();
     await scans.rewatch();
     return { removed: true };
+  }
+
+  /** Scans one folder (or all) again: files changed, added or removed while nothing watched are read now. */
+  async rescan(id?: string): Promise<Root[]> {
+    const { roots, scans } = this.deps;
+    const record = id === undefined ? null : roots.get(id);
+    if (id !== undefined && !record) throw new AppError('NOT_FOUND', `No folder with id "${id}" is in the list.`, 'id');
+    await scans.scanAll(record ? [record] : roots.list());
+    this.emitChanged();
+    return this.list();
   }
 
   /** Writes the bundled demo sessions into the data folder and reads them as a folder of their own. */

@@ -9,6 +9,7 @@ import { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
 import { SessionIndex } from '../search-index/index-store.ts';
 import { LibrarySync } from './library-sync.ts';
 import { textSinceTidy } from '../search-index/index-tidy.ts';
+import { searchIndex } from '../search-index/index-search.ts';
 import type { RootRecord } from '../roots/root-store.ts';
 import { jidoSession } from '../test-support/session-files.ts';
 import { samplesDir } from '../test-support/samples.ts';
@@ -63,13 +64,14 @@ function syncOver(index: SessionIndex, livePool: ReadPool, extra: Partial<Constr
 }
 
 describe('LibrarySync', () => {
-  it('indexes small and large files alike, parsing each large one in a fresh worker (its garbage goes with it)', async () => {
+  it('indexes small and large files alike: 8-32 MB ones in the live pool beside the rest, each larger one alone and in a fresh worker', async () => {
     base = await mkdtemp(join(tmpdir(), 'sv-sync-'));
     const dir = join(base, 'root', '.jido_code', 'sessions');
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'small.json'), jidoSession('small', 'small'));
     await writeFile(join(dir, 'big-1.json'), largeJido('big-1', 9));
     await writeFile(join(dir, 'big-2.json'), largeJido('big-2', 9));
+    await writeFile(join(dir, 'huge.json'), largeJido('huge', 33));
 
     const index = new SessionIndex(':memory:');
     const livePool = new ReadPool(1);
@@ -87,13 +89,14 @@ describe('LibrarySync', () => {
 
     await sync.firstScan();
     // Every second file read had the main thread's old garbage collected (4,000 in the app).
-    expect(calls.filter((c) => c === 'collect')).toEqual(['collect']);
-    expect([...catalogue.entries()].map((e) => e.key).sort()).toEqual(['jido-code:big-1', 'jido-code:big-2', 'jido-code:small']);
+    expect(calls.filter((c) => c === 'collect')).toEqual(['collect', 'collect']);
+    expect([...catalogue.entries()].map((e) => e.key).sort()).toEqual(['jido-code:big-1', 'jido-code:big-2', 'jido-code:huge', 'jido-code:small']);
     expect(catalogue.byKey('jido-code:big-2')?.summary.unreadable ?? null).toBeNull();
-    // Large files come after the small ones, one at a time, each followed by ending the worker that parsed it.
+    expect(catalogue.byKey('jido-code:huge')?.summary.unreadable ?? null).toBeNull();
+    // The 9 MB ones share the live pool's worker; the 33 MB one comes after everything else, then its worker ends.
     const large = calls.filter((c) => c.startsWith('summarize') || c === 'release');
-    expect(large.filter((_, i) => i % 2 === 1)).toEqual(['release', 'release']);
-    expect(large.filter((_, i) => i % 2 === 0).sort()).toEqual(['summarize big-1.json', 'summarize big-2.json']);
+    expect(large.slice(-2)).toEqual(['summarize huge.json', 'release']);
+    expect(large.slice(0, -2).sort()).toEqual(['summarize big-1.json', 'summarize big-2.json']);
   });
 
   it('has the index merge its full-text tables once a scan has written enough text', async () => {
@@ -118,6 +121,43 @@ describe('LibrarySync', () => {
     // The pass ran to its end: the text it merged no longer counts.
     expect(since()).toBe(0);
     expect([...catalogue.entries()]).toHaveLength(4);
+  });
+
+  it('lists every file before the full-text tables take its text: the app catches up at once, a command that only lists never waits', async () => {
+    base = await mkdtemp(join(tmpdir(), 'sv-sync-'));
+    const dir = join(base, 'root', '.jido_code', 'sessions');
+    await mkdir(dir, { recursive: true });
+    // Half a megabyte each: a scan's batches go to the writer thread.
+    for (let i = 0; i < 3; i++) {
+      const doc = JSON.parse(jidoSession(`w${i}`, `walrus ${i}`)) as { conversation: Array<Record<string, unknown>> };
+      doc.conversation.push({
+        id: 'a9',
+        role: 'assistant',
+        content: `${'a long build log line\n'.repeat(25_000)} tusked${i}`,
+        timestamp: '2026-01-02T09:00:10.000000Z',
+      });
+      await writeFile(join(dir, `w${i}.json`), JSON.stringify(doc));
+    }
+    const found = (index: SessionIndex, word: string) => searchIndex(index, word).hits.map((h) => h.key);
+
+    // A one-shot command (no watching): listed, and its text left for whoever searches.
+    const cli = new SessionIndex(join(base, 'cli.sqlite'));
+    const { sync: oneShot, catalogue } = syncOver(cli, new ReadPool(1));
+    await oneShot.firstScan();
+    expect([...catalogue.entries()]).toHaveLength(3);
+    expect(found(cli, 'tusked1')).toEqual([]);
+    await cli.whenCaughtUp();
+    expect(found(cli, 'tusked1')).toEqual(['jido-code:w1']);
+
+    // The app: the catch-up follows the scan, and the status line says so until it is over.
+    const reports: Array<{ searchPending?: number }> = [];
+    const app = new SessionIndex(join(base, 'app.sqlite'));
+    const { sync } = syncOver(app, new ReadPool(1), { watch: true, progress: new IndexProgressTracker((p) => reports.push(p), { intervalMs: 0 }) });
+    await sync.firstScan();
+    await app.whenSearchable();
+    expect(found(app, 'tusked2')).toEqual(['jido-code:w2']);
+    expect(reports.some((r) => (r.searchPending ?? 0) > 0)).toBe(true);
+    await expect.poll(() => reports.at(-1)?.searchPending ?? 0).toBe(0);
   });
 
   it('lists loose session files by their content, in a scan and as they appear while watching; never a file that is no session', async () => {

@@ -3,6 +3,7 @@ import { COLLECT_EVERY_FILES } from '../env/tuning.ts';
 import { SCAN_LARGE_BYTES } from '../env/tuning.ts';
 import { LARGE_FILE_BYTES } from '../env/tuning.ts';
 import { SCAN_HEAP_MB } from '../env/tuning.ts';
+import { scanWorkers } from '../env/tuning.ts';
 import { scanRoot } from '../catalogue/scan-root.ts';
 import { collectOldGarbage, releaseIdleMemory } from '../env/idle-memory.ts';
 import type { IndexProgressTracker } from '../search-index/index-progress.ts';
@@ -16,8 +17,12 @@ import { isRecognitionCandidate } from '../sources/recognize.ts';
 import { RootWatcher, type WatchBatch } from '../watch/root-watcher.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
+import { storeOfWal, storeReader } from '../catalogue/contained-sessions.ts';
+import { isRowsDocumentPath } from '../catalogue/rows-document.ts';
+import { ContainerSync } from './container-sync.ts';
 
-export const isClaimed = (path: string): boolean => findReader(path) !== undefined;
+/** A reader's file, or a kept or imported copy of a contained session (its rows document, read by the store's reader). */
+export const isClaimed = (path: string): boolean => findReader(path) !== undefined || isRowsDocumentPath(path);
 
 /** A file a scan or the watcher reads: claimed by its path, or one whose head the read worker may recognise. */
 const mayBeSession = (path: string): boolean => isClaimed(path) || isRecognitionCandidate(path);
@@ -65,12 +70,27 @@ export class LibrarySync {
   private readSinceCollect = 0;
   /** Files whose head said they are no session, with the `size:mtime` they had then: read again only once changed. */
   private readonly notSessions = new Map<string, string>();
+  /** Stores that hold many sessions (an agent's SQLite database): listed, and only their changed sessions read. */
+  private readonly containers: ContainerSync;
 
   constructor(options: LibrarySyncOptions) {
     this.o = options;
-    this.scanPool = new ReadPool(undefined, { pricingFile: options.pricingFile, resourceLimits: { maxOldGenerationSizeMb: SCAN_HEAP_MB } });
+    // The status line says while search is still catching up with what the scans listed.
+    options.index.onTextPending = (pending) => options.progress.textPending(pending);
+    this.scanPool = new ReadPool(scanWorkers(), { pricingFile: options.pricingFile, resourceLimits: { maxOldGenerationSizeMb: SCAN_HEAP_MB } });
+    this.containers = new ContainerSync({
+      catalogue: options.catalogue,
+      list: (store, live) => (live ? options.livePool : this.scanPool).list(store),
+      // As a scan's small file: the capped scan pool, and without the cap when a session needs more.
+      summarize: (path, live) => (live ? options.livePool.summarize(path) : this.scanPool.summarize(path).catch(() => options.livePool.summarize(path))),
+      room: () => options.index.room(),
+      stopped: () => this.closed,
+      afterRead: () => this.countRead(),
+      onProblem: (message) => options.onProblem(message),
+    });
     this.watcher = new RootWatcher({
-      claims: (path) => mayBeSession(path) || options.catalogue.ownersOf(path).length > 0,
+      // A store's writes land in its WAL (`<store>-wal`) before the store itself changes: both are watched.
+      claims: (path) => mayBeSession(path) || storeOfWal(path) !== null || options.catalogue.ownersOf(path).length > 0,
       onBatch: (batch) => void this.applyBatch(batch),
       onError: (err) => options.onProblem(`Watcher: ${err.message}`),
     });
@@ -110,10 +130,12 @@ export class LibrarySync {
       .catch(() => undefined)
       .then(async () => {
         await Promise.all(list.map((root) => this.scan(root)));
-        // Scanned means searchable: the writer thread has every file's text in the index; then the
-        // catalogue lets go of the summaries the index now holds.
+        // Scanned means listed: every file's row is in the index; then the catalogue lets go of the summaries the
+        // index now holds. The text follows: the writer thread puts it into the full-text tables now (the app), or
+        // when a command that searches asks (a one-shot command that does not search never waits for it).
         await this.o.catalogue.release();
-        // After a large scan, the writer thread merges the full-text tables (index-tidy.ts).
+        if (!this.closed && this.o.watch) this.o.index.catchUp();
+        // After a large scan, the writer thread merges the full-text tables (index-tidy.ts), once the text is in.
         if (!this.closed) this.o.index.tidy();
         // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
         await this.scanPool.release();
@@ -149,6 +171,19 @@ export class LibrarySync {
     await this.scanPool.close();
   }
 
+  /**
+   * Reads one file the user opened on its own (outside every root) into the catalogue, as a watch event would.
+   * Its key, or null when no reader recognises the file (by its place or its first records).
+   */
+  async readOpenedFile(path: string): Promise<string | null> {
+    const info = await statFile(path);
+    if (!info) return null;
+    this.notSessions.delete(path);
+    const key = await this.readInto(path, info.size, info.mtimeMs, true);
+    if (key) this.o.onChange([key], []);
+    return key;
+  }
+
   /** `live`: the file changed while the app runs (a watch event), rather than being found by a scan. */
   private async readInto(path: string, size: number, mtimeMs: number, live = false): Promise<string | null> {
     const { catalogue, livePool, sessionPool } = this.o;
@@ -161,7 +196,7 @@ export class LibrarySync {
           ? await sessionPool.summarize(path, 'background', true)
           : await livePool.summarize(path)
         : size > SCAN_LARGE_BYTES
-          ? await this.readLarge(path)
+          ? await this.readLarge(path, size)
           : // A file that needs more than the capped heap (or crashes its worker) is read again without the cap.
             await this.scanPool.summarize(path).catch(() => livePool.summarize(path));
       if (this.closed) return null;
@@ -195,15 +230,17 @@ export class LibrarySync {
   }
 
   /**
-   * A scan's large file, parsed alone in the pool's worker, which then ends: a worker that parsed one 52 MB
-   * transcript parses the next with the first one's garbage still in its old generation (peak heap 160 MB where
-   * a fresh worker needs ~105). Starting a worker costs ~50 ms; a library has few such files.
+   * A scan's large file, parsed in the live pool's worker (one at a time, beside the scan workers' small files).
+   * After one over LARGE_FILE_BYTES the worker ends: a worker that parsed one 52 MB transcript parses the next with
+   * the first one's garbage still in its old generation (peak heap 160 MB where a fresh worker needs ~105). Below
+   * that a worker goes on: starting one costs ~200 ms of CPU (its modules), and a realistic gigabyte holds ~20
+   * transcripts of 8-32 MB.
    */
-  private async readLarge(path: string): Promise<SummaryResponse> {
+  private async readLarge(path: string, size: number): Promise<SummaryResponse> {
     try {
       return await this.o.livePool.summarize(path);
     } finally {
-      await this.o.livePool.release();
+      if (size > LARGE_FILE_BYTES) await this.o.livePool.release();
     }
   }
 
@@ -211,24 +248,32 @@ export class LibrarySync {
   private async scan(root: Pick<RootRecord, 'id' | 'path'>, maxDepth?: number, claims: (path: string) => boolean = mayBeSession): Promise<void> {
     const { catalogue, index, progress } = this.o;
     progress.begin();
+    // Listing first: the scan's text waits for the full-text tables until every file is listed (scanAll's end).
+    index.beginListing();
     const writesBefore = catalogue.writes;
     const result = await scanRoot(
       root.path,
       {
         claims,
-        isFresh: (p, size, mtime) => catalogue.isFresh(p, size, mtime) || this.knownNotSession(p, size, mtime),
+        // A store is never fresh by its own size and mtime: its listing says which of its sessions changed (container-sync.ts).
+        isFresh: (p, size, mtime) => storeReader(p) === null && (catalogue.isFresh(p, size, mtime) || this.knownNotSession(p, size, mtime)),
         // Backpressure: the next file is read only while the index writer keeps up.
-        read: (path, size, mtimeMs) => index.room().then(() => this.readInto(path, size, mtimeMs)),
+        read: (path, size, mtimeMs) => (storeReader(path) ? this.readStore(path, false) : index.room().then(() => this.readInto(path, size, mtimeMs))),
         onKeys: (keys) => this.o.onChange(keys, []),
         stopped: () => this.closed,
         found: (bytes, fresh) => progress.found(bytes, fresh),
         done: (bytes) => progress.done(bytes),
-        largeAbove: SCAN_LARGE_BYTES,
-        // Memory: a large file is parsed alone, after the small ones are read and their workers have ended. The
-        // index writer goes on with the small files' text meanwhile (the backpressure above still bounds it): waiting
-        // for it first, and ending it, left the other core idle. 10,000-session bench corpus, interleaved runs: cold
-        // index 20.3 / 19.1 s -> 15.9 / 16.2 s, peak RSS 303-314 -> 318-323 MB; 100,000 sessions: 383 MB peak.
+        // Files of 8-32 MB are read as they are found, in the live pool beside the scan pool's small files: a realistic
+        // gigabyte holds ~200 MB of them, and read one at a time after the rest they kept one core idle for a third of
+        // the listing. Memory: a file over 32 MB is parsed alone, after the others are read and their workers have
+        // ended. The index writer goes on with the small files' text meanwhile (the backpressure above still bounds
+        // it): waiting for it first, and ending it, left the other core idle. 10,000-session bench corpus, interleaved
+        // runs: cold index 20.3 / 19.1 s -> 15.9 / 16.2 s, peak RSS 303-314 -> 318-323 MB; 100,000 sessions: 383 MB.
+        largeAbove: LARGE_FILE_BYTES,
         beforeLarge: async () => {
+          // The small files are listed and the large ones are parsed one at a time: the app's writer thread takes the
+          // text already listed meanwhile, on the core the scan no longer uses.
+          if (this.o.watch && !this.closed) index.catchUp();
           await this.scanPool.release();
           // The peak of a scan is a large file's parse: let the main thread's grown heap go before it.
           await releaseIdleMemory();
@@ -241,7 +286,10 @@ export class LibrarySync {
         seen: new Set<string>(),
         error: `The folder could not be scanned: ${fsErrorSentence(err) ?? (err instanceof Error ? err.message : String(err))}.`,
       }))
-      .finally(() => progress.end());
+      .finally(() => {
+        index.endListing();
+        progress.end();
+      });
     if (result.error) {
       this.rootErrors.set(root.id, result.error);
       return;
@@ -250,6 +298,21 @@ export class LibrarySync {
     // Files deleted while the app was not watching (or before a rescan) leave the list now.
     const gone = catalogue.removeUnseen(root.path, result.seen, writesBefore);
     if (gone.length) this.o.onChange([], gone);
+  }
+
+  /** A store's sessions brought up to date; returns the keys read (those gone are told at once). */
+  private async readStore(store: string, live: boolean): Promise<string[]> {
+    const { changed, removed } = await this.containers.sync(store, live);
+    if (removed.length && !this.closed) this.o.onChange([], removed);
+    return changed;
+  }
+
+  /** A scan read one more file: the main thread's old garbage is collected every so many. */
+  private countRead(): void {
+    if (++this.readSinceCollect >= (this.o.collectEvery ?? COLLECT_EVERY_FILES)) {
+      this.readSinceCollect = 0;
+      (this.o.collectGarbage ?? collectOldGarbage)();
+    }
   }
 
   /** Unchanged since its head said it is no session: not read again. */
@@ -265,9 +328,16 @@ export class LibrarySync {
     // A changed companion (a ProjectHub transcript, a sub-agent's meta file) re-reads the sessions built from it.
     const owners = files.filter((f) => !isClaimed(f)).flatMap((f) => catalogue.ownersOf(f));
     for (const owner of owners) catalogue.markStale(owner);
-    const targets = [...new Set([...files.filter(mayBeSession), ...owners])];
-    await Promise.all(
-      targets.map(async (path) => {
+    // A store, or its WAL: the store is listed again (whatever its mtime says) and its changed sessions read.
+    const stores = new Set(files.flatMap((f) => storeOfWal(f) ?? (storeReader(f) ? [f] : [])));
+    const targets = [...new Set([...files.filter((f) => mayBeSession(f) && !stores.has(f)), ...owners])];
+    await Promise.all([
+      ...[...stores].map(async (store) => {
+        const result = (await statFile(store)) ? await this.containers.sync(store, true) : { changed: [], removed: this.containers.forget(store) };
+        changed.push(...result.changed);
+        removed.push(...result.removed);
+      }),
+      ...targets.map(async (path) => {
         const info = await statFile(path);
         if (!info) {
           const key = catalogue.remove(path);
@@ -278,7 +348,7 @@ export class LibrarySync {
         const key = await this.readInto(path, info.size, info.mtimeMs, true);
         if (key) changed.push(key);
       }),
-    );
+    ]);
     if (this.closed || (!changed.length && !removed.length)) return;
     this.o.onChange(changed, removed);
     this.o.onRootsChanged();

@@ -3,6 +3,7 @@ import { AppError } from '../../shared/result.ts';
 import type { Session } from '../../shared/session.ts';
 import type { Catalogue, CatalogueEntry } from '../catalogue/catalogue.ts';
 import type { ReadPool } from '../workers/read-pool.ts';
+import type { RowsText } from '../raw/contained-raw.ts';
 
 export interface SessionReaderDeps {
   catalogue: Catalogue;
@@ -15,6 +16,8 @@ export interface SessionReaderDeps {
 /** Session paths never come from the UI: the UI sends keys, and they are looked up here. */
 export class SessionReader {
   private readonly deps: SessionReaderDeps;
+  /** The last rows document made, by the entry it was made for (the raw view asks for it a window at a time). */
+  private lastRows: { path: string; size: number; mtimeMs: number; doc: RowsText } | null = null;
 
   constructor(deps: SessionReaderDeps) {
     this.deps = deps;
@@ -29,7 +32,25 @@ export class SessionReader {
   /** Where a session's file is, its size and its children's keys (what an export needs before reading it). */
   locate(key: string): { path: string; size: number; childKeys: string[] } {
     const entry = this.entryFor(key);
-    return { path: entry.path, size: entry.size, childKeys: this.deps.catalogue.childrenOf(key) };
+    // A contained session's size is its version stamp; what an export reads of it is its own rows, not the store.
+    return { path: entry.path, size: entry.store ? 0 : entry.size, childKeys: this.deps.catalogue.childrenOf(key) };
+  }
+
+  /**
+   * A contained session's own rows as a rows document (its session row, messages and parts; never the store, which
+   * holds every other session): what its raw view shows and a keep stores. Made in the session worker.
+   */
+  async rowsDocument(key: string): Promise<RowsText & { store: string; mtimeMs: number }> {
+    const entry = this.entryFor(key);
+    const store = entry.store;
+    if (!store) throw new AppError('INVALID_INPUT', `${key} is a session file of its own, not a session inside a store.`, 'key');
+    const last = this.lastRows;
+    if (last && last.path === entry.path && last.size === entry.size && last.mtimeMs === entry.mtimeMs) return { ...last.doc, store, mtimeMs: entry.mtimeMs };
+    const result = await this.deps.sessionPool.rows(entry.path);
+    if (!result.ok) throw new AppError('UNREADABLE', `The rows of ${key} in ${store} cannot be read: ${result.unreadable.message}`);
+    const doc = { path: result.path, bytes: Buffer.from(result.text, 'utf8') };
+    this.lastRows = { path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, doc };
+    return { ...doc, store, mtimeMs: result.mtimeMs };
   }
 
   /**

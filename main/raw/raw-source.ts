@@ -44,7 +44,7 @@ async function readGzip(path: string, offset: number, length: number): Promise<{
 }
 
 /** Drops a UTF-8 sequence cut at the window's end, so the next window starts on a character. */
-function completeUtf8Length(bytes: Buffer): number {
+export function completeUtf8Length(bytes: Buffer): number {
   const end = bytes.length;
   for (let back = 1; back <= 3 && end - back >= 0; back++) {
     const b = bytes[end - back] ?? 0;

@@ -1,6 +1,7 @@
 // The one check every file operation on a session passes (raw view, export, review scan, keep, delete): its real path lies inside a known root.
 import { AppError } from '../../shared/result.ts';
 import { canonical, isWithin } from './paths.ts';
+import { storeOf } from '../catalogue/contained-sessions.ts';
 
 /** A file a session named that an operation left alone, and why. */
 export interface OutsideFile {
@@ -21,9 +22,9 @@ export class SessionFileCheck {
     this.roots = roots;
   }
 
-  /** The real path of `path` when it lies inside a root, else null. */
+  /** The real path of `path` when it lies inside a root, else null. A session inside a store (`<store>#<id>`) is judged by its store. */
   async realInside(path: string, roots?: readonly string[]): Promise<string | null> {
-    const [real, allowed] = await Promise.all([canonical(path), roots ?? this.realRoots()]);
+    const [real, allowed] = await Promise.all([canonical(storeOf(path)), roots ?? this.realRoots()]);
     return allowed.some((root) => isWithin(root, real)) ? real : null;
   }
 

@@ -9,7 +9,8 @@ import { readGeminiFile } from './gemini/gemini.ts';
 import { readProjectHubFile } from './projecthub/projecthub.ts';
 import { vizierReader } from './vizier/vizier.ts';
 
-const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
+/** The readers' folders, each holding its format's fixtures (`<format>/fixtures/`). */
+const sources = fileURLToPath(new URL('.', import.meta.url));
 
 let home: string;
 /** A file outside every session's folder. */
@@ -26,7 +27,7 @@ afterEach(() => rmSync(home, { recursive: true, force: true }));
 describe('Gemini .project_root', () => {
   it('is not read or listed when it is a symlink to a file outside the project folder', async () => {
     const slug = join(home, '.gemini/tmp/harbor-api');
-    cpSync(join(fixtures, 'gemini/.gemini/tmp/harbor-api'), slug, { recursive: true });
+    cpSync(join(sources, 'gemini/fixtures/.gemini/tmp/harbor-api'), slug, { recursive: true });
     symlinkSync(outside, join(slug, '.project_root'));
     const chat = join(slug, 'chats/session-2026-02-20T10-15-7f3a9c21.jsonl');
     const s = await readGeminiFile(chat);
@@ -55,7 +56,7 @@ describe('Claude Code sub-agent meta', () => {
   it('is not read or listed when it is a symlink to a file outside the sub-agent folder', async () => {
     const main = '9f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f';
     const project = join(home, '.claude/projects/-home-dev-proj-ledger');
-    cpSync(join(fixtures, 'claude-code/projects/-home-dev-proj-ledger'), project, { recursive: true });
+    cpSync(join(sources, 'claude-code/fixtures/projects/-home-dev-proj-ledger'), project, { recursive: true });
     const meta = join(project, main, 'subagents/agent-b7c8d9e0f1a2b3c4.meta.json');
     rmSync(meta);
     writeFileSync(outside, JSON.stringify({ agentType: 'Leaked', description: 'read from outside' }));
@@ -69,7 +70,7 @@ describe('Claude Code sub-agent meta', () => {
 describe('ProjectHub transcript and index', () => {
   it('are not read or listed when .projecthub is a symlink to a folder outside the vault', async () => {
     const vault = join(home, 'tide-tables/vault');
-    cpSync(join(fixtures, 'projecthub/tide-tables/vault'), vault, { recursive: true });
+    cpSync(join(sources, 'projecthub/fixtures/tide-tables/vault'), vault, { recursive: true });
     const moved = join(home, 'elsewhere', 'hub');
     cpSync(join(vault, '.projecthub'), moved, { recursive: true });
     rmSync(join(vault, '.projecthub'), { recursive: true });

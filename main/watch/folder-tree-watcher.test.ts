@@ -3,7 +3,7 @@ import { waitUntil } from '../test-support/wait-for.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { watch } from 'node:fs';
 import { FolderTreeWatcher } from './folder-tree-watcher.ts';
 
@@ -28,8 +28,21 @@ function start(root: string, options: { depth?: number; recursive?: boolean } = 
 /** The watcher's tests name what they wait for first: `until(probe, what)`. */
 const until = (probe: () => boolean, what: string, ms = 3000) => waitUntil(probe, ms, what);
 
-/** Nothing more arrives for a while: used to show a path was not reported. */
-const quiet = () => new Promise((r) => setTimeout(r, 250));
+let markers = 0;
+
+/**
+ * Shows a path was not reported, without waiting a guessed time: a marker file written after it, in the watched
+ * root, is reported after whatever the system saw before it (its events come in order), so once the marker is
+ * in, nothing written earlier is still on its way.
+ */
+async function afterEarlierEvents(): Promise<void> {
+  const marker = join(base, `marker-${++markers}.jsonl`);
+  await writeFile(marker, '{}');
+  await until(() => paths.has(marker), 'the marker written last');
+}
+
+/** The paths reported, markers left out. */
+const reported = () => [...paths].filter((p) => !basename(p).startsWith('marker-'));
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'sv-tree-watch-'));
@@ -51,8 +64,8 @@ describe('one watch per folder', () => {
     await start(base);
     // base, a, a/b: node_modules and its children are skipped.
     expect(watcher?.watchedFolders).toBe(3);
-    await quiet();
-    expect([...paths]).toEqual([]);
+    await afterEarlierEvents();
+    expect(reported()).toEqual([]);
   });
 
   it('reports a file added, appended to, replaced by rename and removed', async () => {
@@ -109,8 +122,8 @@ describe('one watch per folder', () => {
     await writeFile(join(base, 'node_modules', 'pkg', 'x.json'), '{}');
     await writeFile(join(base, 'a', 'shallow.jsonl'), '{}');
     await until(() => paths.has(join(base, 'a', 'shallow.jsonl')), 'the file within depth');
-    await quiet();
-    expect([...paths]).toEqual([join(base, 'a', 'shallow.jsonl')]);
+    await afterEarlierEvents();
+    expect(reported()).toEqual([join(base, 'a', 'shallow.jsonl')]);
   });
 
   it('says once, clearly, when the system has no watches left, and keeps the ones it has', async () => {
@@ -157,7 +170,7 @@ describe('one recursive watch per root (macOS and Windows; emulated by Node here
     await writeFile(join(base, 'a', 'b', 'too-deep.jsonl'), '{}');
     await writeFile(join(base, 'a', 'shallow.jsonl'), '{}');
     await until(() => paths.has(join(base, 'a', 'shallow.jsonl')), 'the file within depth');
-    await quiet();
-    expect([...paths]).toEqual([join(base, 'a', 'shallow.jsonl')]);
+    await afterEarlierEvents();
+    expect(reported()).toEqual([join(base, 'a', 'shallow.jsonl')]);
   });
 });

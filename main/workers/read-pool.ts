@@ -1,5 +1,7 @@
 // A small pool of worker threads that parse session files; interactive reads jump ahead of scans.
 import { WORKER_YOUNG_MB } from '../env/tuning.ts';
+import type { SessionSummaryText } from '../../shared/session.ts';
+import { SCAN_PIPELINE } from '../env/tuning.ts';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -8,9 +10,11 @@ import type { JsonScan, ShareSpec } from '../bundle/prepare-session.ts';
 import type {
   CompareResponse,
   FullResponse,
+  ListResponse,
   PrepareResponse,
   ReadRequest,
   ReadResponse,
+  RowsResponse,
   SummaryResponse,
   UnsentRequest,
   WindowResponse,
@@ -26,17 +30,12 @@ interface Task {
 
 interface Slot {
   worker: Worker;
-  /** Running first, then at most one queued behind it (see PIPELINE). */
+  /**
+   * Running first, then scan summaries queued behind it, SCAN_PIPELINE tasks at most (env/tuning.ts says why); a worker
+   * still runs one task at a time (read-worker.ts).
+   */
   tasks: Task[];
 }
-
-/**
- * A worker holds one scan task queued behind the one it is running, so it starts the next file as soon as it posts
- * a result instead of waiting a round trip through the main thread's event loop for it. One scan worker on the
- * 10,000-session corpus sat idle 3.8 s of 16.3 s between files. Only background summaries are queued so: an
- * interactive read still waits for at most one file, and a worker still runs one task at a time (read-worker.ts).
- */
-const PIPELINE = 2;
 
 /**
  * The bundle runs the sibling `read-worker.js`. Sources run `read-worker.ts` (type stripping), unless
@@ -81,6 +80,16 @@ export class ReadPool {
     return this.enqueue({ path, mode: 'summary', keep }, priority) as Promise<SummaryResponse>;
   }
 
+  /** The sessions a store holds (`path` is the store), from its reader's listing query. */
+  list(path: string, priority: Priority = 'background'): Promise<ListResponse> {
+    return this.enqueue({ path, mode: 'list' }, priority) as Promise<ListResponse>;
+  }
+
+  /** A contained session's own rows as a rows document (`path` is `<store>#<id>`). */
+  rows(path: string, priority: Priority = 'interactive'): Promise<RowsResponse> {
+    return this.enqueue({ path, mode: 'rows' }, priority) as Promise<RowsResponse>;
+  }
+
   /** One window of an opened session's messages; the worker keeps the session parsed between calls. */
   window(path: string, offset: number, limit: number, priority: Priority = 'interactive'): Promise<WindowResponse> {
     return this.enqueue({ path, mode: 'window', offset, limit }, priority) as Promise<WindowResponse>;
@@ -97,13 +106,14 @@ export class ReadPool {
    */
   async prepare(
     path: string,
-    session: { key: string; childKeys: string[]; share?: ShareSpec },
+    session: { key: string; childKeys: string[]; share?: ShareSpec; summary?: SessionSummaryText },
     scan: JsonScan | null,
     priority: Priority = 'background',
   ): Promise<PrepareResponse> {
     const share = session.share ? { share: session.share } : {};
+    const summary = session.summary ? { summary: session.summary } : {};
     const response = (await this.enqueue(
-      { path, mode: 'bundle', key: session.key, childKeys: session.childKeys, scan, ...share },
+      { path, mode: 'bundle', key: session.key, childKeys: session.childKeys, scan, ...share, ...summary },
       priority,
     )) as PrepareResponse;
     if (response.ok && response.prepared.json) {
@@ -197,7 +207,7 @@ export class ReadPool {
       // Every worker is busy: a background summary may wait in one behind a summary it is running.
       slot ??=
         queue === this.background && queue[0]?.request.mode === 'summary'
-          ? this.slots.find((s) => s.tasks.length < PIPELINE && s.tasks.every((t) => t.request.mode === 'summary'))
+          ? this.slots.find((s) => s.tasks.length < SCAN_PIPELINE && s.tasks.every((t) => t.request.mode === 'summary'))
           : undefined;
       if (!slot) return;
       const task = queue.shift();

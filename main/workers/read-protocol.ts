@@ -1,9 +1,11 @@
 // Messages between the read pool and its worker threads.
 import type { Comparison } from '../../shared/compare/comparison.ts';
+import type { SessionSummaryText } from '../../shared/session.ts';
 import type { Session, SessionSummary, SourceFormat, Unreadable } from '../../shared/session.ts';
 import type { IndexText, PackedIndexText } from '../search-index/index-text.ts';
-import type { UsageRow } from '../search-index/usage-rows.ts';
+import type { UsageFacts } from '../search-index/usage-facts.ts';
 import type { JsonScan, PreparedSession, ShareSpec } from '../bundle/prepare-session.ts';
+import type { ContainedSession } from '../sources/types.ts';
 
 /**
  * `summary`: the list needs only the light summary, so the worker never posts the whole session back.
@@ -52,9 +54,21 @@ export interface BundleRequest extends RequestBase {
   scan: JsonScan | null;
   /** How its files are named in session.json (kept copies by their original paths) and which are left out. */
   share?: ShareSpec;
+  /** The vault's summary of the session: session.json carries it in place of the session's own. */
+  summary?: SessionSummaryText;
 }
 
-export type ReadRequest = FullRequest | SummaryRequest | WindowRequest | CompareRequest | BundleRequest;
+/** A store's sessions (`path` is the store): its reader's one listing query, run here so the main thread never blocks on it. */
+export interface ListRequest extends RequestBase {
+  mode: 'list';
+}
+
+/** A contained session's own rows, rendered as the JSON document the raw view shows and bundles carry (rows-document.ts). */
+export interface RowsRequest extends RequestBase {
+  mode: 'rows';
+}
+
+export type ReadRequest = FullRequest | SummaryRequest | WindowRequest | CompareRequest | BundleRequest | ListRequest | RowsRequest;
 export type ReadMode = ReadRequest['mode'];
 
 /** A request before the pool gives it an id (Omit over each member keeps the union discriminated). */
@@ -69,12 +83,15 @@ export type ReadFailure = { id: number; ok: false; format: SourceFormat | null; 
 export type FullResponse = { id: number; ok: true; session: Session } | ReadFailure;
 /** `companions`: the session's other source files (transcripts, indexes, meta), watched for changes too. */
 /** `text`: what the full-text index stores, extracted here so the main thread never walks the transcript (the scan worker sends it packed, a transferred buffer). */
-/** `usage`: the session's usage per hour and model, for the index's usage reports. */
+/** `usage`: the session's usage per hour and model, tools, turns and rate limits, for the usage reports and the dashboard. */
 export type SummaryResponse =
-  { id: number; ok: true; summary: SessionSummary; companions: string[]; text?: IndexText | PackedIndexText; usage?: UsageRow[] } | ReadFailure;
+  { id: number; ok: true; summary: SessionSummary; companions: string[]; text?: IndexText | PackedIndexText; usage?: UsageFacts } | ReadFailure;
 /** `session.messages` holds only the requested window; `messagesTotal` counts them all. */
 export type WindowResponse = { id: number; ok: true; session: Session; messagesTotal: number } | ReadFailure;
 /** A failure names the file (A's or B's) that could not be read. */
 export type CompareResponse = { id: number; ok: true; comparison: Comparison } | (ReadFailure & { path: string });
 export type PrepareResponse = { id: number; ok: true; prepared: PreparedSession } | ReadFailure;
-export type ReadResponse = FullResponse | SummaryResponse | WindowResponse | CompareResponse | PrepareResponse;
+export type ListResponse = { id: number; ok: true; sessions: ContainedSession[] } | ReadFailure;
+/** `text`: the rows document; `path`: the name it goes by beside the store (`<store>.<id>.session-rows.json`). */
+export type RowsResponse = { id: number; ok: true; text: string; path: string; mtimeMs: number } | ReadFailure;
+export type ReadResponse = FullResponse | SummaryResponse | WindowResponse | CompareResponse | PrepareResponse | ListResponse | RowsResponse;

@@ -26,7 +26,7 @@ if (data && 'role' in data && data.role === 'index-writer') {
       .then(async () => {
         const response = await readSessionFile(request);
         // The index text and a bundle's session.json are buffers of their own: moved, not copied.
-        const text = response.ok && 'text' in response ? response.text : undefined;
+        const text = response.ok && 'summary' in response ? response.text : undefined;
         const json = response.ok && 'prepared' in response ? response.prepared.json : null;
         const moved = [...(text && 'packed' in text ? [text.packed.buffer as ArrayBuffer] : []), ...(json ? [json.buffer as ArrayBuffer] : [])];
         port.postMessage(response, moved);
