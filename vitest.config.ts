@@ -10,6 +10,7 @@ const SLOW = [
   'main/recorder/crash.test.ts',
   'main/recorder/lock.test.ts',
   'main/env/idle-memory.test.ts',
+  'build/check-node.test.ts',
   ...[
     'bundle-commands',
     'cli',
@@ -23,8 +24,12 @@ const SLOW = [
     'vault-commands',
   ].map((name) => `main/cli/${name}.test.ts`),
   'main/team/team-cli.test.ts',
+  'main/mcp/mcp-server.test.ts',
+  'main/cli/summary-command.test.ts',
   'main/pricing/ccusage-agreement.test.ts',
   'main/pricing/usage-ccusage-agreement.test.ts',
+  'main/pricing/usage-blocks-ccusage.test.ts',
+  'main/cli/usage-fast-path.test.ts',
   'build/packaging.test.ts',
   'build/electronegativity.test.ts',
 ];

@@ -85,10 +85,10 @@ describe('comparing a Claude Code session with a Codex one', async () => {
 
   it('keeps two unrelated sessions of different formats apart', async () => {
     const ledger = await read(
-      new URL('../sources/fixtures/claude-code/projects/-home-dev-proj-ledger/9f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f.jsonl', import.meta.url).pathname,
+      new URL('../sources/claude-code/fixtures/projects/-home-dev-proj-ledger/9f1c2d3e-4a5b-4c6d-8e7f-0a1b2c3d4e5f.jsonl', import.meta.url).pathname,
     );
     const harbor = await read(
-      new URL('../sources/fixtures/codex/.codex/sessions/2026/02/14/rollout-2026-02-14T10-30-00-0194f3a2-7c1d-7e00-9a5b-3c4d5e6f7a01.jsonl', import.meta.url)
+      new URL('../sources/codex/fixtures/.codex/sessions/2026/02/14/rollout-2026-02-14T10-30-00-0194f3a2-7c1d-7e00-9a5b-3c4d5e6f7a01.jsonl', import.meta.url)
         .pathname,
     );
     const u = compareSessions(ledger, harbor);

@@ -35,14 +35,14 @@ export async function claudeSamplesRoot(prefix: string): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), prefix));
   const projects = join(root, 'projects');
   await cp(join(samplesDir, 'claude-code/projects'), projects, { recursive: true });
-  await cp(join(repo, 'main/sources/fixtures/claude-code/projects'), projects, { recursive: true });
+  await cp(join(repo, 'main/sources/claude-code/fixtures/projects'), projects, { recursive: true });
   const original = await readFile(join(projects, COPIED_FROM), 'utf8');
   await writeFile(join(projects, dirname(COPIED_FROM), `${COPY_ID}.jsonl`), original.replaceAll(ORIGINAL_ID, COPY_ID));
   return root;
 }
 
-/** `ccusage claude <report> --offline --json --timezone UTC` over that folder. */
-export async function runCcusage(root: string, report: 'session' | 'daily'): Promise<Record<string, unknown>> {
+/** `ccusage claude <report> --offline --json --timezone UTC` over that folder (blocks: 5-hour windows, UTC hours whatever the zone). */
+export async function runCcusage(root: string, report: 'session' | 'daily' | 'blocks'): Promise<Record<string, unknown>> {
   const env = { PATH: process.env.PATH ?? '', HOME: root, CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' };
   const { stdout } = await promisify(execFile)(process.execPath, [ccusageCli, 'claude', report, '--offline', '--json', '--timezone', 'UTC'], {
     cwd: root,
