@@ -18,10 +18,10 @@ export interface OpenedFilesDeps {
 
 /** A name safe to write in our own folder: the file's own name without path or control characters. */
 export function safeFileName(name: string): string {
+  // Control characters (and any slash left) become "_".
   // eslint-disable-next-line no-control-regex
-  const cleaned = basename(name.replace(/\\/g, '/'))
-    .replace(/[\u0000-\u001f\u007f/]/g, '_')
-    .trim();
+  const unsafe = /[\u0000-\u001f\u007f/]/g;
+  const cleaned = basename(name.replace(/\\/g, '/')).replace(unsafe, '_').trim();
   return cleaned && cleaned !== '.' && cleaned !== '..' ? cleaned.slice(0, 200) : 'session';
 }
 

@@ -31,6 +31,13 @@ export function TeamPanel() {
   const [editing, setEditing] = useState(false);
   useEffect(() => void load(), [load]);
   const status = team.status;
+  const line = team.statusError
+    ? team.statusError
+    : !status
+      ? 'Team store…'
+      : !status.store
+        ? 'No team store: Settings… sets one.'
+        : (status.error ?? `${status.account ?? '?'} (${status.role ?? '?'}) · this machine: ${status.machine}${status.autoPush ? ' · auto-push on' : ''}`);
   // Only this machine's own sessions are pushed: a team session open in the detail is not.
   const canPush = openKey !== null && !splitTeamKey(openKey) && status?.store && (status.role === 'member' || status.role === 'admin');
 
@@ -45,14 +52,13 @@ export function TeamPanel() {
         </button>
       </header>
       {editing && <TeamSettingsForm onSaved={() => setEditing(false)} />}
-      {team.statusError && !editing && <p className="error-text">{team.statusError}</p>}
-      {status && !status.store && !editing && <p className="muted">No team store. Set one in Settings… to see your team's sessions and push yours.</p>}
+      {/* One line from the first frame on, whatever the status says once it comes: the sidebar does not move. */}
+      <p className={`small team-line${team.statusError || status?.error ? ' error-text' : ' muted'}`} data-testid="team-status" title={line}>
+        {line}
+      </p>
       {status?.store && (
         <>
-          <p className="muted small" data-testid="team-status">
-            {status.error ?? `${status.account ?? '?'} (${status.role ?? '?'}) · this machine: ${status.machine}${status.autoPush ? ' · auto-push on' : ''}`}
-            {status.lastPush?.error && <span className="error-text"> Last push: {status.lastPush.error}</span>}
-          </p>
+          {status.lastPush?.error && <p className="error-text small">Last push: {status.lastPush.error}</p>}
           <div className="team-actions">
             <input
               type="search"
