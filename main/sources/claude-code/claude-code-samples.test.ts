@@ -190,7 +190,8 @@ const SAMPLES: Array<[string, Facts]> = [
   [
     '-tmp/0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f/subagents/agent-a0ad4f44468bdf20d.jsonl',
     {
-      title: 'general-purpose',
+      // Its meta holds only {agentType, spawnDepth}: the prompt names it better than the bare type.
+      title: 'Search the repo for TODO comments',
       span: ['2025-12-16T00:00:02.200Z', '2025-12-16T00:00:02.500Z'],
       path: '/tmp',
       branch: 'main',
@@ -435,22 +436,25 @@ const MALFORMED: Record<string, Expectation> = {
     warnings: [
       'wrong_type',
       'wrong_type',
-      'wrong_type',
+      'missing_content',
       'bad_timestamp',
       'wrong_type',
       'wrong_type',
       'bad_value',
       'bad_value',
+      'missing_content',
       'missing_type',
       'not_a_record',
       'not_a_record',
       'not_a_record',
     ],
-    messages: 2,
+    // Neither turn holds content of a usable type, nor the reply a usable model or token count: both are left out,
+    // each with a warning, never shown as empty messages.
+    messages: 0,
     check: (s) => {
-      expect(s.messages.map((m) => [m.id, m.role, m.timestamp, m.parts, m.usage])).toEqual([
-        ['line-1', 'user', null, [], null],
-        ['m2', 'assistant', null, [], null],
+      expect(s.warnings.filter((w) => w.code === 'missing_content').map((w) => w.message)).toEqual([
+        'A user message has no content (none of it can be shown); it was left out (the raw record is in the file).',
+        'An assistant message has no content (none of it can be shown); it was left out (the raw record is in the file).',
       ]);
       expect(s.usage).toBeNull();
       expect(s.warnings.find((w) => w.code === 'bad_value')?.message).toBe(

@@ -78,6 +78,19 @@ export function layoutOf(absPath: string): ClaudeCodeLayout | null {
   return sessionId.length > 0 && isProjectFolder(dir) ? { kind: 'session', sessionId } : null;
 }
 
+/**
+ * Claude Code's own files beside its sub-agent transcripts that are not sessions: each agent's
+ * `agent-<id>.meta.json` and a workflow run's `journal.jsonl`. They are read through their session, never
+ * recognised by content (a big machine holds thousands of meta files).
+ */
+export function isClaudeCodeCompanion(absPath: string): boolean {
+  const name = basename(absPath);
+  const dir = dirname(absPath);
+  const meta = /^agent-(.+)\.meta\.json$/.exec(name);
+  if (meta?.[1]) return layoutOf(join(dir, `agent-${meta[1]}.jsonl`))?.kind === 'subagent';
+  return name === 'journal.jsonl' && workflowRunOf(absPath) !== null && layoutOf(join(dir, 'agent-journal.jsonl'))?.kind === 'subagent';
+}
+
 export function metaPathOf(agentJsonlPath: string): string {
   return agentJsonlPath.replace(/\.jsonl$/, '.meta.json');
 }

@@ -12,6 +12,7 @@ import { metadataExtra, ownSummary } from './claude-code-metadata.ts';
 import { readConversation, type Conversation } from './claude-code-records.ts';
 import {
   agentKey,
+  isClaudeCodeCompanion,
   layoutOf,
   listSubagents,
   readSubagentMeta,
@@ -71,7 +72,9 @@ export function parseClaudeCode(records: readonly JsonLine[], ctx: ClaudeCodeCon
   const prompt = conv.messages.find(isPrompt);
   const summaryText = ownSummary(meta, conv.recordUuids);
   const own = [meta.customTitle, meta.aiTitle, summaryText, prompt ? textOf(prompt.parts) : null];
-  const candidates = layout.kind === 'subagent' ? [ctx.meta?.description ?? null, ctx.meta?.agentType ?? null, ...own] : own;
+  // A sub-agent's meta names it by the spawner's one-line description; its bare type ("general-purpose", shared by
+  // every agent of that kind) names it only when its own records say nothing better.
+  const candidates = layout.kind === 'subagent' ? [ctx.meta?.description ?? null, ...own, ctx.meta?.agentType ?? null] : own;
   const fallback = layout.kind === 'subagent' ? `Sub-agent ${layout.agentId}` : `Claude Code session ${id.slice(0, 8)}`;
   const title = candidates.map((t) => titleFromText(t)).find((t) => t !== null) ?? fallback;
 
@@ -160,6 +163,8 @@ export const claudeCodeReader: SourceReader = {
   claims: claimsClaudeCode,
   recognizes: (head) => recognizesClaudeCode(head) || recognizesClaudeWebExport(head),
   confirmByContent: true,
+  // Sub-agent meta files and workflow journals: read with their transcripts, never sniffed as sessions.
+  companion: isClaudeCodeCompanion,
   // Transcripts are JSONL; a `.json` file reaches this reader only when its content is a web session document.
   read: (absPath) => (extname(absPath).toLowerCase() === '.json' ? readClaudeWebExport(absPath) : readClaudeCodeFile(absPath)),
 };
