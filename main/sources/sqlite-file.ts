@@ -116,6 +116,27 @@ export async function withReadOnlyStore<T>(absPath: string, use: (db: DatabaseSy
   }
 }
 
+/**
+ * Runs `use` on the store opened read-only, at once and without waiting for a writer's lock, for a path rule that
+ * must answer synchronously (opencode-migrated.ts). Null when the store cannot be opened or read right now: the
+ * caller answers as if it had no store.
+ */
+export function readStoreNow<T>(absPath: string, use: (db: DatabaseSync) => T): T | null {
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(absPath, { readOnly: true, timeout: 0 });
+  } catch {
+    return null;
+  }
+  try {
+    return use(db);
+  } catch {
+    return null;
+  } finally {
+    db.close();
+  }
+}
+
 /** Reads a private copy of the store and its WAL (used where SQLite cannot create the WAL index beside the store). */
 export async function readFromCopy<T>(absPath: string, use: (db: DatabaseSync) => T, firstError: string): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'session-vault-store-'));

@@ -1,6 +1,7 @@
 // Where OpenCode and the tools built on it (Kilo) keep sessions: the SQLite store (and channel stores) in their data folder, and the legacy storage/ JSON tree.
 import { basename, dirname, join, sep } from 'node:path';
 import type { SourceFormat } from '../../../shared/session.ts';
+import { storeHoldsSession } from './opencode-migrated.ts';
 
 /** What differs between OpenCode and a tool that writes OpenCode's layout under its own name. */
 export interface OpenCodeApp {
@@ -43,18 +44,38 @@ function ownsTree(app: OpenCodeApp, dataDir: string, fileName: string): boolean 
   return app.format === 'opencode' && name !== 'kilo' && fileName.startsWith('ses_');
 }
 
-/** A legacy session file: `<data>/storage/session/<projectID>/<sessionID>.json`. */
-export function claimsStorageSession(app: OpenCodeApp, absPath: string): boolean {
+/** A legacy session file's place: `<data>/storage/session/<projectID>/<sessionID>.json` in a tree of this tool. */
+function storageSessionFile(app: OpenCodeApp, absPath: string): { dataDir: string; fileId: string } | null {
   const tree = storageDataDir(absPath);
-  if (!tree || tree.rest.length !== 3 || tree.rest[0] !== 'session') return false;
+  if (!tree || tree.rest.length !== 3 || tree.rest[0] !== 'session') return null;
   const name = tree.rest[2] ?? '';
-  return name.endsWith('.json') && !name.startsWith('.') && ownsTree(app, tree.dataDir, name);
+  if (!name.endsWith('.json') || name.startsWith('.') || !ownsTree(app, tree.dataDir, name)) return null;
+  return { dataDir: tree.dataDir, fileId: name.slice(0, -'.json'.length) };
 }
 
-/** Every other file of the tool's storage tree (messages, parts, projects, the migration marker): read through a session, never one itself. */
+/** The session of a legacy file has been migrated into the store beside the tree (`<data>/<tool>.db`), which lists it. */
+function migratedToStore(app: OpenCodeApp, file: { dataDir: string; fileId: string }): boolean {
+  return storeHoldsSession(join(file.dataDir, `${app.dataDirName}.db`), file.fileId);
+}
+
+/**
+ * A legacy session file whose session the store does not hold. One the store holds is the pre-migration copy of
+ * the same session (the store's goes on, the file is frozen): it is a companion, so the session is listed once.
+ */
+export function claimsStorageSession(app: OpenCodeApp, absPath: string): boolean {
+  const file = storageSessionFile(app, absPath);
+  return file !== null && !migratedToStore(app, file);
+}
+
+/**
+ * Every other file of the tool's storage tree (messages, parts, projects, the migration marker, session files the
+ * store took over): read through a session, never one itself.
+ */
 export function isStorageCompanion(app: OpenCodeApp, absPath: string): boolean {
   const tree = storageDataDir(absPath);
-  if (!tree || !tree.rest.length || claimsStorageSession(app, absPath)) return false;
+  if (!tree || !tree.rest.length) return false;
+  const file = storageSessionFile(app, absPath);
+  if (file) return migratedToStore(app, file);
   return basename(tree.dataDir) === app.dataDirName;
 }
 
