@@ -1,4 +1,5 @@
 // Turns an Amp thread's messages[] into canonical messages, keeping each one's recorded usage and Amp's own message id.
+import { warnMissingContent } from '../missing-content.ts';
 import type { Message, MessageRole } from '../../../shared/session.ts';
 import { elementFields, type WarningList } from '../coerce.ts';
 import { ampContentParts, type UnknownBlocks } from './amp-content.ts';
@@ -19,7 +20,6 @@ export function convertMessages(list: unknown[], warnings: WarningList): Convert
   const unknownBlocks: UnknownBlocks = new Map();
   const unknownRoles = new Map<string, number>();
   const out: Converted = { messages: [], usageByMessageId: new Map(), messageByAmpId: new Map() };
-  let empty = 0;
   list.forEach((raw, i) => {
     const f = elementFields(raw, 'messages', warnings);
     if (!f) return;
@@ -34,8 +34,9 @@ export function convertMessages(list: unknown[], warnings: WarningList): Convert
     const recorded = usage ? readMessageUsage(usage) : null;
     const ampId = f.number('messageId');
     if (parts.length === 0) {
-      empty++;
       // A usage-only message still holds tokens and a time; one with neither holds nothing to show.
+      const found = f.present('content') ? 'none of it can be shown' : 'no "content"';
+      warnMissingContent(warnings, `An Amp ${role} message`, recorded ? { found, keptFor: 'its token counts' } : { found });
       if (!recorded) return;
     }
     const onlyResults = parts.length > 0 && parts.every((p) => p.type === 'tool_result');
@@ -58,7 +59,6 @@ export function convertMessages(list: unknown[], warnings: WarningList): Convert
       if (recorded) out.usageByMessageId.set(ampId, recorded);
     }
   });
-  if (empty) warnings.add('missing_content', `${plural(empty, 'Amp message')} recorded no content; those with token counts are shown without text.`);
   for (const [role, n] of unknownRoles) warnings.add('unknown_role', `Amp messages with role "${role}" (${plural(n, 'message')}) were skipped.`);
   for (const [type, n] of unknownBlocks) warnings.add('unknown_block_type', `Unknown Amp content block "${type}" (${plural(n, 'block')}) ignored.`);
   return out;

@@ -1,4 +1,5 @@
 // Assembles the canonical Session from an Antigravity CLI transcript, with its brain artifacts attached.
+import { warnMissingContent } from '../missing-content.ts';
 import { basename } from 'node:path';
 import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import type { Message, Session } from '../../../shared/session.ts';
@@ -33,7 +34,7 @@ function warn(conv: AntigravityConversation, warnings: WarningList): void {
     warnings.add('unknown_record_type', `Unknown Antigravity step "${type}" (${plural(n, 'step')}); its content is shown as a system note.`);
   for (const [type, n] of conv.unknownResults)
     warnings.add('unknown_record_type', `Antigravity step "${type}" (${plural(n, 'step')}) is not a known tool step; it is shown as a tool result.`);
-  if (conv.empty) warnings.add('missing_content', `${plural(conv.empty, 'Antigravity step')} recorded no content and were skipped.`);
+  warnMissingContent(warnings, 'An Antigravity step', { count: conv.empty });
 }
 
 function firstPrompt(messages: Message[]): string | null {

@@ -1,6 +1,7 @@
 // Reads the records of one Claude Code JSONL file in one pass: conversation turns, compaction, metadata.
 import { addUsage, emptyUsage, Fields, isRecord, kindOfJson, limitDepth, type WarningList } from '../coerce.ts';
 import type { JsonLine } from '../jsonl.ts';
+import { heldKeys, showsNothing, warnMissingContent } from '../missing-content.ts';
 import { contentToParts, maxUsage, readUsage, textOf, wellFormed, type BlockNotes } from './claude-code-blocks.ts';
 import { countIgnored, readMetadataRecord } from './claude-code-metadata.ts';
 import {
@@ -34,20 +35,24 @@ function track(state: State, rec: Fields): void {
   if (sessionId !== null && !conv.sessionIds.includes(sessionId)) conv.sessionIds.push(sessionId);
 }
 
-/** A message without `content` (or with it under a key this reader does not know) is shown empty, and says so. */
-function warnIfNoContent(state: State, msg: Fields | null, role: string): void {
-  if (!msg || (msg.raw.content !== undefined && msg.raw.content !== null)) return;
-  const keys = Object.keys(msg.raw).filter((k) => k !== 'role');
-  const held = keys.length ? `it held only ${keys.map((k) => `"${k}"`).join(', ')}` : 'it held nothing else';
-  state.warnings.add('missing_content', `${role === 'assistant' ? 'An' : 'A'} ${role} message has no "content" (${held}); it is shown empty.`);
+/** True when the message object holds no `content` (absent, null, or under a key this reader does not know). */
+function lacksContent(msg: Fields): boolean {
+  return msg.raw.content === undefined || msg.raw.content === null;
 }
 
 function userRecord(state: State, rec: Fields, line: number): void {
   const msg = rec.object('message');
   const notes: BlockNotes = {};
-  const parts = msg ? contentToParts(msg.raw.content, 'message.content', state.warnings, notes) : [];
-  if (!msg) state.warnings.add('missing_field', 'A user record has no "message"; it is shown empty.');
-  warnIfNoContent(state, msg, 'user');
+  // A user turn without content carries nothing else (no tokens): it is left out, with a warning.
+  if (!msg || lacksContent(msg)) {
+    warnMissingContent(state.warnings, 'A user message', { found: msg ? heldKeys(msg.raw) : 'the record has no "message"' });
+    return;
+  }
+  const parts = contentToParts(msg.raw.content, 'message.content', state.warnings, notes);
+  if (showsNothing(parts) && rec.raw.isCompactSummary !== true) {
+    warnMissingContent(state.warnings, 'A user message', { found: 'none of it can be shown' });
+    return;
+  }
   if (rec.raw.isCompactSummary === true) {
     const summary = textOf(parts);
     const pending = state.pendingCompaction;
@@ -74,12 +79,22 @@ function userRecord(state: State, rec: Fields, line: number): void {
 
 function assistantRecord(state: State, rec: Fields, line: number): void {
   const msg = rec.object('message');
-  if (!msg) state.warnings.add('missing_field', 'An assistant record has no "message"; it is shown empty.');
-  warnIfNoContent(state, msg, 'assistant');
+  // A record without a message holds nothing; a reply without content still carries its model and token counts,
+  // so it stays, shown without text.
+  if (!msg) return warnMissingContent(state.warnings, 'An assistant message', { found: 'the record has no "message"' });
   const notes: BlockNotes = {};
-  const parts = msg ? contentToParts(msg.raw.content, 'message.content', state.warnings, notes) : [];
-  const messageId = msg?.string('id') ?? null;
-  const usage = readUsage(msg?.object('usage') ?? null);
+  const parts = contentToParts(msg.raw.content, 'message.content', state.warnings, notes);
+  const messageId = msg.string('id');
+  const usage = readUsage(msg.object('usage'));
+  // Streamed replies come one block per line: a line adds nothing only when its message has nothing either. A reply
+  // with nothing to show stays (without text) for its model and tokens; one without those either is left out.
+  const sofar = messageId !== null ? state.byMessageId.get(messageId) : undefined;
+  if (showsNothing(parts) && (!sofar || showsNothing(sofar.parts))) {
+    const found = lacksContent(msg) ? heldKeys(msg.raw) : 'none of it can be shown';
+    const kept = sofar !== undefined || usage !== null || msg.string('model') !== null;
+    warnMissingContent(state.warnings, 'An assistant message', kept ? { found, keptFor: 'its model and token counts' } : { found });
+    if (!kept) return;
+  }
   state.pendingCompaction = null;
 
   // Claude Code writes one line per content block of a streamed response, all with the same message.id.
@@ -87,7 +102,7 @@ function assistantRecord(state: State, rec: Fields, line: number): void {
   if (message) message.parts.push(...parts);
   else {
     message = newMessage(state, rec, line, 'assistant', parts);
-    message.model = msg?.string('model') ?? null;
+    message.model = msg.string('model');
     if (messageId !== null) state.byMessageId.set(messageId, message);
     if (message.model !== null && message.model !== '<synthetic>') {
       state.conv.models.set(message.model, (state.conv.models.get(message.model) ?? 0) + 1);
@@ -105,7 +120,7 @@ function assistantRecord(state: State, rec: Fields, line: number): void {
     const recorded = rec.number('costUSD');
     if (recorded !== null) (owner ?? message).cost = { usd: recorded, estimated: false };
   }
-  const stop = msg?.string('stop_reason') ?? null;
+  const stop = msg.string('stop_reason');
   if (stop !== null && stop !== 'end_turn' && stop !== 'tool_use') note(message, 'stopReason', stop);
   if (rec.raw.isApiErrorMessage === true) note(message, 'isApiErrorMessage', true);
   for (const [k, v] of Object.entries(notes)) note(message, k, v);

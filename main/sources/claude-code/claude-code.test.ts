@@ -226,18 +226,31 @@ describe('parseClaudeCode', () => {
     expect(parseClaudeCode(answered, ctx({ now: 1_000_000 + 60_000 })).status).toBe('closed');
   });
 
-  it('warns about a message with no content, naming the keys it held, instead of showing it silently empty', () => {
+  it('warns about a message with no content, naming the keys it held: a user turn is left out, a reply kept for its tokens', () => {
     const s = parseClaudeCode(
       lines(
         { type: 'user', uuid: 'u1', timestamp: '2026-01-01T10:00:00Z', message: { role: 'user' } },
-        { type: 'assistant', uuid: 'a1', timestamp: '2026-01-01T10:00:01Z', message: { id: 'm', role: 'assistant', text: 'an answer under another key' } },
+        {
+          type: 'assistant',
+          uuid: 'a1',
+          timestamp: '2026-01-01T10:00:01Z',
+          message: { id: 'm', role: 'assistant', model: 'claude-sonnet-4-5', text: 'an answer under another key' },
+        },
       ),
       ctx(),
     );
-    expect(s.messages.map((m) => m.parts)).toEqual([[], []]);
+    expect(s.messages.map((m) => [m.role, m.parts])).toEqual([['assistant', []]]);
     expect(s.warnings.filter((w) => w.code === 'missing_content')).toEqual([
-      { code: 'missing_content', message: 'A user message has no "content" (it held nothing else); it is shown empty.', count: 1 },
-      { code: 'missing_content', message: 'An assistant message has no "content" (it held only "id", "text"); it is shown empty.', count: 1 },
+      {
+        code: 'missing_content',
+        message: 'A user message has no content (it held nothing else); it was left out (the raw record is in the file).',
+        count: 1,
+      },
+      {
+        code: 'missing_content',
+        message: 'An assistant message has no content (it held only "id", "model", "text"); it is shown without text, for its model and token counts.',
+        count: 1,
+      },
     ]);
   });
 
@@ -378,7 +391,7 @@ describe('parseClaudeCode', () => {
   });
 
   it('names the session after the file and falls back to a generic title when nothing else says one', () => {
-    const s = parseClaudeCode(lines({ type: 'assistant', message: { content: [] } }), ctx());
+    const s = parseClaudeCode(lines({ type: 'assistant', message: { model: 'claude-opus-4-1', content: [] } }), ctx());
     expect([s.id, s.key, s.title, s.project.path, s.messages[0]?.id]).toEqual(['s1', 'claude-code:s1', 'Claude Code session s1', null, 'line-1']);
   });
 });
@@ -413,7 +426,8 @@ describe('sub-agent folders', () => {
     const aa = await read(join(agents, 'agent-aa.jsonl'));
     expect([aa.parentKey, aa.childKeys, aa.operations[0]?.childSessionKey, aa.title]).toEqual(['claude-code:s1', [key('bb')], key('bb'), 'Part one']);
     const bb = await read(join(agents, 'agent-bb.jsonl'));
-    expect([bb.parentKey, bb.extra.spawnDepth, bb.title]).toEqual(['claude-code:s1', 2, 'general-purpose']);
+    // Its meta has a type but no description: the prompt titles it, the type stays in extra.
+    expect([bb.parentKey, bb.extra.spawnDepth, bb.extra.agentType, bb.title]).toEqual(['claude-code:s1', 2, 'general-purpose', 'Do part one, step A']);
   });
 
   it('reads an agent whose meta file is not an object, saying so', async () => {

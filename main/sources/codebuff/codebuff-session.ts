@@ -1,4 +1,5 @@
 // Assembles the canonical Session from a Codebuff chat folder: messages, sub-agent runs, credits as cost, agent type, project.
+import { warnMissingContent } from '../missing-content.ts';
 import { basename, dirname } from 'node:path';
 import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import type { Cost, Message, Session } from '../../../shared/session.ts';
@@ -45,7 +46,7 @@ function warn(conv: ChatConversion, warnings: WarningList): void {
   for (const [type, n] of conv.unknownBlocks) warnings.add('unknown_block_type', `Unknown Codebuff block "${type}" (${plural(n, 'block')}) ignored.`);
   if (conv.unreadableTimes)
     warnings.add('bad_timestamp', `${plural(conv.unreadableTimes, 'message')} have a timestamp that is neither a date nor a clock time; it was skipped.`);
-  if (conv.empty) warnings.add('missing_content', `${plural(conv.empty, 'Codebuff message')} recorded no content and were skipped.`);
+  warnMissingContent(warnings, 'A Codebuff message', { count: conv.empty });
 }
 
 /** Parses chat-messages.json with the companions already read (pure: tests call it directly). */

@@ -87,3 +87,22 @@ describe('codex exec --json output', () => {
     expect((await resolveReader(path))?.format).not.toBe('codex');
   });
 });
+
+describe('an exec item with no text', () => {
+  it('is left out with a warning, never shown as an empty answer', async () => {
+    const run = RUN.map((e) => (e.type === 'item.completed' && e.item?.id === 'item_3' ? { ...e, item: { id: 'item_3', type: 'agent_message', body: 'x' } } : e));
+    const path = write(run);
+    const s = await (await resolveReader(path))!.read(path);
+    expect(s.messages.map((m) => [m.role, m.parts.map((p) => p.type)])).toEqual([
+      ['assistant', ['thinking']],
+      ['tool', ['tool_call', 'tool_result']],
+      // The turn's tokens, which the missing answer would have held, stay on a marker without text.
+      ['assistant', []],
+      ['system', ['text']],
+      ['system', ['text']],
+    ]);
+    expect(s.warnings.filter((w) => w.code === 'missing_content').map((w) => w.message)).toEqual([
+      'A Codex exec agent_message item has no content (it held only "body"); it was left out (the raw record is in the file).',
+    ]);
+  });
+});

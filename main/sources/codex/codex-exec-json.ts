@@ -1,4 +1,5 @@
 // `codex exec --json` output (thread.started, turn.*, item.* events, saved wherever it was redirected): recognised by content and read as a Codex session.
+import { heldKeys, warnMissingContent } from '../missing-content.ts';
 import { basename, extname } from 'node:path';
 import type { Message, MessagePart, Session, Todo, TokenUsage } from '../../../shared/session.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
@@ -74,9 +75,14 @@ function itemParts(item: Record<string, unknown>, warnings: WarningList, state: 
   const id = str(item.id);
   switch (item.type) {
     case 'agent_message':
-      return { role: 'assistant', parts: [{ type: 'text', text: str(item.text) ?? '' }] };
-    case 'reasoning':
-      return { role: 'assistant', parts: [{ type: 'thinking', text: str(item.text) ?? '', redacted: false }] };
+    case 'reasoning': {
+      const text = str(item.text);
+      if (!text) {
+        warnMissingContent(warnings, `A Codex exec ${item.type} item`, { found: item.text === undefined ? heldKeys(item, ['id', 'type']) : 'its text is empty' });
+        return null;
+      }
+      return { role: 'assistant', parts: [item.type === 'reasoning' ? { type: 'thinking', text, redacted: false } : { type: 'text', text }] };
+    }
     case 'command_execution': {
       const exit = typeof item.exit_code === 'number' ? item.exit_code : null;
       return {

@@ -1,6 +1,7 @@
 // Turns Codex response_item payloads (messages, reasoning, tool calls and their outputs) into messages and tool operations.
 import type { MessagePart, MessageRole, Operation } from '../../../shared/session.ts';
 import type { Fields } from '../coerce.ts';
+import { heldKeys, showsNothing, warnMissingContent } from '../missing-content.ts';
 import { contentParts, outputText, parseArguments, textOf } from './codex-content.ts';
 import { bump, newMessage, newOperation, spokenKey, type CodexState } from './codex-state.ts';
 import { between } from './codex-turns.ts';
@@ -46,6 +47,10 @@ function readMessage(state: CodexState, f: Fields, line: number, ts: string | nu
   // Hand-edited and very early rollouts hold the text in `message` or a plain-string `content`.
   const raw = f.present('content') ? f.raw.content : f.raw.message;
   const parts = contentParts(state, raw, f.name('content'));
+  if (showsNothing(parts)) {
+    const found = f.present('content') || f.present('message') ? 'none of it can be shown' : heldKeys(f.raw, ['type', 'role']);
+    return warnMissingContent(state.warnings, `A Codex ${roleText} message`, { found });
+  }
   const message = newMessage(state, line, role, ts, parts);
   const annotations: Record<string, unknown> = {};
   if (roleText === 'developer') annotations.role = 'developer';

@@ -93,7 +93,7 @@ describe('Copilot CLI events', () => {
     );
     expect(s.warnings.map((w) => [w.code, w.count])).toEqual([
       ['wrong_type', 1],
-      ['empty_message', 1],
+      ['missing_content', 1],
       ['unknown_record_type', 1],
     ]);
     expect(s.warnings[2]?.message).toBe('Unknown Copilot CLI event type "session.telepathy" (2 events) ignored.');

@@ -1,4 +1,5 @@
 // Copilot CLI conversation events: user prompts (with attachments), assistant replies with reasoning and tool requests.
+import { warnMissingContent } from '../missing-content.ts';
 import type { MessagePart } from '../../../shared/session.ts';
 import { elementFields, limitDepth, type Fields } from '../coerce.ts';
 import { addMessage, bump, type CopilotState, type EventCtx } from './copilot-state.ts';
@@ -29,7 +30,7 @@ export function onUserMessage(state: CopilotState, ev: EventCtx): void {
   const parts: MessagePart[] = content ? [{ type: 'text', text: content }] : [];
   parts.push(...attachmentParts(data));
   if (!parts.length) {
-    state.warnings.add('empty_message', 'A user.message event has no content or attachments; it was skipped.');
+    warnMissingContent(state.warnings, 'A Copilot user.message event', { found: 'no text or attachments' });
     return;
   }
   const annotations: Record<string, unknown> = {};
@@ -98,7 +99,7 @@ export function onAssistantMessage(state: CopilotState, ev: EventCtx): void {
     state.tailOutput.set(model ?? '', { output: tail.output + outputTokens, ts: ev.ts ?? tail.ts, line: ev.line });
   }
   if (!parts.length) {
-    state.warnings.add('empty_message', 'An assistant.message event has no content, reasoning or tool requests; it was skipped.');
+    warnMissingContent(state.warnings, 'A Copilot assistant.message event', { found: 'no text, reasoning or tool requests' });
     return;
   }
   const annotations: Record<string, unknown> = {};

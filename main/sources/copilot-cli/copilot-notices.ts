@@ -1,4 +1,5 @@
 // Copilot CLI notices and session events shown in the transcript: info, warnings, errors, aborts, truncation, compaction, outcomes.
+import { warnMissingContent } from '../missing-content.ts';
 import { isRecord } from '../coerce.ts';
 import { addMessage, addNotice, type CopilotState, type EventCtx } from './copilot-state.ts';
 
@@ -58,7 +59,7 @@ export function onCompaction(state: CopilotState, ev: EventCtx): void {
 export function onSystemMessage(state: CopilotState, ev: EventCtx): void {
   const content = ev.data.string('content');
   if (!content) {
-    state.warnings.add('empty_message', 'A system.message event has no content; it was skipped.');
+    warnMissingContent(state.warnings, 'A Copilot system.message event');
     return;
   }
   state.systemPrompt ??= content;

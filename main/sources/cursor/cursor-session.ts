@@ -1,4 +1,5 @@
 // Assembles the canonical Session from a Cursor agent transcript (lines without ids or times) and its chat store's metadata.
+import { heldKeys, warnMissingContent } from '../missing-content.ts';
 import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import type { Message, Operation, Session } from '../../../shared/session.ts';
 import { isRecord, kindOfJson, lastSegment, primarySourceFile, titleFromText, type DocumentContext, type WarningList } from '../coerce.ts';
@@ -59,7 +60,8 @@ function readLines(records: readonly JsonLine[], warnings: WarningList, children
     const body = isRecord(value.message) ? value.message : value;
     const parts = contentParts(body.content ?? body.text, role, acc);
     if (!parts.length) {
-      warnings.add('empty_message', `A ${role} line has no content Session Vault can show; it was skipped (see the raw file).`);
+      const found = body.content === undefined && body.text === undefined ? heldKeys(body, ['role']) : 'nothing this reader can show';
+      warnMissingContent(warnings, `A Cursor ${role} line`, { found });
       continue;
     }
     const id = `line-${line}`;

@@ -58,7 +58,7 @@ describe('Cursor transcript lines', () => {
 
   it('warns about a line with no content instead of showing an empty message, and refuses a file with no conversation', () => {
     const s = parse(lines(say('user', 'hello'), say('assistant', [])));
-    expect([s.messages.length, s.warnings.map((w) => w.code)]).toEqual([1, ['empty_message']]);
+    expect([s.messages.length, s.warnings.map((w) => w.code)]).toEqual([1, ['missing_content']]);
     expect(() => parseCursor(lines({ type: 'heartbeat' }), { path: '/t/x.jsonl', size: 1, mtimeMs: 0, warnings: [], now: NOW })).toThrow(
       /no line has a user or assistant role/,
     );

@@ -1,4 +1,5 @@
 // One Devin chat_message ({message_id, role, content, thinking, tool_calls, tool_call_id, images, metadata}) as a canonical message.
+import { warnMissingContent } from '../missing-content.ts';
 import type { Message, MessagePart, MessageRole } from '../../../shared/session.ts';
 import { describeJson, isRecord, limitDepth, type WarningList } from '../coerce.ts';
 import type { TreeNode } from './devin-store.ts';
@@ -128,7 +129,7 @@ export function devinMessage(node: TreeNode, stored: unknown, tally: DevinTally)
           ...(role === 'assistant' ? toolCalls(value.tool_calls, tally.warnings) : []),
         ];
   if (parts.length === 0 || (role === 'tool' && value.content == null && value.tool_call_id == null && images.length === 0)) {
-    tally.warnings.add('empty_message', `A Devin ${role} message (node ${node.nodeId}) has no content; it was left out.`);
+    warnMissingContent(tally.warnings, `A Devin ${role} message (node ${node.nodeId})`);
     return null;
   }
   const id = typeof value.message_id === 'string' && value.message_id ? value.message_id : `node-${node.nodeId}`;

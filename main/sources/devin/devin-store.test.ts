@@ -75,7 +75,7 @@ describe('the message tree', () => {
     const s = await container.readOne(d.path, 's');
     expect(s.messages.map((m) => m.id)).toEqual(['m', 'm#1']);
     expect(s.warnings.map((w) => w.message)).toEqual([
-      'A Devin assistant message (node 3) has no content; it was left out.',
+      'A Devin assistant message (node 3) has no content; it was left out (the raw record is in the file).',
       'Unknown Devin message role "critic": 1 message skipped.',
     ]);
   });

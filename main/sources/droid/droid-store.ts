@@ -1,4 +1,5 @@
 // Reads the records of a Droid interactive session (~/.factory/sessions/<cwd>/<id>.jsonl): session_start, message, todo_state.
+import { warnMissingContent } from '../missing-content.ts';
 import type { MessagePart } from '../../../shared/session.ts';
 import { isRecord, type Fields } from '../coerce.ts';
 import { droidParts, splitReminders } from './droid-blocks.ts';
@@ -37,7 +38,7 @@ function messageRecord(state: DroidState, rec: Fields, line: number): void {
   const parts = msg ? droidParts(msg.raw.content, state.warnings, state.unknownBlocks) : [];
   const id = rec.string('id');
   if (parts.length === 0) {
-    state.warnings.add('missing_content', 'A message record has no content this reader can show; it was left out (the raw record is in the file).');
+    warnMissingContent(state.warnings, 'A Droid message record');
     return;
   }
   if (role === 'assistant') {

@@ -1,4 +1,5 @@
 // Reads `droid exec --output-format stream-json` records: system/init, message, tool_call, tool_result, completion, error.
+import { warnMissingContent } from '../missing-content.ts';
 import type { TokenUsage } from '../../../shared/session.ts';
 import { limitDepth, type Fields } from '../coerce.ts';
 import { splitReminders } from './droid-blocks.ts';
@@ -25,7 +26,7 @@ function init(state: DroidState, rec: Fields): void {
 function messageRecord(state: DroidState, rec: Fields, line: number, timestamp: string | null): void {
   const text = either(rec, 'text', 'content', 'message');
   if (text === null || text.trim() === '') {
-    state.warnings.add('missing_content', 'A message record has no text; it was left out (the raw record is in the file).');
+    warnMissingContent(state.warnings, 'A Droid stream message record', { found: 'no text' });
     return;
   }
   const role = rec.string('role');

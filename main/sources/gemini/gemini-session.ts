@@ -16,6 +16,7 @@ import {
   type DocumentContext,
   type WarningList,
 } from '../coerce.ts';
+import { heldKeys, showsNothing, warnMissingContent } from '../missing-content.ts';
 import { contentParts, epochToIso, readTokens, thoughtParts, toolCallParts, type GeminiAcc } from './gemini-parts.ts';
 import type { GeminiConversation, RecordedMessage } from './gemini-replay.ts';
 import { UnreadableError } from '../types.ts';
@@ -81,14 +82,21 @@ function convert(rec: RecordedMessage, index: number, legacy: boolean, acc: Gemi
   const ts = f.present('timestamp') ? f.timestamp('timestamp') : (epochToIso(f.raw.ts) ?? (typeof f.raw.ts === 'string' ? f.timestamp('ts') : null));
   const body = f.present('content') ? f.raw.content : f.raw.parts;
   const parts = [...thoughtParts(f), ...contentParts(body, acc, f.name(f.present('content') ? 'content' : 'parts')), ...toolCallParts(f, acc, rec.origin, id)];
+  const usage = readTokens(f);
+  if (showsNothing(parts)) {
+    const found = f.present('content') || f.present('parts') ? 'none of it can be shown' : heldKeys(f.raw, ['id', 'type', 'role', 'timestamp', 'ts']);
+    warnMissingContent(acc.warnings, `A Gemini ${type} message`, { found, ...(usage ? { keptFor: 'its token counts' } : {}) });
+    if (!usage) return null;
+  }
   const message: Message = {
     id,
     role,
     timestamp: ts,
     model: f.string('model'),
-    usage: readTokens(f),
+    usage,
     cost: null,
-    parts,
+    // Kept for its tokens only: shown as a message without text, not as an empty one.
+    parts: showsNothing(parts) ? [] : parts,
     agentId: null,
     origin: rec.origin,
   };

@@ -1,4 +1,5 @@
 // The messages rows of one Goose session as canonical messages: content_json parsed, who saw each message noted.
+import { warnMissingContent } from '../missing-content.ts';
 import type { Message, MessageRole } from '../../../shared/session.ts';
 import { Fields, isRecord, type WarningList } from '../coerce.ts';
 import { gooseContent, type UnknownCounts } from './goose-content.ts';
@@ -73,7 +74,7 @@ export function gooseMessages(rows: Row[], warnings: WarningList): Message[] {
       role = 'system';
     }
     if (content.parts.length === 0) {
-      warnings.add('empty_message', `A Goose ${roleText} message (row ${String(row.id)}) has no content; it was left out.`);
+      warnMissingContent(warnings, `A Goose ${roleText} message (row ${String(row.id)})`);
       continue;
     }
     const seen = visibility(f);

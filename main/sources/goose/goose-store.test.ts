@@ -143,7 +143,7 @@ describe('content blocks', () => {
       ['system', [{ type: 'text', text: 'Extension developer loaded.' }], null],
       ['user', [{ type: 'text', text: 'shown' }], { note: 'Shown to the user only; not sent to the model.' }],
     ]);
-    expect(s.warnings.map((w) => w.code)).toEqual(['invalid_json', 'empty_message', 'unknown_record_type']);
+    expect(s.warnings.map((w) => w.code)).toEqual(['invalid_json', 'missing_content', 'unknown_record_type']);
   });
 
   it('reads a session back from a store holding only its own rows (what a bundle or kept copy carries)', async () => {

@@ -1,4 +1,5 @@
 // Assembles the canonical Session from one Grok session folder: summary.json, chat_history.jsonl, updates.jsonl, signals.json, sub-agent links.
+import { warnMissingContent } from '../missing-content.ts';
 import { basename, dirname } from 'node:path';
 import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import type { Message, Session, SourceFile, Warning } from '../../../shared/session.ts';
@@ -55,7 +56,7 @@ function warnAbout(history: GrokHistory | null, folder: GrokFolder, warnings: Wa
   else if (!folder.history) warnings.add('transcript_missing', 'The session folder has no chat_history.jsonl; only the summary is shown.');
   if (!history) return;
   for (const [type, n] of history.unknownTypes) warnings.add('unknown_record_type', `Unknown Grok chat_history row "${type}" (${plural(n, 'row')}) ignored.`);
-  if (history.empty) warnings.add('missing_content', `${plural(history.empty, 'Grok chat_history row')} recorded no content and were skipped.`);
+  warnMissingContent(warnings, 'A Grok chat_history row', { count: history.empty });
   const bad = folder.updates?.data.badLines ?? 0;
   if (bad) warnings.add('invalid_line', `${plural(bad, 'line')} of updates.jsonl are not valid JSON and were skipped.`);
 }

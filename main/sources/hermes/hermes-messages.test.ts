@@ -85,7 +85,7 @@ describe('Hermes messages', () => {
     );
     expect(t.messages.map((m) => m.parts)).toEqual([[{ type: 'text', text: 'and this' }]]);
     expect(warnings.map((w) => w.message)).toEqual([
-      'An assistant message (message 1) has no content; it was left out.',
+      'An assistant message (message 1) has no content; it was left out (the raw record is in the file).',
       'Unknown Hermes message role "critic": 1 message skipped.',
       'Unknown Hermes content item "audio" (1 item) ignored.',
       'The transcript says it holds 3 messages but 1 could be read.',

@@ -1,4 +1,5 @@
 // One Hermes message record (a transcript entry or a store row, both OpenAI-style) as a canonical message.
+import { warnMissingContent } from '../missing-content.ts';
 import type { Message, MessagePart, MessageRole, Origin } from '../../../shared/session.ts';
 import type { Fields, WarningList } from '../coerce.ts';
 import { contentParts, outputText, thinkingParts, toolCallParts, type UnknownCounts } from './hermes-parts.ts';
@@ -87,7 +88,7 @@ export function hermesMessage(rec: HermesRecord, tally: MessageTally): Message |
   for (const k of rec.f.unknownKeys(MESSAGE_FIELDS)) tally.unknownFields.add(k);
   const { parts, role } = partsOf(rec, known, tally);
   if (parts.length === 0) {
-    tally.warnings.add('empty_message', `${known === 'assistant' ? 'An' : 'A'} ${known} message (${rec.where}) has no content; it was left out.`);
+    warnMissingContent(tally.warnings, `${known === 'assistant' ? 'An' : 'A'} ${known} message (${rec.where})`);
     return null;
   }
   const message: Message = { id: rec.id, role, timestamp: rec.timestamp, model: null, usage: null, cost: null, parts, agentId: null, origin: rec.origin };

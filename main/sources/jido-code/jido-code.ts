@@ -1,4 +1,5 @@
 // Reads JidoCode's saved sessions (~/.jido_code/sessions/<id>.json, persisted schema version 1).
+import { heldKeys, warnMissingContent } from '../missing-content.ts';
 import { recognizesJidoCode } from './jido-code-recognize.ts';
 import { shellArg } from '../shell-quote.ts';
 import { basename, dirname, extname, join } from 'node:path';
@@ -93,10 +94,17 @@ function readMessages(top: Fields): Message[] {
       return;
     }
     const content = f.string('content');
+    // A tool that printed nothing is a result; a turn with an empty text is no message.
+    const missing = content === null || (role !== 'tool' && !content.trim());
     // Tool messages hold the tool's output, not prose; the viewer shows them as results.
     const parts: MessagePart[] =
-      content === null ? [] : role === 'tool' ? [{ type: 'tool_result', callId: null, output: content, isError: null }] : [{ type: 'text', text: content }];
+      missing ? [] : role === 'tool' ? [{ type: 'tool_result', callId: null, output: content, isError: null }] : [{ type: 'text', text: content }];
     const { usage, cost } = readUsage(f.object('usage'));
+    if (missing) {
+      const found = f.present('content') ? (content === null ? undefined : 'its content is empty') : heldKeys(f.raw, ['id', 'role', 'timestamp']);
+      warnMissingContent(top.warnings, `A JidoCode ${roleText} message`, { ...(found ? { found } : {}), ...(usage ? { keptFor: 'its token counts' } : {}) });
+      if (!usage) return;
+    }
     messages.push({
       id: f.string('id') ?? `conversation-${i}`,
       role,

@@ -1,4 +1,5 @@
 // Reads kimi-cli's context.jsonl: the chat as the model sees it (roles user, assistant, tool and _system_prompt/_checkpoint/_usage).
+import { warnMissingContent } from '../missing-content.ts';
 import { Fields, isRecord, kindOfJson } from '../coerce.ts';
 import type { JsonLine } from '../jsonl.ts';
 import { kimiParts, outputText, toolCallPart } from './kimi-parts.ts';
@@ -15,7 +16,7 @@ export function isInjectedText(text: string): boolean {
 function userMessage(state: KimiState, rec: Fields, line: number): void {
   const parts = kimiParts(rec.raw.content, 'content', state.warnings, state.unknownBlocks);
   if (parts.length === 0) {
-    state.warnings.add('missing_content', 'A user message has no content this reader can show; it was left out (the raw record is in the file).');
+    warnMissingContent(state.warnings, 'A Kimi user message');
     return;
   }
   const injected = parts.every((p) => p.type === 'text' && isInjectedText(p.text));
@@ -31,7 +32,7 @@ function assistantMessage(state: KimiState, rec: Fields, line: number): void {
       if (part) parts.push(part);
     }
   if (parts.length === 0) {
-    state.warnings.add('missing_content', 'An assistant message has no content this reader can show; it was left out (the raw record is in the file).');
+    warnMissingContent(state.warnings, 'A Kimi assistant message');
     return;
   }
   pushMessage(state, line, 'assistant', null, parts).model = state.model;

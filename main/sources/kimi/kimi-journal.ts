@@ -1,4 +1,5 @@
 // Reads a Kimi Code agent journal (agents/<agentId>/wire.jsonl): flat `{type, ..., time}` ops, user turns and loop events.
+import { warnMissingContent } from '../missing-content.ts';
 import type { Message, TokenUsage } from '../../../shared/session.ts';
 import { Fields, isRecord, kindOfJson } from '../coerce.ts';
 import type { JsonLine } from '../jsonl.ts';
@@ -81,7 +82,7 @@ function appendMessage(state: KimiState, rec: Fields, line: number, ts: string |
     }
   }
   if (parts.length === 0) {
-    state.warnings.add('missing_content', `A ${role} message has no content this reader can show; it was left out (the raw record is in the file).`);
+    warnMissingContent(state.warnings, `A Kimi ${role} message`);
     return;
   }
   const origin = message.object('origin')?.string('kind') ?? null;

@@ -104,7 +104,7 @@ describe('samples/opencode', () => {
       expect(s.messages).toHaveLength(1);
       expect(s.messages[0]!.parts).toEqual([]);
       expect(s.messages[0]!.annotations).toMatchObject({ noContent: true });
-      expect(s.warnings.map((w) => w.code)).toEqual(['message_without_content']);
+      expect(s.warnings.map((w) => w.code)).toEqual(['missing_content']);
     }
     expect(sessions.map((s) => s.usage?.input)).toEqual([100, 90, 80]);
   });

@@ -1,4 +1,5 @@
 // Builds the canonical Session from one OpenCode session's rows (either layout): messages with their parts, tokens and recorded cost, model, sub-sessions, status.
+import { warnMissingContent } from '../missing-content.ts';
 import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import type { Cost, Message, ModelInfo, Operation, Session, TokenUsage } from '../../../shared/session.ts';
 import { CostTotal } from '../../pricing/cost-total.ts';
@@ -138,18 +139,24 @@ export function buildOpenCodeSession(rows: OcRows, app: OpenCodeApp, now: number
   const facts: MessageFacts[] = [];
   for (const record of rows.messages) {
     const built = buildMessage(record, partsBy.get(record.id) ?? [], app, rows);
-    if (built) facts.push(built);
+    if (!built) continue;
+    // A message with no part to show: kept, without text, only for the tokens it carries or a reply still being
+    // written (its turn is open); otherwise left out. A store holding only messages, as the usage subset of kilo.db
+    // does, has no parts at all and says nothing.
+    if (!built.message.parts.length && rows.session) {
+      const time = isRecord(built.data.time) ? built.data.time : {};
+      const open = built.message.role === 'assistant' && time.completed === undefined && !built.data.error;
+      const keptFor = built.message.usage ? 'its token counts' : open ? 'its turn, still open' : null;
+      const found = 'no text, reasoning, tool or file part';
+      warnMissingContent(warnings, `An ${app.label} ${built.message.role} message`, keptFor ? { found, keptFor } : { found });
+      if (!keptFor) continue;
+    }
+    facts.push(built);
   }
   const known = new Set(rows.messages.map((m) => m.id));
   const stray = rows.parts.filter((p) => p.messageId !== null && !known.has(p.messageId)).length;
   if (stray)
     warnings.add('orphan_part', `${stray} part${stray === 1 ? '' : 's'} name${stray === 1 ? 's' : ''} a message this session does not have; left out.`);
-  const empty = facts.filter((f) => !f.message.parts.length).length;
-  if (empty && rows.session)
-    warnings.add(
-      'message_without_content',
-      `${empty} message${empty === 1 ? ' has' : 's have'} no content (no text, reasoning, tool or file part); shown empty, with their usage.`,
-    );
 
   const usage: TokenUsage = emptyUsage();
   const costs = new CostTotal();

@@ -1,4 +1,5 @@
 // Reads one `message` entry of a Pi session by its role: user, assistant, toolResult, bashExecution, custom, system.
+import { warnMissingContent } from '../missing-content.ts';
 import type { Message, MessagePart } from '../../../shared/session.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
 import { limitDepth, type Fields } from '../coerce.ts';
@@ -9,7 +10,7 @@ import { readPiUsage } from './pi-usage.ts';
 
 /** A message with nothing to show is left out and counted, never shown empty. */
 function noContent(t: PiTranscript, role: string): void {
-  t.warnings.add('missing_content', `A ${role} message has no content this reader can show; it was left out (the raw record is in the file).`);
+  warnMissingContent(t.warnings, `A Pi ${role} message`);
 }
 
 function userMessage(t: PiTranscript, entry: PiEntry, msg: Fields): void {

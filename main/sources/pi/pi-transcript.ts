@@ -1,4 +1,5 @@
 // One pass over a Pi session's active branch: messages, model and thinking-level changes, compactions, metadata entries.
+import { warnMissingContent } from '../missing-content.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
 import type { WarningList } from '../coerce.ts';
 import { contentParts } from './pi-content.ts';
@@ -59,7 +60,7 @@ function branchSummary(t: PiTranscript, e: PiEntry): void {
 function customMessage(t: PiTranscript, e: PiEntry): void {
   const parts = contentParts(e.rec.raw.content, 'content', t.warnings, t.unknownBlocks);
   if (parts.length === 0) {
-    t.warnings.add('missing_content', 'A custom_message entry has no content this reader can show; it was left out (the raw record is in the file).');
+    warnMissingContent(t.warnings, 'A Pi custom_message entry');
     return;
   }
   pushMessage(t, e, 'system', parts, { customType: e.rec.string('customType'), ...(e.rec.raw.display === false ? { hidden: true } : {}) });

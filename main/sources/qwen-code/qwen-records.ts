@@ -1,4 +1,5 @@
 // Converts the records of a Qwen Code chain into messages: Gemini-style parts (reused from the Gemini reader), tool results, notices.
+import { warnMissingContent } from '../missing-content.ts';
 import type { Message, MessagePart } from '../../../shared/session.ts';
 import { Fields, isRecord, type WarningList } from '../coerce.ts';
 import { contentParts, type GeminiAcc } from '../gemini/gemini-parts.ts';
@@ -64,7 +65,7 @@ interface Ctx {
 
 function push(ctx: Ctx, rec: QwenRecord, f: Fields, role: Message['role'], parts: MessagePart[], annotations: Record<string, unknown> = {}): void {
   if (!parts.length) {
-    ctx.acc.warnings.add('empty_message', `A Qwen Code ${rec.type} record has no content; it was skipped (see the raw file).`);
+    warnMissingContent(ctx.acc.warnings, `A Qwen Code ${rec.type} record`);
     return;
   }
   let id = rec.uuid;

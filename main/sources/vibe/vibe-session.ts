@@ -1,4 +1,5 @@
 // Assembles the canonical Session from a Vibe messages.jsonl and its meta.json: messages, session tokens and cost, git, sub-agents.
+import { warnMissingContent } from '../missing-content.ts';
 import { basename, dirname } from 'node:path';
 import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import type { Cost, Message, Session, SourceFile } from '../../../shared/session.ts';
@@ -46,7 +47,7 @@ export function buildVibeSession(conv: VibeConversation, ctx: VibeContext, warni
   const id = meta?.sessionId ?? folder;
   if (!meta?.sessionId) warnings.add('missing_field', 'The session has no meta.json session_id; the id is taken from its folder name.');
   for (const [role, n] of conv.unknownRoles) warnings.add('unknown_role', `Vibe messages with role "${role}" (${plural(n, 'message')}) were skipped.`);
-  if (conv.empty) warnings.add('missing_content', `${plural(conv.empty, 'Vibe message')} recorded no content and were skipped.`);
+  warnMissingContent(warnings, 'A Vibe message', { count: conv.empty });
 
   const prompt = messages.find((m) => m.role === 'user' && textOf(m.parts).trim() !== '');
   const path = meta?.workingDirectory ?? null;

@@ -1,4 +1,5 @@
 // Reads Vizier's repo-local session.json: the real writer's vizier.session.v1 and the seed-000 MVP schema.
+import { heldKeys, warnMissingContent } from '../missing-content.ts';
 import { realpath, stat } from 'node:fs/promises';
 import { shellArg } from '../shell-quote.ts';
 import { isWithin } from '../../roots/paths.ts';
@@ -82,6 +83,10 @@ function readMessages(top: Fields): Message[] {
       return;
     }
     const content = f.string('content');
+    if (content === null || !content.trim()) {
+      const found = f.present('content') ? (content === null ? undefined : 'its content is empty') : heldKeys(f.raw, ['role', 'message_type', 'ts', 'api']);
+      return warnMissingContent(top.warnings, `A Vizier ${roleText} message`, found ? { found } : {});
+    }
     const annotations = f.present('annotations') ? f.value('annotations') : undefined;
     const prompt = f.string('system_prompt');
     const message: Message = {
@@ -91,7 +96,7 @@ function readMessages(top: Fields): Message[] {
       model: f.object('api')?.string('model') ?? null,
       usage: null,
       cost: null,
-      parts: content === null ? [] : [{ type: 'text', text: content }],
+      parts: [{ type: 'text', text: content }],
       agentId: null,
       origin: { fileIndex: 0, line: null, pointer: `/${listName}/${i}` },
     };
