@@ -1,7 +1,7 @@
 // `[` / `]`: the user's prompts are found among the rows, and the next or previous one is picked from where the reader is.
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../shared/session.ts';
-import { promptRows, promptToward } from './prompt-jumps.ts';
+import { planPromptJump, promptRows, promptToward } from './prompt-jumps.ts';
 import { buildTranscript } from './transcript.ts';
 
 const msg = (id: string, role: Message['role'], text: string, extra: Partial<Message> = {}): Message =>
@@ -48,5 +48,28 @@ describe('promptToward', () => {
     expect(promptToward(prompts, startOf, 1200, -1)).toBe(4);
     expect(promptToward(prompts, startOf, 700, -1)).toBe(4);
     expect(promptToward(prompts, startOf, 0, -1)).toBeNull();
+  });
+});
+
+describe('planPromptJump', () => {
+  const starts = new Map([
+    [0, 0],
+    [4, 400],
+  ]);
+  const startOf = (row: number) => starts.get(row) ?? 0;
+  const prompts = [0, 4];
+
+  it('scrolls to a loaded prompt when there is one that way', () => {
+    expect(planPromptJump(prompts, startOf, 0, 1, true)).toEqual({ kind: 'row', row: 4 });
+    expect(planPromptJump(prompts, startOf, 400, -1, true)).toEqual({ kind: 'row', row: 0 });
+  });
+
+  it('asks for the next window when ] passes the last loaded prompt of a session with more messages', () => {
+    expect(planPromptJump(prompts, startOf, 400, 1, true)).toEqual({ kind: 'load' });
+    expect(planPromptJump(prompts, startOf, 400, 1, false)).toBeNull();
+  });
+
+  it('never fetches for [: the loaded messages always start at the first one', () => {
+    expect(planPromptJump(prompts, startOf, 0, -1, true)).toBeNull();
   });
 });

@@ -25,3 +25,16 @@ export function promptToward(prompts: readonly number[], startOf: (row: number) 
   }
   return null;
 }
+
+/** What a `[` or `]` does: scroll to a prompt row, fetch the next window of messages to look in, or nothing. */
+export type PromptJump = { kind: 'row'; row: number } | { kind: 'load' } | null;
+
+/**
+ * Like `promptToward`, for a transcript that arrives in windows: `]` past the last loaded prompt asks for the next
+ * window while the session has more messages. `[` never needs one: the loaded messages always begin at the first.
+ */
+export function planPromptJump(prompts: readonly number[], startOf: (row: number) => number, top: number, direction: 1 | -1, moreToLoad: boolean): PromptJump {
+  const row = promptToward(prompts, startOf, top, direction);
+  if (row !== null) return { kind: 'row', row };
+  return direction > 0 && moreToLoad ? { kind: 'load' } : null;
+}

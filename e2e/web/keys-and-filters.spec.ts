@@ -1,7 +1,43 @@
-// [ and ] jump between the user's prompts in a long session; a filter the app does not have, or a comparison without a number, is named.
+// [ and ] jump between the user's prompts, fetching later windows of a long session; a filter the app does not have, or a comparison without a number, is named.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect, searchFor } from './vault-fixture.ts';
+import { test, expect, searchFor, startVault, type Vault } from './vault-fixture.ts';
 import { indexed, openByUrl } from './format-samples.ts';
+
+/** Messages in the long session; the app opens it with the first 1,000 and fetches 2,000 more at a time. */
+const LONG_MESSAGES = 3300;
+/** Where the user's prompts are: the third lies two windows beyond the first, past 2,000 messages without a prompt. */
+const LONG_PROMPTS = new Map([
+  [0, 'First prompt: plan the migration.'],
+  [100, 'Second prompt: now run it.'],
+  [3200, 'Third prompt, far down: write up what happened.'],
+]);
+
+/** A JidoCode session of LONG_MESSAGES messages, the assistant's between the three prompts. */
+function longSession(): string {
+  const conversation = Array.from({ length: LONG_MESSAGES }, (_, i) => ({
+    id: `m${i}`,
+    role: LONG_PROMPTS.has(i) ? 'user' : 'assistant',
+    content: LONG_PROMPTS.get(i) ?? `Step ${i}: routine progress on the migration.`,
+    timestamp: '2025-12-01T09:00:00.000000Z',
+  }));
+  return JSON.stringify({
+    version: 1,
+    id: 'j-long',
+    name: 'long-haul',
+    project_path: '/home/dev/long-haul',
+    config: { provider: 'anthropic', model: 'claude-sonnet-4-5' },
+    created_at: '2025-12-01T09:00:00.000000Z',
+    updated_at: '2025-12-01T10:00:00.000000Z',
+    conversation,
+  });
+}
+
+const longTest = test.extend<{ longVault: Vault }>({
+  // eslint-disable-next-line no-empty-pattern
+  longVault: async ({}, use) => startVault(true, use, undefined, ({ jidoDir }) => writeFile(join(jidoDir, 'j-long.json'), longSession())),
+});
 
 /** The row index of the user message whose top sits just under the sticky tabs, or null. */
 async function promptAtTop(page: Page): Promise<number | null> {
@@ -15,9 +51,50 @@ async function promptAtTop(page: Page): Promise<number | null> {
   });
 }
 
-// Failed in the clean-clone CI rehearsal on 499d8a9 (after typing "[x]" in the search box the top prompt was 12, not
-// 13): fixme until the list's re-render under typing is kept from moving the transcript; see the closing note.
-test.fixme('] and [ move the reading position to the next and previous prompt', async ({ page, samplesVault }) => {
+/** The text of the user message whose top sits just under the sticky tabs, or null. */
+async function promptTextAtTop(page: Page): Promise<string | null> {
+  return page.evaluate(() => {
+    const tabs = document.querySelector('.detail .tabs')!.getBoundingClientRect();
+    for (const m of document.querySelectorAll<HTMLElement>('[data-testid="message"][data-role="user"]')) {
+      const top = m.getBoundingClientRect().top;
+      if (top >= tabs.bottom - 2 && top <= tabs.bottom + 24) return m.textContent;
+    }
+    return null;
+  });
+}
+
+longTest(
+  '] at the last loaded prompt of a long session fetches the windows after it and goes on to the next prompt; [ comes back',
+  async ({ page, longVault }) => {
+    await indexed(longVault);
+    await page.setViewportSize({ width: 1024, height: 640 });
+    await page.goto(longVault.url);
+    // Opened by its address, as openByUrl does, with room for a slow first parse of 3,300 messages on a busy machine.
+    await page.evaluate(() => {
+      window.location.hash = `#/session/${encodeURIComponent('jido-code:j-long')}/conversation`;
+    });
+    await expect(page.getByTestId('message').first()).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId('messages-loading')).toHaveText(`Showing 1,000 of ${LONG_MESSAGES.toLocaleString('en')} messages…`);
+    await page
+      .getByTestId('message')
+      .first()
+      .click({ position: { x: 2, y: 2 } });
+
+    // The first prompt sits below the header: ] brings it up to the reading line, the next ] goes on.
+    await page.keyboard.press(']');
+    await expect.poll(() => promptTextAtTop(page)).toContain('First prompt');
+    await page.keyboard.press(']');
+    await expect.poll(() => promptTextAtTop(page)).toContain('Second prompt');
+    // The last prompt of the first window: the next one is two windows on.
+    await page.keyboard.press(']');
+    await expect.poll(() => promptTextAtTop(page), { timeout: 15_000 }).toContain('Third prompt, far down');
+    await expect(page.getByTestId('messages-loading')).toBeHidden();
+    await page.keyboard.press('[');
+    await expect.poll(() => promptTextAtTop(page)).toContain('Second prompt');
+  },
+);
+
+test('] and [ move the reading position to the next and previous prompt', async ({ page, samplesVault }) => {
   await indexed(samplesVault);
   await page.setViewportSize({ width: 1024, height: 640 });
   await page.goto(samplesVault.url);

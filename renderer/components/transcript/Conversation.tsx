@@ -5,10 +5,10 @@ import { expansionFor } from '../../expansion.ts';
 import { anyOf, buildFindIndex, currentMatch, findMatches, stepFind, type FindStep } from '../../find.ts';
 import type { SearchFocus } from '../../store/store-search.ts';
 import { buildTranscript, type Row } from '../../transcript.ts';
-import { promptRows, promptToward } from '../../prompt-jumps.ts';
 import { useVirtualRows } from '../../use-virtual-rows.ts';
 import { useAppStore } from '../../store/store-context.ts';
 import { FindBar } from './FindBar.tsx';
+import { usePromptJumps } from './use-prompt-jumps.ts';
 import { AgentHeading, MessageRow, type RowContext } from './MessageRow.tsx';
 
 function estimate(row: Row | undefined): number {
@@ -56,28 +56,6 @@ function revealTarget(list: HTMLElement | null, row: number): boolean {
   return true;
 }
 
-/** Keys typed into a field, or while a dialog is up, are not the transcript's. */
-function keyIsElsewhere(target: EventTarget | null): boolean {
-  if (document.querySelector('dialog[open]')) return true;
-  if (!(target instanceof HTMLElement)) return false;
-  return target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable;
-}
-
-/** How much of the scroller's top the sticky tab strip covers: a row jumped to starts below it. */
-function coveredTop(scroller: HTMLElement): number {
-  const tabs = scroller.querySelector<HTMLElement>('.detail .tabs');
-  return (tabs?.offsetHeight ?? 0) + 6;
-}
-
-/** Puts the row's top just below the sticky tabs once it is rendered; false while it is not in the DOM yet. */
-function alignRow(list: HTMLElement | null, scroller: HTMLElement, row: number): boolean {
-  const el = list?.querySelector<HTMLElement>(`[data-index="${row}"]`);
-  if (!el) return false;
-  const delta = el.getBoundingClientRect().top - scroller.getBoundingClientRect().top - coveredTop(scroller);
-  if (Math.abs(delta) > 1) scroller.scrollTop += delta;
-  return true;
-}
-
 /** How close to the end of the loaded messages the viewport may come before the next window is fetched. */
 const PREFETCH_ROWS = 60;
 
@@ -115,6 +93,8 @@ export function Conversation(props: {
     count: rows.length,
     estimateSize: (i) => estimate(rows[i]),
     getItemKey: (i) => rows[i]?.key ?? i,
+    // The tabs stay stuck over the pane's top: a prompt jumped to starts just below them.
+    coveredBy: '.detail .tabs',
   });
 
   // The search result's message may lie in a window still being fetched: it is found once it arrives.
@@ -147,38 +127,6 @@ export function Conversation(props: {
     return () => clearInterval(timer);
   }, [active, listRef, virtualizer]);
 
-  // [ and ] jump to the previous or next prompt the user typed, in a session of any length.
-  const prompts = useMemo(() => promptRows(rows), [rows]);
-  useEffect(() => {
-    let timer: ReturnType<typeof setInterval> | null = null;
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.key !== '[' && e.key !== ']') || e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented || keyIsElsewhere(e.target)) return;
-      const scroller = virtualizer.scrollElement;
-      if (!scroller) return;
-      const top = scroller.scrollTop + coveredTop(scroller);
-      const row = promptToward(prompts, (r) => virtualizer.measurementsCache[r]?.start ?? 0, top, e.key === ']' ? 1 : -1);
-      e.preventDefault();
-      if (row === null) return;
-      virtualizer.scrollToIndex(row, { align: 'start' });
-      // Rows above may be measured as they render and move it: align it again until it holds still.
-      if (timer) clearInterval(timer);
-      let tries = 0;
-      timer = setInterval(() => {
-        const aligned = alignRow(listRef.current, scroller, row);
-        tries++;
-        if ((aligned && tries > 3) || tries > 25) {
-          if (timer) clearInterval(timer);
-          timer = null;
-        }
-      }, 30);
-    };
-    window.addEventListener('keydown', onKey);
-    return () => {
-      window.removeEventListener('keydown', onKey);
-      if (timer) clearInterval(timer);
-    };
-  }, [prompts, virtualizer, listRef]);
-
   const onStep = useCallback(
     (delta: 1 | -1) => setStep((was) => stepFind(was, query, (q) => (q === deferred ? matches.length : index ? findMatches(index, q).length : 0), delta)),
     [query, deferred, matches.length, index],
@@ -187,6 +135,8 @@ export function Conversation(props: {
   const items = virtualizer.getVirtualItems();
   const lastShown = items.length ? items[items.length - 1]!.index : 0;
   const more = messagesTotal > messages.length;
+  // [ and ] jump to the previous or next prompt the user typed, in a session of any length.
+  usePromptJumps({ rows, virtualizer, more, loadingMore, loadMore });
   // Huge sessions arrive in windows: ask for the next one before the reader reaches the end.
   useEffect(() => {
     if (more && !loadingMore && lastShown >= rows.length - PREFETCH_ROWS) void loadMore();
