@@ -11,6 +11,15 @@ import { createAppStore } from './store/store.ts';
 import { StoreContext } from './store/store-context.ts';
 import { pickTransport } from './transport.ts';
 
+/** This window's localStorage, or null where the page may not use it (some privacy settings). */
+function windowStorage(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
 // The stored theme and text size, on <html> before anything renders.
 appearance();
 
@@ -24,7 +33,7 @@ if (!transport) {
 } else {
   const client = createClient(transport);
   const store = createAppStore(client);
-  syncAppearance(client, appearance());
+  syncAppearance(client, appearance(), windowStorage());
   createRoot(container).render(
     <StrictMode>
       <StoreContext.Provider value={store}>

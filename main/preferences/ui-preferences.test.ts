@@ -25,4 +25,16 @@ describe('ui preferences', () => {
     await writeFile(join(dir, UI_PREFERENCES_FILE), '{ cut');
     expect(await readUiPreferences(dir)).toBeNull();
   });
+
+  it('are written and read in the order asked: the last of quick saves stays, and a read after a save sees it', async () => {
+    const saves = [
+      writeUiPreferences(dir, { theme: 'dark', fontSize: 'medium' }),
+      writeUiPreferences(dir, { theme: 'dark', fontSize: 'large' }),
+      writeUiPreferences(dir, { theme: 'dark', fontSize: 'larger' }),
+    ];
+    const read = readUiPreferences(dir);
+    expect(await read).toEqual({ theme: 'dark', fontSize: 'larger' });
+    await Promise.all(saves);
+    expect(await readUiPreferences(dir)).toEqual({ theme: 'dark', fontSize: 'larger' });
+  });
 });
