@@ -85,6 +85,20 @@ export const PricingFileInfo = z.object({
 });
 export type PricingFileInfo = z.infer<typeof PricingFileInfo>;
 
+const UsdPerMillion = z.number().finite().nonnegative().max(1_000_000);
+/**
+ * One change to pricing.json, made in Settings: the model's price in USD per million tokens, or null to remove its
+ * entry; `replaces` names the entry this one takes the place of (a model renamed while editing).
+ */
+export const PricingEntryChange = z
+  .object({
+    model: z.string().trim().min(1, 'name the model').max(200),
+    price: z.object({ input: UsdPerMillion, output: UsdPerMillion, cacheRead: UsdPerMillion, cacheWrite: UsdPerMillion }).strict().nullable(),
+    replaces: z.string().trim().min(1).max(200).optional(),
+  })
+  .strict();
+export type PricingEntryChange = z.infer<typeof PricingEntryChange>;
+
 /** How the window looks, kept in the data folder so the desktop app and every browser tab (whatever its port) agree. */
 export const UiPreferences = z.object({ theme: z.enum(['system', 'light', 'dark']), fontSize: z.enum(['small', 'medium', 'large', 'larger']) }).strict();
 export type UiPreferences = z.infer<typeof UiPreferences>;
@@ -168,8 +182,10 @@ export const api = {
   openDemo: { input: Empty, output: Root },
   /** Scans one folder (or every folder) again now, for changes made while nothing was watching. */
   rescanRoots: { input: z.object({ id: z.string().min(1).optional() }).strict(), output: z.array(Root) },
-  /** What the user's pricing.json holds, read afresh (its prices apply from the next start). */
+  /** What the user's pricing.json holds, read afresh. */
   getPricingFile: { input: Empty, output: PricingFileInfo },
+  /** Adds, changes or removes one model's price in pricing.json (refused while the file is not valid); costs follow without a restart. */
+  setPricingEntry: { input: PricingEntryChange, output: PricingFileInfo },
   /** null until a theme or text size has been chosen. */
   getUiPreferences: { input: Empty, output: UiPreferences.nullable() },
   setUiPreferences: { input: UiPreferences, output: UiPreferences },

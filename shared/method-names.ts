@@ -14,6 +14,7 @@ export const METHOD_NAMES = [
   'openDemo',
   'rescanRoots',
   'getPricingFile',
+  'setPricingEntry',
   'getUiPreferences',
   'setUiPreferences',
   'compareSessions',

@@ -38,7 +38,17 @@ export class PricingTable {
     this.user = [...merged].sort((a, b) => Number(a[0].endsWith('*')) - Number(b[0].endsWith('*')) || b[0].length - a[0].length);
   }
 
+  /** The user's entries become exactly these (an entry removed from pricing.json goes back to the database's price). */
+  replaceUserPrices(prices: Record<string, ModelPrice>): void {
+    this.user = [];
+    this.override(prices);
+  }
+
+  /** Called before each lookup: lets the table pick up a pricing.json changed since (`followUserPricing`). */
+  beforeLookup: (() => void) | null = null;
+
   match(model: string | null | undefined): PriceMatch | null {
+    this.beforeLookup?.();
     if (!model) return null;
     const name = model.trim().toLowerCase();
     const bare = name.slice(name.lastIndexOf('/') + 1);

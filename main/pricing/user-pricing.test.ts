@@ -1,5 +1,5 @@
 // The user's pricing.json overrides and extends the built-in prices; a broken file is reported, never fatal.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,5 +36,23 @@ describe('applyUserPricing', () => {
     expect(applyUserPricing(bad)).toMatch(/my-model\.input: .*expected \{ "<model>"/);
     await writeFile(bad, '{nope');
     expect(applyUserPricing(bad)).toMatch(/not valid JSON/);
+  });
+
+  it('follows the file: a price edited or removed later applies on the next lookup, without applying it again', async () => {
+    const file = join(dir, 'followed.json');
+    await writeFile(file, JSON.stringify({ 'zz-followed': { input: 1, output: 1 } }));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      expect(applyUserPricing(file)).toBeNull();
+      expect(builtinPricing.priceOf('zz-followed')?.input).toBe(1);
+      await writeFile(file, JSON.stringify({ 'zz-followed': { input: 7, output: 1 } }));
+      vi.setSystemTime(Date.now() + 1000);
+      expect(builtinPricing.priceOf('zz-followed')?.input).toBe(7);
+      await rm(file);
+      vi.setSystemTime(Date.now() + 1000);
+      expect(builtinPricing.priceOf('zz-followed')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,5 +1,5 @@
 // Loads the user's `<data dir>/pricing.json` over the price database, with a clear message when it is wrong.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { builtinPricing } from './pricing-table.ts';
 
@@ -45,9 +45,40 @@ export function readUserPricing(path: string): UserPricing {
   return { exists: true, problem: null, prices: parsed.data };
 }
 
-/** Applies the file if present; returns a problem to report, or null (a missing file is no problem). */
-export function applyUserPricing(path: string): string | null {
+/** Applies the file as it is now: its entries replace those it set before; returns its problem, or null. */
+function applyNow(path: string): string | null {
   const file = readUserPricing(path);
-  if (file.prices) builtinPricing.override(file.prices);
+  builtinPricing.replaceUserPrices(file.prices ?? {});
   return file.problem;
+}
+
+/** How often a thread that applied pricing.json looks at the file's size and time again (one stat), at most. */
+const FOLLOW_INTERVAL_MS = 200;
+
+/**
+ * Applies the file if present, and again whenever it changes (checked at most every FOLLOW_INTERVAL_MS, on the next
+ * price lookup), so prices edited in Settings reach every thread that prices calls (the main thread, each read
+ * worker) without a restart. Returns a problem to report, or null (a missing file is no problem).
+ */
+export function applyUserPricing(path: string): string | null {
+  const stampOf = () => {
+    try {
+      const s = statSync(path);
+      return `${s.size}:${s.mtimeMs}`;
+    } catch {
+      return 'none';
+    }
+  };
+  let stamp = stampOf();
+  let checked = Date.now();
+  builtinPricing.beforeLookup = () => {
+    const now = Date.now();
+    if (now - checked < FOLLOW_INTERVAL_MS) return;
+    checked = now;
+    const current = stampOf();
+    if (current === stamp) return;
+    stamp = current;
+    applyNow(path);
+  };
+  return applyNow(path);
 }

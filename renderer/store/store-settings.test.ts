@@ -1,6 +1,7 @@
 // The Settings slice: folders scanned again (the list follows), auto-keep saved, pricing.json read; Settings gives way to a session or the dashboard.
 import { describe, expect, it } from 'vitest';
 import type { Root } from '../../shared/api.ts';
+import { ClientError } from '../../shared/api-client.ts';
 import { fakeClient, session, summary } from '../test-fixtures.ts';
 import { createAppStore } from './store.ts';
 
@@ -88,5 +89,33 @@ describe('auto-keep from Settings', () => {
     await saving;
     expect(store.getState().vaultSettings).toEqual({ autoKeep: false });
     expect(store.getState().vaultSettingsError).toContain('read-only');
+  });
+
+  it('saves a price and shows the file as saved; a refusal says why and shows the file as it is now', async () => {
+    const saved = {
+      path: '/data/pricing.json',
+      exists: true,
+      problem: null,
+      entries: [{ model: 'my-model', input: 3, output: 15, cacheRead: 0, cacheWrite: 0 }],
+    };
+    const broken = { path: '/data/pricing.json', exists: true, problem: '/data/pricing.json is not valid JSON', entries: [] };
+    let refuse = false;
+    const fake = fakeClient({
+      setPricingEntry: async () => {
+        if (refuse) throw new ClientError('CONFLICT', 'pricing.json was left as it is, because it cannot be used: /data/pricing.json is not valid JSON');
+        return saved;
+      },
+      getPricingFile: async () => broken,
+    });
+    const store = createAppStore(fake.client);
+    const change = { model: 'my-model', price: { input: 3, output: 15, cacheRead: 0, cacheWrite: 0 } };
+    expect(await store.getState().savePricingEntry(change)).toBe(true);
+    expect(store.getState().pricingFile).toEqual(saved);
+    expect(fake.calls.find((c) => c.method === 'setPricingEntry')?.input).toEqual(change);
+
+    refuse = true;
+    expect(await store.getState().savePricingEntry(change)).toBe(false);
+    expect(store.getState().pricingSaveError).toMatch(/left as it is, because it cannot be used/);
+    expect(store.getState().pricingFile?.problem).toBe('/data/pricing.json is not valid JSON');
   });
 });

@@ -1,5 +1,5 @@
 // Store slice for the Settings page: whether it is shown (#/settings), rescanning folders, auto-keep, and the user's pricing.json.
-import type { PricingFileInfo, Root } from '../../shared/api.ts';
+import type { PricingEntryChange, PricingFileInfo, Root } from '../../shared/api.ts';
 import type { VaultSettings } from '../../shared/vault-api.ts';
 import { describeError, type AppClient } from '../client.ts';
 
@@ -18,6 +18,10 @@ export interface SettingsSlice {
   pricingFile: PricingFileInfo | null;
   pricingError: string | null;
   loadPricingFile(): Promise<void>;
+  /** Why the last price change was refused (a broken pricing.json, an entry removed meanwhile), or null. */
+  pricingSaveError: string | null;
+  /** Adds, changes or removes one price; true when saved (costs are then worked out again by the app). */
+  savePricingEntry(change: PricingEntryChange): Promise<boolean>;
 }
 
 type Host = SettingsSlice & { roots: Root[]; refresh(): Promise<void> };
@@ -68,6 +72,20 @@ export function createSettingsSlice(client: AppClient, set: (partial: Partial<Se
         set({ pricingFile: await client.getPricingFile({}), pricingError: null });
       } catch (err) {
         set({ pricingError: describeError(err) });
+      }
+    },
+
+    pricingSaveError: null,
+    async savePricingEntry(change) {
+      set({ pricingSaveError: null });
+      try {
+        set({ pricingFile: await client.setPricingEntry(change), pricingError: null });
+        return true;
+      } catch (err) {
+        set({ pricingSaveError: describeError(err) });
+        // The file may have changed under the page (edited by hand): show it as it is now.
+        await get().loadPricingFile();
+        return false;
       }
     },
   };
