@@ -109,6 +109,8 @@ test('the comparison view', async ({ page, compareVault }) => {
 });
 
 test('Settings and the command palette', async ({ page, vault }) => {
+  // Two themes, the settings page (with the price form) and the palette, each checked by axe: 26 s at load 17.
+  test.setTimeout(90_000);
   const found: string[] = [];
   await writeFile(join(vault.dataDir, 'pricing.json'), JSON.stringify({ 'my-model': { input: 3, output: 15 } }));
   await page.goto(`${vault.url}#/settings`);
