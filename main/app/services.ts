@@ -18,10 +18,12 @@ import { ReadPool } from '../workers/read-pool.ts';
 import { Vault, type VaultHost } from '../vault/vault-service.ts';
 import { BundleService } from '../bundle/bundle-service.ts';
 import { PRICING_FILE_NAME } from '../pricing/user-pricing.ts';
+import { pricingMethods } from '../pricing/pricing-methods.ts';
 import { Library } from '../library/library-service.ts';
 import { LibraryRoots } from '../library/library-roots.ts';
 import { SessionChanges } from '../library/session-changes.ts';
 import { SessionReader } from '../library/session-reader.ts';
+import { pagingIn } from '../library/paged-sessions.ts';
 import { LibrarySync } from '../library/library-sync.ts';
 import { Startup } from './startup.ts';
 import { listingsOf, TeamSource } from '../team/team-source.ts';
@@ -90,7 +92,7 @@ export function createServices(options: ServicesOptions): Services {
   const pool = new ReadPool(undefined, { pricingFile });
   /** Opened sessions: one worker that keeps the last few parsed, for the first screen and every later page. */
   const sessionPool = new ReadPool(1, { pricingFile });
-  const sessions = new SessionReader({ catalogue, pool, sessionPool });
+  const sessions = new SessionReader({ catalogue, pool, sessionPool, paging: pagingIn(options.dataDir) });
   // The one roots check every file operation on a session passes: the folders added, and the vault's own.
   // Files opened on their own (OpenedFiles, below) count as sources of one file each.
   const files = new SessionFileCheck(() => [...roots.list().map((r) => r.path), ...vault.roots(), ...opened.paths()]);
@@ -202,8 +204,20 @@ export function createServices(options: ServicesOptions): Services {
   emitter.on('event', (event: AppEvent) => {
     if (event.name === 'sessionsChanged') team.noteChanged(event.payload.changed);
   });
+  // Prices edited in Settings: every file is read again (idle workers end, so the next ones and the session worker's
+  // cache start from the new pricing.json), and the list, the dashboard and an open session show the new costs.
+  const pricing = pricingMethods({
+    pricingFile,
+    reprice: async () => {
+      for (const entry of catalogue.entries()) catalogue.markStale(entry.path);
+      await Promise.all([pool.release(), sessionPool.release()]);
+      await libraryRoots.rescan();
+      await rescanVault();
+    },
+    onProblem: (message) => startup.noteProblem(message),
+  });
   const methods: ServiceMethods = withTeamSessions(
-    { ...vault.methods(), ...bundles.methods(), ...openedBundles.methods(), ...opened.methods(), ...library.methods(), ...team.methods() },
+    { ...vault.methods(), ...bundles.methods(), ...openedBundles.methods(), ...opened.methods(), ...library.methods(), ...team.methods(), ...pricing },
     () => team.readMethods(),
     (key) => sessions.load(key),
   );

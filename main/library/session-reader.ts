@@ -4,6 +4,7 @@ import type { Session } from '../../shared/session.ts';
 import type { Catalogue, CatalogueEntry } from '../catalogue/catalogue.ts';
 import type { ReadPool } from '../workers/read-pool.ts';
 import type { RowsText } from '../raw/contained-raw.ts';
+import type { Paging } from './paged-sessions.ts';
 
 export interface SessionReaderDeps {
   catalogue: Catalogue;
@@ -11,6 +12,8 @@ export interface SessionReaderDeps {
   pool: ReadPool;
   /** One worker that keeps the last few opened sessions parsed, for the first screen and every later page. */
   sessionPool: ReadPool;
+  /** Where big sessions' page tables are kept (`<data dir>/pages`): their first window after a restart reads a few pages, not the whole file. */
+  paging?: Paging;
 }
 
 /** Session paths never come from the UI: the UI sends keys, and they are looked up here. */
@@ -62,7 +65,7 @@ export class SessionReader {
     if (entry.summary.unreadable) {
       throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${entry.summary.unreadable.message}`);
     }
-    const result = await this.deps.sessionPool.window(entry.path, offset, limit);
+    const result = await this.deps.sessionPool.window(entry.path, offset, limit, 'interactive', this.deps.paging);
     if (!result.ok) throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${result.unreadable.message}`);
     const session: Session = {
       ...result.session,

@@ -16,6 +16,7 @@ import { containedRef } from '../catalogue/contained-sessions.ts';
 import { isRowsDocumentPath } from '../catalogue/rows-document.ts';
 import { containedRowsDocument, listContained, readContained, readRowsDocument, storeFingerprint } from './contained-read.ts';
 import { preparedContained } from './contained-bundle.ts';
+import { pageTableWork, windowFromTable } from '../library/paged-sessions.ts';
 import type { ReadFailure, ReadRequest, ReadResponse } from './read-protocol.ts';
 
 /**
@@ -108,6 +109,23 @@ export function recycleStore(store: ArrayBuffer): void {
   shelf.give(store);
 }
 
+/** Work to do once the current answer has been posted (a big session's page table). */
+let deferred: (() => Promise<void>) | null = null;
+/** That work, one piece after another. */
+let background: Promise<void> = Promise.resolve();
+
+/**
+ * Starts the work the last request left for after its answer, behind any still running; resolves when it is done.
+ * It reads a page at a time, so requests that come meanwhile are answered between pages; a failure leaves the
+ * session without a table.
+ */
+export function runDeferredWork(): Promise<void> {
+  const work = deferred;
+  deferred = null;
+  if (work) background = background.then(work).catch(() => undefined);
+  return background;
+}
+
 export async function readSessionFile(request: ReadRequest): Promise<ReadResponse> {
   const { id, path } = request;
   if (request.mode === 'compare') return compareInWorker(request, openCached);
@@ -126,8 +144,15 @@ export async function readSessionFile(request: ReadRequest): Promise<ReadRespons
     }
   }
   if (request.mode === 'window') {
+    const { paging } = request;
+    // A big session not parsed here yet is read through its page table (written after an earlier full read).
+    if (paging && !opened.has(path)) {
+      const paged = await windowFromTable(paging, path, request.offset, request.limit).catch(() => null);
+      if (paged) return { id, ok: true, ...paged };
+    }
     const result = await openCached(id, path);
     if (!('key' in result)) return result;
+    if (paging) deferred = pageTableWork(paging, path, result);
     const messages = result.messages.slice(request.offset, request.offset + request.limit);
     return { id, ok: true, session: { ...result, messages }, messagesTotal: result.messages.length };
   }

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { JsonScan, ShareSpec } from '../bundle/prepare-session.ts';
+import type { Paging } from '../library/paged-sessions.ts';
 import type {
   CompareResponse,
   FullResponse,
@@ -90,9 +91,12 @@ export class ReadPool {
     return this.enqueue({ path, mode: 'rows' }, priority) as Promise<RowsResponse>;
   }
 
-  /** One window of an opened session's messages; the worker keeps the session parsed between calls. */
-  window(path: string, offset: number, limit: number, priority: Priority = 'interactive'): Promise<WindowResponse> {
-    return this.enqueue({ path, mode: 'window', offset, limit }, priority) as Promise<WindowResponse>;
+  /**
+   * One window of an opened session's messages; the worker keeps the session parsed between calls. With `paging`,
+   * a big session is read through its page table when it has one, and gets one after its first full read.
+   */
+  window(path: string, offset: number, limit: number, priority: Priority = 'interactive', paging?: Paging): Promise<WindowResponse> {
+    return this.enqueue({ path, mode: 'window', offset, limit, ...(paging ? { paging } : {}) }, priority) as Promise<WindowResponse>;
   }
 
   /** Two sessions compared where they are kept parsed; only the Comparison crosses threads. */

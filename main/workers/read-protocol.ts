@@ -6,6 +6,7 @@ import type { IndexText, PackedIndexText } from '../search-index/index-text.ts';
 import type { UsageFacts } from '../search-index/usage-facts.ts';
 import type { JsonScan, PreparedSession, ShareSpec } from '../bundle/prepare-session.ts';
 import type { ContainedSession } from '../sources/types.ts';
+import type { Paging } from '../library/paged-sessions.ts';
 
 /**
  * `summary`: the list needs only the light summary, so the worker never posts the whole session back.
@@ -31,11 +32,12 @@ export interface SummaryRequest extends RequestBase {
   keep?: boolean;
 }
 
-/** One window of an opened session's messages: the first message and how many. */
+/** One window of an opened session's messages: the first message and how many; `paging`: a big session's page tables. */
 export interface WindowRequest extends RequestBase {
   mode: 'window';
   offset: number;
   limit: number;
+  paging?: Paging;
 }
 
 /** Two sessions compared: session B's file, and the catalogue's keys of A and B (they may carry a path hash). */

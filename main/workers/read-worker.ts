@@ -13,7 +13,7 @@ if (data && 'role' in data && data.role === 'index-writer') {
   runIndexWriter(port, data);
 } else {
   const { applyUserPricing } = await import('../pricing/user-pricing.ts');
-  const { readSessionFile, recycleStore } = await import('./read-file.ts');
+  const { readSessionFile, recycleStore, runDeferredWork } = await import('./read-file.ts');
   // The user's price list, if any, applies to every estimate this worker makes (the pool reports problems).
   const pricingFile = data && 'pricingFile' in data ? data.pricingFile : undefined;
   if (pricingFile) applyUserPricing(pricingFile);
@@ -30,6 +30,8 @@ if (data && 'role' in data && data.role === 'index-writer') {
         const json = response.ok && 'prepared' in response ? response.prepared.json : null;
         const moved = [...(text && 'packed' in text ? [text.packed.buffer as ArrayBuffer] : []), ...(json ? [json.buffer as ArrayBuffer] : [])];
         port.postMessage(response, moved);
+        // A big session's page table is written after its window is answered, beside the tasks that follow.
+        void runDeferredWork();
       })
       .catch((err: unknown) => {
         // What a task did not turn into an answer ends the worker, as it would have outside the queue: the pool
