@@ -1,7 +1,10 @@
 // `session-vault list`: id, created, branch, outcome and a short summary per session (the seeds' `sessions list`).
+import { resolve } from 'node:path';
 import type { SessionSummary } from '../../shared/session.ts';
-import { withOneShotServices } from './one-shot.ts';
+import { resolveDataDir } from '../env/data-dir.ts';
+import { fastList } from './list-fast-path.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { recordScan } from './scan-snapshot.ts';
 import { sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 
 export const LIST_HELP = `Usage: session-vault list [--json] [--root DIR]... [--no-defaults]
@@ -55,9 +58,23 @@ export async function runList(argv: string[], env: NodeJS.ProcessEnv = process.e
     process.stdout.write(LIST_HELP);
     return;
   }
-  await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'], needs: 'list' }, env, async (services) => {
-    const { sessions } = await services.client.listSessions({});
+  const print = (sessions: SessionSummary[]) => {
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
     process.stdout.write(values.json ? `${terminalJson(sessions)}\n` : formatTable(sessions, width));
+  };
+  const dataDir = resolveDataDir(env);
+  const extraRoots = (values.root ?? []).map((r) => resolve(r));
+  const noDefaults = values['no-defaults'] === true;
+  // Nothing changed below the roots since the last full run: the index answers as it is (no services, no scan).
+  const fast = await fastList(dataDir, { roots: extraRoots, noDefaults }, env);
+  if (fast) return print(fast);
+  const startedAt = Date.now();
+  // Loaded only now: the services load every reader, the workers and the index's writer.
+  const { withOneShotServices } = await import('./one-shot.ts');
+  const run = await withOneShotServices({ roots: values.root, noDefaults, needs: 'list' }, env, async (services) => {
+    print((await services.client.listSessions({})).sessions);
+    return { roots: await services.client.listRoots(), problems: services.startupProblems() };
   });
+  // What the scan saw, for the next run's fast path (not kept when something changed while this one ran).
+  await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, ...run });
 }

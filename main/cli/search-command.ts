@@ -1,8 +1,12 @@
 // `session-vault search "<query>"`: full-text search with filters over the same index the app uses.
+import { resolve } from 'node:path';
 import { SearchSort, type Facets, type SearchResult } from '../../shared/search-api.ts';
-import { withOneShotServices } from './one-shot.ts';
+import { resolveDataDir } from '../env/data-dir.ts';
+import type { SearchOutput } from '../search-index/search-service.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { recordScan } from './scan-snapshot.ts';
+import { fastSearch } from './search-fast-path.ts';
 import { sanitizeDeep, sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 
 export const SEARCH_HELP = `Usage: session-vault search "<query>" [--json] [--limit N] [--sort KEY] [--facets] [--root DIR]... [--no-defaults]
@@ -32,6 +36,9 @@ Options:
   --no-defaults   skip the tools' default folders
   -h, --help      show this help
 `;
+
+/** The longest query the contract takes (shared/search-api.ts). */
+const MAX_QUERY = 2000;
 
 /** Hits are shown between » and « so a terminal shows them without colour codes. */
 export function formatResults(results: SearchResult[], total: number): string {
@@ -90,10 +97,26 @@ export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process
   const sort = values.sort === undefined ? undefined : SearchSort.safeParse(values.sort.toLowerCase()).data;
   if (values.sort !== undefined && sort === undefined) throw new UsageError(`--sort must be one of ${SearchSort.options.join(', ')}`);
   const facets = values.facets === true;
-  await withOneShotServices({ roots: values.root, noDefaults: values['no-defaults'] }, env, async (services) => {
-    const page = await services.client.searchSessions({ query, limit, offset: 0, sort, ...(facets ? { facets } : {}) });
+  const print = (page: SearchOutput) => {
     for (const problem of page.problems) process.stderr.write(`warning: ${sanitizeForTerminal(problem)}\n`);
     if (values.json) process.stdout.write(`${terminalJson(page)}\n`);
     else process.stdout.write(formatResults(page.results, page.total) + (page.facets ? `\n${formatFacets(page.facets)}` : ''));
+  };
+  const input = { query, limit, offset: 0, sort, ...(facets ? { facets } : {}) };
+  const dataDir = resolveDataDir(env);
+  const extraRoots = (values.root ?? []).map((r) => resolve(r));
+  const noDefaults = values['no-defaults'] === true;
+  // Nothing changed below the roots since the last full run, and every text is in: the index answers as it is.
+  // (A query the contract refuses, over its length, takes the full path, which says so.)
+  const fast = query.length <= MAX_QUERY ? await fastSearch(dataDir, { roots: extraRoots, noDefaults }, env, input) : null;
+  if (fast) return print(fast);
+  const startedAt = Date.now();
+  // Loaded only now: the services load every reader, the workers and the index's writer.
+  const { withOneShotServices } = await import('./one-shot.ts');
+  const run = await withOneShotServices({ roots: values.root, noDefaults }, env, async (services) => {
+    print(await services.client.searchSessions(input));
+    return { roots: await services.client.listRoots(), problems: services.startupProblems() };
   });
+  // What the scan saw, for the next run's fast path (not kept when something changed while this one ran).
+  await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, ...run });
 }

@@ -1,0 +1,123 @@
+// Benchmark of the quick command line: warm `list --json` and `search <word> --json` as whole processes (spawn to exit) on the realistic corpus, beside `rg -l -i -w <word>` and `node -e 0` in the same run.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { SNAPSHOT_FILE } from '../cli/index-current.ts';
+import { CLI } from './list-vs-ccusage.ts';
+import { realisticCorpus, type RealisticCorpus } from './realistic-corpus/corpus.ts';
+import { RG, recallWords } from './search-recall.ts';
+import { timedProcess } from './timed-process.ts';
+
+const repo = resolve(import.meta.dirname, '..', '..');
+
+export interface CliStartupOptions {
+  corpusMb: number;
+  sessions?: number | undefined;
+  /** Each process is timed this many times (at least 5), interleaved. */
+  runs: number;
+  corpusDir?: string | undefined;
+}
+
+export interface WordRuns {
+  word: string;
+  /** Files rg finds the word in. */
+  rgFiles: number;
+  /** Sessions the search returns (its total). */
+  sessions: number;
+  searchMs: number[];
+  rgMs: number[];
+}
+
+export interface CliStartupFigures {
+  corpus: RealisticCorpus;
+  nodeMs: number[];
+  versionMs: number[];
+  listMs: number[];
+  /** The same `list --json` down the full path (the snapshot removed first: services, restore, a scan that finds nothing new). */
+  fullListMs: number[];
+  listed: number;
+  words: WordRuns[];
+  /** 1, 5 and 15 minute load averages at the start and the end. */
+  load: [number[], number[]];
+}
+
+export async function benchCliStartup(o: CliStartupOptions): Promise<CliStartupFigures> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (\`npm run bench\` does).`);
+  const base = await mkdtemp(join(tmpdir(), 'sv-bench-cli-'));
+  try {
+    const corpus = await realisticCorpus(o.corpusDir ?? join(base, 'corpus'), { sizeMb: o.corpusMb, sessions: o.sessions });
+    const load0 = loadavg();
+    const home = join(base, 'home');
+    await mkdir(home, { recursive: true });
+    const dataDir = join(base, 'data');
+    const env = { ...process.env, SESSION_VAULT_HOME: dataDir, HOME: home };
+    const cli = (...args: string[]) => timedProcess(process.execPath, [CLI, ...args, '--no-defaults', '--root', corpus.root], env);
+    // The rarest, a middling and the most common of the recall words (search-recall.ts), with the files rg finds them in.
+    const picked = await recallWords(corpus, repo, 3);
+    // Warm: the first run scans and indexes everything (and makes the vault's folders), the second records what it saw.
+    await cli('search', picked[0]?.word ?? 'the', '--json');
+    await cli('list', '--json');
+    if (!existsSync(join(dataDir, SNAPSHOT_FILE))) throw new Error('the full run recorded no snapshot: the fast path would not be taken');
+    const words: WordRuns[] = picked.map((p) => ({ word: p.word, rgFiles: p.files.length, sessions: 0, searchMs: [], rgMs: [] }));
+    const nodeMs: number[] = [];
+    const versionMs: number[] = [];
+    const listMs: number[] = [];
+    const fullListMs: number[] = [];
+    let listed = 0;
+    // Interleaved, so a busy moment of a shared machine falls on a baseline and its measure alike.
+    for (let r = 0; r < Math.max(5, o.runs); r++) {
+      nodeMs.push((await timedProcess(process.execPath, ['-e', '0'], env)).ms);
+      versionMs.push((await timedProcess(process.execPath, [CLI, '--version'], env)).ms);
+      const list = await cli('list', '--json');
+      listMs.push(list.ms);
+      listed = (JSON.parse(list.stdout) as unknown[]).length;
+      // The full path, as every warm run took before: it records the snapshot again for the runs after it.
+      await rm(join(dataDir, SNAPSHOT_FILE));
+      fullListMs.push((await cli('list', '--json')).ms);
+      if (!existsSync(join(dataDir, SNAPSHOT_FILE))) throw new Error('the full run recorded no snapshot');
+      for (const w of words) {
+        const search = await cli('search', w.word, '--json');
+        w.searchMs.push(search.ms);
+        w.sessions = (JSON.parse(search.stdout) as { total: number }).total;
+        // rg exits 1 when nothing matches; every word here matches.
+        w.rgMs.push((await timedProcess(RG, ['-l', '-i', '-w', '--hidden', '--no-ignore', '--', w.word, corpus.root], env)).ms);
+      }
+    }
+    return { corpus, nodeMs, versionMs, listMs, fullListMs, listed, words, load: [load0, loadavg()] };
+  } finally {
+    await rm(base, { recursive: true, force: true });
+  }
+}
+
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? Number.NaN;
+/** Median [min–max]. */
+function over(values: number[], show: (n: number) => string): string {
+  const s = sorted(values);
+  return `${show(median(values))} [${show(s[0] as number)}–${show(s[s.length - 1] as number)}]`;
+}
+const ms = (n: number) => `${Math.round(n)} ms`;
+const times = (n: number) => `${(Math.round(n * 100) / 100).toFixed(2)}×`;
+/** Each run's ratio of a measure to its baseline in the same run. */
+const ratios = (a: number[], b: number[]) => a.map((x, i) => x / (b[i] as number));
+
+export function printCliStartup(f: CliStartupFigures): void {
+  const n = f.listMs.length;
+  const load = (l: number[]) => l.map((x) => x.toFixed(1)).join(' ');
+  console.log(
+    `\nQuick command line (warm, spawn to exit) — ${f.corpus.files.length.toLocaleString('en-US')} files, ${Math.round(f.corpus.bytes / 1024 / 1024)} MB; ${n} runs, medians [min–max]; load average ${load(f.load[0])} at the start, ${load(f.load[1])} at the end`,
+  );
+  console.log(`  node -e 0: ${over(f.nodeMs, ms)}; session-vault --version: ${over(f.versionMs, ms)}`);
+  console.log(
+    `  list --json (${f.listed.toLocaleString('en-US')} sessions): ${over(f.listMs, ms)} (target < 300 ms), ${over(ratios(f.listMs, f.nodeMs), times)} node -e 0`,
+  );
+  console.log(
+    `  list --json down the full path (no snapshot): ${over(f.fullListMs, ms)}; the fast path takes ${over(ratios(f.listMs, f.fullListMs), times)} of it`,
+  );
+  for (const w of f.words) {
+    console.log(
+      `  search ${w.word} --json (${w.sessions} sessions; rg: ${w.rgFiles} files): ${over(w.searchMs, ms)}, rg -l -i -w ${over(w.rgMs, ms)}; ${over(ratios(w.searchMs, w.rgMs), times)} rg (target ≤ 2×), ${over(ratios(w.searchMs, f.nodeMs), times)} node -e 0`,
+    );
+  }
+}

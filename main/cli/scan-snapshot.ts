@@ -1,0 +1,103 @@
+// What a full run saw of the disk once its scan was over (every folder's and file's size and time below the roots), saved so a later run can tell in a few stats that nothing changed (index-current.ts).
+import { readdirSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { isSkippedDir, MAX_WALK_DEPTH } from '../catalogue/walk.ts';
+import { writeFileAtomic } from '../fs/atomic-write.ts';
+import { configKey, discoverDefaults, INDEX_FILE, indexSignature, SNAPSHOT_FILE, type Folder, type ScanSnapshot } from './index-current.ts';
+
+/** The vault's folders are walked deeper (kept copies keep their original absolute path), as the app scans them. */
+const VAULT_DEPTH = 40;
+
+function walk(root: string, maxDepth: number, folders: Record<string, Folder>): void {
+  const stack: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
+  while (stack.length) {
+    const next = stack.pop() as { dir: string; depth: number };
+    let entries;
+    let mtimeMs;
+    try {
+      mtimeMs = statSync(next.dir).mtimeMs;
+      entries = readdirSync(next.dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    const files: Folder[1] = {};
+    for (const entry of entries) {
+      const full = join(next.dir, entry.name);
+      if (entry.isDirectory()) {
+        if (next.depth < maxDepth && !isSkippedDir(entry.name)) stack.push({ dir: full, depth: next.depth + 1 });
+      } else if (entry.isFile()) {
+        try {
+          const s = statSync(full);
+          files[entry.name] = [s.size, s.mtimeMs];
+        } catch {
+          // Gone meanwhile: the folder's time says so next time.
+        }
+      }
+    }
+    folders[next.dir] = [mtimeMs, files];
+  }
+}
+
+/** The vault's folders a scan reads: kept copies, forks, recorded sessions. */
+export const vaultFolders = (dataDir: string): string[] => ['sessions', 'forks', 'recorded'].map((d) => join(dataDir, 'vault', d));
+
+/**
+ * Walks the roots as the app's scan does (the same skipped folders and depth) and records every folder and file. Null
+ * when something changed after `since` (the scan's start): what the index holds may then not be what is on disk.
+ */
+export function takeSnapshot(
+  base: Omit<ScanSnapshot, 'folders'>,
+  walked: readonly string[],
+  vaultRoots: readonly string[],
+  since: number,
+): ScanSnapshot | null {
+  const folders: Record<string, Folder> = {};
+  for (const root of walked) walk(root, MAX_WALK_DEPTH, folders);
+  for (const root of vaultRoots) walk(root, VAULT_DEPTH, folders);
+  for (const [mtimeMs, files] of Object.values(folders)) {
+    if (mtimeMs >= since || Object.values(files).some(([, m]) => m >= since)) return null;
+  }
+  return { ...base, folders };
+}
+
+export interface FinishedRun {
+  /** --root folders as given, resolved against the working directory. */
+  extraRoots: readonly string[];
+  noDefaults: boolean;
+  env: NodeJS.ProcessEnv;
+  /** The folders the run read (listRoots: path, and whether it exists). */
+  roots: ReadonlyArray<{ path: string; exists: boolean }>;
+  /** When the run's scan began: anything changed after it makes the snapshot worthless. */
+  startedAt: number;
+  /** What the start reported (services.startupProblems()): a run that warned is not repeated silently by a fast one. */
+  problems: readonly string[];
+}
+
+/**
+ * After a full run, its services closed (every write in the index file): records what it saw for the next run's fast
+ * path. Nothing is recorded when the start reported a problem, something changed meanwhile, or the data folder cannot
+ * be written or read back.
+ */
+export async function recordScan(dataDir: string, run: FinishedRun): Promise<void> {
+  if (run.problems.length) return;
+  try {
+    const defaults = run.noDefaults ? null : await discoverDefaults(run.env);
+    const config = configKey(dataDir, run.extraRoots, run.noDefaults, defaults?.paths ?? []);
+    const db = new DatabaseSync(join(dataDir, INDEX_FILE), { readOnly: true });
+    let index: string;
+    try {
+      index = indexSignature(db);
+    } finally {
+      db.close();
+    }
+    const walked = [...new Set([...run.roots.filter((r) => r.exists).map((r) => r.path), ...run.extraRoots])];
+    const snapshot = takeSnapshot({ config, index, roots: run.roots.map((r) => r.path), defaults }, walked, vaultFolders(dataDir), run.startedAt);
+    if (snapshot) await writeFileAtomic(join(dataDir, SNAPSHOT_FILE), JSON.stringify(snapshot));
+    // What `usage` alone kept before the three commands shared one snapshot.
+    await rm(join(dataDir, 'usage-scan.json'), { force: true });
+  } catch {
+    // No snapshot (an index kept in memory, a data folder that cannot be written): the next run scans again.
+  }
+}
