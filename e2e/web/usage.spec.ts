@@ -1,4 +1,4 @@
-// The usage dashboard on the sample corpus: it follows the search box, a click on a day narrows the list, dark mode, no serious a11y problem.
+// The usage dashboard on the sample corpus: it follows the search box, a click on a day or a model narrows the list, dark mode and the text size, no serious a11y problem.
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, callApi, searchFor, type Vault } from './vault-fixture.ts';
@@ -35,6 +35,24 @@ async function tallestBar(c: Locator): Promise<{ x: number; y: number }> {
   if (!top) throw new Error('the chart drew no bar');
   return top;
 }
+
+/** The center of the longest bar of a horizontal bar chart (the top models and projects). */
+async function longestBar(c: Locator): Promise<{ x: number; y: number }> {
+  const boxes = await c.locator('svg path[fill]').evaluateAll((paths) =>
+    paths
+      .filter((p) => p.getAttribute('fill') !== 'none' && !p.getAttribute('fill')?.startsWith('url'))
+      .map((p) => p.getBoundingClientRect())
+      .filter((r) => r.width > 3 && r.height > 3)
+      .map((r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2, w: r.width })),
+  );
+  const top = boxes.sort((a, b) => b.w - a.w)[0];
+  if (!top) throw new Error('the chart drew no bar');
+  return top;
+}
+
+/** The largest font size of the chart's SVG text (axis labels and names, legend), in px. */
+const chartTextPx = (c: Locator) =>
+  c.locator('svg text').evaluateAll((texts) => Math.max(0, ...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) || 0)));
 
 test('the dashboard is the landing view, follows the search box, and a click on a day narrows the list', async ({ page, samplesVault }) => {
   await indexed(samplesVault);
@@ -123,4 +141,58 @@ test('a chart saves as SVG and PNG, and a session shows its cumulative usage per
   // The top bar's Usage button brings the dashboard back.
   await page.getByTestId('usage-button').click();
   await expect(page.getByTestId('usage-dashboard')).toBeVisible();
+});
+
+test('a click on a model narrows the list to that model’s sessions, from the top models and from the days stacked by model', async ({ page, samplesVault }) => {
+  await indexed(samplesVault);
+  await page.goto(samplesVault.url);
+  const dashboard = page.getByTestId('usage-dashboard');
+  await expect(dashboard).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByTestId('session-list')).toHaveAttribute('aria-busy', 'false');
+  const listed = await page.getByTestId('session-row').count();
+  const models = chart(page, 'models');
+  await expect(models.locator('svg')).toBeVisible();
+  const top = (await models.getByTestId('usage-chart-canvas').getAttribute('aria-label'))?.match(/first: (.+)\.$/)?.[1];
+  expect(top).toBeTruthy();
+
+  await models.scrollIntoViewIfNeeded();
+  const bar = await longestBar(models);
+  await page.mouse.click(bar.x, bar.y);
+  await expect(page.getByTestId('filter')).toHaveValue(`model:"${top}"`);
+  await expect(page.getByTestId('session-list')).toHaveAttribute('aria-busy', 'false');
+  await expect.poll(() => page.getByTestId('session-row').count()).toBeLessThan(listed);
+  expect(await page.getByTestId('session-row').count()).toBeGreaterThan(0);
+  await expect(dashboard).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByTestId('usage-scope')).toContainText(`model:"${top}"`);
+
+  // A bar of the days stacked by model: that day and that model.
+  await searchFor(page, '');
+  await expect(page.getByTestId('usage-breakdown')).toHaveValue('model');
+  await expect(dashboard).toHaveAttribute('aria-busy', 'false');
+  await chart(page, 'tokens').scrollIntoViewIfNeeded();
+  const day = await tallestBar(chart(page, 'tokens'));
+  await page.mouse.click(day.x, day.y);
+  await expect(page.getByTestId('filter')).toHaveValue(/^after:\d{4}-\d{2}-\d{2}T00:00 before:\d{4}-\d{2}-\d{2}T00:00 model:"[^"]+"$/);
+  await expect(page.getByTestId('session-list')).toHaveAttribute('aria-busy', 'false');
+  await expect.poll(() => page.getByTestId('session-row').count()).toBeLessThan(listed);
+});
+
+test('the charts’ text follows the text size setting', async ({ page, samplesVault }) => {
+  await indexed(samplesVault);
+  await page.goto(samplesVault.url);
+  await expect(page.getByTestId('usage-dashboard')).toHaveAttribute('aria-busy', 'false');
+  const tokens = chart(page, 'tokens');
+  await expect(tokens.locator('svg text').first()).toBeVisible();
+  const normal = await chartTextPx(tokens);
+  expect(normal).toBeGreaterThan(0);
+
+  await page.goto(`${samplesVault.url}#/settings`);
+  await page.getByTestId('font-size-larger').check();
+  await page.getByTestId('usage-button').click();
+  await expect(page.getByTestId('usage-dashboard')).toHaveAttribute('aria-busy', 'false');
+  await expect.poll(() => chartTextPx(chart(page, 'tokens'))).toBeGreaterThan(normal * 1.15);
+
+  // Changed while the dashboard is shown (another window's choice arrives the same way), the charts follow at once.
+  await page.evaluate(() => document.documentElement.setAttribute('data-font-size', 'small'));
+  await expect.poll(() => chartTextPx(chart(page, 'tokens'))).toBeLessThan(normal);
 });

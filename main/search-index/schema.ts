@@ -3,10 +3,11 @@ import { FTS_HASH_BYTES } from '../env/tuning.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { SINCE_TIDY, TEXT_TOTAL_SQL } from './index-tidy.ts';
 import { mergeModeSql } from './merge-mode.ts';
-import { USAGE_V8 } from './usage-schema.ts';
+import { USAGE_V10, USAGE_V8 } from './usage-schema.ts';
+import { addFileDays } from './usage-write.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** A new file starts in steady mode: FTS5 merges segments as they pile up (merge-mode.ts). */
 const AUTOMERGE = mergeModeSql('steady');
@@ -107,6 +108,7 @@ ${CREATE_HEADS}
 ${CREATE_STATE}
 ${CREATE_USAGE}
 ${USAGE_V8}
+${USAGE_V10}
 ${CREATE_PENDING}
 ${FTS_TUNING}`;
 
@@ -145,6 +147,8 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
     db.exec(CREATE_PENDING);
     db.exec('UPDATE files SET mtime_ms = -1');
   },
+  // 9 -> 10: usage-schema.ts's per-file day rows and tools, worked out from the usage rows already stored.
+  9: addFileDays,
 };
 
 export function createSchema(db: DatabaseSync): void {

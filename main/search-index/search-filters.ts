@@ -50,8 +50,11 @@ export function filterClauses(f: Filters, where: string[], params: SQLInputValue
   if (f.outcome) add('f.outcome = ? COLLATE NOCASE', f.outcome);
   if (f.model) {
     // A bare value is any part of the name: model:opus is claude-opus-4-7 (as a prefix it matched no Claude model).
-    if (f.exact?.model) add('f.model = ? COLLATE NOCASE', f.model);
-    else add("f.model LIKE ? ESCAPE '\\'", `%${like(f.model)}%`);
+    // A session is one of a model's when it is its model, or when it called it (a switch mid-session, a sub-call):
+    // each file's models are in its usage rows per day (usage_file_days, a few rows per file, read by its id).
+    const called = (test: string) => `EXISTS (SELECT 1 FROM usage_file_days d WHERE d.file_id = f.id AND d.model ${test})`;
+    if (f.exact?.model) add(`(f.model = ? COLLATE NOCASE OR ${called('= ? COLLATE NOCASE')})`, f.model, f.model);
+    else add(`(f.model LIKE ? ESCAPE '\\' OR ${called("LIKE ? ESCAPE '\\'")})`, `%${like(f.model)}%`, `%${like(f.model)}%`);
   }
   // A summary in the session's own file, or one the vault holds (its keys given by the caller).
   const vaultSummaries = JSON.stringify(f.summarizedKeys ?? []);

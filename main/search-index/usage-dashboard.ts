@@ -19,10 +19,12 @@ import {
   topModels,
   topProjects,
   type Clock,
-  type DayRow,
 } from './usage-timeline.ts';
 import { Rollup, rollupAnswers } from './usage-rollup.ts';
 import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
+import { fromFileDays, type Parts } from './usage-dashboard-sets.ts';
+import { fileDaysIn } from './usage-file-days.ts';
+import { ofSource, storeScope } from './usage-scope-table.ts';
 
 type Input = MethodInput<'usageDashboard'>;
 type Output = MethodOutput<'usageDashboard'>;
@@ -43,21 +45,11 @@ function currentBlock(catalogue: IndexedCatalogue, scope: UsageScope, now: numbe
   const latest = catalogue.index.prepared('SELECT max(hour_ms) AS h FROM usage_hours WHERE format = ? AND calls > 0').get(source) as
     { h: number | null } | undefined;
   if (!latest?.h) return null;
-  const blocks = buildBlocks(blockHours(catalogue, scope, latest.h - BLOCK_LOOKBACK_MS), now, BLOCK_MS);
+  const blocks = buildBlocks(blockHours(catalogue, scope, latest.h - BLOCK_LOOKBACK_MS, undefined, undefined, true), now, BLOCK_MS);
   return blocks.find((b) => b.isActive) ?? blocks.filter((b) => !b.isGap).at(-1) ?? null;
 }
 
-/** Figures a path (totals or per file) answers; the rest is the same for both. */
-interface Parts {
-  rows: DayRow[];
-  heatmap: (days: string[]) => Output['heatmap'];
-  projects: () => Output['projects'];
-  models: () => Output['models'];
-  tools: () => Output['tools'];
-  sessions: () => { lengths: Output['lengths']; turns: Output['turns']; withUsage: number };
-}
-
-/** From every file's own rows, for the sessions the query matches. */
+/** From every file's own rows per hour, for the sessions the query matches (the reference the faster ways are tested against). */
 function perFile(catalogue: IndexedCatalogue, scope: UsageScope, hours: Clock, breakdown: Output['breakdown']): Parts {
   const rows = scope.any ? dayRows(catalogue, scope, hours, breakdown) : [];
   return {
@@ -87,7 +79,11 @@ function fromTotals(catalogue: IndexedCatalogue, scope: UsageScope, hours: Clock
   };
 }
 
-/** `perFileOnly`: never the writer's totals (tests compare the two). */
+/**
+ * A query with no filter but a source is answered from the writer's totals; one that narrows the files from their rows
+ * per day (its matches written once into temporary tables, usage-scope-table.ts), when those were counted in the
+ * dashboard's time zone; else from every file's rows per hour. `perFileOnly`: always the last (tests compare them).
+ */
 export function usageDashboard(catalogue: IndexedCatalogue, input: Input, annotated: Annotated, now = Date.now(), perFileOnly = false): Output {
   const t0 = performance.now();
   const timeZone = input.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -98,8 +94,17 @@ export function usageDashboard(catalogue: IndexedCatalogue, input: Input, annota
   // The query's after:/before: also bound the hours counted, so `after:30d` is the past month's usage.
   const { afterMs, beforeMs } = scope.parsed.filters;
   const hours = clockFor(catalogue, afterMs === undefined ? 0 : Math.floor(afterMs / HOUR_MS) * HOUR_MS, beforeMs ?? Number.MAX_SAFE_INTEGER, timeZone);
-  const parts =
-    !perFileOnly && rollupAnswers(scope.parsed, breakdown) ? fromTotals(catalogue, scope, hours, breakdown) : perFile(catalogue, scope, hours, breakdown);
+  let parts: Parts;
+  let blockScope = () => claudeScope(source, query, now);
+  let limitsScope = scope;
+  const daysInZone = !perFileOnly && fileDaysIn(source, timeZone);
+  if (!perFileOnly && rollupAnswers(scope.parsed, breakdown, daysInZone)) parts = fromTotals(catalogue, scope, hours, breakdown);
+  else if (daysInZone && scope.any) {
+    const stored = storeScope(source, scope);
+    parts = fromFileDays(catalogue, stored, hours, breakdown);
+    blockScope = () => ofSource(stored.scope, scope.parsed.filters.source ?? 'claude-code');
+    limitsScope = stored.scope;
+  } else parts = perFile(catalogue, scope, hours, breakdown);
   const rows = parts.rows;
   const activeDays = [...new Set(rows.map((r) => r.day))].sort();
   const totals = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, totalTokens: 0, costUsd: 0, unpricedCalls: 0, sessions: 0 };
@@ -131,8 +136,8 @@ export function usageDashboard(catalogue: IndexedCatalogue, input: Input, annota
     lengths: sessions.lengths,
     turns: sessions.turns,
     cache: cachePerDay(rows),
-    block: currentBlock(catalogue, claudeScope(source, query, now), now),
-    limits: latestLimits(catalogue, scope),
+    block: currentBlock(catalogue, blockScope(), now),
+    limits: latestLimits(catalogue, limitsScope),
     problems: scope.parsed.problems,
     tookMs: Math.round((performance.now() - t0) * 10) / 10,
   };

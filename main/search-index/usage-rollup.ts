@@ -8,12 +8,18 @@ import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
 import { dayOfNumber } from './usage-periods.ts';
 import { dayNumber, hourOfDay, NONE, startOfDays, TZ_CTE, tzJoin, withDays, type Clock, type DayNumberRow, type DayRow } from './usage-timeline.ts';
 
-/** Whether the totals can answer the query: no words, no filter but a source, and days stacked by model or source (they have no project per hour). */
-export function rollupAnswers(parsed: ParsedQuery, breakdown: DashboardBreakdown): boolean {
+/**
+ * Whether the totals can answer the query: no words, no filter but a source, and days stacked by model or source, or
+ * by project when the days were counted in the dashboard's zone (`daysInZone`: the totals have no project per hour).
+ */
+export function rollupAnswers(parsed: ParsedQuery, breakdown: DashboardBreakdown, daysInZone = false): boolean {
   const { source, tags, ...rest } = parsed.filters;
   void source;
-  return breakdown !== 'project' && parsed.terms.length === 0 && tags.length === 0 && Object.values(rest).every((v) => v === undefined);
+  return (breakdown !== 'project' || daysInZone) && parsed.terms.length === 0 && tags.length === 0 && Object.values(rest).every((v) => v === undefined);
 }
+
+/** The project's name in SQL (the column holds the name and the path, one per line). */
+const PROJECT_NAME = (c: string) => `CASE WHEN instr(${c}, char(10)) > 0 THEN substr(${c}, 1, instr(${c}, char(10)) - 1) ELSE ${c} END`;
 
 const TOKENS = (t: string) => `${t}.input + ${t}.output + ${t}.cache_read + ${t}.cache_write + ${t}.reasoning`;
 const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'] as const;
@@ -67,8 +73,15 @@ export class Rollup {
   /** Usage per local day and group from usage_days (a row per day, model and source), less the shadowed copies. */
   private fromDays(clock: Clock, breakdown: DashboardBreakdown): DayRow[] {
     const params: SQLInputValue[] = [this.shadowed, clock.spans, clock.timezone];
-    const g = breakdown === 'source' ? { totals: 'r.format', file: 's.format' } : { totals: "nullif(r.model, '')", file: 'u.model' };
-    const totals = `SELECT r.day AS day, ${g.totals} AS g, ${SUMS.map((c) => `r.${c} AS ${c}`).join(', ')} FROM usage_days r WHERE r.zone = ? AND r.day != ''${this.bySource('r.format', params)}`;
+    // Stacked by project: usage_project_days, the same totals per project instead of per model.
+    const g =
+      breakdown === 'source'
+        ? { totals: 'r.format', file: 's.format' }
+        : breakdown === 'project'
+          ? { totals: 'r.project', file: PROJECT_NAME('s.project') }
+          : { totals: "nullif(r.model, '')", file: 'u.model' };
+    const table = breakdown === 'project' ? 'usage_project_days' : 'usage_days';
+    const totals = `SELECT r.day AS day, ${g.totals} AS g, ${SUMS.map((c) => `r.${c} AS ${c}`).join(', ')} FROM ${table} r WHERE r.zone = ? AND r.day != ''${this.bySource('r.format', params)}`;
     params.push(clock.fromMs, clock.toMs);
     const less = `SELECT date(${dayNumber('u')} * 86400, 'unixepoch'), ${g.file}, ${SUMS.map((c) => `-u.${c}`).join(', ')} FROM sv_shadowed x CROSS JOIN usage u ON u.file_id = x.id JOIN usage_sessions s ON s.file_id = u.file_id ${tzJoin('u')}
       WHERE u.hour_ms BETWEEN ? AND ?${this.bySource('s.format', params)}`;
@@ -94,6 +107,7 @@ export class Rollup {
 
   dayRows(clock: Clock, breakdown: DashboardBreakdown): DayRow[] {
     if (this.daysIn(clock.timezone)) return this.fromDays(clock, breakdown);
+    if (breakdown === 'project') throw new Error('The totals have no project per hour: days stacked by project need the days counted in this time zone.');
     const group = breakdown === 'source' ? { totals: 'r.format', file: 's.format' } : { totals: "nullif(r.model, '')", file: 'u.model' };
     const rows = this.perHour(clock, dayNumber, group) as Array<
       Omit<DayNumberRow, 'dn' | 'cacheRead' | 'cacheWrite'> & { k: number; cache_read: number; cache_write: number }

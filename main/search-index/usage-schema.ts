@@ -70,3 +70,27 @@ CREATE INDEX files_parent ON files(parent_key) WHERE parent_key IS NOT NULL;`;
 /** Takes out what USAGE_V8 added (for tests that make an older index). */
 export const DROP_USAGE_V8 = `DROP TABLE usage_tools; DROP TABLE usage_sessions; DROP TABLE usage_limits; DROP TABLE usage_hours; DROP TABLE usage_days; DROP TABLE usage_models; DROP TABLE usage_projects;
 DROP TABLE usage_tool_totals; DROP TABLE usage_session_totals; DROP INDEX files_parent; ALTER TABLE usage DROP COLUMN first_ms; ALTER TABLE usage DROP COLUMN last_ms;`;
+
+/**
+ * Schema 10: each file's usage per local day (in its zone, usage_sessions.zone) and model, with that day's hours as
+ * JSON (`[[local hour, calls, tokens], ...]`, what the heatmap draws), and each file's
+ * tool calls as JSON in usage_sessions (`[[name, calls, failures], ...]`). A dashboard query that narrows the files
+ * reads a few of these rows per file, next to each other (usage-file-days.ts), where the hourly rows were ~20 per file
+ * in as many places: 100,000 sessions, `after:30d` 3.1 s -> well under 150 ms.
+ */
+export const CREATE_FILE_DAYS = `CREATE TABLE IF NOT EXISTS usage_file_days (
+  file_id INTEGER NOT NULL, day TEXT NOT NULL, model TEXT NOT NULL,
+  input REAL NOT NULL, output REAL NOT NULL, cache_read REAL NOT NULL, cache_write REAL NOT NULL, reasoning REAL NOT NULL,
+  cost REAL NOT NULL, unpriced INTEGER NOT NULL, calls INTEGER NOT NULL, hours TEXT NOT NULL,
+  PRIMARY KEY (file_id, day, model)
+) WITHOUT ROWID;`;
+/** Schema 10: the totals per local day, project (its name) and source, so days stacked by project need no file's rows either. */
+export const CREATE_PROJECT_DAYS = `CREATE TABLE IF NOT EXISTS usage_project_days (
+  zone TEXT NOT NULL, day TEXT NOT NULL, project TEXT NOT NULL, format TEXT NOT NULL,
+  input REAL NOT NULL, output REAL NOT NULL, cache_read REAL NOT NULL, cache_write REAL NOT NULL, reasoning REAL NOT NULL,
+  cost REAL NOT NULL, unpriced INTEGER NOT NULL, calls INTEGER NOT NULL,
+  PRIMARY KEY (zone, day, project, format)
+) WITHOUT ROWID;`;
+export const USAGE_V10 = `${CREATE_FILE_DAYS}
+${CREATE_PROJECT_DAYS}
+ALTER TABLE usage_sessions ADD COLUMN tools TEXT;`;

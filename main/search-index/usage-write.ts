@@ -4,6 +4,7 @@ import type { SessionSummary } from '../../shared/session.ts';
 import { lengthBucket, turnBucket } from './usage-buckets.ts';
 import type { UsageFacts } from './usage-facts.ts';
 import { localHours, type LocalHour } from './usage-periods.ts';
+import { CREATE_FILE_DAYS, CREATE_PROJECT_DAYS } from './usage-schema.ts';
 
 const timeOf = (iso: string | null | undefined): number | null => {
   const t = iso ? Date.parse(iso) : NaN;
@@ -13,6 +14,11 @@ const timeOf = (iso: string | null | undefined): number | null => {
 /** The project as the files table holds it (name and path, one per line). */
 export const projectOf = (s: Pick<SessionSummary, 'projectName' | 'projectPath'> | null) =>
   s ? [s.projectName, s.projectPath].filter(Boolean).join('\n') : '';
+/** The project's name from that column (its first line), as the dashboard groups by it. */
+export const projectName = (project: string) => {
+  const cut = project.indexOf('\n');
+  return cut >= 0 ? project.slice(0, cut) : project;
+};
 
 const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'] as const;
 const addAll = (columns: readonly string[]) => columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ');
@@ -26,6 +32,8 @@ export class UsageWrites {
   private readonly addProject: StatementSync;
   private readonly addModels: StatementSync;
   private readonly addDay: StatementSync;
+  private readonly insertFileDay: StatementSync;
+  private readonly addProjectDay: StatementSync;
   private readonly hoursOf: StatementSync;
   /** The time zone days are counted in for usage_days: this process's (the machine's), and each file's own on removal. */
   private readonly zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -41,12 +49,18 @@ export class UsageWrites {
     );
     this.insertTool = db.prepare('INSERT INTO usage_tools (file_id, name, calls, failures) VALUES (?, ?, ?, ?)');
     this.insertSession = db.prepare(
-      'INSERT OR REPLACE INTO usage_sessions (file_id, format, zone, project, turns, length_bucket, top_level, with_usage) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR REPLACE INTO usage_sessions (file_id, format, zone, project, turns, length_bucket, top_level, with_usage, tools) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.addProjectDay =
+      db.prepare(`INSERT INTO usage_project_days (zone, day, project, format, ${SUMS.join(', ')}) VALUES (?, ?, ?, ?, ${SUMS.map(() => '?').join(', ')})
+      ON CONFLICT DO UPDATE SET ${addAll(SUMS)}`);
+    this.insertFileDay = db.prepare(
+      `INSERT INTO usage_file_days (file_id, day, model, ${SUMS.join(', ')}, hours) VALUES (?, ?, ?, ${SUMS.map(() => '?').join(', ')}, ?)`,
     );
     this.addDay = db.prepare(`INSERT INTO usage_days (zone, day, model, format, ${SUMS.join(', ')}) VALUES (?, ?, ?, ?, ${SUMS.map(() => '?').join(', ')})
       ON CONFLICT DO UPDATE SET ${addAll(SUMS)}`);
     this.hoursOf =
-      db.prepare(`SELECT u.hour_ms AS h, coalesce(u.model, '') AS model, s.format AS format, s.zone AS zone, ${SUMS.map((c) => `u.${c} AS ${c}`).join(', ')}
+      db.prepare(`SELECT u.hour_ms AS h, coalesce(u.model, '') AS model, s.format AS format, s.zone AS zone, s.project AS project, ${SUMS.map((c) => `u.${c} AS ${c}`).join(', ')}
       FROM usage u JOIN usage_sessions s ON s.file_id = u.file_id WHERE u.file_id = ?`);
     this.insertLimit = db.prepare(
       'INSERT INTO usage_limits (file_id, at_ms, limit_id, plan, window_name, window_minutes, used_percent, resets_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -71,26 +85,44 @@ export class UsageWrites {
       SELECT format, top_level, length_bucket, ?3, ?1, ?1 * with_usage FROM usage_sessions WHERE file_id = ?2 AND true
       ON CONFLICT DO UPDATE SET ${addAll(['sessions', 'with_usage'])}`);
     this.sessionOf = db.prepare('SELECT turns FROM usage_sessions WHERE file_id = ?');
-    this.deletes = ['usage', 'usage_tools', 'usage_sessions', 'usage_limits'].map((t) => db.prepare(`DELETE FROM ${t} WHERE file_id = ?`));
+    this.deletes = ['usage', 'usage_tools', 'usage_sessions', 'usage_limits', 'usage_file_days'].map((t) => db.prepare(`DELETE FROM ${t} WHERE file_id = ?`));
   }
 
-  /** The file's usage per local day (in the zone it was added under) into usage_days. */
-  private addDays(fileId: number, sign: 1 | -1): void {
-    type Row = { h: number; model: string; format: string; zone: string } & Record<(typeof SUMS)[number], number>;
-    const days = new Map<string, { zone: string; day: string; model: string; format: string; sums: number[] }>();
+  /**
+   * The file's usage per local day (in the zone it was added under) into usage_days, and when it is written, its own
+   * rows per day and model (with their hours) into usage_file_days.
+   */
+  addDays(fileId: number, sign: 1 | -1, totals = true): void {
+    type Row = { h: number; model: string; format: string; zone: string; project: string } & Record<(typeof SUMS)[number], number>;
+    const projects = new Map<string, { zone: string; day: string; project: string; format: string; sums: number[] }>();
+    type Day = { zone: string; day: string; model: string; format: string; sums: number[]; hours: Map<number, [number, number, number]> };
+    const days = new Map<string, Day>();
     for (const r of this.hoursOf.all(fileId) as Row[]) {
       let local = this.zones.get(r.zone);
       if (!local) {
         local = localHours(r.zone);
         this.zones.set(r.zone, local);
       }
-      const day = r.h > 0 ? local(r.h).day : '';
-      const id = `${day}\n${r.model}`;
-      const d = days.get(id) ?? { zone: r.zone, day, model: r.model, format: r.format, sums: SUMS.map(() => 0) };
+      const at = r.h > 0 ? local(r.h) : { day: '', hour: 0 };
+      const id = `${at.day}\n${r.model}`;
+      const d = days.get(id) ?? { zone: r.zone, day: at.day, model: r.model, format: r.format, sums: SUMS.map(() => 0), hours: new Map() };
       SUMS.forEach((c, i) => (d.sums[i] = (d.sums[i] ?? 0) + sign * r[c]));
+      const name = projectName(r.project);
+      const p = projects.get(at.day) ?? { zone: r.zone, day: at.day, project: name, format: r.format, sums: SUMS.map(() => 0) };
+      SUMS.forEach((c, i) => (p.sums[i] = (p.sums[i] ?? 0) + sign * r[c]));
+      projects.set(at.day, p);
+      // The heatmap's figures per local hour: calls and tokens.
+      const hour = d.hours.get(at.hour) ?? [at.hour, 0, 0];
+      hour[1] += r.calls;
+      hour[2] += r.input + r.output + r.cache_read + r.cache_write + r.reasoning;
+      d.hours.set(at.hour, hour);
       days.set(id, d);
     }
-    for (const d of days.values()) this.addDay.run(d.zone, d.day, d.model, d.format, ...d.sums);
+    for (const d of days.values()) {
+      if (totals) this.addDay.run(d.zone, d.day, d.model, d.format, ...d.sums);
+      if (sign === 1) this.insertFileDay.run(fileId, d.day, d.model, ...d.sums, JSON.stringify([...d.hours.values()].sort((a, b) => a[0] - b[0])));
+    }
+    if (totals) for (const p of projects.values()) this.addProjectDay.run(p.zone, p.day, p.project, p.format, ...p.sums);
   }
 
   private addTotals(fileId: number, sign: 1 | -1, turns: number): void {
@@ -126,7 +158,8 @@ export class UsageWrites {
     if (!summary) return;
     const turns = facts?.turns ?? 0;
     const length = lengthBucket(timeOf(summary.createdAt), timeOf(summary.updatedAt));
-    this.insertSession.run(fileId, summary.format, this.zone, projectOf(summary), turns, length, summary.parentKey ? 0 : 1, facts?.hours.length ? 1 : 0);
+    const tools = facts?.tools.length ? JSON.stringify(facts.tools.map((t) => [t.name, t.calls, t.failures])) : null;
+    this.insertSession.run(fileId, summary.format, this.zone, projectOf(summary), turns, length, summary.parentKey ? 0 : 1, facts?.hours.length ? 1 : 0, tools);
     this.addTotals(fileId, 1, turns);
   }
 
@@ -135,4 +168,21 @@ export class UsageWrites {
     if (session) this.addTotals(fileId, -1, session.turns);
     for (const d of this.deletes) d.run(fileId);
   }
+}
+
+/** Schema 9 -> 10 (usage-schema.ts): every file's day rows and tools worked out from the rows the index has (no file is read again). */
+export function addFileDays(db: DatabaseSync): void {
+  db.exec(CREATE_FILE_DAYS);
+  db.exec(CREATE_PROJECT_DAYS);
+  db.exec('DELETE FROM usage_project_days');
+  const columns = db.prepare('PRAGMA table_info(usage_sessions)').all() as Array<{ name: string }>;
+  if (!columns.some((c) => c.name === 'tools')) db.exec('ALTER TABLE usage_sessions ADD COLUMN tools TEXT');
+  db.exec('DELETE FROM usage_file_days');
+  const writes = new UsageWrites(db);
+  for (const { id } of db.prepare('SELECT file_id AS id FROM usage_sessions').all() as Array<{ id: number }>) writes.addDays(id, 1, false);
+  db.exec(`INSERT INTO usage_project_days (zone, day, project, format, ${SUMS.join(', ')})
+    SELECT s.zone, d.day, CASE WHEN instr(s.project, char(10)) > 0 THEN substr(s.project, 1, instr(s.project, char(10)) - 1) ELSE s.project END, s.format, ${SUMS.map((c) => `sum(d.${c})`).join(', ')}
+    FROM usage_file_days d JOIN usage_sessions s ON s.file_id = d.file_id GROUP BY 1, 2, 3, 4`);
+  db.exec(`UPDATE usage_sessions SET tools = (SELECT json_group_array(json_array(t.name, t.calls, t.failures)) FROM usage_tools t WHERE t.file_id = usage_sessions.file_id)
+    WHERE EXISTS (SELECT 1 FROM usage_tools t WHERE t.file_id = usage_sessions.file_id)`);
 }

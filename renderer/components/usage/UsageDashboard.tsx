@@ -7,7 +7,7 @@ import { useChartTheme } from './chart-theme.ts';
 import { EChart } from './EChart.tsx';
 import { BlockCard } from './BlockCard.tsx';
 import type { ECElementEvent } from './echarts-setup.ts';
-import { dayFilters, groupFilter, hourFilters, narrowTo } from './usage-filters.ts';
+import { dayFilters, groupFilter, hourFilters, modelFilter, narrowTo } from './usage-filters.ts';
 import { cacheOption, compact, distributionOption, heatmapOption, percent, rankedOption, stackedDaysOption, toolsOption, usd } from './usage-options.ts';
 
 const BREAKDOWNS: Array<{ id: DashboardBreakdown; label: string }> = [
@@ -58,6 +58,11 @@ function Charts({ data }: { data: Figures }) {
     if (day !== undefined) narrow(hourFilters(day, hour));
   };
   const onProject = (e: ECElementEvent) => typeof e.name === 'string' && e.name !== '(none)' && narrow([`project:"${e.name.replaceAll('"', '')}"`]);
+  const pickModel = (name: string) => {
+    const f = modelFilter(name);
+    if (f) narrow([f]);
+  };
+  const onModel = (e: ECElementEvent) => typeof e.name === 'string' && pickModel(e.name);
 
   const options = useMemo(
     () => ({
@@ -173,10 +178,14 @@ function Charts({ data }: { data: Figures }) {
         title="Top models by tokens"
         summary={`The ${data.models.length} models with the most tokens; first: ${data.models[0]?.name ?? 'none'}.`}
         option={options.models}
+        onPick={onModel}
         empty={data.models.length ? null : 'No model has token usage here.'}
         table={{
           columns: ['Model', 'Tokens', 'Cost', 'Calls'],
-          rows: data.models.map((m) => ({ cells: [m.name, m.totalTokens.toLocaleString(), costText(m.costUsd, m.unpricedCalls), m.calls.toLocaleString()] })),
+          rows: data.models.map((m) => ({
+            cells: [m.name, m.totalTokens.toLocaleString(), costText(m.costUsd, m.unpricedCalls), m.calls.toLocaleString()],
+            pick: modelFilter(m.name) ? () => pickModel(m.name) : undefined,
+          })),
         }}
       />
       <EChart

@@ -1,6 +1,6 @@
 // A click on the dashboard narrows the search box to what was clicked, and a second click takes it out again.
 import { describe, expect, it } from 'vitest';
-import { dayFilters, groupFilter, hourFilters, narrowTo } from './usage-filters.ts';
+import { dayFilters, groupFilter, hourFilters, modelFilter, narrowTo } from './usage-filters.ts';
 
 describe('dashboard filters', () => {
   it('names a local day and a local hour as after:/before:', () => {
@@ -13,8 +13,10 @@ describe('dashboard filters', () => {
     expect(groupFilter('project', 'my app')).toBe('project:"my app"');
     expect(groupFilter('source', 'codex')).toBe('source:codex');
     expect(groupFilter('project', 'other')).toBeNull();
-    // A call's model is not always its session's, which is what model: matches.
-    expect(groupFilter('model', 'claude-opus-4-7')).toBeNull();
+    // A model's whole name: model:opus alone would also pick claude-opus-4-1's sessions.
+    expect(groupFilter('model', 'claude-opus-4-7')).toBe('model:"claude-opus-4-7"');
+    expect(groupFilter('model', '(none)')).toBeNull();
+    expect(modelFilter('other')).toBeNull();
   });
 
   it('replaces the dates already in the box, keeps the rest, and a second click takes them out', () => {

@@ -27,13 +27,20 @@ export function hourFilters(day: string, hour: number): string[] {
 const quoted = (value: string) => `"${value.replaceAll('"', '')}"`;
 
 /**
- * The filter that picks a group of the breakdown's sessions; null for the groups no filter names ("other", "(none)"),
- * and for models: a call's model is not always its session's (`model:` matches the session's).
+ * The filter that picks a group of the breakdown's sessions; null for the groups no filter names ("other", "(none)").
+ * A model picks the sessions whose model it is (`model:` matches a session's main model: a session that called it
+ * only now and then is not among them).
  */
 export function groupFilter(breakdown: DashboardBreakdown, group: string): string | null {
-  if (group === 'other' || group === '(none)' || breakdown === 'model') return null;
+  if (group === 'other' || group === '(none)') return null;
   if (breakdown === 'source') return `source:${group}`;
+  if (breakdown === 'model') return modelFilter(group);
   return `project:${quoted(group)}`;
+}
+
+/** The sessions of one model (the whole name, quoted: a bare `model:` value is any part of a name). */
+export function modelFilter(model: string): string | null {
+  return model === 'other' || model === '(none)' ? null : `model:${quoted(model)}`;
 }
 
 /** The query with these filters in (each replacing one that sets the same), or out again when it already has them all. */

@@ -1,6 +1,6 @@
 // The dashboard's charts as ECharts options (titles live in the card; axes carry names and units), built from its figures and the theme.
 import type { UsageDashboard } from '../../../shared/usage-api.ts';
-import type { ChartTheme } from './chart-theme.ts';
+import { CHART_FONT_PX, type ChartTheme } from './chart-theme.ts';
 import type { EChartsCoreOption } from './echarts-setup.ts';
 
 /** 1234 -> 1.2k, 2_500_000 -> 2.5M. */
@@ -21,26 +21,46 @@ function base(theme: ChartTheme): EChartsCoreOption {
     backgroundColor: theme.background,
     color: theme.palette,
     animation: false,
-    textStyle: { color: theme.text, fontFamily: 'system-ui, sans-serif' },
+    textStyle: { color: theme.text, fontFamily: 'system-ui, sans-serif', fontSize: theme.fontSize },
     grid: { left: 56, right: 16, top: 16, bottom: 44, containLabel: true },
-    tooltip: { renderMode: 'richText', confine: true, backgroundColor: theme.panel, borderColor: theme.border, textStyle: { color: theme.text } },
+    tooltip: {
+      renderMode: 'richText',
+      confine: true,
+      backgroundColor: theme.panel,
+      borderColor: theme.border,
+      textStyle: { color: theme.text, fontSize: theme.fontSize },
+    },
   };
 }
 
+/** An axis's labels: muted text at the theme's size (`scale` for denser labels, such as the heatmap's days). */
+const label = (theme: ChartTheme, extra: Record<string, unknown> = {}, scale = 1) => ({
+  color: theme.muted,
+  fontSize: Math.round(theme.fontSize * scale * 10) / 10,
+  ...extra,
+});
+
+/** An axis named in the middle, its gap to the labels grown with the text. */
 function axis(theme: ChartTheme, name: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const { nameGap = 36, axisLabel, ...rest } = extra as { nameGap?: number; axisLabel?: Record<string, unknown> };
   return {
     name,
     nameLocation: 'middle',
-    nameGap: 36,
-    nameTextStyle: { color: theme.muted },
-    axisLabel: { color: theme.muted },
+    nameTextStyle: { color: theme.muted, fontSize: theme.fontSize },
     axisLine: { lineStyle: { color: theme.border } },
     splitLine: { lineStyle: { color: theme.border, opacity: 0.6 } },
-    ...extra,
+    ...rest,
+    nameGap: Math.round(nameGap * (theme.fontSize / CHART_FONT_PX)),
+    axisLabel: label(theme, axisLabel),
   };
 }
 
-const legend = (theme: ChartTheme) => ({ type: 'scroll', bottom: 0, textStyle: { color: theme.text }, pageTextStyle: { color: theme.muted } });
+const legend = (theme: ChartTheme) => ({
+  type: 'scroll',
+  bottom: 0,
+  textStyle: { color: theme.text, fontSize: theme.fontSize },
+  pageTextStyle: { color: theme.muted, fontSize: theme.fontSize },
+});
 
 /** Tokens (or dollars) per day, one stacked series per group. */
 export function stackedDaysOption(data: UsageDashboard, theme: ChartTheme, metric: 'tokens' | 'cost'): EChartsCoreOption {
@@ -60,7 +80,7 @@ export function stackedDaysOption(data: UsageDashboard, theme: ChartTheme, metri
     yAxis: axis(theme, metric === 'tokens' ? 'Tokens' : 'Cost (US$)', {
       type: 'value',
       nameGap: 48,
-      axisLabel: { color: theme.muted, formatter: (v: number) => (metric === 'tokens' ? compact(v) : `$${v}`) },
+      axisLabel: { formatter: (v: number) => (metric === 'tokens' ? compact(v) : `$${v}`) },
     }),
     series: data.groups.map((group) => ({ name: group, type: 'bar', stack: 'all', emphasis: { focus: 'series' }, data: days.map((d) => value(d, group)) })),
   };
@@ -79,7 +99,7 @@ export function heatmapOption(data: UsageDashboard, theme: ChartTheme): EChartsC
       formatter: (p: { value: [number, number, number] }) => `${data.heatmapDays[p.value[1]] ?? ''} ${hours[p.value[0]] ?? ''}:00\n${p.value[2]} calls`,
     },
     xAxis: axis(theme, `Hour of the day (${data.timezone})`, { type: 'category', data: hours, nameGap: 26, splitArea: { show: false } }),
-    yAxis: axis(theme, '', { type: 'category', data: data.heatmapDays, axisLabel: { color: theme.muted, fontSize: 10 } }),
+    yAxis: { ...axis(theme, '', { type: 'category', data: data.heatmapDays }), axisLabel: label(theme, {}, 10 / CHART_FONT_PX) },
     visualMap: {
       min: 0,
       max,
@@ -89,7 +109,7 @@ export function heatmapOption(data: UsageDashboard, theme: ChartTheme): EChartsC
       bottom: 0,
       itemHeight: 120,
       text: [`${max} calls`, '0'],
-      textStyle: { color: theme.muted },
+      textStyle: { color: theme.muted, fontSize: theme.fontSize },
       inRange: { color: [theme.panel, theme.accent] },
     },
     series: [
@@ -115,8 +135,12 @@ export function rankedOption(
     ...base(theme),
     grid: { left: 8, right: 24, top: 8, bottom: 40, containLabel: true },
     tooltip: { ...(base(theme).tooltip as object), trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => format(Number(v)) },
-    xAxis: axis(theme, axisName, { type: 'value', nameGap: 26, axisLabel: { color: theme.muted, formatter: (v: number) => format(v) } }),
-    yAxis: axis(theme, '', { type: 'category', data: [...names].reverse(), axisLabel: { color: theme.text, width: 160, overflow: 'truncate' } }),
+    xAxis: axis(theme, axisName, { type: 'value', nameGap: 26, axisLabel: { formatter: (v: number) => format(v) } }),
+    yAxis: axis(theme, '', {
+      type: 'category',
+      data: [...names].reverse(),
+      axisLabel: { color: theme.text, width: Math.round(160 * (theme.fontSize / CHART_FONT_PX)), overflow: 'truncate' },
+    }),
     series: [{ type: 'bar', name: axisName, data: [...values].reverse(), itemStyle: { color: theme.palette[colour] } }],
   };
 }
@@ -130,7 +154,11 @@ export function toolsOption(data: UsageDashboard, theme: ChartTheme): EChartsCor
     legend: legend(theme),
     tooltip: { ...(base(theme).tooltip as object), trigger: 'axis', axisPointer: { type: 'shadow' } },
     xAxis: axis(theme, 'Calls', { type: 'value', nameGap: 26 }),
-    yAxis: axis(theme, '', { type: 'category', data: names, axisLabel: { color: theme.text, width: 140, overflow: 'truncate' } }),
+    yAxis: axis(theme, '', {
+      type: 'category',
+      data: names,
+      axisLabel: { color: theme.text, width: Math.round(140 * (theme.fontSize / CHART_FONT_PX)), overflow: 'truncate' },
+    }),
     series: [
       {
         name: 'Succeeded or unknown',
@@ -189,12 +217,12 @@ export function curveOption(theme: ChartTheme, turns: Array<{ turn: number; toke
     tooltip: { ...(base(theme).tooltip as object), trigger: 'axis' },
     xAxis: axis(theme, 'Turn', { type: 'category', data: turns.map((t) => String(t.turn)), nameGap: 28 }),
     yAxis: [
-      axis(theme, 'Tokens (cumulative)', { type: 'value', nameGap: 48, axisLabel: { color: theme.muted, formatter: (v: number) => compact(v) } }),
+      axis(theme, 'Tokens (cumulative)', { type: 'value', nameGap: 48, axisLabel: { formatter: (v: number) => compact(v) } }),
       axis(theme, 'Cost (US$, cumulative)', {
         type: 'value',
         nameGap: 52,
         splitLine: { show: false },
-        axisLabel: { color: theme.muted, formatter: (v: number) => `$${v}` },
+        axisLabel: { formatter: (v: number) => `$${v}` },
       }),
     ],
     series: [

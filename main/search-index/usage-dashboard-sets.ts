@@ -1,0 +1,156 @@
+// The dashboard's figures for a query that narrows the files, from their rows per day: the matched files' own, or, when they are most files, the totals less the others'.
+import type { DashboardBreakdown, UsageDashboard } from '../../shared/usage-api.ts';
+import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
+import { filesCounted, ranked, setHeatmap, setSessions, setUsage, type HeatCell } from './usage-file-days.ts';
+import type { UsageSource } from './usage-match.ts';
+import { Rollup } from './usage-rollup.ts';
+import type { StoredScope } from './usage-scope-table.ts';
+import type { Clock, DayRow } from './usage-timeline.ts';
+import type { IndexedCatalogue } from './indexed-catalogue.ts';
+
+/** What usage-dashboard.ts draws from (the same for every way of adding up). */
+export interface Parts {
+  rows: DayRow[];
+  heatmap: (days: string[]) => UsageDashboard['heatmap'];
+  projects: () => UsageDashboard['projects'];
+  models: () => UsageDashboard['models'];
+  tools: () => UsageDashboard['tools'];
+  sessions: () => { lengths: UsageDashboard['lengths']; turns: UsageDashboard['turns']; withUsage: number };
+}
+
+const ALL = Number.MAX_SAFE_INTEGER;
+/** Tools and sessions come from one read of the session rows. */
+const once = <T>(f: () => T): (() => T) => {
+  let value: { v: T } | null = null;
+  return () => (value ??= { v: f() }).v;
+};
+const byDayHour = (a: HeatCell, b: HeatCell) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.hour - b.hour);
+const buckets = (counts: number[], names: Array<[number, string]>) =>
+  counted(
+    counts.map((n, b) => ({ b, n })),
+    names,
+  );
+
+/** The matched files' own rows (a few per file: fast when they are not most of the files). */
+function matched(source: Pick<UsageSource, 'index'>, clock: Clock, breakdown: DashboardBreakdown, bounded: boolean): Parts {
+  const usage = setUsage(source, 'matched', clock, breakdown, bounded);
+  const sessions = once(() => setSessions(source, 'matched'));
+  return {
+    rows: usage.rows,
+    heatmap: (days) => setHeatmap(source, 'matched', clock, days, bounded).sort(byDayHour),
+    projects: () => ranked(usage.projects, (p) => p.totalTokens, 10),
+    models: () => ranked(usage.models, (m) => m.totalTokens, 10),
+    tools: () => ranked(sessions().tools, (t) => t.calls, 15),
+    sessions: () => {
+      const s = sessions();
+      return { lengths: buckets(s.lengths, LENGTH_BUCKETS), turns: buckets(s.turns, TURN_BUCKETS), withUsage: usage.withUsage };
+    },
+  };
+}
+
+/** `all` less `some`, matched by `key`, with `sub` taking one row's figures from another's; rows `keep` refuses are left out. */
+function less<T>(all: T[], some: T[], key: (r: T) => string, sub: (a: T, b: T) => T, keep: (r: T) => boolean): T[] {
+  const others = new Map(some.map((r) => [key(r), r]));
+  return all
+    .map((r) => {
+      const o = others.get(key(r));
+      return o ? sub(r, o) : r;
+    })
+    .filter(keep);
+}
+
+/**
+ * Every file's totals (the writer's) less the other files' rows: for a query matching most files (a common word), whose
+ * own rows would be most of the index's. Only without dates (the totals per model and project are over all time).
+ */
+function others(catalogue: IndexedCatalogue, stored: StoredScope, clock: Clock, breakdown: DashboardBreakdown): Parts {
+  const all = new Rollup(catalogue, { ...stored.scope.parsed, filters: { ...stored.scope.parsed.filters, source: undefined } }, []);
+  const usage = setUsage(catalogue, 'others', clock, breakdown, false);
+  const rows = less(
+    all.dayRows(clock, breakdown),
+    usage.rows,
+    (r) => `${r.day}\n${r.g ?? ''}`,
+    (a, b) => ({
+      day: a.day,
+      g: a.g,
+      input: a.input - b.input,
+      output: a.output - b.output,
+      cacheRead: a.cacheRead - b.cacheRead,
+      cacheWrite: a.cacheWrite - b.cacheWrite,
+      reasoning: a.reasoning - b.reasoning,
+      cost: a.cost - b.cost,
+      unpriced: a.unpriced - b.unpriced,
+      calls: a.calls - b.calls,
+    }),
+    (r) => r.calls !== 0,
+  );
+  const sessions = once(() => setSessions(catalogue, 'others'));
+  return {
+    rows,
+    heatmap: (days) =>
+      less(
+        all.heatmap(clock, days),
+        setHeatmap(catalogue, 'others', clock, days),
+        (c) => `${c.day}\n${c.hour}`,
+        (a, b) => ({ day: a.day, hour: a.hour, calls: a.calls - b.calls, totalTokens: a.totalTokens - b.totalTokens }),
+        (c) => c.calls !== 0,
+      ).sort(byDayHour),
+    projects: () =>
+      ranked(
+        less(
+          all.projects(ALL),
+          usage.projects,
+          (p) => p.name,
+          (a, b) => ({ name: a.name, totalTokens: a.totalTokens - b.totalTokens, costUsd: a.costUsd - b.costUsd, sessions: a.sessions - b.sessions }),
+          (p) => p.sessions > 0,
+        ),
+        (p) => p.totalTokens,
+        10,
+      ),
+    models: () =>
+      ranked(
+        less(
+          all.models(ALL),
+          usage.models,
+          (m) => m.name,
+          (a, b) => ({
+            name: a.name,
+            totalTokens: a.totalTokens - b.totalTokens,
+            costUsd: a.costUsd - b.costUsd,
+            calls: a.calls - b.calls,
+            unpricedCalls: a.unpricedCalls - b.unpricedCalls,
+          }),
+          (m) => m.calls > 0,
+        ),
+        (m) => m.totalTokens,
+        10,
+      ),
+    tools: () =>
+      ranked(
+        less(
+          all.tools(ALL),
+          sessions().tools,
+          (t) => t.name,
+          (a, b) => ({ name: a.name, calls: a.calls - b.calls, failures: a.failures - b.failures }),
+          (t) => t.calls > 0,
+        ),
+        (t) => t.calls,
+        15,
+      ),
+    sessions: () => {
+      const total = all.sessions();
+      const s = sessions();
+      const minus = (rows: Array<{ bucket: string; sessions: number }>, some: number[]) =>
+        rows.map((r, i) => ({ bucket: r.bucket, sessions: r.sessions - (some[i] ?? 0) }));
+      return { lengths: minus(total.lengths, s.lengths), turns: minus(total.turns, s.turns), withUsage: total.withUsage - usage.withUsage };
+    },
+  };
+}
+
+/** The matched files' rows, or the totals less the others' when the matches are most files and the totals can say. */
+export function fromFileDays(catalogue: IndexedCatalogue, stored: StoredScope, clock: Clock, breakdown: DashboardBreakdown): Parts {
+  const { afterMs, beforeMs } = stored.scope.parsed.filters;
+  const bounded = afterMs !== undefined || beforeMs !== undefined;
+  if (!bounded && stored.files * 2 > filesCounted(catalogue)) return others(catalogue, stored, clock, breakdown);
+  return matched(catalogue, clock, breakdown, bounded);
+}

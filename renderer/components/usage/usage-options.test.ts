@@ -1,0 +1,89 @@
+// The charts' text follows the app's text size (Settings → Text size): every label, axis name, legend and tooltip of every chart.
+import { describe, expect, it } from 'vitest';
+import type { UsageDashboard } from '../../../shared/usage-api.ts';
+import type { ChartTheme } from './chart-theme.ts';
+import { cacheOption, curveOption, distributionOption, heatmapOption, rankedOption, stackedDaysOption, toolsOption, compact } from './usage-options.ts';
+
+const theme = (fontSize: number): ChartTheme => ({
+  dark: false,
+  text: '#111',
+  muted: '#666',
+  border: '#ddd',
+  background: '#fff',
+  panel: '#f6f6f6',
+  accent: '#2563eb',
+  palette: ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8F7F00'],
+  fontSize,
+});
+
+const data: UsageDashboard = {
+  timezone: 'UTC',
+  from: '2026-03-01',
+  to: '2026-03-02',
+  totals: { input: 10, output: 5, cacheRead: 20, cacheWrite: 1, reasoning: 0, totalTokens: 36, costUsd: 0.5, unpricedCalls: 0, sessions: 1, cacheHitRate: 0.6 },
+  breakdown: 'model',
+  groups: ['claude-opus-4-7'],
+  days: [{ day: '2026-03-01', group: 'claude-opus-4-7', totalTokens: 36, costUsd: 0.5, unpricedCalls: 0 }],
+  heatmapDays: ['2026-03-01'],
+  heatmap: [{ day: '2026-03-01', hour: 9, calls: 2, totalTokens: 36 }],
+  projects: [{ name: 'app', totalTokens: 36, costUsd: 0.5, sessions: 1 }],
+  models: [{ name: 'claude-opus-4-7', totalTokens: 36, costUsd: 0.5, calls: 2, unpricedCalls: 0 }],
+  tools: [{ name: 'Bash', calls: 2, failures: 1 }],
+  lengths: [{ bucket: '< 1 min', sessions: 1 }],
+  turns: [{ bucket: '1', sessions: 1 }],
+  cache: [{ day: '2026-03-01', cacheRead: 20, input: 10, cacheWrite: 1, hitRate: 0.6 }],
+  block: null,
+  limits: [],
+  problems: [],
+  tookMs: 1,
+};
+
+/** Every font size an option sets, wherever it is (axes may be one object or a list). */
+function fontSizes(value: unknown, out: number[] = []): number[] {
+  if (Array.isArray(value)) for (const v of value) fontSizes(v, out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'fontSize' && typeof v === 'number') out.push(v);
+      else fontSizes(v, out);
+    }
+  }
+  return out;
+}
+
+const all = (t: ChartTheme) => ({
+  tokens: stackedDaysOption(data, t, 'tokens'),
+  cost: stackedDaysOption(data, t, 'cost'),
+  heatmap: heatmapOption(data, t),
+  ranked: rankedOption(t, ['app'], [36], 'Tokens', compact),
+  tools: toolsOption(data, t),
+  lengths: distributionOption(t, data.lengths, 'Session length', 3),
+  cache: cacheOption(data, t),
+  curve: curveOption(t, [{ turn: 1, tokens: 36, costUsd: 0.5 }]),
+});
+
+describe('chart text size', () => {
+  it('is the theme’s in every chart: the global text, axis labels and names, legends and tooltips', () => {
+    for (const [name, option] of Object.entries(all(theme(16)))) {
+      const o = option as Record<string, Record<string, unknown>>;
+      expect(o.textStyle?.fontSize, name).toBe(16);
+      expect((o.tooltip?.textStyle as { fontSize: number }).fontSize, name).toBe(16);
+      for (const axis of [o.xAxis, o.yAxis].flat() as Array<Record<string, { fontSize: number }>>) {
+        expect(axis.nameTextStyle?.fontSize, `${name} axis name`).toBe(16);
+        // The heatmap's day labels are a size smaller, scaled the same way.
+        expect(axis.axisLabel?.fontSize, `${name} axis labels`).toBe(name === 'heatmap' && axis === o.yAxis ? 13.3 : 16);
+      }
+      if (o.legend) expect((o.legend.textStyle as { fontSize: number }).fontSize, `${name} legend`).toBe(16);
+    }
+  });
+
+  it('grows with the setting, and so do the gaps that keep axis names clear of their labels', () => {
+    const normal = all(theme(12));
+    const larger = all(theme(14.8));
+    for (const name of Object.keys(normal) as Array<keyof typeof normal>) {
+      expect(Math.min(...fontSizes(larger[name]))).toBeGreaterThan(Math.max(...fontSizes(normal[name])) - 2.1);
+      expect(Math.max(...fontSizes(larger[name]))).toBeGreaterThan(Math.max(...fontSizes(normal[name])));
+    }
+    const gap = (o: unknown) => (o as { xAxis: { nameGap: number } }).xAxis.nameGap;
+    expect(gap(larger.tokens)).toBeGreaterThan(gap(normal.tokens));
+  });
+});
