@@ -2,12 +2,10 @@
 import { UsageBreakdown, UsagePeriod, type UsageFigures, type UsageRowOut } from '../../shared/usage-api.ts';
 import type { MethodOutput } from '../../shared/api.ts';
 import { isTimeZone, normalizeDay } from '../search-index/usage-periods.ts';
-import { resolve, join } from 'node:path';
+import { resolve } from 'node:path';
 import { resolveDataDir } from '../env/data-dir.ts';
 import { fastUsage, type Answer, type Asked } from './usage-fast-path.ts';
-import { configKey, indexSignature, saveSnapshot, takeSnapshot } from './usage-snapshot.ts';
-import { DatabaseSync } from 'node:sqlite';
-import { INDEX_FILE_NAME } from '../search-index/index-store.ts';
+import { recordScan } from './scan-snapshot.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 import { UsageError } from './usage-error.ts';
@@ -90,16 +88,6 @@ function day(name: string, value: string | undefined): string | undefined {
   return d;
 }
 
-/** The index's files signature, read beside the running services (a second, read-only connection). */
-function readIndexSignature(dataDir: string): string {
-  const db = new DatabaseSync(join(dataDir, INDEX_FILE_NAME), { readOnly: true });
-  try {
-    return indexSignature(db);
-  } finally {
-    db.close();
-  }
-}
-
 export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const { values, positionals } = parseCommandArgs(
     argv,
@@ -147,20 +135,14 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
   const noDefaults = values['no-defaults'] === true;
   const question: Asked = period ? { report: 'period', input: { period, ...asked } } : { report: 'blocks', input: asked };
   // Nothing changed below the roots since the last full run: the index answers as it is (no services, no scan).
-  const fast = fastUsage(dataDir, { roots: extraRoots, noDefaults }, env, question);
+  const fast = await fastUsage(dataDir, { roots: extraRoots, noDefaults }, env, question);
   if (fast) return print(fast);
   const startedAt = Date.now();
   const { withOneShotServices } = await import('./one-shot.ts');
-  await withOneShotServices({ roots: values.root, noDefaults }, env, async (services) => {
+  const run = await withOneShotServices({ roots: values.root, noDefaults }, env, async (services) => {
     print(question.report === 'period' ? await services.client.usageReport(question.input) : await services.client.usageBlocks(question.input));
-    // What the scan saw, for the next run's fast path (not kept when something changed while this one ran).
-    const roots = [...new Set([...(await services.client.listRoots()).filter((r) => r.exists).map((r) => r.path), ...extraRoots])];
-    const vault = ['sessions', 'forks', 'recorded'].map((d) => join(dataDir, 'vault', d));
-    try {
-      const snapshot = takeSnapshot(configKey(dataDir, extraRoots, noDefaults, env), readIndexSignature(dataDir), roots, vault, startedAt);
-      if (snapshot) await saveSnapshot(dataDir, snapshot);
-    } catch {
-      // No snapshot (an index kept in memory, a data folder that cannot be written): the next run scans again.
-    }
+    return { roots: await services.client.listRoots(), problems: services.startupProblems() };
   });
+  // What the scan saw, for the next run's fast path (not kept when something changed while this one ran).
+  await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, ...run });
 }

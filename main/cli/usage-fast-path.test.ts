@@ -33,10 +33,10 @@ afterAll(async () => {
 
 describe('usage without a scan', () => {
   it('answers from the index alone once a full run saw nothing change, with the same figures', async () => {
-    expect(fast()).toBeNull();
+    expect(await fast()).toBeNull();
     const first = await daily();
     await daily();
-    const again = fast();
+    const again = await fast();
     expect(again).not.toBeNull();
     expect({ ...again, tookMs: 0 }).toEqual(first);
   }, 120_000);
@@ -44,18 +44,20 @@ describe('usage without a scan', () => {
   it('scans again when a session file grows, or a new one appears', async () => {
     const file = join(root, 'projects/-home-user-src-demo/11111111-1111-4111-8111-111111111111.jsonl');
     await appendFile(file, '\n');
-    expect(fast()).toBeNull();
+    expect(await fast()).toBeNull();
     await daily();
     await daily();
-    expect(fast()).not.toBeNull();
+    expect(await fast()).not.toBeNull();
     await writeFile(join(root, 'projects/-home-user-src-demo/new.jsonl'), '');
-    expect(fast()).toBeNull();
+    expect(await fast()).toBeNull();
   }, 120_000);
 
   it('scans again for other roots, and for a query on what only the vault knows', async () => {
     await daily();
     await daily();
-    expect(fastUsage(dataDir(), { roots: [root, samplesDir], noDefaults: true }, env(), { report: 'period', input: { period: 'daily' } })).toBeNull();
-    expect(fastUsage(dataDir(), { roots: [root], noDefaults: true }, env(), { report: 'period', input: { period: 'daily', query: 'is:starred' } })).toBeNull();
+    expect(await fastUsage(dataDir(), { roots: [root, samplesDir], noDefaults: true }, env(), { report: 'period', input: { period: 'daily' } })).toBeNull();
+    expect(
+      await fastUsage(dataDir(), { roots: [root], noDefaults: true }, env(), { report: 'period', input: { period: 'daily', query: 'is:starred' } }),
+    ).toBeNull();
   }, 120_000);
 });

@@ -1,15 +1,13 @@
-// `usage` from the index as it is, when nothing below the roots changed since a full scan (usage-snapshot.ts): no services, no workers, no scan.
-import { DatabaseSync, type StatementSync } from 'node:sqlite';
+// `usage` from the index as it is, when nothing below the roots changed since a full scan (index-current.ts): no services, no workers, no scan.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { join, sep } from 'node:path';
 import type { MethodInput, MethodOutput } from '../../shared/api.ts';
-import { INDEX_FILE_NAME } from '../search-index/index-store.ts';
 import { parseQuery } from '../search-index/query-parser.ts';
-import { SCHEMA_VERSION } from '../search-index/schema.ts';
 import { hasVaultFilter } from '../search-index/search-service.ts';
 import { blocksFrom } from '../search-index/usage-block-report.ts';
 import type { UsageSource } from '../search-index/usage-match.ts';
 import { reportFrom } from '../search-index/usage-report.ts';
-import { configKey, indexSignature, readSnapshot, unchangedSince } from './usage-snapshot.ts';
+import { openCurrentIndex } from './index-current.ts';
 
 export type Asked = { report: 'blocks'; input: MethodInput<'usageBlocks'> } | { report: 'period'; input: MethodInput<'usageReport'> };
 export type Answer = MethodOutput<'usageReport'> | MethodOutput<'usageBlocks'>;
@@ -48,26 +46,24 @@ function readOnlySource(db: DatabaseSync, copiesDir: string): UsageSource {
  * The report from the index alone, or null when a full start is needed: no snapshot yet, the roots' configuration or
  * anything below them changed, the index has another schema, or the query filters on what only the vault knows.
  */
-export function fastUsage(dataDir: string, options: { roots: readonly string[]; noDefaults: boolean }, env: NodeJS.ProcessEnv, asked: Asked): Answer | null {
+export async function fastUsage(
+  dataDir: string,
+  options: { roots: readonly string[]; noDefaults: boolean },
+  env: NodeJS.ProcessEnv,
+  asked: Asked,
+): Promise<Answer | null> {
   if (hasVaultFilter(parseQuery(asked.input.query ?? '').filters)) return null;
-  const snapshot = readSnapshot(dataDir);
-  if (!snapshot || !unchangedSince(snapshot, configKey(dataDir, options.roots, options.noDefaults, env))) return null;
-  let db: DatabaseSync;
+  const current = await openCurrentIndex(dataDir, options, env);
+  if (!current) return null;
   try {
-    db = new DatabaseSync(join(dataDir, INDEX_FILE_NAME), { readOnly: true });
-  } catch {
-    return null;
-  }
-  try {
-    if ((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version !== SCHEMA_VERSION) return null;
-    // Another command may have scanned other folders into the index since: then the full start sorts it out.
-    if (indexSignature(db) !== snapshot.index) return null;
-    const source = readOnlySource(db, join(dataDir, 'vault', 'sessions'));
+    // A list-only run left text for the full-text tables: a query's words would miss it.
+    if (current.textPending) return null;
+    const source = readOnlySource(current.db, join(dataDir, 'vault', 'sessions'));
     return asked.report === 'blocks' ? blocksFrom(source, asked.input) : reportFrom(source, asked.input);
   } catch {
     // Whatever went wrong reading it this way, the full start reads it the usual way.
     return null;
   } finally {
-    db.close();
+    current.db.close();
   }
 }
