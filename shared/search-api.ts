@@ -1,6 +1,9 @@
 // The search part of the contract: full-text search with filters over the persistent index.
 import { z } from 'zod';
+import { FACET_NAMES, SEARCH_SORTS } from './contract-values.ts';
 import { SessionSummary } from './session.ts';
+
+export { emptyFacets } from './contract-values.ts';
 
 /** A piece of a snippet; `hit` pieces are what matched. Rendered as text, never as HTML. */
 export const SnippetPart = z.object({ text: z.string(), hit: z.boolean() });
@@ -17,7 +20,7 @@ export const SearchResult = z.object({
 export type SearchResult = z.infer<typeof SearchResult>;
 
 /** Orders for search results and the list: relevance (bm25), or newest/largest first by one field. `date` is `updated`. */
-export const SearchSort = z.enum(['relevance', 'date', 'updated', 'created', 'size', 'tokens', 'cost']);
+export const SearchSort = z.enum(SEARCH_SORTS);
 export type SearchSort = z.infer<typeof SearchSort>;
 
 /** A filter a facet value stands for, with how many matching sessions have it. `filter` is query syntax (`source:codex`). */
@@ -25,15 +28,12 @@ export const FacetValue = z.object({ value: z.string(), count: z.number().int().
 export type FacetValue = z.infer<typeof FacetValue>;
 
 /** Values of a field (source … tag), and ranges offered as filters: how recent, how many tokens, how much it cost, whether summarized. */
-export const FacetName = z.enum(['source', 'project', 'branch', 'status', 'outcome', 'model', 'tag', 'date', 'tokens', 'cost', 'summary']);
+export const FacetName = z.enum(FACET_NAMES);
 export type FacetName = z.infer<typeof FacetName>;
 
 /** Counts per facet over everything the query matches (most common values first, at most 20 per facet; ranges in their own order). */
 export const Facets = z.record(FacetName, z.array(FacetValue));
 export type Facets = z.infer<typeof Facets>;
-
-/** Facets with nothing counted in any of them. */
-export const emptyFacets = (): Facets => Object.fromEntries(FacetName.options.map((name) => [name, []])) as unknown as Facets;
 
 /** Indexing progress: files and bytes read so far of those found, sent a few times a second while a scan runs. */
 export const IndexProgress = z.object({

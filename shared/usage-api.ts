@@ -1,9 +1,10 @@
 // The usage part of the contract: reports per day, week, month, session or 5-hour block, and the dashboard's aggregates, from the index.
 import { z } from 'zod';
+import { USAGE_BREAKDOWNS, USAGE_PERIODS } from './contract-values.ts';
 
-export const UsagePeriod = z.enum(['daily', 'weekly', 'monthly', 'session']);
+export const UsagePeriod = z.enum(USAGE_PERIODS);
 export type UsagePeriod = z.infer<typeof UsagePeriod>;
-export const UsageBreakdown = z.enum(['model', 'project', 'source', 'branch']);
+export const UsageBreakdown = z.enum(USAGE_BREAKDOWNS);
 export type UsageBreakdown = z.infer<typeof UsageBreakdown>;
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');

@@ -1,5 +1,6 @@
 // `session-vault usage daily|weekly|monthly|session|blocks`: tokens and cost per period or 5-hour block from the index, as a table or JSON.
-import { UsageBreakdown, UsagePeriod, type UsageFigures, type UsageRowOut } from '../../shared/usage-api.ts';
+import type { UsageFigures, UsageRowOut } from '../../shared/usage-api.ts';
+import { oneOf, USAGE_BREAKDOWNS, USAGE_PERIODS } from '../../shared/contract-values.ts';
 import type { MethodOutput } from '../../shared/api.ts';
 import { isTimeZone, normalizeDay } from '../search-index/usage-periods.ts';
 import { resolve } from 'node:path';
@@ -26,7 +27,7 @@ at that rate. Then the latest rate limits a tool recorded (Codex: 5-hour and wee
 Options:
   --since DAY         from this day on (2026-01-31 or 20260131)
   --until DAY         up to and including this day
-  --breakdown KEY     one row per ${UsageBreakdown.options.join(', ')} within each period
+  --breakdown KEY     one row per ${USAGE_BREAKDOWNS.join(', ')} within each period
   --query "<query>"   only the sessions a search query matches (session-vault help search)
   --timezone ZONE     count days in this IANA time zone (default: this machine's)
   --json              print the report as JSON
@@ -109,11 +110,10 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
     return;
   }
   const blocks = positionals[0] === 'blocks';
-  const period = UsagePeriod.safeParse(positionals[0]).data;
-  if ((!period && !blocks) || positionals.length > 1)
-    throw new UsageError(`give one report: ${[...UsagePeriod.options, 'blocks'].join(', ')}\n\n${USAGE_HELP}`);
-  const breakdown = values.breakdown === undefined ? undefined : UsageBreakdown.safeParse(values.breakdown.toLowerCase()).data;
-  if (values.breakdown !== undefined && !breakdown) throw new UsageError(`--breakdown must be one of ${UsageBreakdown.options.join(', ')}`);
+  const period = oneOf(USAGE_PERIODS, positionals[0]);
+  if ((!period && !blocks) || positionals.length > 1) throw new UsageError(`give one report: ${[...USAGE_PERIODS, 'blocks'].join(', ')}\n\n${USAGE_HELP}`);
+  const breakdown = values.breakdown === undefined ? undefined : oneOf(USAGE_BREAKDOWNS, values.breakdown.toLowerCase());
+  if (values.breakdown !== undefined && !breakdown) throw new UsageError(`--breakdown must be one of ${USAGE_BREAKDOWNS.join(', ')}`);
   if (values.timezone !== undefined && !isTimeZone(values.timezone))
     throw new UsageError(`--timezone: "${values.timezone}" is not a time zone (e.g. UTC, Europe/Paris)`);
   const since = day('since', values.since);

@@ -1,6 +1,8 @@
 // Parses the search box's syntax: words, "exact phrases", prefix*, and filters such as project: or tokens>N.
-import { SourceFormat } from '../../shared/session.ts';
-import { SearchSort } from '../../shared/search-api.ts';
+import type { SourceFormat } from '../../shared/session.ts';
+import type { SearchSort } from '../../shared/search-api.ts';
+import { oneOf, SEARCH_SORTS } from '../../shared/contract-values.ts';
+import { SOURCE_FORMATS } from '../../shared/source-formats.ts';
 
 export type Term =
   { kind: 'word'; text: string; negated: boolean } | { kind: 'prefix'; text: string; negated: boolean } | { kind: 'phrase'; text: string; negated: boolean };
@@ -92,9 +94,9 @@ function applyFilter(filters: Filters, name: string, value: string, problems: st
   switch (lower) {
     case 'source':
     case 'format': {
-      const parsed = SourceFormat.safeParse(value.toLowerCase());
-      if (parsed.success) filters.source = parsed.data;
-      else problems.push(`Unknown source "${value}" (one of ${SourceFormat.options.join(', ')}).`);
+      const format: SourceFormat | undefined = oneOf(SOURCE_FORMATS, value.toLowerCase());
+      if (format) filters.source = format;
+      else problems.push(`Unknown source "${value}" (one of ${SOURCE_FORMATS.join(', ')}).`);
       return true;
     }
     case 'project':
@@ -185,9 +187,9 @@ export function parseQuery(input: string, now = Date.now()): ParsedQuery {
     const colon = /^([a-zA-Z]+):(.+)$/.exec(text);
     if (colon?.[1] && colon[2]) {
       if (colon[1].toLowerCase() === 'sort' && !negated) {
-        const key = SearchSort.safeParse(colon[2].toLowerCase());
-        if (key.success) sort = key.data;
-        else problems.push(`"sort:${colon[2]}" is not an order (sort:${SearchSort.options.join(', sort:')}).`);
+        const key: SearchSort | undefined = oneOf(SEARCH_SORTS, colon[2].toLowerCase());
+        if (key) sort = key;
+        else problems.push(`"sort:${colon[2]}" is not an order (sort:${SEARCH_SORTS.join(', sort:')}).`);
         continue;
       }
       if (applyFilter(filters, colon[1], colon[2], problems, negated, now)) continue;

@@ -1,6 +1,7 @@
 // Implements searchSessions and the list's text box over the index, with what only the vault knows (stars, tags, kept).
 import type { SessionSummary } from '../../shared/session.ts';
-import { emptyFacets, type Facets, type SearchResult, type SearchSort } from '../../shared/search-api.ts';
+import type { Facets, SearchResult, SearchSort } from '../../shared/search-api.ts';
+import { emptyFacets } from '../../shared/contract-values.ts';
 import type { CatalogueEntry, Decorate, ListQuery } from '../catalogue/catalogue.ts';
 import type { IndexedCatalogue } from './indexed-catalogue.ts';
 import { countFacets } from './facets.ts';
