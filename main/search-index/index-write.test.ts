@@ -62,6 +62,36 @@ describe('IndexWrites', () => {
   });
 });
 
+describe('IndexWrites.catchUp', () => {
+  it('takes waiting files until its budget is spent, however many small files that is, words first and then identifiers', () => {
+    const { db, writes } = openWrites();
+    // 300 small sessions listed (their text waits), as a scan of a store of short OpenCode sessions leaves them.
+    writes.apply(
+      Array.from({ length: 300 }, (_, i) => put(`s${i}`, `word${i} shared callHelper${i}`)),
+      { deferText: true },
+    );
+    expect(writes.pendingCounts()).toEqual({ words: 300, idents: 300 });
+    expect(matches(db, 'shared')).toEqual([]);
+    // Every step is a transaction that writes a segment into each full-text table: one step takes all their words,
+    // the next all their identifiers (a page of ids per step made five steps of words and two of identifiers).
+    expect(writes.catchUp({ words: 16 << 20, idents: 1 << 20 })).toEqual({ words: 0, idents: 300 });
+    expect(matches(db, 'shared')).toHaveLength(300);
+    expect(matches(db, 'word299')).toEqual(['/roots/s299.json']);
+    expect(writes.catchUp({ words: 16 << 20, idents: 1 << 20 })).toEqual({ words: 0, idents: 0 });
+    expect(matches(db, 'callHelper123', 'idents')).toEqual(['/roots/s123.json']);
+  });
+
+  it('still ends a step once its budget is spent', () => {
+    const { writes } = openWrites();
+    writes.apply(
+      Array.from({ length: 40 }, (_, i) => put(`s${i}`, `word${i} shared`)),
+      { deferText: true },
+    );
+    // A budget of one byte takes one file a step (at least one, so the catch-up always moves on).
+    expect(writes.catchUp({ words: 1, idents: 1 })).toEqual({ words: 39, idents: 40 });
+  });
+});
+
 describe('releaseText', () => {
   it('frees the packed text of written puts and leaves other ops alone', () => {
     const written = put('p', 'some words');
