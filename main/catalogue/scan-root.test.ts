@@ -49,6 +49,19 @@ describe('scanRoot', () => {
     expect(events.slice(2)).toEqual(['before large', 'read big.json']);
   });
 
+  it('reads a large file that is read a piece at a time (a store of many sessions) with the others, holding nothing back', async () => {
+    const { hooks: h, events } = hooks({
+      largeAbove: 1000,
+      beforeLarge: async () => {
+        events.push('before large');
+      },
+      readInPieces: (path) => path.endsWith('big.json'),
+    });
+    await scanRoot(dir, h);
+    // Nothing was large: no wait for beforeLarge (which ends the scan workers and collects the main thread's heap).
+    expect(events.sort()).toEqual(['read big.json', 'read small-a.json', 'read small-b.json']);
+  });
+
   it('reports every file found with its size, unchanged ones as done at once, and each read one when done', async () => {
     const found: Array<[number, boolean]> = [];
     const done: number[] = [];

@@ -20,6 +20,11 @@ export interface ScanHooks {
    */
   largeAbove?: number;
   beforeLarge?: () => Promise<void>;
+  /**
+   * A file read a piece at a time however big it is (a store that holds many sessions, each read on its own): read
+   * with the others, never held back as a large one.
+   */
+  readInPieces?: (path: string) => boolean;
 }
 
 export interface ScanResult {
@@ -54,7 +59,7 @@ export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number
     const fresh = hooks.isFresh(path, info.size, info.mtimeMs);
     hooks.found?.(info.size, fresh);
     if (fresh) continue;
-    if (hooks.largeAbove !== undefined && info.size > hooks.largeAbove) {
+    if (hooks.largeAbove !== undefined && info.size > hooks.largeAbove && !hooks.readInPieces?.(path)) {
       large.push({ path, size: info.size, mtimeMs: info.mtimeMs });
       continue;
     }

@@ -47,6 +47,8 @@ interface Harness {
   reads: string[];
   changed: string[];
   removed: string[];
+  /** What the sync reported to the user (onProblem). */
+  problems: string[];
 }
 
 function harness(root: string, index: SessionIndex, watch: boolean): Harness {
@@ -58,6 +60,7 @@ function harness(root: string, index: SessionIndex, watch: boolean): Harness {
   livePool.summarize = (path, ...rest) => (reads.push(path), summarize(path, ...rest));
   const changed: string[] = [];
   const removed: string[] = [];
+  const problems: string[] = [];
   const record: RootRecord = { id: 'r1', path: root, kind: 'user', format: null };
   const sync = new LibrarySync({
     catalogue,
@@ -74,7 +77,7 @@ function harness(root: string, index: SessionIndex, watch: boolean): Harness {
       removed.push(...r);
     },
     onRootsChanged: () => undefined,
-    onProblem: () => undefined,
+    onProblem: (message) => problems.push(message),
   });
   // The scan pool is the sync's own: count what it reads too.
   const scanPool = (sync as unknown as { scanPool: ReadPool }).scanPool;
@@ -85,7 +88,7 @@ function harness(root: string, index: SessionIndex, watch: boolean): Harness {
     () => livePool.close(),
     () => sync.stop(),
   );
-  return { sync, catalogue, index, reads, changed, removed };
+  return { sync, catalogue, index, reads, changed, removed, problems };
 }
 
 const keys = (h: Harness) => [...h.catalogue.entries()].map((e) => e.key).sort();
@@ -126,6 +129,23 @@ describe('a store that holds many sessions', () => {
     expect(h.reads).toEqual([containedPath(store, 'ses_2')]);
     expect(h.changed).toContain('opencode:ses_2');
     expect(h.changed).not.toContain('opencode:ses_1');
+  });
+
+  it('keeps its sessions and says so when a watched change cannot be listed (its worker gone), instead of ending the process', async () => {
+    const { root, writer } = await storeWith(3);
+    const index = new SessionIndex(':memory:');
+    cleanups.push(() => index.close());
+    const h = harness(root, index, true);
+    await h.sync.firstScan();
+    await h.sync.whenScanned();
+    // The live pool's listing fails as a crashed worker's, or a pool closed by a quit, fails it.
+    const livePool = (h.sync as unknown as { o: { livePool: ReadPool } }).o.livePool;
+    livePool.list = () => Promise.reject(new Error('read worker exited with code 1'));
+    appendTurn(writer, 'ses_2', turn('a follow-up'), 1767240000000, '/home/dev/harbor-api');
+    // (The write, and the store's own WAL events after it, may each be a batch that fails the same way.)
+    await expect.poll(() => h.problems.length, { timeout: 10_000 }).toBeGreaterThan(0);
+    for (const problem of h.problems) expect(problem).toMatch(/opencode\.db could not be listed: read worker exited with code 1$/);
+    expect(keys(h)).toEqual(['opencode:ses_1', 'opencode:ses_2', 'opencode:ses_3']);
   });
 
   it('drops a session whose row was deleted, and keeps the others', async () => {

@@ -270,6 +270,10 @@ export class LibrarySync {
         // it): waiting for it first, and ending it, left the other core idle. 10,000-session bench corpus, interleaved
         // runs: cold index 20.3 / 19.1 s -> 15.9 / 16.2 s, peak RSS 303-314 -> 318-323 MB; 100,000 sessions: 383 MB.
         largeAbove: LARGE_FILE_BYTES,
+        // A store's sessions are read one by one in the scan pool, with the small files: the store is never a large file
+        // (held back, it was read after beforeLarge had ended the scan workers, collected the main thread's heap twice,
+        // and started the full-text catch-up while its sessions were still being listed).
+        readInPieces: (path) => storeReader(path) !== null,
         beforeLarge: async () => {
           // The small files are listed and the large ones are parsed one at a time: the app's writer thread takes the
           // text already listed meanwhile, on the core the scan no longer uses.
@@ -333,9 +337,15 @@ export class LibrarySync {
     const targets = [...new Set([...files.filter((f) => mayBeSession(f) && !stores.has(f)), ...owners])];
     await Promise.all([
       ...[...stores].map(async (store) => {
-        const result = (await statFile(store)) ? await this.containers.sync(store, true) : { changed: [], removed: this.containers.forget(store) };
-        changed.push(...result.changed);
-        removed.push(...result.removed);
+        try {
+          const result = (await statFile(store)) ? await this.containers.sync(store, true) : { changed: [], removed: this.containers.forget(store) };
+          changed.push(...result.changed);
+          removed.push(...result.removed);
+        } catch (err) {
+          // Its listing failed (its worker crashed, or a quit closed the pools under it): the store's sessions stay
+          // listed as they were, and its next change lists it again. Left unhandled, this ended the process.
+          if (!this.closed) this.o.onProblem(`${store} could not be listed: ${err instanceof Error ? err.message : String(err)}`);
+        }
       }),
       ...targets.map(async (path) => {
         const info = await statFile(path);
