@@ -186,6 +186,7 @@ export async function runPush(argv: string[], env: NodeJS.ProcessEnv, help: stri
             pushed: [...report.pushed, ...rest.pushed],
             bytes: report.bytes + rest.bytes,
             sourceBytes: report.sourceBytes + rest.sourceBytes,
+            chunks: { sent: report.chunks.sent + rest.chunks.sent, kept: report.chunks.kept + rest.chunks.kept },
             batches: report.batches + rest.batches,
           };
         } else held = report.held;

@@ -57,7 +57,7 @@ describeWithPostgres('team access', (pgs) => {
   it("refuses, in the database, a member's direct SQL against another machine's rows, deletes, and account changes", async () => {
     const row = (machine: string, pushedBy: string) =>
       [
-        `INSERT INTO session_vault.sessions (machine, key, pushed_by, format, title, message_count, has_summary, idents, size_bytes, content_hash, session_json)
+        `INSERT INTO session_vault.sessions (machine, key, pushed_by, format, title, message_count, has_summary, idents, size_bytes, content_hash, session_head)
        VALUES ($1, 'codex:forged', $2, 'codex', 'forged', 0, false, '', 2, 'x', '{}')`,
         [machine, pushedBy],
       ] as const;
@@ -69,6 +69,13 @@ describeWithPostgres('team access', (pgs) => {
     );
     expect(await attempt(bob.conn, `DELETE FROM session_vault.sessions`)).toMatch(/^42501: permission denied for table sessions/);
     expect(await attempt(bob.conn, `DELETE FROM session_vault.session_texts WHERE machine = 'alice-laptop'`)).toBe('ok 0');
+    expect(await attempt(bob.conn, `DELETE FROM session_vault.session_messages WHERE machine = 'alice-laptop'`)).toBe('ok 0');
+    expect(await attempt(bob.conn, `UPDATE session_vault.session_messages SET body = '[]' WHERE machine = 'alice-laptop'`)).toBe('ok 0');
+    expect(
+      await attempt(bob.conn, `INSERT INTO session_vault.session_messages (machine, key, chunk, sha256, body) VALUES ('alice-laptop', $1, 99, 'x', '[]')`, [
+        sessions[0]?.key,
+      ]),
+    ).toMatch(/^42501: new row violates row-level security policy/);
     expect(await attempt(bob.conn, `UPDATE session_vault.machines SET account = 'bob' WHERE label = 'alice-laptop'`)).toMatch(
       /^42501: permission denied for table machines/,
     );

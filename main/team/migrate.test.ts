@@ -30,6 +30,7 @@ describeWithPostgres('team store schema', (pgs) => {
       { relname: 'file_parts', relrowsecurity: true },
       { relname: 'machines', relrowsecurity: true },
       { relname: 'session_files', relrowsecurity: true },
+      { relname: 'session_messages', relrowsecurity: true },
       { relname: 'session_texts', relrowsecurity: true },
       { relname: 'sessions', relrowsecurity: true },
       { relname: 'team_schema_version', relrowsecurity: false },

@@ -1,5 +1,7 @@
 // The team store's schema, one migration per version: each runs inside the transaction that records it.
 import type { ClientBase } from 'pg';
+import type { Session } from '../../shared/session.ts';
+import { messageChunks, sessionHead, splitSessionJson } from './session-chunks.ts';
 import { ident, literal, qualified, TEAM_SCHEMA, type TeamRoles } from './team-names.ts';
 
 export interface Migration {
@@ -180,6 +182,81 @@ async function version2(client: ClientBase, roles: TeamRoles): Promise<void> {
   for (const sql of statements) await client.query(sql);
 }
 
+/** Sessions converted per round trip by version 3. */
+const CONVERT_PAGE = 100;
+
+/**
+ * Session.json in a head and message chunks (session-chunks.ts), each chunk with its SHA-256, and the search text's
+ * chunks numbered within their weight, each with its SHA-256: a session that grew sends its new and changed tail
+ * chunks only. Existing sessions are converted here, with the same code that cuts them at a push, so the first
+ * push after the upgrade finds their chunks as it would have stored them.
+ */
+async function version3(client: ClientBase, roles: TeamRoles): Promise<void> {
+  const viewer = ident(roles.viewer);
+  const member = ident(roles.member);
+  const admin = ident(roles.admin);
+  const sessions = qualified('sessions');
+  const messages = qualified('session_messages');
+  const texts = qualified('session_texts');
+  const owns = qualified('owns_machine');
+  const lz4 = await client.query<{ ok: boolean }>(`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`);
+  const compression = lz4.rows[0]?.ok ? ' COMPRESSION lz4' : '';
+  const statements = [
+    `ALTER TABLE ${sessions} RENAME COLUMN session_json TO session_head`,
+    `CREATE TABLE ${messages} (
+       machine text NOT NULL,
+       key text NOT NULL,
+       chunk integer NOT NULL,
+       sha256 text NOT NULL,
+       body text${compression} NOT NULL,
+       PRIMARY KEY (machine, key, chunk),
+       FOREIGN KEY (machine, key) REFERENCES ${sessions} (machine, key) ON DELETE CASCADE
+     )`,
+    `GRANT SELECT ON ${messages} TO ${viewer}`,
+    `GRANT INSERT, UPDATE, DELETE ON ${messages} TO ${member}`,
+    `ALTER TABLE ${messages} ENABLE ROW LEVEL SECURITY`,
+    `CREATE POLICY read ON ${messages} FOR SELECT TO ${viewer} USING (true)`,
+    `CREATE POLICY push ON ${messages} FOR INSERT TO ${member} WITH CHECK (${owns}(machine))`,
+    `CREATE POLICY repush ON ${messages} FOR UPDATE TO ${member} USING (${owns}(machine)) WITH CHECK (${owns}(machine))`,
+    `CREATE POLICY replace ON ${messages} FOR DELETE TO ${member} USING (${owns}(machine))`,
+    `CREATE POLICY manage ON ${messages} FOR ALL TO ${admin} USING (true) WITH CHECK (true)`,
+    // Search text: numbered within its weight (title, prompts, the rest were numbered on one line), and hashed.
+    `ALTER TABLE ${texts} DROP CONSTRAINT session_texts_pkey`,
+    `ALTER TABLE ${texts} ADD COLUMN sha256 text`,
+    `UPDATE ${texts} t SET seq = t.seq - f.first, sha256 = encode(sha256(convert_to(t.body, 'UTF8')), 'hex')
+       FROM (SELECT machine, key, weight, min(seq) AS first FROM ${texts} GROUP BY 1, 2, 3) f
+      WHERE f.machine = t.machine AND f.key = t.key AND f.weight = t.weight`,
+    `ALTER TABLE ${texts} ALTER COLUMN sha256 SET NOT NULL`,
+    `ALTER TABLE ${texts} ADD PRIMARY KEY (machine, key, weight, seq)`,
+  ];
+  for (const sql of statements) await client.query(sql);
+  // Each stored session.json becomes its head and chunks, a page of sessions at a time (keyset, in key order).
+  let after: [string, string] = ['', ''];
+  for (;;) {
+    const { rows } = await client.query<{ machine: string; key: string; session_head: string }>(
+      `SELECT machine, key, session_head FROM ${sessions} WHERE (machine, key) > ($1, $2) ORDER BY machine, key LIMIT ${CONVERT_PAGE}`,
+      after,
+    );
+    if (!rows.length) break;
+    for (const r of rows) {
+      const session = JSON.parse(r.session_head) as Session;
+      const split = splitSessionJson(r.session_head, session.messages.length) ?? { head: sessionHead(session), messages: messageChunks(session.messages) };
+      await client.query(`UPDATE ${sessions} SET session_head = $3 WHERE machine = $1 AND key = $2`, [r.machine, r.key, split.head]);
+      const chunks = split.messages;
+      if (chunks.length)
+        await client.query(`INSERT INTO ${messages} (machine, key, chunk, sha256, body) SELECT $1, $2, * FROM unnest($3::integer[], $4::text[], $5::text[])`, [
+          r.machine,
+          r.key,
+          chunks.map((c) => c.chunk),
+          chunks.map((c) => c.sha256),
+          chunks.map((c) => c.body),
+        ]);
+    }
+    const last = rows[rows.length - 1] as { machine: string; key: string };
+    after = [last.machine, last.key];
+  }
+}
+
 /** The bytes of one stored part of a source file (the last part of a file may be shorter). */
 export const FILE_PART_BYTES = 1024 * 1024;
 
@@ -187,6 +264,7 @@ export const FILE_PART_BYTES = 1024 * 1024;
 export const MIGRATIONS: Migration[] = [
   { version: 1, describe: 'accounts, machines, sessions, search text; row-level security', apply: version1 },
   { version: 2, describe: 'source files in parts; lz4 for large values', apply: version2 },
+  { version: 3, describe: 'session.json as a head and hashed message chunks; hashed search-text chunks', apply: version3 },
 ];
 
 export const TEAM_SCHEMA_VERSION = MIGRATIONS.length;

@@ -22,6 +22,7 @@ function merge(first: PushReport, next: PushReport): PushReport {
     unchanged: next.unchanged.filter((k) => !pushed.has(k)),
     bytes: first.bytes + next.bytes,
     sourceBytes: first.sourceBytes + next.sourceBytes,
+    chunks: { sent: first.chunks.sent + next.chunks.sent, kept: first.chunks.kept + next.chunks.kept },
     batches: first.batches + next.batches,
     findings: next.findings,
   };

@@ -7,6 +7,8 @@ import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../test-support/planted-secr
 import { waitFor } from '../test-support/wait-for.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
 import { pushSessions } from './push.ts';
+import { sessionJsonText } from './session-chunks.ts';
+import { storedSession } from './team-reader.ts';
 import { searchTeam } from './team-search.ts';
 import type { TeamConnection } from './team-connection.ts';
 import { accountConnection, connectUrl, fixtureSessions, memoryLoader } from './test-team.ts';
@@ -55,17 +57,15 @@ describeWithPostgres('team push', (pgs) => {
     ]);
     const one = laptop.find((s) => s.title === 'Ledger import CLI scaffolding') as Session;
     const stored = (
-      await owner.client.query<{ session_json: string; content_hash: string; title: string; project_path: string }>(
-        `SELECT session_json, content_hash, title, project_path FROM session_vault.sessions WHERE machine = 'alice-laptop' AND key = $1`,
+      await owner.client.query<{ content_hash: string; title: string; project_path: string }>(
+        `SELECT content_hash, title, project_path FROM session_vault.sessions WHERE machine = 'alice-laptop' AND key = $1`,
         [one.key],
       )
     ).rows[0];
-    expect(stored?.session_json).toBe(`${JSON.stringify(one, null, 2)}\n`);
-    expect(stored?.content_hash).toBe(
-      createHash('sha256')
-        .update(stored?.session_json ?? '')
-        .digest('hex'),
-    );
+    // Kept as a head and message chunks, it reads back byte for byte as the session.json that was hashed.
+    const json = sessionJsonText((await storedSession(owner.client, 'alice-laptop', one.key)) as Session);
+    expect(json).toBe(`${JSON.stringify(one, null, 2)}\n`);
+    expect(stored?.content_hash).toBe(createHash('sha256').update(json).digest('hex'));
     expect(stored?.title).toBe('Ledger import CLI scaffolding');
   });
 
@@ -129,7 +129,8 @@ describeWithPostgres('team push', (pgs) => {
     expect(report.findings.every((f) => f.redacted)).toBe(true);
     const everything = (
       await owner.client.query<{ text: string }>(
-        `SELECT concat_ws(' ', s.title, s.idents, s.session_json, s.project_path, (SELECT string_agg(body, ' ') FROM session_vault.session_texts t WHERE t.machine = s.machine AND t.key = s.key)) AS text
+        `SELECT concat_ws(' ', s.title, s.idents, s.session_head, s.project_path, (SELECT string_agg(body, ' ') FROM session_vault.session_texts t WHERE t.machine = s.machine AND t.key = s.key),
+                  (SELECT string_agg(body, ' ') FROM session_vault.session_messages m WHERE m.machine = s.machine AND m.key = s.key)) AS text
            FROM session_vault.sessions s WHERE s.key = $1`,
         [planted.key],
       )

@@ -7,9 +7,10 @@ import { scanContext, type JsonScan, type PreparedSession, type SessionLoader } 
 import { appVersion } from '../env/app-version.ts';
 import { envSecrets } from '../recorder/redact.ts';
 import { currentAccount } from './accounts.ts';
-import { sourceWrites, type SourceWrites, type StoredFiles } from './push-sources.ts';
+import { sourceWrites, type SourceWrites } from './push-sources.ts';
 import type { PushLedger, SeenFile } from './push-ledger.ts';
 import { sessionRow } from './session-row.ts';
+import { sessionWrite, storedChunks } from './stored-chunks.ts';
 import { isAccessDenied, TeamStoreError } from './team-errors.ts';
 import { qualified } from './team-names.ts';
 import { writeBatch, type PushBatch } from './write-batch.ts';
@@ -47,6 +48,8 @@ export interface PushOptions {
   batchBytes?: number;
   /** Bytes of a stored part of a source file (default FILE_PART_BYTES, 1 MiB; tests make it small). */
   partBytes?: number;
+  /** Characters of JSON at which a chunk of messages closes (default MESSAGE_CHUNK_CHARS, 64 Ki; tests make it small). */
+  messageChunkChars?: number;
   onProgress?: (progress: PushProgress) => void;
 }
 
@@ -69,11 +72,16 @@ export interface PushReport {
   held: string[];
   /** Sessions that could not be read, with the reason. */
   skipped: Array<{ key: string; reason: string }>;
-  /** Bytes sent: session.json and source-file parts. */
+  /**
+   * Bytes sent: of session.json, its head and the message chunks the store did not have (all of it for a new
+   * session; for one that grew, its changed tail); and the source-file parts the store did not have.
+   */
   bytes: number;
   /** Source-file bytes among them (only parts the store did not have). */
   sourceBytes: number;
   batches: number;
+  /** Message and search-text chunks sent, and those of the pushed sessions the store already had as they are (not sent). */
+  chunks: { sent: number; kept: number };
   /** Every secret the scan found; those not kept were redacted before anything left the machine. */
   findings: Finding[];
 }
@@ -140,26 +148,6 @@ function seenFiles(prepared: PreparedSession): Array<string | SeenFile> {
 }
 
 /**
- * Every stored part's hash of the machine's files, by session: read once before anything is written, so no query
- * of the push's own runs inside a batch's transaction.
- */
-async function storedFiles(client: ClientBase, machine: string): Promise<Map<string, StoredFiles>> {
-  const { rows } = await client.query<{ key: string; path: string; part: number; sha256: string }>(
-    `SELECT key, path, part, sha256 FROM ${qualified('file_parts')} WHERE machine = $1`,
-    [machine],
-  );
-  const sessions = new Map<string, StoredFiles>();
-  for (const r of rows) {
-    const files = sessions.get(r.key) ?? new Map<string, string[]>();
-    const parts = files.get(r.path) ?? [];
-    parts[r.part] = r.sha256;
-    files.set(r.path, parts);
-    sessions.set(r.key, files);
-  }
-  return sessions;
-}
-
-/**
  * Pushes `keys` as `machine`. Each session is prepared exactly as Share prepares it (the same scan, the same
  * findings and ids), and what goes out is the redacted session.json and, unless `sources: false`, the redacted
  * source files in parts. A session is sent when the SHA-256 of its session.json differs from the stored one (or
@@ -185,7 +173,6 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
     [machine],
   );
   const stored = new Map(storedRows.map((r) => [r.key, r]));
-  const storedParts = withSources ? await storedFiles(client, machine) : new Map<string, StoredFiles>();
   const report: PushReport = {
     machine,
     account,
@@ -197,6 +184,7 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
     bytes: 0,
     sourceBytes: 0,
     batches: 0,
+    chunks: { sent: 0, kept: 0 },
     findings: [],
   };
   const listing = (key: string) => options.listing?.(key) ?? '';
@@ -211,13 +199,23 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
   let committedBytes = 0;
   let committedSourceBytes = 0;
   let batchSourceBytes = 0;
+  const committedChunks = { sent: 0, kept: 0 };
+  let batchChunks = { sent: 0, kept: 0 };
   const settle = async () => {
     const failed = writing ? await writing : null;
     writing = null;
     if (!failed) return;
     const error = batchFailure(failed, committed, machine);
     if (error instanceof PushInterrupted)
-      error.report = { ...report, pushed: [...committedKeys], bytes: committedBytes, sourceBytes: committedSourceBytes, held: [], findings: [] };
+      error.report = {
+        ...report,
+        pushed: [...committedKeys],
+        bytes: committedBytes,
+        sourceBytes: committedSourceBytes,
+        chunks: { ...committedChunks },
+        held: [],
+        findings: [],
+      };
     throw error;
   };
   const send = async () => {
@@ -226,6 +224,8 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
     const seen = batchSeen;
     const bytes = batchBytes;
     const sourceBytes = batchSourceBytes;
+    const chunks = batchChunks;
+    batchChunks = { sent: 0, kept: 0 };
     batch = { rows: [], files: [] };
     batchSeen = [];
     batchBytes = 0;
@@ -236,9 +236,11 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
     writing = writeBatch(client, machine, rows).then(
       async () => {
         committed += rows.rows.length;
-        committedKeys.push(...rows.rows.map((r) => r.key));
+        committedKeys.push(...rows.rows.map((r) => r.row.key));
         committedBytes += bytes;
         committedSourceBytes += sourceBytes;
+        committedChunks.sent += chunks.sent;
+        committedChunks.kept += chunks.kept;
         if (ledger) for (const s of seen) await ledger.record(s.key, listing(s.key), s.files, s.hash, settings);
         return null;
       },
@@ -252,6 +254,13 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
     if (ledger && (await ledger.unchanged(key, listing(key), stored.get(key)?.content_hash, settings))) report.unchanged.push(key);
     else toRead.push(key);
   }
+  // What the store holds of the sessions to read, by hash: of those that changed, only new and changed chunks go.
+  const storedParts = await storedChunks(
+    client,
+    machine,
+    toRead.filter((k) => stored.has(k)),
+    withSources,
+  );
   const prepare = (key: string) => {
     const p = loader.prepare(key, jsonScan);
     p.catch(() => undefined); // awaited in turn; a prefetch left behind by a failure must not go unhandled
@@ -303,7 +312,7 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
         const ctx = { ...shared, literals: new Map(prepared.literals) };
         let files: SourceWrites = { files: [], findings: [], bytes: 0 };
         try {
-          if (withSources) files = await sourceWrites(plan, ctx, storedParts.get(sessionKey) ?? new Map(), options.partBytes);
+          if (withSources) files = await sourceWrites(plan, ctx, storedParts.get(sessionKey)?.files ?? new Map(), options.partBytes);
         } catch (err) {
           // A file that went away or could not be read while the session was being pushed: the session waits for the next push.
           report.skipped.push({ key, reason: (err as Error).message ?? String(err) });
@@ -312,13 +321,20 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
         report.findings.push(...files.findings);
         if (isNew && options.newSessions === 'hold') report.held.push(sessionKey);
         else {
+          const write = sessionWrite(sessionRow(json, prepared.sha256, prepared.size, options.messageChunkChars), storedParts.get(sessionKey));
           report.pushed.push(sessionKey);
-          report.bytes += prepared.size + files.bytes;
+          report.bytes += write.sessionBytes + files.bytes;
           report.sourceBytes += files.bytes;
-          batch.rows.push(sessionRow(json, prepared.sha256, prepared.size));
+          const sent = write.messages.length + write.texts.length;
+          const kept = write.row.messages.length - write.messages.length + write.keptTexts.length;
+          report.chunks.sent += sent;
+          report.chunks.kept += kept;
+          batchChunks.sent += sent;
+          batchChunks.kept += kept;
+          batch.rows.push(write);
           batch.files.push(...files.files);
           batchSeen.push({ key: sessionKey, files: seenFiles(prepared), hash: prepared.sha256 });
-          batchBytes += prepared.size + files.bytes;
+          batchBytes += write.sessionBytes + files.bytes;
           batchSourceBytes += files.bytes;
           if (batch.rows.length >= maxSessions || batchBytes >= maxBytes) await send();
         }

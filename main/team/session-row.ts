@@ -1,5 +1,6 @@
-// One pushed session as the team store's columns: facts for filters and lists, the redacted session.json, and its search text.
+// One pushed session as the team store's columns: facts for filters and lists, the redacted session.json (its head and message chunks), and its search text.
 import type { Session } from '../../shared/session.ts';
+import { messageChunks, sessionHead, splitSessionJson, type MessageChunk } from './session-chunks.ts';
 import { teamText, type TextChunk } from './team-text.ts';
 
 export interface SessionRow {
@@ -20,10 +21,16 @@ export interface SessionRow {
   costUsd: number | null;
   hasSummary: boolean;
   idents: string;
+  /** Bytes of the whole session.json. */
   sizeBytes: number;
+  /** SHA-256 of the whole session.json. */
   contentHash: string;
-  json: string;
-  chunks: TextChunk[];
+  /** session.json without its messages. */
+  head: string;
+  /** Its messages, in chunks with their hashes. */
+  messages: MessageChunk[];
+  /** Its search text, in weighted chunks with their hashes. */
+  texts: TextChunk[];
 }
 
 /** An ISO time PostgreSQL accepts, or null for a missing or unparsable one. */
@@ -42,9 +49,14 @@ function totalTokens(session: Session): number | null {
  * The row of a session from its redacted session.json (`json`, the text that goes out): every column, the title
  * included, is read from that text, never from the session as parsed, so nothing the scan redacted is stored.
  */
-export function sessionRow(json: string, contentHash: string, sizeBytes: number): SessionRow {
+export function sessionRow(json: string, contentHash: string, sizeBytes: number, messageChunkChars?: number): SessionRow {
   const session = JSON.parse(json) as Session;
   const text = teamText(session);
+  // Cut from the text as it is (no second serialization); from the parsed session if it is laid out otherwise.
+  const split = splitSessionJson(json, session.messages.length, messageChunkChars) ?? {
+    head: sessionHead(session),
+    messages: messageChunks(session.messages, messageChunkChars),
+  };
   return {
     key: session.key,
     format: session.format,
@@ -65,7 +77,8 @@ export function sessionRow(json: string, contentHash: string, sizeBytes: number)
     idents: text.idents,
     sizeBytes,
     contentHash,
-    json,
-    chunks: text.chunks,
+    head: split.head,
+    messages: split.messages,
+    texts: text.chunks,
   };
 }

@@ -1,8 +1,10 @@
 // Reads a team store for browsing: pages of sessions (the app's search syntax), one session's redacted session.json, its source files; keys say the machine.
 import type pg from 'pg';
+import type { ClientBase } from 'pg';
 import type { Session, SessionSummary } from '../../shared/session.ts';
 import { AppError } from '../../shared/result.ts';
 import { splitTeamKey, teamKey } from '../../shared/team-keys.ts';
+import { assembleSession } from './session-chunks.ts';
 import { qualified } from './team-names.ts';
 export { splitTeamKey, teamKey } from '../../shared/team-keys.ts';
 import { searchTeam, type TeamHit, type TeamSearchPage, type TeamSearchResult } from './team-search.ts';
@@ -54,6 +56,30 @@ function asTeamSession(session: Session, machine: string): Session {
   };
 }
 
+/**
+ * A stored session as it was pushed (its own keys), from its head and message chunks, read in one repeatable-read
+ * snapshot so a push committing meanwhile cannot mix two versions; null when the store does not have it.
+ */
+export async function storedSession(client: ClientBase, machine: string, key: string): Promise<Session | null> {
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    const head = (
+      await client.query<{ session_head: string }>(`SELECT session_head FROM ${qualified('sessions')} WHERE machine = $1 AND key = $2`, [machine, key])
+    ).rows[0];
+    if (!head) return null;
+    const { rows } = await client.query<{ body: string }>(`SELECT body FROM ${qualified('session_messages')} WHERE machine = $1 AND key = $2 ORDER BY chunk`, [
+      machine,
+      key,
+    ]);
+    return assembleSession(
+      head.session_head,
+      rows.map((r) => r.body),
+    );
+  } finally {
+    await client.query('COMMIT').catch(() => undefined);
+  }
+}
+
 export interface TeamFile {
   path: string;
   role: string;
@@ -101,11 +127,9 @@ export class TeamReader {
     }
     const { machine, key: stored } = this.where(key);
     const loading = this.withClient(async (client) => {
-      const row = (
-        await client.query<{ session_json: string }>(`SELECT session_json FROM ${qualified('sessions')} WHERE machine = $1 AND key = $2`, [machine, stored])
-      ).rows[0];
-      if (!row) throw new AppError('NOT_FOUND', `The team store has no session ${stored} from ${machine}.`, 'key');
-      return asTeamSession(JSON.parse(row.session_json) as Session, machine);
+      const session = await storedSession(client, machine, stored);
+      if (!session) throw new AppError('NOT_FOUND', `The team store has no session ${stored} from ${machine}.`, 'key');
+      return asTeamSession(session, machine);
     });
     this.parsed.set(key, loading);
     loading.catch(() => this.parsed.delete(key));

@@ -1,12 +1,17 @@
 // The search text a team store keeps per session, from the same extraction as the local index: weighted chunks and the identifiers.
 import type { Session } from '../../shared/session.ts';
 import { extractIndexText, MESSAGE_SEPARATOR } from '../search-index/index-text.ts';
+import { sha256Text } from './session-chunks.ts';
 
 export type TextWeight = 'A' | 'B' | 'C';
 
 export interface TextChunk {
   weight: TextWeight;
+  /** Its place among the chunks of its weight, from 0: a prompt added at the end changes the last prompt chunk only, never the others' places. */
+  seq: number;
   body: string;
+  /** SHA-256 of the body: a re-push sends only the chunks whose hash the store does not have at their place. */
+  sha256: string;
 }
 
 export interface TeamText {
@@ -30,8 +35,9 @@ function clean(text: string): string {
 /** Packs pieces into chunks of at most CHUNK_CHARS, cutting an overlong piece at a space where one is near. */
 function pack(weight: TextWeight, pieces: string[], into: TextChunk[]): void {
   let current = '';
+  let seq = 0;
   const flush = () => {
-    if (current.trim()) into.push({ weight, body: current });
+    if (current.trim()) into.push({ weight, seq: seq++, body: current, sha256: sha256Text(current) });
     current = '';
   };
   for (const raw of pieces) {

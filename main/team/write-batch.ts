@@ -1,7 +1,8 @@
-// Writes one batch of sessions to the team store in one transaction: the machine claimed, the rows upserted, their search text and changed file parts replaced.
+// Writes one batch of sessions to the team store in one transaction: the machine claimed, the rows upserted, their changed message chunks, search-text chunks and file parts replaced.
 import type { ClientBase } from 'pg';
 import { qualified } from './team-names.ts';
 import type { SessionRow } from './session-row.ts';
+import type { SessionWrite } from './stored-chunks.ts';
 
 /** A source file of a pushed session: its facts, and the parts whose bytes changed since the store last had it. */
 export interface FileWrite {
@@ -19,7 +20,7 @@ export interface FileWrite {
 }
 
 export interface PushBatch {
-  rows: SessionRow[];
+  rows: SessionWrite[];
   files: FileWrite[];
 }
 
@@ -43,7 +44,7 @@ const SESSION_COLUMNS = [
   'idents',
   'size_bytes',
   'content_hash',
-  'session_json',
+  'session_head',
 ] as const;
 
 function sessionValues(r: SessionRow): unknown[] {
@@ -67,7 +68,7 @@ function sessionValues(r: SessionRow): unknown[] {
     r.idents,
     r.sizeBytes,
     r.contentHash,
-    r.json,
+    r.head,
   ];
 }
 
@@ -104,8 +105,14 @@ const UPSERT_HEAD = `INSERT INTO ${qualified('sessions')} (machine, pushed_by, $
 const UPSERT_TAIL = `ON CONFLICT (machine, key) DO UPDATE SET pushed_by = EXCLUDED.pushed_by, pushed_at = now(), ${SESSION_COLUMNS.filter((n) => n !== 'key')
   .map((n) => `${n} = EXCLUDED.${n}`)
   .join(', ')}`;
-const CLEAR_TEXT = `DELETE FROM ${qualified('session_texts')} WHERE machine = $1 AND key = ANY($2::text[])`;
-const TEXT_HEAD = `INSERT INTO ${qualified('session_texts')} (machine, key, seq, weight, body)`;
+/** A session's search-text chunks but those it keeps as they are (`<key>\n<weight><seq>`). */
+const CLEAR_TEXT = `DELETE FROM ${qualified('session_texts')} t WHERE t.machine = $1 AND t.key = ANY($2::text[]) AND NOT (t.key || E'\\n' || t.weight::text || t.seq::text) = ANY($3::text[])`;
+const TEXT_HEAD = `INSERT INTO ${qualified('session_texts')} (machine, key, weight, seq, sha256, body)`;
+const MESSAGE_HEAD = `INSERT INTO ${qualified('session_messages')} (machine, key, chunk, sha256, body)`;
+const MESSAGE_TAIL = 'ON CONFLICT (machine, key, chunk) DO UPDATE SET sha256 = EXCLUDED.sha256, body = EXCLUDED.body';
+/** Message chunks past a session's new last one. */
+const DROP_MESSAGES = `DELETE FROM ${qualified('session_messages')} m USING unnest($2::text[], $3::integer[]) AS s(key, chunks)
+  WHERE m.machine = $1 AND m.key = s.key AND m.chunk >= s.chunks`;
 const FILE_HEAD = `INSERT INTO ${qualified('session_files')} (machine, key, path, role, size, mtime_ms, sha256, parts)`;
 const FILE_TAIL =
   'ON CONFLICT (machine, key, path) DO UPDATE SET role = EXCLUDED.role, size = EXCLUDED.size, mtime_ms = EXCLUDED.mtime_ms, sha256 = EXCLUDED.sha256, parts = EXCLUDED.parts';
@@ -119,18 +126,34 @@ const DROP_PARTS = `DELETE FROM ${qualified('file_parts')} p USING unnest($2::te
 /** Everything of the batch or nothing: one transaction, rolled back on any failure (a lost connection rolls back by itself). */
 export async function writeBatch(client: ClientBase, machine: string, batch: PushBatch): Promise<void> {
   const { rows, files } = batch;
-  const keys = rows.map((r) => r.key);
+  const keys = rows.map((r) => r.row.key);
   await client.query('BEGIN');
   try {
     await client.query(CLAIM, [machine]);
-    await insertRows(client, UPSERT_HEAD, UPSERT_TAIL, machine, rows.map(sessionValues), 'current_user, ');
-    await client.query(CLEAR_TEXT, [machine, keys]);
+    await insertRows(
+      client,
+      UPSERT_HEAD,
+      UPSERT_TAIL,
+      machine,
+      rows.map((r) => sessionValues(r.row)),
+      'current_user, ',
+    );
+    await insertRows(
+      client,
+      MESSAGE_HEAD,
+      MESSAGE_TAIL,
+      machine,
+      rows.flatMap((r) => r.messages.map((c) => [r.row.key, c.chunk, c.sha256, c.body])),
+    );
+    await client.query(DROP_MESSAGES, [machine, keys, rows.map((r) => r.row.messages.length)]);
+    const keptTexts = rows.flatMap((r) => r.keptTexts.map((c) => `${r.row.key}\n${c.weight}${c.seq}`));
+    await client.query(CLEAR_TEXT, [machine, keys, keptTexts]);
     await insertRows(
       client,
       TEXT_HEAD,
       '',
       machine,
-      rows.flatMap((r) => r.chunks.map((c, seq) => [r.key, seq, c.weight, c.body])),
+      rows.flatMap((r) => r.texts.map((c) => [r.row.key, c.weight, c.seq, c.sha256, c.body])),
     );
     // Files: those the sessions have now stay (their changed parts rewritten, parts past their end removed), the rest go.
     const kept = files.map((f) => `${f.key}\n${f.path}`);
