@@ -142,6 +142,8 @@ test.describe('team store in the browser', () => {
     const found = page.locator(`[data-testid="session-row"][data-key="${berthKey}"]`);
     await expect(found).toBeVisible();
     await expect(found.getByTestId('row-machine')).toHaveText('bob-desktop');
+    // Its snippet shows the word in its context, marked, as a local result's does.
+    await expect(found.getByTestId('row-snippet').locator('mark').first()).toHaveText(/^berth$/i);
     await expect(page.locator('[data-testid="session-row"][data-key^="alice-laptop/"]')).toHaveCount(0);
     await found.click();
     await expect(page.getByTestId('detail')).toHaveAttribute('data-key', berthKey);

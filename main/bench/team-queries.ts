@@ -22,6 +22,8 @@ export function teamQueries(corpus: Corpus, machine: string): string[] {
     `${w(10)} ${w(400)}`,
     `"${w(0)} ${w(1)}"`,
     `"${w(3)} ${w(40)}"`,
+    `"${w(1)} ${w(2)} ${w(3)}"`,
+    `"${w(100)} ${w(2)}"`,
     `${w(20).slice(0, 4)}*`,
     `${w(700).slice(0, 3)}*`,
     id(0),

@@ -59,6 +59,38 @@ describeWithPostgres("team store served through the app's contract", (pgs) => {
     expect(await methods.getTeamStatus({})).toMatchObject({ served: true, store: expect.stringMatching(/^postgresql:\/\/vera@/) });
   });
 
+  it('gives each result a snippet with the matched words marked, and facets whose filters select what they counted', async () => {
+    const found = await methods.searchSessions({ query: 'ofx', limit: 50, offset: 0, facets: true });
+    const hit = found.results.find((r) => r.summary.key === teamKey('alice-laptop', ledger.key));
+    const hits = hit?.snippet.filter((p) => p.hit).map((p) => p.text.toLowerCase());
+    expect(hits?.length).toBeGreaterThan(0);
+    expect(new Set(hits)).toEqual(new Set(['ofx']));
+    // Words around the match, as the local search shows them, and no more than a snippet's worth.
+    const text = hit?.snippet.map((p) => p.text).join('') ?? '';
+    expect(text.length).toBeGreaterThan(20);
+    expect(text.length).toBeLessThan(300);
+    // A phrase is marked whole.
+    const phrase = await methods.searchSessions({ query: '"import CLI"', limit: 50, offset: 0 });
+    expect(phrase.results[0]?.snippet.some((p) => p.hit && /^import\W+cli$/i.test(p.text))).toBe(true);
+
+    const all = await methods.searchSessions({ query: '', limit: 1, offset: 0, facets: true });
+    const sources = all.facets?.source ?? [];
+    expect(sources.map((v) => [v.value, v.count]).sort()).toEqual(
+      [
+        ['claude-code', laptop.length],
+        ['vizier', desktop.length],
+      ].sort(),
+    );
+    expect(all.facets?.tag).toEqual([]);
+    for (const facet of ['source', 'project', 'model', 'date'] as const) {
+      for (const v of (all.facets?.[facet] ?? []).slice(0, 3)) {
+        expect((await methods.searchSessions({ query: v.filter, limit: 1, offset: 0 })).total, `${facet} ${v.filter}`).toBe(v.count);
+      }
+    }
+    // Over the matches of a query only.
+    expect(found.facets?.source.map((v) => v.value)).toEqual(['claude-code']);
+  });
+
   it('opens a session in windows, and shows its source file and records as the store holds them', async () => {
     const key = teamKey('alice-laptop', ledger.key);
     const opened = await methods.getSession({ key, messageLimit: 2 });

@@ -73,13 +73,13 @@ export function teamMethods(options: TeamMethodsOptions): ServiceMethods {
     },
     searchSessions: async ({ query, limit, offset, sort, facets }) => {
       const t0 = performance.now();
-      const found = await reader.search(query, { limit, offset, ...(sort ? { sort } : {}) });
+      const found = await reader.search(query, { limit, offset, snippets: true, ...(facets ? { facets: true } : {}), ...(sort ? { sort } : {}) });
       return {
-        results: found.hits.map((h) => ({ summary: teamSummary(h), snippet: [], messageIndex: null, score: h.score })),
+        results: found.hits.map((h) => ({ summary: teamSummary(h), snippet: h.snippet ?? [], messageIndex: null, score: h.score })),
         total: found.total,
         problems: found.problems,
         tookMs: performance.now() - t0,
-        ...(facets ? { facets: emptyFacets() } : {}),
+        ...(facets ? { facets: found.facets ?? emptyFacets() } : {}),
       };
     },
     getSession: async ({ key, messageLimit }) => opened(await reader.session(key), messageLimit),

@@ -1,6 +1,9 @@
 // Searches a team store with the app's query syntax: one page of matching sessions, each with its machine and who pushed it.
 import type { ClientBase } from 'pg';
+import type { Facets, SnippetPart } from '../../shared/search-api.ts';
+import { teamFacets } from './team-facets.ts';
 import { parseTeamQuery, teamSearchSql } from './team-query.ts';
+import { teamSnippets } from './team-snippets.ts';
 
 export interface TeamHit {
   machine: string;
@@ -25,10 +28,14 @@ export interface TeamHit {
   sizeBytes: number;
   /** Where the words matched, summed over the terms (higher is better: title, then prompts, then the rest); null without words. */
   score: number | null;
+  /** The matched words in context (asked for with `snippets`); the title when only filters or an identifier matched. */
+  snippet?: SnippetPart[];
 }
 
 export interface TeamSearchResult {
   hits: TeamHit[];
+  /** Counts per facet over every match (asked for with `facets`). */
+  facets?: Facets;
   /** Every session the query matches, beyond this page too. */
   total: number;
   /** Parts of the query that could not be used, said plainly. */
@@ -69,6 +76,10 @@ export interface TeamSearchPage {
   sort?: string;
   /** Only these sessions (by machine and key). */
   only?: Array<{ machine: string; key: string }>;
+  /** Each hit with its snippet. */
+  snippets?: boolean;
+  /** The counts per facet over every match. */
+  facets?: boolean;
 }
 
 export async function searchTeam(client: ClientBase, query: string, page: TeamSearchPage = {}): Promise<TeamSearchResult> {
@@ -77,17 +88,20 @@ export async function searchTeam(client: ClientBase, query: string, page: TeamSe
   if (page.only) parsed.only = page.only;
   const sql = teamSearchSql(parsed, { limit: page.limit ?? 50, offset: page.offset ?? 0 });
   let rows: Row[];
-  if (!sql.indexOnly) rows = (await client.query<Row>(sql.text, sql.values)).rows;
-  else {
-    await client.query('BEGIN READ ONLY');
-    try {
-      await client.query('SET LOCAL enable_seqscan = off');
-      rows = (await client.query<Row>(sql.text, sql.values)).rows;
-    } finally {
-      await client.query('COMMIT').catch(() => undefined);
-    }
+  let facets: Facets | undefined;
+  let snippets: Map<string, SnippetPart[]> | undefined;
+  // One snapshot for the page, its snippets and its facets.
+  await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    if (sql.indexOnly) await client.query('SET LOCAL enable_seqscan = off');
+    rows = (await client.query<Row>(sql.text, sql.values)).rows;
+    if (page.snippets && rows.length) snippets = await teamSnippets(client, parsed.terms, rows);
+    if (page.facets) facets = await teamFacets(client, sql.matched, page.now);
+  } finally {
+    await client.query('COMMIT').catch(() => undefined);
   }
   return {
+    ...(facets ? { facets } : {}),
     hits: rows.map((r) => ({
       machine: r.machine,
       key: r.key,
@@ -109,6 +123,7 @@ export async function searchTeam(client: ClientBase, query: string, page: TeamSe
       parentKey: r.parent_key,
       sizeBytes: r.size_bytes,
       score: r.score,
+      ...(snippets ? { snippet: snippets.get(`${r.machine}\n${r.key}`) ?? [] } : {}),
     })),
     total: rows[0] ? Number(rows[0].total) : 0,
     problems: sql.problems,
