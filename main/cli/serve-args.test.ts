@@ -15,3 +15,18 @@ it('takes --team for a team store, and refuses it beside --root (a team store sh
     '--team serves a team store; --root adds local folders, which it does not show. Use one or the other.',
   );
 });
+
+it('takes --host for serve --team only, and refuses a non-loopback address without TLS unless --insecure-http', () => {
+  const team = ['--team', 'postgresql://vera@db/team'];
+  expect(() => parseServeArgs([...team, '--host', '0.0.0.0'])).toThrow(
+    "Serving on 0.0.0.0 would send the team's sessions and the access token over the network unencrypted. Give a certificate and its key (--tls-cert FILE --tls-key FILE), or --insecure-http",
+  );
+  expect(parseServeArgs([...team, '--host', '0.0.0.0', '--insecure-http'])).toMatchObject({ host: '0.0.0.0', insecureHttp: true });
+  expect(parseServeArgs([...team, '--host', '127.0.0.1'])).toMatchObject({ host: '127.0.0.1' });
+  expect(parseServeArgs([...team, '--host', 'team.example', '--tls-cert', 'c.pem', '--tls-key', 'k.pem'])).toMatchObject({
+    host: 'team.example',
+    tls: { cert: expect.stringMatching(/\/c\.pem$/), key: expect.stringMatching(/\/k\.pem$/) },
+  });
+  expect(() => parseServeArgs([...team, '--host', 'team.example', '--tls-cert', 'c.pem'])).toThrow('--tls-cert and --tls-key go together');
+  expect(() => parseServeArgs(['--host', '0.0.0.0', '--insecure-http'])).toThrow('--host is for serve --team; the local vault is served on 127.0.0.1 only.');
+});

@@ -1,5 +1,6 @@
-// The HTTP transport: POST /api/:method, GET /events (SSE) and GET /download/bundle over one dispatch, loopback only, token required.
+// The HTTP transport: POST /api/:method, GET /events (SSE) and GET /download/bundle over one dispatch, loopback only (or over TLS for `serve --team --host`), token required.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppEvent } from '../../shared/api.ts';
 import type { ErrorCode } from '../../shared/result.ts';
@@ -22,6 +23,10 @@ export interface HttpTransportOptions {
   heartbeatMs?: number;
   /** Timeouts, the body size and the connection cap (DEFAULT_HTTP_LIMITS; tests make them small). */
   limits?: Partial<HttpLimits>;
+  /** Serve HTTPS with this certificate and key (`serve --team --host`); plain HTTP without. */
+  tls?: { cert: Buffer; key: Buffer };
+  /** Host names (or addresses) accepted in the Host header besides 127.0.0.1 and localhost: the address served on, the certificate's names. */
+  hosts?: string[];
 }
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -56,10 +61,19 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
 
-  /** DNS-rebinding defence: only the loopback names we listen on are accepted. */
+  const scheme = options.tls ? 'https' : 'http';
+  const names = new Set(['127.0.0.1', 'localhost', ...(options.hosts ?? []).map((h) => h.toLowerCase())]);
+  /**
+   * DNS-rebinding defence: only the names we listen on are accepted (loopback's, and those given for a served
+   * address), with our port (or none, on the scheme's default port).
+   */
   const hostAllowed = (host: string | undefined): boolean => {
     const port = options.port();
-    return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+    const m = host === undefined ? null : /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
+    if (!m?.[1]) return false;
+    const name = m[1].replace(/^\[|\]$/g, '').toLowerCase();
+    const given = m[2] === undefined ? (options.tls ? 443 : 80) : Number(m[2]);
+    return names.has(name) && given === port;
   };
 
   /** 401 when no token was sent, 403 when a wrong one was. */
@@ -123,7 +137,7 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
     });
   };
 
-  const server = createServer(serverOptions(limits), (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     void (async () => {
       if (!hostAllowed(req.headers.host)) {
         closeAfter(req, res)
@@ -133,7 +147,7 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
       }
       let url: URL;
       try {
-        url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+        url = new URL(req.url ?? '/', `${scheme}://${req.headers.host}`);
       } catch {
         sendError(closeAfter(req, res), 400, 'INVALID_INPUT', 'The request address is not a valid URL.');
         return;
@@ -142,7 +156,7 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
       const isDownload = url.pathname === '/download/bundle';
       if (isApi || isDownload || url.pathname === '/events') {
         const origin = req.headers.origin;
-        if (origin !== undefined && origin !== `http://${req.headers.host}`) {
+        if (origin !== undefined && origin !== `${scheme}://${req.headers.host}`) {
           sendError(closeAfter(req, res), 403, 'INVALID_INPUT', 'Forbidden: cross-origin request.');
           return;
         }
@@ -175,7 +189,11 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
       if (!res.headersSent) sendError(closeAfter(req, res), 500, 'INTERNAL', 'Internal error: the request could not be answered.');
       else res.destroy();
     });
-  });
+  };
+  // node:https's server is node:http's over TLS, with the same request handling, timeouts and connection methods.
+  const server = options.tls
+    ? (createHttpsServer({ ...serverOptions(limits), cert: options.tls.cert, key: options.tls.key }, handler) as unknown as Server)
+    : createServer(serverOptions(limits), handler);
   // Beyond this many open connections new ones are closed at once: a tab needs a handful.
   server.maxConnections = limits.maxConnections;
   return server;

@@ -99,7 +99,12 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
   }
   // The serve process (`session-vault serve`, `npm start` without Electron) sizes V8's heaps before the services start.
   configureHeaps();
-  if (args.team !== undefined) return runTeamServe({ team: args.team, port: args.port, open: args.open }, rendererDir, env);
+  if (args.team !== undefined)
+    return runTeamServe(
+      { team: args.team, port: args.port, open: args.open, host: args.host, ...(args.tls ? { tls: args.tls } : {}), insecureHttp: args.insecureHttp },
+      rendererDir,
+      env,
+    );
   const running = await startServer({
     dataDir: resolveDataDir(env),
     port: args.port,
