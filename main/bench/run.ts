@@ -4,16 +4,19 @@ import { parseArgs } from 'node:util';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchLargeFiles, printLargeFiles } from './large-files.ts';
+import { benchLargeRestart, printLargeRestart } from './large-restart.ts';
 import { benchSearch, printSearch } from './search.ts';
 import { benchCompare, printCompare } from './compare.ts';
 import { benchBundle, printBundle } from './bundle.ts';
 import { benchRedaction, printRedaction } from './redaction.ts';
 import { measureRenderer, printRendererSize } from './renderer-size.ts';
 import { benchUsage, printUsage } from './usage.ts';
+import { benchDashboard, printDashboard } from './usage-dashboard.ts';
 import { benchOpenCode, printOpenCode } from './opencode.ts';
 import { builtFile } from './built.ts';
 import { benchTeam, printTeam } from './team.ts';
 import { benchRecognition, printRecognition } from './recognition.ts';
+import { benchCliStartup, printCliStartup } from './cli-startup.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -23,6 +26,7 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     'no-rg': { type: 'boolean' },
     'bundle-mb': { type: 'string' },
+    'restart-mb': { type: 'string' },
     'corpus-mb': { type: 'string' },
     'corpus-dir': { type: 'string' },
     'opencode-sessions': { type: 'string' },
@@ -42,6 +46,8 @@ if (!process.env.SESSION_VAULT_WORKER_FILE && existsSync(builtWorker)) {
   console.log(`Worker threads: ${builtWorker}, built ${statSync(builtWorker).mtime.toISOString().slice(0, 16).replace('T', ' ')} UTC`);
 } else if (!process.env.SESSION_VAULT_WORKER_FILE) console.log('Worker threads: from the sources (no build in out/; npm run bench builds one)');
 if (wanted('large')) printLargeFiles(await benchLargeFiles());
+// A 200 MB transcript's first window after a restart, through its page table and read whole (--restart-mb to change it).
+if (wanted('restart')) printLargeRestart(await benchLargeRestart(Math.max(1, Number(values.runs ?? 3)), Number(values['restart-mb'] ?? 200)));
 if (wanted('compare')) printCompare(await benchCompare());
 // The realistic corpus (realistic-corpus/): 1 GB by default, --corpus-mb to change it, --sessions for a count of
 // sessions (sizes scaled to fit), --corpus-dir to keep it for the next run.
@@ -57,9 +63,23 @@ if (wanted('search')) {
     }),
   );
 }
+// Warm `list --json` and `search <word> --json` as processes on the realistic corpus (same options as search), beside rg and `node -e 0`.
+if (wanted('cli')) {
+  printCliStartup(
+    await benchCliStartup({
+      corpusMb: Number(values['corpus-mb'] ?? 1024),
+      sessions: values.sessions === undefined ? undefined : Number(values.sessions),
+      runs: Math.max(5, Number(values.runs ?? 5)),
+      corpusDir: values['corpus-dir'],
+    }),
+  );
+}
 // One OpenCode store (opencode.db, WAL) of 10,000 sessions by default: each session listed and indexed on its own.
 if (wanted('opencode')) printOpenCode(await benchOpenCode(Number(values['opencode-sessions'] ?? 10_000), Math.max(1, Number(values.runs ?? 3))));
 if (wanted('usage')) printUsage(await benchUsage(Number(values.sessions ?? 2000), Math.max(3, Number(values.runs ?? 3))));
+// The dashboard's queries alone (`--only dashboard`; `usage` runs them too), at SV_BENCH_DASHBOARD_SESSIONS sessions (100,000 by default).
+if (values.only?.split(',').includes('dashboard'))
+  printDashboard(await benchDashboard(Number(process.env.SV_BENCH_DASHBOARD_SESSIONS ?? 100_000), Math.max(5, Number(values.runs ?? 5))));
 if (wanted('bundle')) printBundle(await benchBundle(Number(values['bundle-mb'] ?? 1024)));
 if (wanted('redaction')) printRedaction(await benchRedaction());
 // The team store: a throwaway PostgreSQL cluster, `--sessions` in the store at the end (10,000 by default).
