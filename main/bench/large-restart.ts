@@ -141,7 +141,9 @@ const range = (values: number[], unit: string) => {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 export function printLargeRestart(f: RestartFigures): void {
-  console.log(`\nBig session after a restart (target: first window < 500 ms; ${f.megabytes} MB Claude Code transcript, ${f.messagesTotal} messages, warm OS cache, ${f.paged.length} runs each)`);
+  console.log(
+    `\nBig session after a restart (target: first window < 500 ms; ${f.megabytes} MB Claude Code transcript, ${f.messagesTotal} messages, warm OS cache, ${f.paged.length} runs each)`,
+  );
   console.log(`page table: written ${f.tableWrittenMs} ms after the first (whole) read answered, ${f.tableKb} KB`);
   console.log('restarted process (opened ...)  first window    its CPU   spawn->window   next window     RSS open    peak RSS');
   const rows = [
@@ -152,10 +154,30 @@ export function printLargeRestart(f: RestartFigures): void {
   ] as const;
   for (const [name, runs] of rows) {
     console.log(
-      `${name.padEnd(30)} ${range(runs.map((r) => r.openMs), 'ms').padStart(12)}  ${range(runs.map((r) => r.openCpuMs), 'ms').padStart(9)}  ${range(runs.map((r) => r.sinceSpawnMs), 'ms').padStart(14)}  ${range(runs.map((r) => r.scrollMs), 'ms').padStart(12)}  ${range(runs.map((r) => r.rssMb), 'MB').padStart(11)}  ${range(runs.map((r) => r.peakRssMb), 'MB').padStart(10)}`,
+      `${name.padEnd(30)} ${range(
+        runs.map((r) => r.openMs),
+        'ms',
+      ).padStart(12)}  ${range(
+        runs.map((r) => r.openCpuMs),
+        'ms',
+      ).padStart(9)}  ${range(
+        runs.map((r) => r.sinceSpawnMs),
+        'ms',
+      ).padStart(14)}  ${range(
+        runs.map((r) => r.scrollMs),
+        'ms',
+      ).padStart(12)}  ${range(
+        runs.map((r) => r.rssMb),
+        'MB',
+      ).padStart(11)}  ${range(
+        runs.map((r) => r.peakRssMb),
+        'MB',
+      ).padStart(10)}`,
     );
   }
-  console.log(`of which in the session worker: its start ${range(f.workerStartMs, 'ms')}, then the first window through the table ${range(f.tableWindowMs, 'ms')}`);
+  console.log(
+    `of which in the session worker: its start ${range(f.workerStartMs, 'ms')}, then the first window through the table ${range(f.tableWindowMs, 'ms')}`,
+  );
   const ratio = (whole: RestartRun[], paged: RestartRun[]) => (median(whole.map((r) => r.openMs)) / median(paged.map((r) => r.openMs))).toFixed(1);
   console.log(
     `first window through the table: ${ratio(f.whole, f.paged)}x faster at start, ${ratio(f.wholeSettled, f.pagedSettled)}x settled (medians); ` +

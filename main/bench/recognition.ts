@@ -54,7 +54,15 @@ export async function benchRecognition(count = 10_000, sizeMb = 500): Promise<Re
     const readMs = performance.now() - t;
     const { stdout } = await run(process.execPath, [join(import.meta.dirname, 'search-cold.ts'), join(dir, 'data'), loose], { maxBuffer: 1 << 20 });
     const cold = JSON.parse(stdout) as ColdFigures;
-    return { files: files.length, recognizeMs: recognised.ms, recognizeCpuMs: recognised.cpuMs, readMs, cold, unrecognised: readers.filter((r) => !r).length, mb: corpus.bytes / 1024 ** 2 };
+    return {
+      files: files.length,
+      recognizeMs: recognised.ms,
+      recognizeCpuMs: recognised.cpuMs,
+      readMs,
+      cold,
+      unrecognised: readers.filter((r) => !r).length,
+      mb: corpus.bytes / 1024 ** 2,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -62,10 +70,14 @@ export async function benchRecognition(count = 10_000, sizeMb = 500): Promise<Re
 
 export function printRecognition(f: RecognitionFigures & { mb: number }): void {
   const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
-  console.log(`\nRecognition by content (${f.files.toLocaleString()} loose files of the realistic corpus, ${f.mb.toFixed(0)} MB, no layout; one worker thread, as the scan)`);
+  console.log(
+    `\nRecognition by content (${f.files.toLocaleString()} loose files of the realistic corpus, ${f.mb.toFixed(0)} MB, no layout; one worker thread, as the scan)`,
+  );
   console.log(`  recognise (8 KB head, 64 KB when cut)   ${f.recognizeMs.toFixed(0)} ms wall, ${f.recognizeCpuMs.toFixed(0)} ms CPU`);
   console.log(`  read every file with its reader           ${f.readMs.toFixed(0)} ms`);
-  console.log(`  cold index of the folder (fresh process)  ${f.cold.searchableMs.toFixed(0)} ms wall until searchable, ${f.cold.cpuMs.toFixed(0)} ms CPU (every thread)`);
+  console.log(
+    `  cold index of the folder (fresh process)  ${f.cold.searchableMs.toFixed(0)} ms wall until searchable, ${f.cold.cpuMs.toFixed(0)} ms CPU (every thread)`,
+  );
   console.log(
     `  recognition / cold index: ${pct(f.recognizeCpuMs, f.cold.cpuMs)} of its CPU, ${pct(f.recognizeMs, f.cold.searchableMs)} of its wall time (target < 5%); recognition / read: ${pct(f.recognizeMs, f.readMs)}; unrecognised: ${f.unrecognised} (formats told only by their place)`,
   );

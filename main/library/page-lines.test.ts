@@ -42,7 +42,14 @@ it('slices read back as the records the whole read gives for those lines, with t
   expect(pieces).toEqual(whole);
   // The last marked line before each wanted line: none before line 2, line 2 up to line 7, then line 7 itself.
   const markedLines = marked.map((range) => (range ? recordsOf(Buffer.from(LINES.join('\n')).subarray(range[0], range[1]), 1)[0]?.value : null));
-  expect(markedLines).toEqual([null, null, { type: 'token_count', n: 2 }, { type: 'token_count', n: 2 }, { type: 'token_count', n: 7 }, { type: 'token_count', n: 7 }]);
+  expect(markedLines).toEqual([
+    null,
+    null,
+    { type: 'token_count', n: 2 },
+    { type: 'token_count', n: 2 },
+    { type: 'token_count', n: 7 },
+    { type: 'token_count', n: 7 },
+  ]);
 });
 
 it('says so when the file has fewer lines than asked for', async () => {

@@ -138,7 +138,12 @@ export async function sweepPageTables(dir: string): Promise<number> {
       drop = info !== null && Date.now() - info.mtimeMs > STALE_TEMP_MS;
     } else if (name.endsWith('.json')) {
       const table = await readPageTable(file);
-      drop = table === null || (await stat(table.path).then(() => false, () => true));
+      drop =
+        table === null ||
+        (await stat(table.path).then(
+          () => false,
+          () => true,
+        ));
     }
     if (drop) {
       await rm(file, { force: true });

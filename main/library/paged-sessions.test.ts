@@ -41,15 +41,56 @@ function transcript(turns: number, from = 0): string {
     const split = { id: `msg_${t}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', usage };
     const req = `req_${t}`;
     const call = (k: number) => ({ type: 'tool_use', id: `toolu_${t}_${k}`, name: 'Read', input: { file_path: `/p/f${k}.ts` } });
-    lines.push({ ...base, type: 'assistant', uuid: uuid(), timestamp: at(n), requestId: req, message: { ...split, content: [{ type: 'thinking', thinking: 'Look first.', signature: 's' }] } });
+    lines.push({
+      ...base,
+      type: 'assistant',
+      uuid: uuid(),
+      timestamp: at(n),
+      requestId: req,
+      message: { ...split, content: [{ type: 'thinking', thinking: 'Look first.', signature: 's' }] },
+    });
     lines.push({ ...base, type: 'assistant', uuid: uuid(), timestamp: at(n), requestId: req, message: { ...split, content: [call(1)] } });
-    lines.push({ ...base, type: 'user', uuid: uuid(), timestamp: at(n), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${t}_1`, content: 'one\ntwo' }] }, toolUseResult: { stdout: 'one\ntwo' } });
+    lines.push({
+      ...base,
+      type: 'user',
+      uuid: uuid(),
+      timestamp: at(n),
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${t}_1`, content: 'one\ntwo' }] },
+      toolUseResult: { stdout: 'one\ntwo' },
+    });
     lines.push({ ...base, type: 'assistant', uuid: uuid(), timestamp: at(n), requestId: req, message: { ...split, content: [call(2)] } });
-    lines.push({ ...base, type: 'user', uuid: uuid(), timestamp: at(n), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${t}_2`, content: 'three' }] } });
-    lines.push({ ...base, type: 'assistant', uuid: uuid(), timestamp: at(n), requestId: `${req}b`, message: { ...split, id: `msg_${t}b`, content: [{ type: 'text', text: `Done ${t}.` }] } });
+    lines.push({
+      ...base,
+      type: 'user',
+      uuid: uuid(),
+      timestamp: at(n),
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${t}_2`, content: 'three' }] },
+    });
+    lines.push({
+      ...base,
+      type: 'assistant',
+      uuid: uuid(),
+      timestamp: at(n),
+      requestId: `${req}b`,
+      message: { ...split, id: `msg_${t}b`, content: [{ type: 'text', text: `Done ${t}.` }] },
+    });
     if (t % 5 === 4) {
-      lines.push({ ...base, type: 'system', subtype: 'compact_boundary', uuid: uuid(), timestamp: at(n), compactMetadata: { trigger: 'auto', preTokens: 1000 } });
-      lines.push({ ...base, type: 'user', uuid: uuid(), timestamp: at(n), isCompactSummary: true, message: { role: 'user', content: `Summary up to turn ${t}` } });
+      lines.push({
+        ...base,
+        type: 'system',
+        subtype: 'compact_boundary',
+        uuid: uuid(),
+        timestamp: at(n),
+        compactMetadata: { trigger: 'auto', preTokens: 1000 },
+      });
+      lines.push({
+        ...base,
+        type: 'user',
+        uuid: uuid(),
+        timestamp: at(n),
+        isCompactSummary: true,
+        message: { role: 'user', content: `Summary up to turn ${t}` },
+      });
     }
     lines.push({ type: 'file-history-snapshot', messageId: uuid(), snapshot: {} });
   }
@@ -98,7 +139,12 @@ describe('a big session after a restart', () => {
     const after = await restarted();
     const middle = Math.floor(full.messages.length / 2) - 7;
     const last = full.messages.length - 20;
-    for (const [offset, limit] of [[0, 25], [middle, 31], [last, 25], [3, 0]] as const) {
+    for (const [offset, limit] of [
+      [0, 25],
+      [middle, 31],
+      [last, 25],
+      [3, 0],
+    ] as const) {
       const paged = await after.windowFromTable(paging, path, offset, limit);
       expect(paged, `window ${offset}`).not.toBeNull();
       expectWindow(paged as { session: Session; messagesTotal: number }, full, offset, limit);

@@ -35,7 +35,12 @@ const tried = new Set<string>();
  * A window of a big session from its page table; null when the session has no table for its file as it is now
  * (never read whole, changed since, or the table is missing or damaged), and it is then read whole.
  */
-export async function windowFromTable(paging: Paging, path: string, offset: number, limit: number): Promise<{ session: Session; messagesTotal: number } | null> {
+export async function windowFromTable(
+  paging: Paging,
+  path: string,
+  offset: number,
+  limit: number,
+): Promise<{ session: Session; messagesTotal: number } | null> {
   let table = loaded.get(path) ?? null;
   loaded.delete(path);
   if (table && !(await stillMatches(table))) table = null;

@@ -204,8 +204,7 @@ const PLANTS: Plant[] = [
     format: 'grok',
     home: 'grok',
     file: '.grok/sessions/%2Ftmp%2Fas-agent-lab%2Fgrok%2Fproject/019f6851-7ec4-7ef0-97d3-03f3eee38755/summary.json',
-    plant: (abs, how) =>
-      jsonlLine((r) => r.type === 'user' && r.prompt_index === 0, ['content'])(abs.replace(/summary\.json$/, 'chat_history.jsonl'), how),
+    plant: (abs, how) => jsonlLine((r) => r.type === 'user' && r.prompt_index === 0, ['content'])(abs.replace(/summary\.json$/, 'chat_history.jsonl'), how),
   },
   {
     format: 'droid',

@@ -90,7 +90,9 @@ describe('codex exec --json output', () => {
 
 describe('an exec item with no text', () => {
   it('is left out with a warning, never shown as an empty answer', async () => {
-    const run = RUN.map((e) => (e.type === 'item.completed' && e.item?.id === 'item_3' ? { ...e, item: { id: 'item_3', type: 'agent_message', body: 'x' } } : e));
+    const run = RUN.map((e) =>
+      e.type === 'item.completed' && e.item?.id === 'item_3' ? { ...e, item: { id: 'item_3', type: 'agent_message', body: 'x' } } : e,
+    );
     const path = write(run);
     const s = await (await resolveReader(path))!.read(path);
     expect(s.messages.map((m) => [m.role, m.parts.map((p) => p.type)])).toEqual([

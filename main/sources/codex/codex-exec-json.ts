@@ -78,7 +78,9 @@ function itemParts(item: Record<string, unknown>, warnings: WarningList, state: 
     case 'reasoning': {
       const text = str(item.text);
       if (!text) {
-        warnMissingContent(warnings, `A Codex exec ${item.type} item`, { found: item.text === undefined ? heldKeys(item, ['id', 'type']) : 'its text is empty' });
+        warnMissingContent(warnings, `A Codex exec ${item.type} item`, {
+          found: item.text === undefined ? heldKeys(item, ['id', 'type']) : 'its text is empty',
+        });
         return null;
       }
       return { role: 'assistant', parts: [item.type === 'reasoning' ? { type: 'thinking', text, redacted: false } : { type: 'text', text }] };

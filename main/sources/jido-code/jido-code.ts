@@ -97,8 +97,11 @@ function readMessages(top: Fields): Message[] {
     // A tool that printed nothing is a result; a turn with an empty text is no message.
     const missing = content === null || (role !== 'tool' && !content.trim());
     // Tool messages hold the tool's output, not prose; the viewer shows them as results.
-    const parts: MessagePart[] =
-      missing ? [] : role === 'tool' ? [{ type: 'tool_result', callId: null, output: content, isError: null }] : [{ type: 'text', text: content }];
+    const parts: MessagePart[] = missing
+      ? []
+      : role === 'tool'
+        ? [{ type: 'tool_result', callId: null, output: content, isError: null }]
+        : [{ type: 'text', text: content }];
     const { usage, cost } = readUsage(f.object('usage'));
     if (missing) {
       const found = f.present('content') ? (content === null ? undefined : 'its content is empty') : heldKeys(f.raw, ['id', 'role', 'timestamp']);

@@ -21,7 +21,10 @@ async function legacySession(data: string, id: string, title: string, prompt: st
   const storage = join(data, 'storage');
   const file = join(storage, 'session', 'prj_main', `${id}.json`);
   await mkdir(join(storage, 'session', 'prj_main'), { recursive: true });
-  await writeFile(file, JSON.stringify({ id, projectID: 'prj_main', directory: '/home/dev/harbor-api', title, time: { created: 1767225600000, updated: 1767225660000 } }));
+  await writeFile(
+    file,
+    JSON.stringify({ id, projectID: 'prj_main', directory: '/home/dev/harbor-api', title, time: { created: 1767225600000, updated: 1767225660000 } }),
+  );
   await mkdir(join(storage, 'message', id), { recursive: true });
   const msg = `msg_${id}`;
   await writeFile(join(storage, 'message', id, `${msg}.json`), JSON.stringify({ id: msg, sessionID: id, role: 'user', time: { created: 1767225600000 } }));
