@@ -1,7 +1,7 @@
 // Turns a message's OpenCode parts (text, reasoning, tool, file, step-start/step-finish, patch, compaction, ...) into canonical message parts, step usage and sub-session links.
 import type { MessagePart, TokenUsage } from '../../../shared/session.ts';
 import { addUsage, emptyUsage, isRecord, limitDepth, type WarningList } from '../coerce.ts';
-import type { OcRecord } from './opencode-rows.ts';
+import type { OcPart } from './opencode-rows.ts';
 
 /** Parts that record how a turn ran, not what was said: known, and never content. */
 const BOOKKEEPING = new Set(['step-start', 'step-finish', 'snapshot', 'patch', 'agent', 'retry']);
@@ -80,7 +80,7 @@ function fileParts(data: Record<string, unknown>, out: PartsOfMessage): void {
 }
 
 /** The parts of one message, in order, with what its steps recorded. */
-export function partsOfMessage(records: readonly OcRecord[], warnings: WarningList): PartsOfMessage {
+export function partsOfMessage(records: readonly OcPart[], warnings: WarningList): PartsOfMessage {
   const out: PartsOfMessage = { parts: [], stepUsage: null, stepCost: null, subSessions: [], patchedFiles: [], openTool: false };
   for (const record of records) {
     const data = record.data;

@@ -23,12 +23,16 @@ export interface OcSessionInfo {
   origin: Origin;
 }
 
-/** A message or part: its JSON `data` (null when it was not JSON), its ids and times. */
-export interface OcRecord {
+/** A part: its JSON `data` (null when it was not JSON), its ids and times. */
+export interface OcPart {
   id: string;
   messageId: string | null;
   createdMs: number | null;
   data: Record<string, unknown> | null;
+}
+
+/** A message: as a part, and where it was read (a session's messages keep it; a part's is never shown, so none is made). */
+export interface OcRecord extends OcPart {
   origin: Origin;
 }
 
@@ -41,7 +45,7 @@ export interface OcRows {
   /** In the order the tool wrote them. */
   messages: OcRecord[];
   /** Every part of the session, each message's in order. */
-  parts: OcRecord[];
+  parts: OcPart[];
   /** Sessions whose parent is this one (the store knows them; the storage tree only through task tool parts). */
   childIds: string[];
   sourceFiles: SourceFile[];
@@ -50,6 +54,8 @@ export interface OcRows {
 
 /** A JSON pointer token (RFC 6901): `~` and `/` escaped. */
 export function pointerToken(text: string): string {
+  // Most ids hold neither character: checking first spares two searches that build nothing.
+  if (!text.includes('~') && !text.includes('/')) return text;
   return text.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 

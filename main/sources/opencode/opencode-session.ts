@@ -7,7 +7,7 @@ import { builtinPricing } from '../../pricing/pricing-table.ts';
 import { addUsage, emptyUsage, isRecord, lastSegment, titleFromText } from '../coerce.ts';
 import type { OpenCodeApp } from './opencode-layout.ts';
 import { partsOfMessage, tokensOf, type PartsOfMessage } from './opencode-parts.ts';
-import type { OcRecord, OcRows } from './opencode-rows.ts';
+import type { OcPart, OcRecord, OcRows } from './opencode-rows.ts';
 
 /** The title OpenCode gives a session until the model names it ("New session - 2026-03-22T10:00:00.000Z"). */
 const PLACEHOLDER_TITLE = /^(New session|Child session) - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -36,7 +36,7 @@ function errorText(value: unknown): string | null {
   return name && message ? `Error (${name}): ${message}` : `Error: ${message ?? name}`;
 }
 
-function buildMessage(record: OcRecord, own: readonly OcRecord[], app: OpenCodeApp, rows: OcRows): MessageFacts | null {
+function buildMessage(record: OcRecord, own: readonly OcPart[], app: OpenCodeApp, rows: OcRows): MessageFacts | null {
   const data = record.data;
   if (!data) return null;
   const warnings = rows.warnings;
@@ -129,7 +129,7 @@ function firstPrompt(facts: MessageFacts[]): string | null {
 
 export function buildOpenCodeSession(rows: OcRows, app: OpenCodeApp, now: number = Date.now()): Session {
   const { warnings } = rows;
-  const partsBy = new Map<string, OcRecord[]>();
+  const partsBy = new Map<string, OcPart[]>();
   for (const part of rows.parts) {
     const key = part.messageId ?? '';
     const list = partsBy.get(key) ?? [];

@@ -6,7 +6,7 @@ import { companionInside } from '../companion.ts';
 import { listFolder, statPath } from '../file-bytes.ts';
 import { UnreadableError } from '../types.ts';
 import { storageRootOf } from './opencode-layout.ts';
-import { epochMs, objectOf, text, type OcRecord, type OcRows, type OcSessionInfo } from './opencode-rows.ts';
+import { epochMs, objectOf, text, type OcPart, type OcRecord, type OcRows, type OcSessionInfo } from './opencode-rows.ts';
 
 /** Ids become folder names: only the characters OpenCode's ids use, so no id can name a folder outside the tree. */
 const SAFE_ID = /^[A-Za-z0-9_-]{1,200}$/;
@@ -95,7 +95,7 @@ export async function loadStorageSession(absPath: string, label: string): Promis
   const storage = storageRootOf(absPath);
   const sourceFiles: SourceFile[] = [{ path: absPath, size: ctx.size, mtimeMs: ctx.mtimeMs, role: 'primary' }];
   const messages: OcRecord[] = [];
-  const parts: OcRecord[] = [];
+  const parts: OcPart[] = [];
   for (const file of await jsonFiles(join(storage, 'message', id), storage)) {
     const loaded = await load(file, 'transcript', warnings, 'Message');
     if (!loaded) continue;
@@ -118,7 +118,7 @@ export async function loadStorageSession(absPath: string, label: string): Promis
     // Current trees keep a message's parts in part/<message>/, older ones in part/<session>/<message>/.
     let files = await jsonFiles(join(storage, 'part', message.id), storage);
     if (!files.length) files = await jsonFiles(join(storage, 'part', id, message.id), storage);
-    const own: OcRecord[] = [];
+    const own: OcPart[] = [];
     for (const file of files) {
       const loaded = await load(file, 'payload', warnings, 'Part');
       if (!loaded) continue;
@@ -129,7 +129,6 @@ export async function loadStorageSession(absPath: string, label: string): Promis
         messageId: message.id,
         createdMs: epochMs(time.start) ?? epochMs(time.created),
         data: loaded.record,
-        origin: { fileIndex: sourceFiles.length - 1, line: null, pointer: '' },
       });
     }
     // In file-name order: OpenCode names a part's file by its id, which grows as parts are written.

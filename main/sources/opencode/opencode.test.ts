@@ -64,6 +64,20 @@ describe('OpenCode rows that are not what the reader expects', () => {
     expect(s.warnings.find((w) => w.code === 'unknown_part_type')?.message).toContain('"hologram"');
   });
 
+  it('points each message at its row, escaping "/" and "~" in its id as a JSON pointer must', async () => {
+    const { path, db } = store();
+    session(db, 'ses_p', 'Pointers', 1767225600000);
+    message(db, 'msg_plain', 'ses_p', 1767225601000, { role: 'user', time: { created: 1767225601000 } });
+    part(db, 'prt_1', 'msg_plain', 'ses_p', 1767225601001, { type: 'text', text: 'plain id' });
+    message(db, 'msg/a~b', 'ses_p', 1767225602000, { role: 'user', time: { created: 1767225602000 } });
+    part(db, 'prt_2', 'msg/a~b', 'ses_p', 1767225602001, { type: 'text', text: 'odd id' });
+    const s = await container.readOne(path, 'ses_p');
+    expect(s.messages.map((m) => [m.id, m.origin?.pointer])).toEqual([
+      ['msg_plain', '/rows/message/msg_plain'],
+      ['msg/a~b', '/rows/message/msg~1a~0b'],
+    ]);
+  });
+
   it('says a SQLite file that is not an OpenCode store is not one, and that a deleted session is gone', async () => {
     const path = join(testTempDir('sv-opencode-'), 'opencode.db');
     const other = new DatabaseSync(path);
