@@ -154,12 +154,15 @@ export class IndexWrites {
     try {
       const fullText: FullText = { docs: [], heads: [], idents: [] };
       for (const op of ops) this.one(op, fullText);
+      // What the batch's files add to the usage totals, one row per key (usage-totals.ts).
+      this.usage.writeTotals();
       for (const write of fullText.docs) write();
       for (const write of fullText.heads) write();
       for (const write of fullText.idents) write();
       if (this.textBytes) this.countText.run(this.textBytes, SINCE_TIDY);
       this.db.exec('COMMIT');
     } catch (err) {
+      this.usage.clearTotals();
       this.db.exec('ROLLBACK');
       throw err;
     }

@@ -1,10 +1,12 @@
-// Writes a file's usage facts (usage-facts.ts) into the usage tables and the totals over every file, and takes them out again; used by the index's writer.
+// Writes a file's usage facts (usage-facts.ts) into the usage tables and the totals over every file (what a batch adds summed in memory: usage-totals.ts), and takes them out again; used by the index's writer.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import type { SessionSummary } from '../../shared/session.ts';
 import { lengthBucket, turnBucket } from './usage-buckets.ts';
 import type { UsageFacts } from './usage-facts.ts';
 import { localHours, type LocalHour } from './usage-periods.ts';
 import { CREATE_FILE_DAYS, CREATE_PROJECT_DAYS } from './usage-schema.ts';
+import type { ToolUse } from './usage-tools.ts';
+import { UsageTotals } from './usage-totals.ts';
 
 const timeOf = (iso: string | null | undefined): number | null => {
   const t = iso ? Date.parse(iso) : NaN;
@@ -21,6 +23,21 @@ export const projectName = (project: string) => {
 };
 
 const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'] as const;
+
+/** A file's usage row with its session's source, zone and project, as `hoursOf` reads it back. */
+type HourRow = { h: number; model: string; format: string; zone: string; project: string } & Record<(typeof SUMS)[number], number>;
+type Day = { zone: string; day: string; model: string; format: string; sums: number[]; hours: Map<number, [number, number, number]> };
+type ProjectDay = { zone: string; day: string; project: string; format: string; sums: number[] };
+/** What a written file's usage_sessions row holds (and its tools), for the totals. */
+interface UsageSessionRow {
+  format: string;
+  project: string;
+  turns: number;
+  length: number;
+  topLevel: 0 | 1;
+  withUsage: 0 | 1;
+  tools: readonly ToolUse[];
+}
 const addAll = (columns: readonly string[]) => columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ');
 
 export class UsageWrites {
@@ -42,6 +59,8 @@ export class UsageWrites {
   private readonly addSession: StatementSync;
   private readonly sessionOf: StatementSync;
   private readonly deletes: StatementSync[];
+  /** What the batch's written files add to the totals, written when it ends (writeTotals). */
+  private readonly totals: UsageTotals;
 
   constructor(db: DatabaseSync) {
     this.insertHour = db.prepare(
@@ -85,24 +104,26 @@ export class UsageWrites {
       SELECT format, top_level, length_bucket, ?3, ?1, ?1 * with_usage FROM usage_sessions WHERE file_id = ?2 AND true
       ON CONFLICT DO UPDATE SET ${addAll(['sessions', 'with_usage'])}`);
     this.sessionOf = db.prepare('SELECT turns FROM usage_sessions WHERE file_id = ?');
+    this.totals = new UsageTotals(db);
     this.deletes = ['usage', 'usage_tools', 'usage_sessions', 'usage_limits', 'usage_file_days'].map((t) => db.prepare(`DELETE FROM ${t} WHERE file_id = ?`));
   }
 
-  /**
-   * The file's usage per local day (in the zone it was added under) into usage_days, and when it is written, its own
-   * rows per day and model (with their hours) into usage_file_days.
-   */
-  addDays(fileId: number, sign: 1 | -1, totals = true): void {
-    type Row = { h: number; model: string; format: string; zone: string; project: string } & Record<(typeof SUMS)[number], number>;
-    const projects = new Map<string, { zone: string; day: string; project: string; format: string; sums: number[] }>();
-    type Day = { zone: string; day: string; model: string; format: string; sums: number[]; hours: Map<number, [number, number, number]> };
+  /** The local-hour function for a zone, made once. */
+  private localOf(zone: string): (hourMs: number) => LocalHour {
+    let local = this.zones.get(zone);
+    if (!local) {
+      local = localHours(zone);
+      this.zones.set(zone, local);
+    }
+    return local;
+  }
+
+  /** A file's rows per local day and model (with their hours), and per local day and project, each sum times `sign`. */
+  private dayFigures(rows: readonly HourRow[], sign: 1 | -1): { days: Map<string, Day>; projects: Map<string, ProjectDay> } {
+    const projects = new Map<string, ProjectDay>();
     const days = new Map<string, Day>();
-    for (const r of this.hoursOf.all(fileId) as Row[]) {
-      let local = this.zones.get(r.zone);
-      if (!local) {
-        local = localHours(r.zone);
-        this.zones.set(r.zone, local);
-      }
+    for (const r of rows) {
+      const local = this.localOf(r.zone);
       const at = r.h > 0 ? local(r.h) : { day: '', hour: 0 };
       const id = `${at.day}\n${r.model}`;
       const d = days.get(id) ?? { zone: r.zone, day: at.day, model: r.model, format: r.format, sums: SUMS.map(() => 0), hours: new Map() };
@@ -118,11 +139,53 @@ export class UsageWrites {
       d.hours.set(at.hour, hour);
       days.set(id, d);
     }
-    for (const d of days.values()) {
-      if (totals) this.addDay.run(d.zone, d.day, d.model, d.format, ...d.sums);
-      if (sign === 1) this.insertFileDay.run(fileId, d.day, d.model, ...d.sums, JSON.stringify([...d.hours.values()].sort((a, b) => a[0] - b[0])));
-    }
+    return { days, projects };
+  }
+
+  private insertFileDays(fileId: number, days: Map<string, Day>): void {
+    for (const d of days.values()) this.insertFileDay.run(fileId, d.day, d.model, ...d.sums, JSON.stringify([...d.hours.values()].sort((a, b) => a[0] - b[0])));
+  }
+
+  /**
+   * The file's usage per local day (in the zone it was added under) into usage_days, and when it is written, its own
+   * rows per day and model (with their hours) into usage_file_days; read from the rows the index holds for it.
+   */
+  addDays(fileId: number, sign: 1 | -1, totals = true): void {
+    const { days, projects } = this.dayFigures(this.hoursOf.all(fileId) as HourRow[], sign);
+    if (totals) for (const d of days.values()) this.addDay.run(d.zone, d.day, d.model, d.format, ...d.sums);
+    if (sign === 1) this.insertFileDays(fileId, days);
     if (totals) for (const p of projects.values()) this.addProjectDay.run(p.zone, p.day, p.project, p.format, ...p.sums);
+  }
+
+  /**
+   * A written file's day rows, and its figures added to the batch's totals: what `addTotals` adds for it, worked out
+   * from the rows just written instead of read back (see usage-totals.ts).
+   */
+  private addWritten(fileId: number, rows: readonly HourRow[], s: UsageSessionRow): void {
+    const { days, projects } = this.dayFigures(rows, 1);
+    for (const d of days.values()) this.totals.days.add([d.zone, d.day, d.model, d.format], d.sums);
+    this.insertFileDays(fileId, days);
+    for (const p of projects.values()) this.totals.projectDays.add([p.zone, p.day, p.project, p.format], p.sums);
+    // A session's project row is made with its first file, usage or not (the LEFT JOIN of addProject).
+    this.totals.projects.add([s.project, s.format], [0, 0, s.withUsage]);
+    for (const r of rows) {
+      const tokens = r.input + r.output + r.cache_read + r.cache_write + r.reasoning;
+      this.totals.hours.add([r.h, r.model, r.format], [r.input, r.output, r.cache_read, r.cache_write, r.reasoning, r.cost, r.unpriced, r.calls]);
+      if (r.h > 0) this.totals.models.add([r.model, r.format], [tokens, r.cost, r.unpriced, r.calls]);
+      this.totals.projects.add([s.project, s.format], [tokens, r.cost, 0]);
+    }
+    for (const t of s.tools) this.totals.tools.add([s.format, t.name], [t.calls, t.failures]);
+    this.totals.sessions.add([s.format, s.topLevel, s.length, turnBucket(s.turns)], [1, s.withUsage]);
+  }
+
+  /** Writes the batch's totals (before its transaction commits). */
+  writeTotals(): void {
+    this.totals.write();
+  }
+
+  /** Forgets a failed batch's totals (its transaction is rolled back). */
+  clearTotals(): void {
+    this.totals.clear();
   }
 
   private addTotals(fileId: number, sign: 1 | -1, turns: number): void {
@@ -134,7 +197,10 @@ export class UsageWrites {
     this.addSession.run(sign, fileId, turnBucket(turns));
   }
 
-  /** Writes a file's rows (`summary` null for a file that could not be read: it counts as a session of no source). */
+  /**
+   * Writes a file's rows (`summary` null for a file that could not be read: it counts as a session of no source).
+   * What it adds to the totals is written by writeTotals, which the batch calls before it commits.
+   */
   put(fileId: number, facts: UsageFacts | undefined, summary: SessionSummary | null): void {
     for (const u of facts?.hours ?? []) {
       this.insertHour.run(
@@ -156,11 +222,33 @@ export class UsageWrites {
     for (const t of facts?.tools ?? []) this.insertTool.run(fileId, t.name, t.calls, t.failures);
     for (const l of facts?.limits ?? []) this.insertLimit.run(fileId, l.atMs, l.limitId, l.plan, l.window, l.windowMinutes, l.usedPercent, l.resetsAtMs);
     if (!summary) return;
-    const turns = facts?.turns ?? 0;
-    const length = lengthBucket(timeOf(summary.createdAt), timeOf(summary.updatedAt));
-    const tools = facts?.tools.length ? JSON.stringify(facts.tools.map((t) => [t.name, t.calls, t.failures])) : null;
-    this.insertSession.run(fileId, summary.format, this.zone, projectOf(summary), turns, length, summary.parentKey ? 0 : 1, facts?.hours.length ? 1 : 0, tools);
-    this.addTotals(fileId, 1, turns);
+    const session: UsageSessionRow = {
+      format: summary.format,
+      project: projectOf(summary),
+      turns: facts?.turns ?? 0,
+      length: lengthBucket(timeOf(summary.createdAt), timeOf(summary.updatedAt)),
+      topLevel: summary.parentKey ? 0 : 1,
+      withUsage: facts?.hours.length ? 1 : 0,
+      tools: facts?.tools ?? [],
+    };
+    const tools = session.tools.length ? JSON.stringify(session.tools.map((t) => [t.name, t.calls, t.failures])) : null;
+    this.insertSession.run(fileId, session.format, this.zone, session.project, session.turns, session.length, session.topLevel, session.withUsage, tools);
+    const rows: HourRow[] = (facts?.hours ?? []).map((u) => ({
+      h: u.hourMs,
+      model: u.model ?? '',
+      format: session.format,
+      zone: this.zone,
+      project: session.project,
+      input: u.input,
+      output: u.output,
+      cache_read: u.cacheRead,
+      cache_write: u.cacheWrite,
+      reasoning: u.reasoning,
+      cost: u.costUsd,
+      unpriced: u.unpriced,
+      calls: u.calls,
+    }));
+    this.addWritten(fileId, rows, session);
   }
 
   remove(fileId: number): void {
