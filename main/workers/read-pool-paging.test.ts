@@ -27,9 +27,11 @@ it('a new worker answers windows through the table the first one wrote, as the f
   pools.push(first);
   const opened = await first.window(path, 0, 30, 'interactive', paging);
   expect(opened.ok && opened.messagesTotal).toBe(full.messages.length);
-  // The table is written after the answer, beside later requests.
-  for (let i = 0; i < 200 && !(await readdir(paging.dir).catch(() => [] as string[])).length; i++) await new Promise((r) => setTimeout(r, 25));
-  expect(await readdir(paging.dir)).toHaveLength(1);
+  // The table is written after the answer, beside later requests: wait for the renamed table, not its temp file
+  // (a timeout guard: under load the table's pages take seconds to check).
+  const tables = async () => (await readdir(paging.dir).catch(() => [] as string[])).filter((name) => name.endsWith('.json'));
+  for (let i = 0; i < 1200 && !(await tables()).length; i++) await new Promise((r) => setTimeout(r, 25));
+  expect(await tables()).toHaveLength(1);
   await first.close();
 
   const restarted = new ReadPool(1);
@@ -42,7 +44,7 @@ it('a new worker answers windows through the table the first one wrote, as the f
   }
 
   // The windows did come through the table, not a second full read: a title changed in the table shows.
-  const [name] = await readdir(paging.dir);
+  const [name] = await tables();
   const file = join(paging.dir, name as string);
   const table = JSON.parse(await readFile(file, 'utf8')) as { header: { title: string } };
   table.header.title = 'From the table';
@@ -51,4 +53,4 @@ it('a new worker answers windows through the table the first one wrote, as the f
   pools.push(third);
   const window = await third.window(path, 0, 30, 'interactive', paging);
   expect(window.ok && window.session.title).toBe('From the table');
-});
+}, 60_000);
