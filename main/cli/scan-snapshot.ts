@@ -40,6 +40,16 @@ function walk(root: string, maxDepth: number, folders: Record<string, Folder>): 
   }
 }
 
+/** Whether the folder was created at or after `since` (false where the file system keeps no birth time). */
+function bornSince(dir: string, since: number): boolean {
+  try {
+    const { birthtimeMs } = statSync(dir);
+    return birthtimeMs > 0 && birthtimeMs >= since;
+  } catch {
+    return false;
+  }
+}
+
 /** The vault's folders a scan reads: kept copies, forks, recorded sessions. */
 export const vaultFolders = (dataDir: string): string[] => ['sessions', 'forks', 'recorded'].map((d) => join(dataDir, 'vault', d));
 
@@ -55,11 +65,17 @@ export function takeSnapshot(
 ): ScanSnapshot | null {
   const folders: Record<string, Folder> = {};
   for (const root of walked) walk(root, MAX_WALK_DEPTH, folders);
-  for (const root of vaultRoots) walk(root, VAULT_DEPTH, folders);
+  const vault: Record<string, Folder> = {};
+  for (const root of vaultRoots) walk(root, VAULT_DEPTH, vault);
+  for (const [dir, [mtimeMs, files]] of Object.entries(vault)) {
+    // A vault folder this run made (a fresh data folder's first run) holds nothing the index could have missed.
+    if (mtimeMs >= since && !Object.keys(files).length && bornSince(dir, since)) continue;
+    if (mtimeMs >= since || Object.values(files).some(([, m]) => m >= since)) return null;
+  }
   for (const [mtimeMs, files] of Object.values(folders)) {
     if (mtimeMs >= since || Object.values(files).some(([, m]) => m >= since)) return null;
   }
-  return { ...base, folders };
+  return { ...base, folders: { ...folders, ...vault } };
 }
 
 export interface FinishedRun {

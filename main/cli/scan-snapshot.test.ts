@@ -1,0 +1,38 @@
+// The snapshot a full run records for the fast paths: taken only when nothing below the roots changed during the run, except the vault folders a first run makes itself.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { takeSnapshot, vaultFolders } from './scan-snapshot.ts';
+
+const base = { config: 'c', index: 'i', roots: [], defaults: null };
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sv-snapshot-'));
+  await mkdir(join(dir, 'root'));
+  await writeFile(join(dir, 'root', 'a.jsonl'), '{}\n');
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const past = () => new Promise((r) => setTimeout(r, 20)).then(() => Date.now() - 5);
+
+it('a first run in a fresh data folder records a snapshot although it made the vault folders itself', async () => {
+  const since = await past();
+  const data = join(dir, 'data');
+  for (const folder of vaultFolders(data)) await mkdir(folder, { recursive: true });
+  const snapshot = takeSnapshot(base, [join(dir, 'root')], vaultFolders(data), since);
+  expect(snapshot).not.toBeNull();
+  expect(Object.keys(snapshot?.folders ?? {})).toEqual(expect.arrayContaining([join(dir, 'root'), ...vaultFolders(data)]));
+});
+
+it('records nothing when a vault folder made during the run already holds a file, or a root changed', async () => {
+  const since = await past();
+  const data = join(dir, 'data');
+  for (const folder of vaultFolders(data)) await mkdir(folder, { recursive: true });
+  await writeFile(join(vaultFolders(data)[0] as string, 'kept.json'), '{}');
+  expect(takeSnapshot(base, [join(dir, 'root')], vaultFolders(data), since)).toBeNull();
+
+  await rm(join(vaultFolders(data)[0] as string, 'kept.json'));
+  await writeFile(join(dir, 'root', 'b.jsonl'), '{}\n');
+  expect(takeSnapshot(base, [join(dir, 'root')], vaultFolders(data), since)).toBeNull();
+});
