@@ -37,7 +37,7 @@ function matched(source: Pick<UsageSource, 'index'>, clock: Clock, breakdown: Da
   const sessions = once(() => setSessions(source, 'matched'));
   return {
     rows: usage.rows,
-    heatmap: (days) => setHeatmap(source, 'matched', clock, days, bounded).sort(byDayHour),
+    heatmap: (days) => setHeatmap(usage, clock, days, bounded).sort(byDayHour),
     projects: () => ranked(usage.projects, (p) => p.totalTokens, 10),
     models: () => ranked(usage.models, (m) => m.totalTokens, 10),
     tools: () => ranked(sessions().tools, (t) => t.calls, 15),
@@ -90,7 +90,7 @@ function others(catalogue: IndexedCatalogue, stored: StoredScope, clock: Clock, 
     heatmap: (days) =>
       less(
         all.heatmap(clock, days),
-        setHeatmap(catalogue, 'others', clock, days),
+        setHeatmap(usage, clock, days),
         (c) => `${c.day}\n${c.hour}`,
         (a, b) => ({ day: a.day, hour: a.hour, calls: a.calls - b.calls, totalTokens: a.totalTokens - b.totalTokens }),
         (c) => c.calls !== 0,

@@ -136,6 +136,25 @@ describe('the dashboard from the files’ rows per day', () => {
   });
 });
 
+describe('an after: and before: that cut a day', () => {
+  const catalogue = newCatalogue(new SessionIndex(':memory:'));
+  // Local times: calls either side of the first day's cut and of the midnights before and after the first and last day
+  // (inputs 1, 2, 4 ... tell them apart). The session ends before the last day's cut (a later one is not matched by before:).
+  const at = (day: number, hour: number, minute: number) => new Date(2026, 2, day, hour, minute).toISOString();
+  const calls = [at(1, 10, 30), at(1, 12, 10), at(1, 23, 30), at(2, 0, 30), at(9, 23, 30), at(10, 0, 10)].map((t, i) =>
+    call(t, 2 ** i, 'claude-opus-4-7', 'Bash'),
+  );
+  put(catalogue, '/roots/edges.jsonl', session('edges', 'claude-code', 'app', 'edge hours', calls));
+
+  it('counts the hours of the first and last day inside the dates only, as the hourly rows do', () => {
+    const [fast, reference] = both(catalogue, 'after:2026-03-01T12:00 before:2026-03-10T12:00');
+    expect(fast).toEqual(reference);
+    // In: 12:10 and 23:30 on the first day, the days between, 00:10 on the last; out: 10:30 on the first day (an hour
+    // before the cut: the hours are UTC hours, so in a half-hour zone the cut's hour starts at 11:30).
+    expect(fast.totals.input).toBe(2 + 4 + 8 + 16 + 32);
+  });
+});
+
 describe('the model: filter', () => {
   const catalogue = newCatalogue(new SessionIndex(':memory:'));
   fill(catalogue);

@@ -43,6 +43,8 @@ export interface SetUsage {
   projects: ProjectSum[];
   /** Files with usage. */
   withUsage: number;
+  /** The hours JSON of the day rows read, by local day (the heatmap's, from the same read: setHeatmap). */
+  hours: Map<string, string[]>;
 }
 
 /** A set's tool calls, and its sessions per length and turns bucket (index = bucket). */
@@ -54,9 +56,25 @@ export interface SetSessions {
 
 /** One local hour of a day row's JSON: the hour of the day, its calls and its tokens. */
 type Hour = [number, number, number];
-/** Longer than any local day (25 hours when the clocks go back). */
-const EDGE_MS = 26 * 3_600_000;
-const SUM_COLUMNS = 'd.input, d.output, d.cache_read, d.cache_write, d.reasoning, d.cost, d.unpriced, d.calls';
+const HOUR_MS = 3_600_000;
+const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'];
+const SUM_COLUMNS = SUMS.map((k) => `d.${k}`).join(', ');
+
+/**
+ * The clock's hours on its first and last local day, as inclusive bounds on `hour_ms` (an hourly row starts on the
+ * hour, and a local day's hours follow each other: its first hour after the clock's start to its last before the end).
+ */
+function edgeHours(local: ReturnType<typeof localHours>, clock: Clock, first: string, last: string): Array<[string, number, number]> {
+  if (first === last) return [[first, clock.fromMs, clock.toMs]];
+  let end = Math.ceil(clock.fromMs / HOUR_MS) * HOUR_MS;
+  while (end <= clock.toMs && local(end).day === first) end += HOUR_MS;
+  let start = Math.floor(clock.toMs / HOUR_MS) * HOUR_MS;
+  while (start >= clock.fromMs && local(start).day === last) start -= HOUR_MS;
+  return [
+    [first, clock.fromMs, end - 1],
+    [last, start + HOUR_MS, clock.toMs],
+  ];
+}
 
 /**
  * The day rows of the side's files, `d` the day row and `s` the file's session row: file by file, each file's rows
@@ -80,24 +98,44 @@ function each(statement: StatementSync, params: SQLInputValue[], add: (row: unkn
 
 /**
  * The days in the clock fully: its first and last local day are cut at its hours (from each row's hours), the days
- * between are read whole. Without dates, every day is whole.
+ * between are read whole. Without dates, every day is whole. The same read keeps each day row's hours JSON (the first
+ * and last day's too) for the heatmap, which read the rows once more (100,000 sessions, `after:30d`: 33,000 rows).
  */
 export function setUsage(source: Pick<UsageSource, 'index'>, side: Side, clock: Clock, breakdown: DashboardBreakdown, bounded: boolean): SetUsage {
-  const cells = new Map<string, DayRow>();
+  // Cells by day, then by group; each project's row (and its chart group) looked up once per project string.
+  const cells = new Map<string, Map<string | null, DayRow>>();
   const models = new Map<string, ModelSum>();
   const projects = new Map<string, ProjectSum & { files: Set<number> }>();
-  const files = new Set<number>();
+  const ofProject = new Map<string, { group: string; row: ProjectSum & { files: Set<number> } }>();
+  const hours = new Map<string, string[]>();
   const local = localHours(clock.timezone);
   const first = bounded ? local(clock.fromMs).day : null;
   const last = bounded ? local(clock.toMs).day : null;
-  const add = (file: number, day: string, model: string, format: string, project: string, s: readonly number[]) => {
-    const [input = 0, output = 0, cacheRead = 0, cacheWrite = 0, reasoning = 0, cost = 0, unpriced = 0, calls = 0] = s;
-    const g = breakdown === 'model' ? model || null : breakdown === 'source' ? format : firstLine(project);
-    const id = `${day}\n${g ?? ''}`;
-    let cell = cells.get(id);
+  /** Adds a row whose eight sums (SUMS' order) start at `at`. */
+  const add = (file: number, day: string, model: string, format: string, project: string, r: readonly unknown[], at: number) => {
+    const input = r[at] as number;
+    const output = r[at + 1] as number;
+    const cacheRead = r[at + 2] as number;
+    const cacheWrite = r[at + 3] as number;
+    const reasoning = r[at + 4] as number;
+    const cost = r[at + 5] as number;
+    const unpriced = r[at + 6] as number;
+    const calls = r[at + 7] as number;
+    let known = ofProject.get(project);
+    if (!known) {
+      const pn = projectName(project);
+      const row = projects.get(pn) ?? { name: pn, totalTokens: 0, costUsd: 0, sessions: 0, files: new Set<number>() };
+      projects.set(pn, row);
+      known = { group: firstLine(project), row };
+      ofProject.set(project, known);
+    }
+    const g = breakdown === 'model' ? model || null : breakdown === 'source' ? format : known.group;
+    let byGroup = cells.get(day);
+    if (!byGroup) cells.set(day, (byGroup = new Map()));
+    let cell = byGroup.get(g);
     if (!cell) {
       cell = { day, g, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, cost: 0, unpriced: 0, calls: 0 };
-      cells.set(id, cell);
+      byGroup.set(g, cell);
     }
     cell.input += input;
     cell.output += output;
@@ -109,73 +147,72 @@ export function setUsage(source: Pick<UsageSource, 'index'>, side: Side, clock: 
     cell.calls += calls;
     const tokens = input + output + cacheRead + cacheWrite + reasoning;
     const name = model || NONE;
-    const m = models.get(name) ?? { name, totalTokens: 0, costUsd: 0, calls: 0, unpricedCalls: 0 };
+    let m = models.get(name);
+    if (!m) models.set(name, (m = { name, totalTokens: 0, costUsd: 0, calls: 0, unpricedCalls: 0 }));
     m.totalTokens += tokens;
     m.costUsd += cost;
     m.calls += calls;
     m.unpricedCalls += unpriced;
-    models.set(name, m);
-    const pn = projectName(project);
-    const p = projects.get(pn) ?? { name: pn, totalTokens: 0, costUsd: 0, sessions: 0, files: new Set<number>() };
+    const p = known.row;
     p.totalTokens += tokens;
     p.costUsd += cost;
     p.files.add(file);
-    projects.set(pn, p);
-    files.add(file);
   };
-  const columns = `d.file_id, d.day, d.model, s.format, s.project, ${SUM_COLUMNS}`;
-  const whole = source.index.prepared(`SELECT ${columns} FROM ${fromSide(side)} ${where(side)} d.day != ''${bounded ? ' AND d.day > ? AND d.day < ?' : ''}`);
-  each(whole, bounded ? [first, last] : [], (r) => add(r[0] as number, r[1] as string, r[2] as string, r[3] as string, r[4] as string, r.slice(5) as number[]));
+  const columns = `d.file_id, d.day, d.model, s.format, s.project, d.hours, ${SUM_COLUMNS}`;
+  const whole = source.index.prepared(`SELECT ${columns} FROM ${fromSide(side)} ${where(side)} d.day != ''${bounded ? ' AND d.day >= ? AND d.day <= ?' : ''}`);
+  each(whole, bounded ? [first, last] : [], (r) => {
+    const day = r[1] as string;
+    const kept = hours.get(day);
+    if (kept) kept.push(r[5] as string);
+    else hours.set(day, [r[5] as string]);
+    // The first and last day's figures come from their hours in the clock (below); only their hours JSON is kept.
+    if (day !== first && day !== last) add(r[0] as number, day, r[2] as string, r[3] as string, r[4] as string, r, 6);
+  });
   if (bounded && first !== null && last !== null) {
-    // The first and last day: only their hours in the clock, from the hourly rows (read through the hour index).
+    // The first and last day: only their hours in the clock, from the hourly rows (read through the hour index), each
+    // file's added up per model in SQL (the window is the day's hours exactly: no row's local day to check in JS).
     const cut = source.index.prepared(
-      `SELECT u.file_id, u.hour_ms, coalesce(u.model, ''), s.format, s.project, ${SUM_COLUMNS.replaceAll('d.', 'u.')}
-      FROM usage u INDEXED BY usage_hour JOIN usage_sessions s ON s.file_id = u.file_id WHERE u.hour_ms BETWEEN ? AND ? AND ${side === 'matched' ? '' : 'NOT '}u.file_id IN ${FAMILY_TABLE}`,
+      `SELECT c.file_id, c.model, s.format, s.project, ${SUMS.map((k) => `c.${k}`).join(', ')}
+      FROM (SELECT u.file_id AS file_id, coalesce(u.model, '') AS model, ${SUMS.map((k) => `sum(u.${k}) AS ${k}`).join(', ')} FROM usage u INDEXED BY usage_hour
+        WHERE u.hour_ms BETWEEN ? AND ? AND ${side === 'matched' ? '' : 'NOT '}u.file_id IN ${FAMILY_TABLE} GROUP BY 1, 2) c
+      JOIN usage_sessions s ON s.file_id = c.file_id`,
     );
-    const windows: Array<[string, number, number]> =
-      first === last
-        ? [[first, clock.fromMs, clock.toMs]]
-        : [
-            [first, clock.fromMs, Math.min(clock.toMs, clock.fromMs + EDGE_MS)],
-            [last, Math.max(clock.fromMs, clock.toMs - EDGE_MS), clock.toMs],
-          ];
-    for (const [day, from, to] of windows)
-      each(cut, [from, to], (r) => {
-        if (local(r[1] as number).day === day) add(r[0] as number, day, r[2] as string, r[3] as string, r[4] as string, r.slice(5) as number[]);
-      });
+    for (const [day, from, to] of edgeHours(local, clock, first, last))
+      each(cut, [from, to], (r) => add(r[0] as number, day, r[1] as string, r[2] as string, r[3] as string, r, 4));
   }
   return {
-    rows: [...cells.values()],
+    rows: [...cells.values()].flatMap((byGroup) => [...byGroup.values()]),
     models: [...models.values()],
     projects: [...projects.values()].map(({ files: f, ...p }) => ({ ...p, sessions: f.size })),
-    withUsage: files.size,
+    // A file has one project: the files with usage are its projects' files.
+    withUsage: [...projects.values()].reduce((n, p) => n + p.files.size, 0),
+    hours,
   };
 }
 
-/** Calls and tokens per local day and hour of these days (in the clock's hours: `bounded`, its first and last day are cut). */
-export function setHeatmap(source: Pick<UsageSource, 'index'>, side: Side, clock: Clock, days: readonly string[], bounded = false): HeatCell[] {
-  if (!days.length) return [];
-  const wanted = new Set(days);
+/**
+ * Calls and tokens per local day and hour of these days (in the clock's hours: `bounded`, its first and last day are
+ * cut), from the hours JSON setUsage kept of the same set's day rows.
+ */
+export function setHeatmap(usage: Pick<SetUsage, 'hours'>, clock: Clock, days: readonly string[], bounded = false): HeatCell[] {
   const local = localHours(clock.timezone);
   const first = bounded ? local(clock.fromMs) : null;
   const last = bounded ? local(clock.toMs) : null;
-  const cells = new Map<string, HeatCell>();
-  // The matched files' day rows need no session row (the others' are found through theirs).
-  const from = side === 'matched' ? `${FAMILY_TABLE} x CROSS JOIN usage_file_days d ON d.file_id = x.id WHERE` : fromSide(side);
-  const statement = source.index.prepared(`SELECT d.day, d.hours FROM ${from} d.day >= ? AND d.day <= ?`);
-  each(statement, [days[0] as string, days.at(-1) as string], (r) => {
-    const day = r[0] as string;
-    if (!wanted.has(day)) return;
-    for (const [hour, calls, tokens] of JSON.parse(r[1] as string) as Hour[]) {
-      if ((first && day === first.day && hour < first.hour) || (last && day === last.day && hour > last.hour)) continue;
-      const id = `${day}\n${hour}`;
-      const cell = cells.get(id) ?? { day, hour, calls: 0, totalTokens: 0 };
-      cell.calls += calls;
-      cell.totalTokens += tokens;
-      cells.set(id, cell);
-    }
-  });
-  return [...cells.values()];
+  const cells: HeatCell[] = [];
+  for (const day of new Set(days)) {
+    const byHour = new Map<number, HeatCell>();
+    for (const json of usage.hours.get(day) ?? [])
+      for (const [hour, calls, tokens] of JSON.parse(json) as Hour[]) {
+        if ((first && day === first.day && hour < first.hour) || (last && day === last.day && hour > last.hour)) continue;
+        const cell = byHour.get(hour);
+        if (cell) {
+          cell.calls += calls;
+          cell.totalTokens += tokens;
+        } else byHour.set(hour, { day, hour, calls, totalTokens: tokens });
+      }
+    cells.push(...byHour.values());
+  }
+  return cells;
 }
 
 /** The side's tool calls (every file), and its top-level sessions per length and turns bucket. */
@@ -199,11 +236,13 @@ export function setSessions(source: Pick<UsageSource, 'index'>, side: Side): Set
     side === 'matched'
       ? `${PICKED_TABLE} x CROSS JOIN usage_sessions s ON s.file_id = x.id`
       : `usage_sessions s WHERE s.top_level = 1 AND s.file_id NOT IN ${PICKED_TABLE}`;
-  each(source.index.prepared(`SELECT s.length_bucket, s.turns FROM ${fromSessions}`), [], (r) => {
+  // Counted per length bucket and number of turns in SQL: a few dozen rows where there was one per session.
+  each(source.index.prepared(`SELECT s.length_bucket, s.turns, count(*) FROM ${fromSessions} GROUP BY 1, 2`), [], (r) => {
     const lb = r[0] as number;
-    if (lb >= 0) lengths[lb] = (lengths[lb] ?? 0) + 1;
+    const n = r[2] as number;
+    if (lb >= 0) lengths[lb] = (lengths[lb] ?? 0) + n;
     const tb = turnBucket(r[1] as number);
-    turns[tb] = (turns[tb] ?? 0) + 1;
+    turns[tb] = (turns[tb] ?? 0) + n;
   });
   return { tools: [...tools.values()], lengths, turns };
 }

@@ -30,7 +30,10 @@ export interface Clock {
 
 /** The hours with usage in [fromMs, toMs] (bounded by the first and last hour of the writer's totals: a short read). */
 export function clockFor(catalogue: Pick<UsageSource, 'index'>, fromMs: number, toMs: number, timezone: string): Clock {
-  const range = catalogue.index.prepared('SELECT min(hour_ms) AS a, max(hour_ms) AS b FROM usage_hours WHERE hour_ms > ?').get(UNKNOWN_TIME) as {
+  // Two scalar subqueries, each one step along the hour index; min and max in one SELECT scanned every row (3 ms at 100k).
+  const range = catalogue.index
+    .prepared('SELECT (SELECT min(hour_ms) FROM usage_hours WHERE hour_ms > ?1) AS a, (SELECT max(hour_ms) FROM usage_hours WHERE hour_ms > ?1) AS b')
+    .get(UNKNOWN_TIME) as {
     a: number | null;
     b: number | null;
   };
