@@ -17,6 +17,7 @@ import { builtFile } from './built.ts';
 import { benchTeam, printTeam } from './team.ts';
 import { benchRecognition, printRecognition } from './recognition.ts';
 import { benchCliStartup, printCliStartup } from './cli-startup.ts';
+import { benchFirstPaint, printFirstPaint } from './first-paint.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -77,6 +78,17 @@ if (wanted('cli')) {
 // One OpenCode store (opencode.db, WAL) of 10,000 sessions by default: each session listed and indexed on its own.
 if (wanted('opencode')) printOpenCode(await benchOpenCode(Number(values['opencode-sessions'] ?? 10_000), Math.max(1, Number(values.runs ?? 3))));
 if (wanted('usage')) printUsage(await benchUsage(Number(values.sessions ?? 2000), Math.max(3, Number(values.runs ?? 3))));
+// The list's and the dashboard's first paint in headless Chromium, serve warm on the realistic corpus (same corpus options as search).
+if (wanted('paint')) {
+  printFirstPaint(
+    await benchFirstPaint({
+      corpusMb: Number(values['corpus-mb'] ?? 1024),
+      sessions: values.sessions === undefined ? undefined : Number(values.sessions),
+      runs: Math.max(3, Number(values.runs ?? 5)),
+      corpusDir: values['corpus-dir'],
+    }),
+  );
+}
 // The dashboard's queries alone (`--only dashboard`; `usage` runs them too), at SV_BENCH_DASHBOARD_SESSIONS sessions (100,000 by default).
 if (values.only?.split(',').includes('dashboard'))
   printDashboard(await benchDashboard(Number(process.env.SV_BENCH_DASHBOARD_SESSIONS ?? 100_000), Math.max(5, Number(values.runs ?? 5))));

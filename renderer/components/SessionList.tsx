@@ -9,6 +9,7 @@ import { shownSessions } from '../shown-sessions.ts';
 import { useAppStore } from '../store/store-context.ts';
 import { useNow } from '../use-now.ts';
 import { useVirtualRows } from '../use-virtual-rows.ts';
+import { LIST_PAINTED, markFirstPaint } from '../paint-marks.ts';
 import { VaultListFilters } from './vault/VaultListFilters.tsx';
 import { VaultRowMarks, VaultRowTags } from './vault/VaultRowMarks.tsx';
 import { CompareRowMark } from './compare/CompareRowMark.tsx';
@@ -149,6 +150,10 @@ export function SessionList() {
     const index = selectedKey ? visibleRef.current.findIndex((s) => s.key === selectedKey) : -1;
     if (index >= 0) virtualizer.scrollToIndex(index, { align: 'auto' });
   }, [selectedKey, virtualizer]);
+  // The first time the list shows sessions (the first-paint bench measures from here).
+  useEffect(() => {
+    if (loaded && visible.length) markFirstPaint(LIST_PAINTED);
+  }, [loaded, visible.length]);
   // New results start at the top.
   useEffect(() => {
     if (answeredText) virtualizer.scrollToOffset(0);
