@@ -1,10 +1,8 @@
 // Hands batches of index changes to the writer thread; the main thread can still wait for them when it must.
-import { WRITER_HEAP_MB } from '../env/tuning.ts';
 import { Worker } from 'node:worker_threads';
-import type { DatabaseSync } from 'node:sqlite';
 import { workerFile } from '../workers/read-pool.ts';
-import { WORKER_YOUNG_MB } from '../env/tuning.ts';
-import { IndexWrites, transferables, type WriteOp } from './index-write.ts';
+import { WORKER_YOUNG_MB, WRITER_HEAP_MB } from '../env/tuning.ts';
+import { transferables, type WriteOp } from './index-write.ts';
 import { CLOSED, COMMITTED, FAILED, STATE, type WriterData, type WriterReport, type WriterRequest } from './index-writer-thread.ts';
 import type { TidyLimits } from './index-tidy.ts';
 import type { PendingCounts } from './pending-text.ts';
@@ -47,52 +45,6 @@ export interface IndexWriter {
   /** Asks for the catch-up; resolves once no file's text waits at all, identifiers included (or the writer is gone). */
   whenCaughtUp(): Promise<void>;
   close(): void;
-}
-
-/** Writes here, at once: an in-memory index (no other thread can open it), small batches, and when the thread cannot run. */
-export class InlineWriter implements IndexWriter {
-  private readonly writes: IndexWrites;
-  readonly backlog = 0;
-  /** Its writes go into the full-text tables at once: nothing waits. */
-  readonly pendingText = NONE;
-  onCommit = () => undefined;
-  onPending = () => undefined;
-  problem: string | null = null;
-
-  constructor(db: DatabaseSync) {
-    this.writes = new IndexWrites(db);
-  }
-
-  write(ops: WriteOp[]): void {
-    const error = this.writes.applyEach(ops);
-    if (error) this.problem = `Some sessions could not be added to the search index: ${error}`;
-    this.onCommit();
-  }
-
-  sync(): void {}
-
-  rest(): void {}
-
-  uncommittedPaths(): void {}
-
-  /** Not here: a tidy pass takes seconds of a large index, and this writer runs on the main thread. */
-  tidy(): void {}
-
-  whenTidied(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  catchUp(): void {}
-
-  whenSearchable(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  whenCaughtUp(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  close(): void {}
 }
 
 /** The main thread never waits longer than this for the writer; past it the writer is taken as stuck. */

@@ -1,0 +1,53 @@
+// The index writer that writes on the calling thread: in-memory indexes, small batches, and when no thread can run.
+import type { DatabaseSync } from 'node:sqlite';
+import { IndexWrites, type WriteOp } from './index-write.ts';
+import type { IndexWriter } from './index-writer.ts';
+import type { PendingCounts } from './pending-text.ts';
+
+const NONE: PendingCounts = { words: 0, idents: 0 };
+
+/** Writes here, at once: an in-memory index (no other thread can open it), small batches, and when the thread cannot run. */
+export class InlineWriter implements IndexWriter {
+  private readonly writes: IndexWrites;
+  readonly backlog = 0;
+  /** Its writes go into the full-text tables at once: nothing waits. */
+  readonly pendingText = NONE;
+  onCommit = () => undefined;
+  onPending = () => undefined;
+  problem: string | null = null;
+
+  constructor(db: DatabaseSync) {
+    this.writes = new IndexWrites(db);
+  }
+
+  write(ops: WriteOp[]): void {
+    const error = this.writes.applyEach(ops);
+    if (error) this.problem = `Some sessions could not be added to the search index: ${error}`;
+    this.onCommit();
+  }
+
+  sync(): void {}
+
+  rest(): void {}
+
+  uncommittedPaths(): void {}
+
+  /** Not here: a tidy pass takes seconds of a large index, and this writer runs on the main thread. */
+  tidy(): void {}
+
+  whenTidied(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  catchUp(): void {}
+
+  whenSearchable(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  whenCaughtUp(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  close(): void {}
+}
