@@ -12,6 +12,16 @@ import { jidoSession } from '../test-support/session-files.ts';
 const CODEX_SAMPLE = 'rollout-2026-08-03T10-48-56-019fc8be-3658-7ca3-9e29-000000000000.jsonl';
 const CODEX_KEY = 'codex:019fc8be-3658-7ca3-9e29-000000000000';
 
+/** j-2: the newest session, whose third message (index 2) holds a word no other session has. */
+function longerJidoSession(): string {
+  const doc = JSON.parse(jidoSession('j-2', 'frontend', '2026-09-01T10:00:00.000000Z')) as { conversation: unknown[] };
+  doc.conversation.push(
+    { id: 'a3', role: 'user', content: 'Why does the heliotrope widget flicker on resize?', timestamp: '2026-01-02T09:01:00.000000Z' },
+    { id: 'a4', role: 'assistant', content: 'It re-measures on every frame; now it waits for the resize to settle.', timestamp: '2026-01-02T09:02:00.000000Z' },
+  );
+  return JSON.stringify(doc);
+}
+
 let base: string;
 let root: string;
 let client: Client;
@@ -33,7 +43,7 @@ beforeAll(async () => {
   const jido = join(root, '.jido_code', 'sessions');
   await mkdir(jido, { recursive: true });
   await writeFile(join(jido, 'j-1.json'), jidoSession('j-1', 'etlpipeline'));
-  await writeFile(join(jido, 'j-2.json'), jidoSession('j-2', 'frontend'));
+  await writeFile(join(jido, 'j-2.json'), longerJidoSession());
   const codex = join(root, '.codex', 'sessions', '2026', '08', '03');
   await mkdir(codex, { recursive: true });
   await copyFile(join(samplesDir, 'codex', 'sessions', '2026', '08', '03', CODEX_SAMPLE), join(codex, CODEX_SAMPLE));
@@ -81,6 +91,9 @@ describe('session-vault mcp', () => {
       expect(page.isError).toBeFalsy();
       const structured = page.structuredContent as { text: string; throughMessage: number | null; messagesTotal: number; next: Cursor };
       expect(structured.text.length).toBeLessThanOrEqual(1000);
+      // What the assistant reads (the page and where the next one starts) keeps to the budget too.
+      expect(text(page).length).toBeLessThanOrEqual(1000);
+      expect(text(page).startsWith(structured.text)).toBe(true);
       pages.push(structured);
       cursor = structured.next;
       expect(pages.length).toBeLessThan(200);
@@ -123,9 +136,49 @@ describe('session-vault mcp', () => {
     const compared = await call('sessions_compare', { a: 'jido-code:j-1', b: 'jido-code:j-2' });
     expect(compared.isError).toBeFalsy();
     expect(compared.structuredContent).toMatchObject({ a: { key: 'jido-code:j-1' }, b: { key: 'jido-code:j-2' } });
+    const diff = await runCli(['diff', 'jido-code:j-1', 'jido-code:j-2', '--json', '--root', root, '--no-defaults'], { base });
+    expect(diff.code, diff.stderr).toBe(0);
+    // The very comparison `diff --json` prints, but for how long each took.
+    expect({ ...compared.structuredContent, elapsedMs: 0 }).toEqual({ ...(JSON.parse(diff.stdout) as Record<string, unknown>), elapsedMs: 0 });
     const usage = await call('usage_report', { period: 'daily', query: 'source:codex', timezone: 'UTC' });
     expect(usage.isError).toBeFalsy();
     expect((usage.structuredContent as { totals: { totalTokens: number } }).totals.totalTokens).toBeGreaterThan(0);
+    const cliUsage = await runCli(['usage', 'daily', '--query', 'source:codex', '--timezone', 'UTC', '--json', '--root', root, '--no-defaults'], { base });
+    expect(cliUsage.code, cliUsage.stderr).toBe(0);
+    expect({ ...usage.structuredContent, tookMs: 0 }).toEqual({ ...(JSON.parse(cliUsage.stdout) as Record<string, unknown>), tookMs: 0 });
+  });
+
+  it('pages the list with nextOffset, newest first unless sorted otherwise', async () => {
+    type ListPage = { total: number; nextOffset: number | null; sessions: Array<{ key: string }> };
+    const page = async (args: Record<string, unknown>) => (await call('sessions_list', args)).structuredContent as ListPage;
+    const keys: string[] = [];
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const p: ListPage = await page({ limit: 1, offset });
+      expect(p.total).toBe(3);
+      expect(p.sessions).toHaveLength(1);
+      keys.push(...p.sessions.map((s) => s.key));
+      offset = p.nextOffset;
+    }
+    expect(keys).toEqual(['jido-code:j-2', CODEX_KEY, 'jido-code:j-1']);
+    expect((await page({ sort: 'tokens', limit: 1 })).sessions.map((s) => s.key)).toEqual([CODEX_KEY]);
+    expect((await page({ query: 'source:codex' })).sessions.map((s) => s.key)).toEqual([CODEX_KEY]);
+  });
+
+  it("gives a search hit's message index, where session_transcript reads on from", async () => {
+    const search = await call('sessions_search', { query: 'heliotrope' });
+    const hits = search.structuredContent?.hits as Array<{ key: string; messageIndex: number | null; snippet: string }>;
+    expect(hits.map((h) => [h.key, h.messageIndex])).toEqual([['jido-code:j-2', 2]]);
+    expect(hits[0]?.snippet).toContain('**heliotrope**');
+    const page = (await call('session_transcript', { key: 'jido-code:j-2', fromMessage: hits[0]?.messageIndex })).structuredContent as {
+      text: string;
+      fromMessage: number;
+      next: unknown;
+    };
+    expect(page.fromMessage).toBe(2);
+    expect(page.text.startsWith('### #2 user')).toBe(true);
+    expect(page.text).toContain('Why does the heliotrope widget flicker on resize?');
+    expect(page.next).toBeNull();
   });
 
   it('refuses invalid input naming the field, and unknown sessions, without changing anything', async () => {
@@ -142,6 +195,12 @@ describe('session-vault mcp', () => {
     const unknown = await call('session_transcript', { key: 'claude-code:nope' });
     expect(unknown.isError).toBe(true);
     expect(text(unknown)).toBe('NOT_FOUND (field "key"): No session with key "claude-code:nope" is known. It may have been deleted.');
+    const badZone = await call('usage_report', { period: 'daily', timezone: 'Mars/Base' });
+    expect(badZone.isError).toBe(true);
+    expect(text(badZone)).toContain('not a time zone (an IANA name such as UTC or Europe/Paris) at timezone');
+    expect(text(badZone)).not.toContain('INTERNAL');
+    const unknownKey = await call('usage_report', { period: 'daily', path: '/etc' });
+    expect(text(unknownKey)).toContain('Unrecognized key: "path"');
     const pastEnd = await call('session_transcript', { key: 'jido-code:j-1', fromMessage: 50 });
     expect(text(pastEnd)).toContain('INVALID_INPUT (field "fromMessage")');
     expect(await listedKeys({ hasSummary: false })).toEqual(before);

@@ -105,6 +105,9 @@ export async function sessionsSearch(b: McpBackend, input: In<typeof sessionsSea
   return { structured: { total: page.total, nextOffset: nextOffset(input.offset, hits.length, page.total), problems: page.problems, hits } };
 }
 
+/** Room kept on a page for its last line, `[next page: fromMessage N, fromChar M]`: 69 characters with the largest safe integers. */
+const NAVIGATION_ROOM = 80;
+
 /** The first page's header: what the session is, where and when. */
 function transcriptHeader(s: OpenedSession): string {
   const facts = [
@@ -127,7 +130,8 @@ export async function sessionTranscript(b: McpBackend, input: In<typeof sessionT
     throw new AppError('INVALID_INPUT', `fromMessage ${fromMessage} is past the session's last message (it has ${opened.messagesTotal}).`, 'fromMessage');
   }
   const source = { total: opened.messagesTotal, read: async (offset: number, limit: number) => (await b.client.getMessages({ key, offset, limit })).messages };
-  const page = await transcriptPage(source, { fromMessage, fromChar }, maxChars, transcriptHeader(opened));
+  // The page leaves room for the line saying where the next one starts: what the assistant reads keeps to maxChars.
+  const page = await transcriptPage(source, { fromMessage, fromChar }, maxChars - NAVIGATION_ROOM, transcriptHeader(opened));
   const structured = { key, title: opened.title, format: opened.format, messagesTotal: opened.messagesTotal, ...page };
   const more = page.next ? `\n[next page: fromMessage ${page.next.fromMessage}, fromChar ${page.next.fromChar}]` : '\n[end of transcript]';
   return { structured, text: `${page.text}${more}` };

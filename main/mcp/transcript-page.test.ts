@@ -1,4 +1,4 @@
-// Transcript pages for assistants: never over their character budget (the largest sample session included), nothing lost between pages.
+// Transcript pages for assistants: never over their character budget (the largest sample file and the longest sample transcript), nothing lost between pages.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,21 +14,24 @@ function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
-/** The largest file in samples/ that a reader reads as a session. */
-async function largestSampleSession(): Promise<{ path: string; session: Session }> {
-  const bySize = files(samplesDir).sort((a, b) => statSync(b).size - statSync(a).size);
-  for (const path of bySize) {
+/** Every session the sample corpus holds (a store's one by one), each with its file; the malformed samples that fail are none. */
+async function sampleSessions(): Promise<Array<{ path: string; session: Session }>> {
+  const found: Array<{ path: string; session: Session }> = [];
+  for (const path of files(samplesDir)) {
     const reader = await resolveReader(path);
-    if (!reader || reader.container) continue;
+    if (!reader) continue;
     try {
-      const session = await reader.read(path);
-      if (session.messages.length) return { path, session };
+      const store = reader.container && (reader.container.isStore?.(path) ?? true) ? reader.container : null;
+      const sessions = store ? await Promise.all((await store.list(path)).map((s) => store.readOne(path, s.id))) : [await reader.read(path)];
+      for (const session of sessions) if (session.messages.length) found.push({ path, session });
     } catch {
       // Unreadable samples (the malformed ones) are no session to page through.
     }
   }
-  throw new Error('no readable sample session');
+  return found;
 }
+
+const transcriptLength = (session: Session) => session.messages.reduce((n, m, i) => n + messageText(m, i).length, 0);
 
 async function allPages(messages: Message[], maxChars: number, header = '') {
   const pages = [];
@@ -55,18 +58,29 @@ const message = (id: string, role: Message['role'], parts: Message['parts']): Me
 });
 
 describe('transcript pages', () => {
-  it('never exceed their budget on the largest sample session, and together hold every character of it', async () => {
-    const { path, session } = await largestSampleSession();
-    expect(statSync(path).size).toBeGreaterThan(1_000_000);
-    const whole = session.messages.map((m, i) => messageText(m, i)).join('');
-    for (const maxChars of [1000, 8000]) {
-      const pages = await allPages(session.messages, maxChars, 'Title line');
-      for (const page of pages) expect(page.text.length).toBeLessThanOrEqual(maxChars);
-      // Without the header and the continuation markers, the pages are the transcript, in order.
-      const joined = pages.map((p) => p.text.replace(/^Title line\n\n/, '').replace(/^\(#\d+ continued from character \d+\)\n/, '')).join('');
-      expect(joined).toBe(whole);
-      expect(pages.length).toBeGreaterThan(whole.length / maxChars);
+  it('never exceed their budget on the largest sample sessions, and together hold every character of them', async () => {
+    const sessions = await sampleSessions();
+    const bySize = [...sessions].sort((a, b) => statSync(b.path).size - statSync(a.path).size);
+    const byText = [...sessions].sort((a, b) => transcriptLength(b.session) - transcriptLength(a.session));
+    // The largest file (its 2 MB line is a tool result, a line in a transcript), and the longest transcript.
+    const largestFile = bySize[0] as { path: string; session: Session };
+    const longest = byText[0] as { path: string; session: Session };
+    expect(statSync(largestFile.path).size).toBeGreaterThan(1_000_000);
+    expect(transcriptLength(longest.session)).toBeGreaterThan(2000);
+    // 1,000 is the tool's smallest budget; 100 is below it, so the real messages are cut across pages too.
+    for (const { session } of [largestFile, longest]) {
+      const whole = session.messages.map((m, i) => messageText(m, i)).join('');
+      for (const maxChars of [100, 1000, 8000]) {
+        const pages = await allPages(session.messages, maxChars, 'Title line');
+        for (const page of pages) expect(page.text.length).toBeLessThanOrEqual(maxChars);
+        // Without the header and the continuation markers, the pages are the transcript, in order.
+        const joined = pages.map((p) => p.text.replace(/^Title line\n\n/, '').replace(/^\(#\d+ continued from character \d+\)\n/, '')).join('');
+        expect(joined).toBe(whole);
+        expect(pages.length).toBeGreaterThan(whole.length / maxChars);
+      }
     }
+    const small = await allPages(longest.session.messages, 100, 'Title line');
+    expect(small.some((p) => /^\(#\d+ continued from character \d+\)\n/.test(p.text))).toBe(true);
   });
 
   it('keeps a message whole when it fits a page, and cuts a longer one, saying where it goes on', async () => {
