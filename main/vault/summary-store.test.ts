@@ -1,6 +1,7 @@
 // The vault's summary files: one atomic JSON file per session that outlives a restart, and changes another process makes are seen.
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { testTempDir } from '../test-support/temp-dir.ts';
 import { SummaryStore } from './summary-store.ts';
@@ -37,6 +38,32 @@ describe('SummaryStore', () => {
     await other.remove('gemini:1');
     expect(app.get('gemini:1')).toBeUndefined();
     expect(app.keys()).toEqual([]);
+  });
+
+  it("sees another process's change that left the folder's and the file's times as they were (a coarse clock)", async () => {
+    const vault = testTempDir('sv-summaries-');
+    const dir = join(vault, 'summaries');
+    const other = new SummaryStore(vault);
+    other.load();
+    await other.set('codex:1', summary('First version.'), 'cli');
+    const [name] = await readdir(dir);
+    const file = join(dir, name as string);
+    // A file system that keeps whole seconds: the folder and the file stamped with this second.
+    const second = Math.floor(Date.now() / 1000);
+    await utimes(file, second, second);
+    await utimes(dir, second, second);
+    const app = new SummaryStore(vault);
+    app.load();
+    expect(app.get('codex:1')?.summary.overview).toBe('First version.');
+    // Within the same second, another process rewrites one summary and adds one: both times read as before.
+    await other.set('codex:1', summary('Second version.'), 'mcp: Codex');
+    await other.set('codex:2', summary('Another session.'), 'mcp: Codex');
+    await utimes(file, second, second);
+    await utimes(dir, second, second);
+    // A moment later (a listing this recent is trusted for 100 ms), the app sees both.
+    await setTimeout(150);
+    expect(app.get('codex:1')?.summary.overview).toBe('Second version.');
+    expect(app.keys().sort()).toEqual(['codex:1', 'codex:2']);
   });
 
   it('skips a broken file with a reason and keeps the others', async () => {

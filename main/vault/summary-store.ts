@@ -24,9 +24,22 @@ export function summarySearchText(summary: SummaryFields): string {
 interface Held {
   key: string;
   mtimeMs: number;
+  /** When the file was read (wall clock): soon after its modification time, a later write may have kept that time. */
+  readAt: number;
   stored: StoredSummary;
   text: string;
 }
+
+/**
+ * How long after a change its modification time may still be shared by a later one: file systems that keep whole
+ * seconds (HFS+, network shares) or two (FAT). A time read this soon is not trusted to say nothing changed since.
+ */
+const COARSE_CLOCK_MS = 3000;
+/** While a listing is that recent, how often the folder is listed again anyway (another process may have written). */
+const RECHECK_MS = 100;
+
+/** Whether a time read at `readAt` still says what it said then: a change after it would have moved it. */
+const settled = (mtimeMs: number, readAt: number) => readAt - mtimeMs >= COARSE_CLOCK_MS;
 
 export class SummaryStore {
   readonly dir: string;
@@ -35,6 +48,8 @@ export class SummaryStore {
   private readonly byKey = new Map<string, Held>();
   /** The folder's modification time when it was last listed; a rename into it (another process's write) moves it. */
   private listedAt = Number.NaN;
+  /** When (wall clock) the folder was last listed. */
+  private listedWhen = 0;
   private problems: string[] = [];
 
   constructor(vaultRoot: string) {
@@ -49,7 +64,9 @@ export class SummaryStore {
 
   /**
    * Picks up summaries another process wrote (the MCP server, the CLI, the app) since the folder was last listed:
-   * one stat when nothing changed; only files whose modification time moved are read again.
+   * one stat when nothing changed; only files whose modification time moved are read again. A time read within a
+   * coarse clock's tick of itself proves nothing (a write in the same tick keeps it): such a folder is listed again at
+   * most every RECHECK_MS, and such a file read again, until the tick is past.
    */
   refresh(force = false): void {
     let mtimeMs: number;
@@ -61,8 +78,10 @@ export class SummaryStore {
       this.listedAt = Number.NaN;
       return;
     }
-    if (!force && mtimeMs === this.listedAt) return;
+    const now = Date.now();
+    if (!force && mtimeMs === this.listedAt && (settled(mtimeMs, this.listedWhen) || now - this.listedWhen < RECHECK_MS)) return;
     this.listedAt = mtimeMs;
+    this.listedWhen = now;
     this.problems = [];
     const names = new Set(readdirSync(this.dir).filter((n) => n.endsWith('.json') && !n.startsWith('.')));
     for (const name of [...this.byFile.keys()]) if (!names.has(name)) this.byFile.delete(name);
@@ -70,7 +89,8 @@ export class SummaryStore {
       const path = join(this.dir, name);
       try {
         const fileMtime = statSync(path).mtimeMs;
-        if (this.byFile.get(name)?.mtimeMs === fileMtime) continue;
+        const held = this.byFile.get(name);
+        if (held?.mtimeMs === fileMtime && settled(fileMtime, held.readAt)) continue;
         const parsed = SummaryFile.safeParse(JSON.parse(readFileSync(path, 'utf8')));
         if (!parsed.success) {
           this.byFile.delete(name);
@@ -78,7 +98,7 @@ export class SummaryStore {
           continue;
         }
         const { key, ...stored } = parsed.data;
-        this.byFile.set(name, { key, mtimeMs: fileMtime, stored, text: summarySearchText(stored.summary) });
+        this.byFile.set(name, { key, mtimeMs: fileMtime, readAt: now, stored, text: summarySearchText(stored.summary) });
       } catch (err) {
         this.byFile.delete(name);
         // A file removed between the listing and the read is simply gone.
@@ -116,7 +136,7 @@ export class SummaryStore {
     await writeFileAtomic(join(this.dir, name), `${JSON.stringify({ key, ...stored }, null, 2)}\n`);
     this.refresh();
     // Held at once, whatever the file system's timestamps say.
-    const held: Held = { key, mtimeMs: statSync(join(this.dir, name)).mtimeMs, stored, text: summarySearchText(summary) };
+    const held: Held = { key, mtimeMs: statSync(join(this.dir, name)).mtimeMs, readAt: Date.now(), stored, text: summarySearchText(summary) };
     this.byFile.set(name, held);
     this.byKey.set(key, held);
     return stored;
