@@ -1,5 +1,6 @@
-// The Summary card in a browser against `serve`: a summary saved through the CLI shows with its author; edited by hand, by keyboard; found by search; axe-clean.
+// The Summary card in a browser against `serve`: a summary saved through the CLI shows with its author; edited by hand, by keyboard; found by search; a ProjectHub file's own; axe-clean.
 import { spawn } from 'node:child_process';
+import { cp } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { dirname, join, resolve } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -90,6 +91,44 @@ test("a session's own summary shows on the card, marked as its file's", async ({
   await expect(card.getByTestId('summary-byline')).toContainText('by Vizier');
   await expect(card.getByTestId('summary-byline')).toContainText('from the session file');
   await expect(card.getByTestId('summary-remove')).toHaveCount(0);
+});
+
+test("a ProjectHub session's own summary_json shows on the card as its file's; edited here, the vault's wins until removed", async ({ page, vault }) => {
+  // The ProjectHub sample project (samples/projecthub: vault/sessions/*.md and .projecthub/index.db) appears under the served root.
+  await cp(resolve('samples/projecthub'), join(vault.root, 'payments-gateway'), { recursive: true });
+  await page.goto(vault.url);
+  const key = 'projecthub:2d7a9c4e-6b1f-4e3a-8d5c-7f9e0a1b2c3d';
+  await row(page, key).click();
+  const card = page.getByTestId('summary-card');
+  await expect(card.getByTestId('summary-overview')).toHaveText(
+    'Designed and implemented idempotency keys for POST /charges backed by a Postgres table; replays return the stored response body.',
+  );
+  await expect(card.getByTestId('summary-author')).toHaveText('ProjectHub');
+  await expect(card.getByTestId('summary-byline')).toContainText('from the session file');
+  await expect(card.getByRole('listitem')).toHaveText([
+    'Postgres table instead of Redis so the key insert shares the charge transaction',
+    'Store full response body + status for byte-identical replays',
+    'migrations/0012_idempotency_keys.sql',
+    'src/middleware/idempotency.ts',
+    'test/idempotency.test.ts (4 tests)',
+    '☐ Add a nightly job to purge keys older than 24h',
+    '☐ Document the Idempotency-Key header in the public API guide',
+  ]);
+  await expect(card.getByTestId('summary-tags')).toHaveText('paymentsidempotencypostgresmiddleware');
+  await expect(card.getByTestId('summary-remove')).toHaveCount(0);
+
+  // Edited by hand, the form starts from the file's summary; the saved one is the vault's.
+  await card.getByTestId('summary-edit').click();
+  await expect(page.getByTestId('summary-overview-input')).toHaveValue(/^Designed and implemented idempotency keys/);
+  await page.getByTestId('summary-overview-input').fill('Idempotency keys for POST /charges, kept in Postgres.');
+  await page.getByTestId('summary-save').click();
+  await expect(card.getByTestId('summary-overview')).toHaveText('Idempotency keys for POST /charges, kept in Postgres.');
+  await expect(card.getByTestId('summary-author')).toHaveText('you');
+  await expect(card.getByTestId('summary-byline')).not.toContainText('from the session file');
+  // Removing the vault's brings the file's own back.
+  await card.getByTestId('summary-remove').click();
+  await expect(card.getByTestId('summary-author')).toHaveText('ProjectHub');
+  await expect(card.getByTestId('summary-overview')).toHaveText(/^Designed and implemented idempotency keys/);
 });
 
 test('a session without a summary offers to write one', async ({ page, vault }) => {

@@ -1,10 +1,11 @@
-// `session-vault summary` as a script uses it: print, set from a file or standard input, clear, and clear refusals.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+// `session-vault summary` as a script uses it: print, set from a file or standard input, clear, clear refusals, and found by `search`.
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliRun } from '../test-support/run-cli.ts';
 import { jidoSession } from '../test-support/session-files.ts';
+import { fastSearch } from './search-fast-path.ts';
 
 let base: string;
 let root: string;
@@ -61,6 +62,31 @@ describe('session-vault summary', () => {
     expect(refused.stderr).toContain('summary.overview');
     expect(refused.stderr).not.toMatch(/\n\s+at /);
     expect((await run(['summary', 'j-1', '--json'])).stdout).toBe(before);
+  });
+
+  it('is found by "session-vault search", by its words and has:summary, also when search answers from the index alone', async () => {
+    const file = join(base, 'searchable.json');
+    await writeFile(file, JSON.stringify({ overview: 'Moved the marmalade queue to batches.', tags: ['queues'] }));
+    expect((await run(['summary', 'j-1', '--set', file])).code).toBe(0);
+    const keys = async (query: string) => {
+      const out = await run(['search', query, '--json']);
+      expect(out.code, out.stderr).toBe(0);
+      return (JSON.parse(out.stdout) as { results: Array<{ summary: { key: string } }> }).results.map((r) => r.summary.key);
+    };
+    expect(await keys('marmalade')).toEqual(['jido-code:j-1']);
+    // The files an hour old, as on a machine: after this full run, search answers from the index (search-fast-path.ts).
+    const past = new Date(Date.now() - 3_600_000);
+    for (const path of [join(root, '.jido_code', 'sessions', 'j-1.json'), join(root, '.jido_code', 'sessions'), join(root, '.jido_code'), root]) {
+      await utimes(path, past, past);
+    }
+    expect(await keys('queues')).toEqual(['jido-code:j-1']);
+    const env = { ...process.env, SESSION_VAULT_HOME: join(base, 'data'), HOME: join(base, 'home') };
+    const fast = await fastSearch(join(base, 'data'), { roots: [root], noDefaults: true }, env, { query: 'marmalade', limit: 20, offset: 0 });
+    expect(fast?.results.map((r) => r.summary.key)).toEqual(['jido-code:j-1']);
+    const summarized = await fastSearch(join(base, 'data'), { roots: [root], noDefaults: true }, env, { query: 'has:summary', limit: 20, offset: 0 });
+    expect(summarized?.results.map((r) => r.summary.key)).toEqual(['jido-code:j-1']);
+    expect((await run(['summary', 'j-1', '--clear'])).code).toBe(0);
+    expect(await keys('marmalade')).toEqual([]);
   });
 
   it("has its own help, listed in the tool's", async () => {

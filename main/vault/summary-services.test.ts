@@ -77,6 +77,19 @@ describe('session summaries in the services', () => {
     expect(await found(s, 'zanzibar')).toEqual([]);
   });
 
+  // KNOWN GAP (search-index/, not fixed here): a query's words are matched either all in the vault summary
+  // (summary-match.ts summaryMatches) or all in the indexed text (the FTS match), never across the two, so this
+  // session is not found. `it.fails` keeps the suite green until search-index/ fixes it; then make it `it`.
+  it.fails('finds a session by a word of its vault summary together with a word of its transcript', async () => {
+    const base = testTempDir('sv-summary-');
+    const s = await start(join(base, 'data'), [await jidoRoot(base)]);
+    await s.client.setSummary({ key: 'jido-code:j-1', summary: SUMMARY, author: 'cli' });
+    // "zanzibar" is only in j-1's summary, "etlpipeline" only in its transcript: the session holds both words.
+    expect(await found(s, 'etlpipeline')).toEqual(['jido-code:j-1']);
+    expect(await found(s, 'zanzibar')).toEqual(['jido-code:j-1']);
+    expect(await found(s, 'zanzibar etlpipeline')).toEqual(['jido-code:j-1']);
+  });
+
   it('refuses an invalid summary naming the field, and an unknown session', async () => {
     const base = testTempDir('sv-summary-');
     const s = await start(join(base, 'data'), [await jidoRoot(base)]);
@@ -93,6 +106,13 @@ describe('session summaries in the services', () => {
     const root = await jidoRoot(base);
     let s = await start(join(base, 'data'), [root]);
     await s.client.setSummary({ key: 'jido-code:j-1', summary: SUMMARY, author: 'mcp: test' });
+    await s.close();
+    // The session goes on in its tool: its file is rewritten, with a later update and more to say.
+    await writeFile(join(root, '.jido_code', 'sessions', 'j-1.json'), jidoSession('j-1', 'etlpipeline-rerun', '2026-01-05T10:00:00.000000Z'));
+    s = await start(join(base, 'data'), [root]);
+    expect((await s.client.listSessions({})).sessions.find((x) => x.key === 'jido-code:j-1')?.title).toContain('etlpipeline-rerun');
+    expect((await s.client.getSummary({ key: 'jido-code:j-1' })).summary).toMatchObject({ overview: SUMMARY.overview, author: 'mcp: test' });
+    expect(await found(s, 'zanzibar')).toEqual(['jido-code:j-1']);
     await s.client.keepSession({ key: 'jido-code:j-1' });
     await s.close();
     await rm(join(root, '.jido_code', 'sessions', 'j-1.json'));
@@ -118,9 +138,18 @@ describe('session summaries in the services', () => {
     await s.client.setSummary({ key, summary: SUMMARY, author: 'you' });
     expect((await s.client.getSummary({ key })).summary).toMatchObject({ source: 'vault', author: 'you', overview: SUMMARY.overview });
     const markdown = sessionMarkdown(await s.bundles.load(key));
-    expect(markdown).toContain(`### Overview\n${SUMMARY.overview}`);
-    expect(markdown).toContain('### Open Items\n- [ ] Alerting for late batches');
-    expect(markdown).toContain('### Tags\n`etl` `reliability`');
+    // ProjectHub's vault style: the Summary section's five parts, in order.
+    expect(markdown).toContain(
+      [
+        '## Summary',
+        `### Overview\n${SUMMARY.overview}`,
+        '### Key Decisions\n- Batch writes per hour',
+        '### Outcomes\n- Pipeline green',
+        '### Open Items\n- [ ] Alerting for late batches',
+        '### Tags\n`etl` `reliability`',
+        '## Rolling Summary',
+      ].join('\n\n'),
+    );
     // Back to its own once the vault's is removed.
     expect((await s.client.setSummary({ key, summary: null, author: 'you' })).summary).toMatchObject({ source: 'session' });
   });
