@@ -1,7 +1,7 @@
 // Queries the index: the matching files of a parsed query, paged and counted, with a snippet for each file on the page.
 import type { SearchSort } from '../../shared/search-api.ts';
 import type { SessionIndex } from './index-store.ts';
-import { parseQuery, type ParsedQuery } from './query-parser.ts';
+import { parseQuery, type ParsedQuery, type Term } from './query-parser.ts';
 import { buildMatch, countSql, rowsSql, type Match, type MatchLimits } from './search.ts';
 import { rankedPageSql } from './ranked-page-sql.ts';
 import type { MatchLocation, SnippetPart } from './snippet.ts';
@@ -51,6 +51,12 @@ export function matchingKeys(index: SessionIndex, query: string): Set<string> {
   const built = rowsSql(m, 'date');
   for (const row of index.statement(built.sql).iterate(...built.params) as Iterable<{ key: string }>) keys.add(row.key);
   return keys;
+}
+
+/** Whether the session listed under `key` holds every one of `terms` (all positive), as a search finds them. */
+export function indexHolds(index: SessionIndex, key: string, terms: Term[]): boolean {
+  const m = buildMatch({ terms, filters: { tags: [] }, sort: null, problems: [] }, { onlyKeys: [key] });
+  return m !== null && countMatches(index, m) > 0;
 }
 
 export const hasWords = (parsed: ParsedQuery) => parsed.terms.some((t) => !t.negated);

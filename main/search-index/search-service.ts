@@ -5,7 +5,7 @@ import { emptyFacets } from '../../shared/contract-values.ts';
 import type { CatalogueEntry, Decorate, ListQuery } from '../catalogue/catalogue.ts';
 import type { IndexedCatalogue } from './indexed-catalogue.ts';
 import { countFacets } from './facets.ts';
-import { hasWords, matchingKeys, searchIndex } from './index-search.ts';
+import { hasWords, indexHolds, matchingKeys, searchIndex } from './index-search.ts';
 import { parseQuery, type Filters, type ParsedQuery } from './query-parser.ts';
 import { buildMatch, type MatchLimits } from './search.ts';
 import { summaryMatches, summarySnippet, withSummaryKeys, type VaultSummaryTexts } from './summary-match.ts';
@@ -129,7 +129,7 @@ export function searchSessions(catalogue: IndexedCatalogue, input: SearchInput, 
   const parsed = withSummaryKeys(parseQuery(input.query), annotated.summaries);
   const view = listingView(catalogue);
   const facts = hasVaultFilter(parsed.filters) || input.facets ? vaultFacts(catalogue, parsed.filters, annotated, input.facets === true) : null;
-  const bySummary = summaryMatches(annotated.summaries, parsed);
+  const bySummary = summaryMatches(annotated.summaries, parsed, (key, terms) => indexHolds(catalogue.index, key, terms));
   const limits: MatchLimits = { excludeIds: hasWords(parsed) ? view.shadowed : view.shadowedAndChildren, onlyKeys: facts?.onlyKeys, alsoKeys: bySummary };
   const page = searchIndex(catalogue.index, parsed, { limit: input.limit ?? 50, offset: input.offset ?? 0, sort: input.sort, limits });
   const results: SearchResult[] = listedRows(catalogue, page.hits, decorate, view.childCounts).map(({ hit, summary }) => ({

@@ -28,14 +28,27 @@ function holds(text: string, summaryWords: readonly string[], term: Term): boole
   return false;
 }
 
-/** The sessions whose summary holds every positive term and no excluded one; empty for a query without words. */
-export function summaryMatches(summaries: VaultSummaryTexts | undefined, parsed: ParsedQuery): string[] {
-  if (!summaries || !parsed.terms.some((t) => !t.negated)) return [];
+/** Whether the session `key`'s indexed text holds every one of `terms` (all positive), as the index would find them. */
+export type IndexHolds = (key: string, terms: Term[]) => boolean;
+
+/**
+ * The sessions the query finds through their summary: every positive term is in the summary, or (with `indexHolds`)
+ * in the summary or the session's own text (a summary's word with a transcript's word), and no excluded term is in
+ * the summary (the index leaves out those its text holds). Empty for a query without words.
+ */
+export function summaryMatches(summaries: VaultSummaryTexts | undefined, parsed: ParsedQuery, indexHolds?: IndexHolds): string[] {
+  const positive = parsed.terms.filter((t) => !t.negated);
+  if (!summaries || !positive.length) return [];
+  const negated = parsed.terms.filter((t) => t.negated);
   const keys: string[] = [];
   for (const [key, text] of summaries.texts()) {
     const lower = text.toLowerCase();
     const split = words(lower);
-    if (parsed.terms.every((t) => holds(lower, split, t) !== t.negated)) keys.push(key);
+    if (negated.some((t) => holds(lower, split, t))) continue;
+    const rest = positive.filter((t) => !holds(lower, split, t));
+    if (!rest.length) keys.push(key);
+    // Only a session whose summary holds some of the words is looked up in the index for the rest.
+    else if (rest.length < positive.length && indexHolds?.(key, rest)) keys.push(key);
   }
   return keys;
 }
