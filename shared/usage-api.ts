@@ -1,6 +1,7 @@
 // The usage part of the contract: reports per day, week, month, session or 5-hour block, and the dashboard's aggregates, from the index.
 import { z } from 'zod';
 import { USAGE_BREAKDOWNS, USAGE_PERIODS } from './contract-values.ts';
+import { isTimeZone } from './time-zone.ts';
 
 export const UsagePeriod = z.enum(USAGE_PERIODS);
 export type UsagePeriod = z.infer<typeof UsagePeriod>;
@@ -117,6 +118,9 @@ export const UsageDashboard = z.object({
 });
 export type UsageDashboard = z.infer<typeof UsageDashboard>;
 
+/** An IANA time zone the days are counted in; one this runtime does not know is refused naming the field. */
+const TimeZone = z.string().max(100).refine(isTimeZone, 'not a time zone (an IANA name such as UTC or Europe/Paris)');
+
 export const usageApi = {
   /** Input, output, cache and reasoning tokens and cost per period, from the index alone; `query` is the search syntax. */
   usageReport: {
@@ -128,7 +132,7 @@ export const usageApi = {
         breakdown: UsageBreakdown.optional(),
         query: z.string().max(2000).optional(),
         /** An IANA time zone the days are counted in (default: this machine's). */
-        timezone: z.string().max(100).optional(),
+        timezone: TimeZone.optional(),
       })
       .strict(),
     output: z.object({
@@ -150,7 +154,7 @@ export const usageApi = {
         /** Search syntax; without a `source:` filter the blocks count Claude Code sessions (the windows are Claude's). */
         query: z.string().max(2000).optional(),
         breakdown: UsageBreakdown.optional(),
-        timezone: z.string().max(100).optional(),
+        timezone: TimeZone.optional(),
       })
       .strict(),
     output: z.object({ blocks: z.array(UsageBlock), limits: z.array(RateLimitOut), problems: z.array(z.string()), tookMs: z.number().nonnegative() }),
@@ -160,7 +164,7 @@ export const usageApi = {
     input: z
       .object({
         query: z.string().max(2000).optional(),
-        timezone: z.string().max(100).optional(),
+        timezone: TimeZone.optional(),
         breakdown: DashboardBreakdown.optional(),
       })
       .strict(),

@@ -4,7 +4,6 @@ import { api } from '../../shared/api.ts';
 import { Comparison } from '../../shared/compare/comparison.ts';
 import { SearchSort } from '../../shared/search-api.ts';
 import { SessionSummary } from '../../shared/session.ts';
-import { isTimeZone } from '../search-index/usage-periods.ts';
 import { SummaryFields, SummaryRecord, SummaryState } from '../../shared/summary-api.ts';
 
 /** A session is named by its key (`format:id`, as sessions_list gives it); a path never comes from the client. */
@@ -104,13 +103,5 @@ export const sessionUpdateSummaryOutput = SummaryRecord.extend({ key: z.string()
 export const sessionsCompareInput = api.compareSessions.input;
 export const sessionsCompareOutput = Comparison;
 
-/** The contract's input, with a time zone checked here: one Intl does not know is refused naming the field, not failed inside. */
-export const usageReportInput = api.usageReport.input.extend({
-  timezone: z
-    .string()
-    .max(100)
-    .refine(isTimeZone, 'not a time zone (an IANA name such as UTC or Europe/Paris)')
-    .optional()
-    .describe("An IANA time zone the days are counted in (default: this machine's)."),
-});
+export const usageReportInput = api.usageReport.input;
 export const usageReportOutput = api.usageReport.output;

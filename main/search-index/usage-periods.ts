@@ -29,14 +29,7 @@ export function normalizeDay(text: string): string | null {
   return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === day ? day : null;
 }
 
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-CA', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isTimeZone } from '../../shared/time-zone.ts';
 
 /** A UTC hour's local day (YYYY-MM-DD) and hour of the day (0-23) in a time zone (at the hour's start). */
 export interface LocalHour {

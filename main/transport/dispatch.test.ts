@@ -52,6 +52,21 @@ describe('dispatch', () => {
     expect(getSession).not.toHaveBeenCalled();
   });
 
+  it('refuses a time zone the runtime does not know for every usage method, naming the field (was INTERNAL from inside the report)', async () => {
+    const usageReport = vi.fn();
+    const dispatch = createDispatch(fakeServices({ usageReport, usageBlocks: usageReport, usageDashboard: usageReport }));
+    for (const [method, input] of [
+      ['usageReport', { period: 'daily', timezone: 'Mars/Base' }],
+      ['usageBlocks', { timezone: 'Mars/Base' }],
+      ['usageDashboard', { timezone: 'Mars/Base' }],
+    ] as const) {
+      const result = await dispatch(method, input);
+      expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', field: 'timezone' } });
+      if (!result.ok) expect(result.error.message).toContain('not a time zone');
+    }
+    expect(usageReport).not.toHaveBeenCalled();
+  });
+
   it('rejects unknown extra fields (strict inputs) and non-object input', async () => {
     const dispatch = createDispatch(fakeServices());
     const extra = await dispatch('listRoots', { sneaky: true });
