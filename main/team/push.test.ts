@@ -78,6 +78,15 @@ describeWithPostgres('team push', (pgs) => {
     const webhook = await titles('webhook');
     expect(webhook.slice(0, 2).sort()).toEqual(['alice-laptop Fix flaky webhook retry test', 'alice-laptop Webhook retry backoff']);
     expect(await titles('webhook -flaky')).not.toContain('alice-laptop Fix flaky webhook retry test');
+    // An excluded identifier piece and an excluded phrase leave out just their sessions.
+    const reconcile = 'alice-laptop Summarise what changed in scripts/reconcile.py';
+    expect(await titles('changed')).toContain(reconcile);
+    expect(await titles('changed -concile.p')).not.toContain(reconcile);
+    expect((await titles('changed -concile.p')).length).toBe((await titles('changed')).length - 1);
+    const berth = await titles('berth');
+    const lateBookings = (t: string) => t.startsWith('bob-desktop Berth bookings made after 23:00');
+    expect(berth.some(lateBookings)).toBe(true);
+    expect(await titles('berth -"wrong day"')).toEqual(berth.filter((t) => !lateBookings(t)));
     expect(await titles('"wrong day"')).toEqual([expect.stringMatching(/^bob-desktop Berth bookings made after 23:00/)]);
     expect(await titles('"day wrong"')).toEqual([]);
     expect(await titles('moor*')).toEqual(['bob-desktop harbour-db']);

@@ -85,8 +85,8 @@ export async function teamSnippets(
       `SELECT h.machine, h.key, substr(c.body, greatest(1, w.at - ${BEFORE}), ${WINDOW}) AS text,
               w.at - ${BEFORE} > 1 AS cut_before, greatest(1, w.at - ${BEFORE}) + ${WINDOW} <= length(c.body) AS cut_after
          FROM unnest(${param(hits.map((h) => h.machine))}::text[], ${param(hits.map((h) => h.key))}::text[]) AS h(machine, key)
-        CROSS JOIN LATERAL (SELECT coalesce(${first("t.weight > 'A'", best)}, ${first("t.weight > 'A'", any)}, ${first("t.weight = 'A'", any)}) AS body) c
-        CROSS JOIN LATERAL (SELECT lower(c.body) AS text) l
+        CROSS JOIN LATERAL (SELECT coalesce(${first("t.weight > 'A'", best)}, ${first("t.weight > 'A'", any)}, ${first("t.weight = 'A'", any)}) AS body OFFSET 0) c
+        CROSS JOIN LATERAL (SELECT lower(c.body) AS text OFFSET 0) l
         CROSS JOIN LATERAL (SELECT coalesce((SELECT p FROM unnest(ARRAY[${found.join(', ')}]) WITH ORDINALITY AS u(p, i) WHERE p > 0 ORDER BY i LIMIT 1), 0) AS at) w
         WHERE c.body IS NOT NULL`,
       values,
