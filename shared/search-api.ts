@@ -31,8 +31,17 @@ export type FacetValue = z.infer<typeof FacetValue>;
 export const FacetName = z.enum(FACET_NAMES);
 export type FacetName = z.infer<typeof FacetName>;
 
-/** Counts per facet over everything the query matches (most common values first, at most 20 per facet; ranges in their own order). */
-export const Facets = z.record(FacetName, z.array(FacetValue));
+const FacetValues = z.array(FacetValue);
+
+/**
+ * Counts per facet over everything the query matches (most common values first, at most 20 per facet; ranges in their
+ * own order). A team store's search adds `machine` (where a session was pushed from) and `user` (who pushed it).
+ */
+export const Facets = z.object({
+  ...(Object.fromEntries(FACET_NAMES.map((name) => [name, FacetValues])) as Record<FacetName, typeof FacetValues>),
+  machine: FacetValues.optional(),
+  user: FacetValues.optional(),
+});
 export type Facets = z.infer<typeof Facets>;
 
 /** Indexing progress: files and bytes read so far of those found, sent a few times a second while a scan runs. */

@@ -1,4 +1,4 @@
-// The team store in a browser, two machines' sessions pushed to a throwaway PostgreSQL: `serve --team` (listed with their machine, searched, opened, compared, exported, read-only) and the app's Team source (beside local sessions, a push after its review).
+// The team store in a browser, two machines' sessions pushed to a throwaway PostgreSQL: `serve --team` (listed with their machine, searched, opened, compared, exported, read-only but for the team's shared summaries) and the app's Team source (beside local sessions, a push after its review, a summary written for the team).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -196,5 +196,54 @@ test.describe('team store in the browser', () => {
     await expect(panel.getByTestId('team-push-message')).toHaveText('1 session pushed.', { timeout: 20_000 });
     await panel.getByTestId('team-search').fill('machine:alice-app');
     await expect(panel.locator('[data-testid="team-row"][data-key="alice-app/jido-code:j-1"]')).toBeVisible();
+  });
+
+  test("a summary written on a team session in Alice's app is the team's: Vera sees it, by alice, in serve --team, and as a viewer cannot change it", async ({
+    page,
+    browser,
+  }, testInfo) => {
+    await page.goto(appUrl);
+    const panel = page.getByTestId('team-panel');
+    await panel.getByTestId('team-search').fill('"wrong day"');
+    await panel.locator(`[data-testid="team-row"][data-key="${berthKey}"]`).click();
+    await expect(page.getByTestId('detail')).toHaveAttribute('data-key', berthKey);
+    const card = page.getByTestId('summary-card');
+    await card.getByTestId('summary-edit').click();
+    await page.getByTestId('summary-overview-input').fill('Late bookings landed on the next day; the cut-off now uses the harbour time zone.');
+    await page.getByTestId('summary-openItems-input').fill('Backfill the bookings made since March');
+    await page.getByTestId('summary-save').click();
+    await expect(card.getByTestId('summary-overview')).toHaveText('Late bookings landed on the next day; the cut-off now uses the harbour time zone.');
+    await expect(card.getByTestId('summary-author')).toHaveText('alice');
+
+    // Another person, another browser: Vera's serve --team, signed in as a viewer.
+    const other = await browser.newContext();
+    try {
+      const vera = await other.newPage();
+      await vera.goto(url);
+      await vera.keyboard.press('/');
+      await vera.keyboard.type('berth');
+      // Refine counts the matches by machine and by who pushed them.
+      await vera.getByTestId('facets-toggle').click();
+      const machines = vera.locator('[data-testid="facet-group"][data-facet="machine"]');
+      await expect(machines.getByTestId('facet')).toHaveText(['bob-desktop 2']);
+      await expect(vera.locator('[data-testid="facet-group"][data-facet="user"]').getByTestId('facet')).toHaveText(['bob 2']);
+      await vera.locator(`[data-testid="session-row"][data-key="${berthKey}"]`).click();
+      const seen = vera.getByTestId('summary-card');
+      await expect(seen.getByTestId('summary-overview')).toHaveText('Late bookings landed on the next day; the cut-off now uses the harbour time zone.');
+      await expect(seen.getByTestId('summary-author')).toHaveText('alice');
+      await expect(seen).toContainText('Backfill the bookings made since March');
+      await vera.screenshot({ path: testInfo.outputPath('team-summary-shared.png'), fullPage: false });
+      await seen.getByTestId('summary-edit').click();
+      await vera.getByTestId('summary-overview-input').fill('Vera was here.');
+      await vera.getByTestId('summary-save').click();
+      await expect(vera.getByTestId('summary-error')).toContainText(
+        'The account "vera" is a viewer: it may read the team\'s notes and summaries, not write them.',
+      );
+    } finally {
+      await other.close();
+    }
+    // Nothing of Vera's reached the store.
+    const stored = await owner.client.query<{ overview: string; written_by: string }>('SELECT overview, written_by FROM session_vault.session_summaries');
+    expect(stored.rows).toEqual([{ overview: 'Late bookings landed on the next day; the cut-off now uses the harbour time zone.', written_by: 'alice' }]);
   });
 });

@@ -257,6 +257,63 @@ async function version3(client: ClientBase, roles: TeamRoles): Promise<void> {
   }
 }
 
+/**
+ * What the team writes about its sessions, shared by everyone: each session's note and tags, and its structured
+ * summary (overview, decisions, outcomes, open items, tags), each row naming the account that last wrote it and
+ * when. Viewers read them; members and admins write them on any team session (not only their own machines'),
+ * always as themselves: the database checks `written_by` is the signed-in account, active and not a viewer.
+ */
+async function version4(client: ClientBase, roles: TeamRoles): Promise<void> {
+  const viewer = ident(roles.viewer);
+  const member = ident(roles.member);
+  const accounts = qualified('accounts');
+  const sessions = qualified('sessions');
+  const annotations = qualified('session_annotations');
+  const summaries = qualified('session_summaries');
+  const writes = qualified('writes_notes');
+  const item = (column: string) => `${column} text[] NOT NULL DEFAULT '{}' CHECK (cardinality(${column}) <= 200)`;
+  const statements = [
+    // The check every write on notes and summaries makes: the current database user is an active member or admin.
+    `CREATE FUNCTION ${writes}() RETURNS boolean LANGUAGE sql STABLE AS $fn$
+       SELECT EXISTS (SELECT 1 FROM ${accounts} a WHERE a.name = current_user AND a.revoked_at IS NULL AND a.role IN ('member', 'admin'))
+     $fn$`,
+    `CREATE TABLE ${annotations} (
+       machine text NOT NULL,
+       key text NOT NULL,
+       note text NOT NULL DEFAULT '' CHECK (length(note) <= 100000),
+       tags text[] NOT NULL DEFAULT '{}' CHECK (cardinality(tags) <= 100),
+       written_by text NOT NULL REFERENCES ${accounts} (name),
+       written_at timestamptz NOT NULL DEFAULT now(),
+       PRIMARY KEY (machine, key),
+       FOREIGN KEY (machine, key) REFERENCES ${sessions} (machine, key) ON DELETE CASCADE
+     )`,
+    `CREATE TABLE ${summaries} (
+       machine text NOT NULL,
+       key text NOT NULL,
+       overview text NOT NULL CHECK (length(overview) BETWEEN 1 AND 20000),
+       ${item('decisions')},
+       ${item('outcomes')},
+       ${item('open_items')},
+       tags text[] NOT NULL DEFAULT '{}' CHECK (cardinality(tags) <= 100),
+       written_by text NOT NULL REFERENCES ${accounts} (name),
+       written_at timestamptz NOT NULL DEFAULT now(),
+       PRIMARY KEY (machine, key),
+       FOREIGN KEY (machine, key) REFERENCES ${sessions} (machine, key) ON DELETE CASCADE
+     )`,
+    `GRANT SELECT ON ${annotations}, ${summaries} TO ${viewer}`,
+    `GRANT INSERT, UPDATE, DELETE ON ${annotations}, ${summaries} TO ${member}`,
+    // Admins are members too (GRANT member TO admin): the member policies are theirs as well.
+    ...[annotations, summaries].flatMap((t) => [
+      `ALTER TABLE ${t} ENABLE ROW LEVEL SECURITY`,
+      `CREATE POLICY read ON ${t} FOR SELECT TO ${viewer} USING (true)`,
+      `CREATE POLICY write ON ${t} FOR INSERT TO ${member} WITH CHECK (${writes}() AND written_by = current_user)`,
+      `CREATE POLICY rewrite ON ${t} FOR UPDATE TO ${member} USING (${writes}()) WITH CHECK (${writes}() AND written_by = current_user)`,
+      `CREATE POLICY remove ON ${t} FOR DELETE TO ${member} USING (${writes}())`,
+    ]),
+  ];
+  for (const sql of statements) await client.query(sql);
+}
+
 /** The bytes of one stored part of a source file (the last part of a file may be shorter). */
 export const FILE_PART_BYTES = 1024 * 1024;
 
@@ -265,6 +322,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 1, describe: 'accounts, machines, sessions, search text; row-level security', apply: version1 },
   { version: 2, describe: 'source files in parts; lz4 for large values', apply: version2 },
   { version: 3, describe: 'session.json as a head and hashed message chunks; hashed search-text chunks', apply: version3 },
+  { version: 4, describe: "the team's shared notes, tags and summaries of its sessions, with who wrote them and when", apply: version4 },
 ];
 
 export const TEAM_SCHEMA_VERSION = MIGRATIONS.length;

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { makeSession, textMessage } from '../search-index/test-sessions.ts';
-import { MIGRATIONS } from './migrations.ts';
+import { MIGRATIONS, TEAM_SCHEMA_VERSION } from './migrations.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
 import { pushSessions } from './push.ts';
 import { sessionJsonText } from './session-chunks.ts';
@@ -133,7 +133,7 @@ describeWithPostgres('team store schema 3', (pgs) => {
 
     const owner = await connectUrl(url);
     try {
-      expect(owner.schema).toEqual({ before: 2, after: 3 });
+      expect(owner.schema).toEqual({ before: 2, after: TEAM_SCHEMA_VERSION });
       expect(sessionJsonText((await storedSession(owner.client, 'old-box', session.key)) as Session)).toBe(json);
       expect((await searchTeam(owner.client, '"ledger import"')).hits.map((h) => h.key)).toEqual([session.key]);
       const grown = grownBy(session, 2, 'quokka');

@@ -1,8 +1,8 @@
-// Facets over everything a team search matches (source, project, branch, status, outcome, model, and the date, token, cost and summary ranges), each value with the filter that selects it, as the local search counts them.
+// Facets over everything a team search matches (machine, user, source, project, branch, status, outcome, model, and the date, token, cost and summary ranges), each value with the filter that selects it, as the local search counts them.
 import type { ClientBase } from 'pg';
 import type { FacetName, FacetValue, Facets } from '../../shared/search-api.ts';
 import { facetFilter, MAX_FACET_VALUES } from '../search-index/facets.ts';
-import type { TeamSql } from './team-query.ts';
+import { HAS_SUMMARY, type TeamSql } from './team-query.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -29,7 +29,7 @@ function ranges(now: number): Array<{ facet: 'date' | 'tokens' | 'cost' | 'summa
 }
 
 interface Row {
-  facet: FacetName | 'ranges';
+  facet: FacetName | 'machine' | 'user' | 'ranges';
   value: string | null;
   name: string | null;
   n: string;
@@ -66,10 +66,12 @@ export async function teamFacets(client: ClientBase, matched: TeamSql['matched']
   const group = (facet: string, value: string, name = 'NULL::text') =>
     `SELECT '${facet}' AS facet, ${value} AS value, ${name} AS name, count(*) AS n FROM matched WHERE ${value} IS NOT NULL AND ${value} <> '' GROUP BY 2`;
   const text = `${matched.with ? `${matched.with.trimEnd()},\n` : 'WITH '}matched AS MATERIALIZED (
-      SELECT s.format, s.project_name, s.project_path, s.branch, s.status, s.outcome, s.model, s.has_summary, s.total_tokens, s.cost_usd,
+      SELECT s.machine, s.pushed_by, s.format, s.project_name, s.project_path, s.branch, s.status, s.outcome, s.model, ${HAS_SUMMARY} AS has_summary, s.total_tokens, s.cost_usd,
              coalesce(s.updated_at, s.created_at) AS activity
       ${matched.from})
     ${[
+      group('machine', 'machine'),
+      group('user', 'pushed_by'),
       group('source', 'format'),
       group('project', 'coalesce(project_path, project_name)', 'max(project_name)'),
       group('branch', 'branch'),
@@ -79,7 +81,7 @@ export async function teamFacets(client: ClientBase, matched: TeamSql['matched']
     ].join('\n    UNION ALL ')}
     UNION ALL SELECT 'ranges', json_build_array(${offered.map((r) => `count(*) FILTER (WHERE ${r.condition})`).join(', ')})::text, NULL, 0 FROM matched`;
   const { rows } = await client.query<Row>(text, matched.values);
-  const of = (facet: FacetName) => rows.filter((r) => r.facet === facet);
+  const of = (facet: Row['facet']) => rows.filter((r) => r.facet === facet);
   const counts = JSON.parse(rows.find((r) => r.facet === 'ranges')?.value ?? '[]') as number[];
   const range = (facet: 'date' | 'tokens' | 'cost' | 'summary'): FacetValue[] =>
     offered.flatMap((r, i) => (r.facet === facet && (counts[i] ?? 0) > 0 ? [{ value: r.value, filter: r.filter, count: counts[i] as number }] : []));
@@ -88,6 +90,8 @@ export async function teamFacets(client: ClientBase, matched: TeamSql['matched']
   const named = top(of('project'), 'project', true).map((v) => ({ ...v, value: nameOf.get(v.value.toLowerCase()) || v.value }));
   const projects = named.map((v, _, all) => (all.filter((o) => o.value === v.value).length > 1 ? { ...v, value: v.filter.slice('project:"'.length, -1) } : v));
   return {
+    machine: top(of('machine'), 'machine', false),
+    user: top(of('user'), 'user', false),
     source: top(of('source'), 'source', false),
     project: projects,
     branch: top(of('branch'), 'branch', true),

@@ -91,6 +91,29 @@ describeWithPostgres("team store served through the app's contract", (pgs) => {
     expect(found.facets?.source.map((v) => v.value)).toEqual(['claude-code']);
   });
 
+  it('counts machine: and user: facets, each value with the filter that selects exactly its count', async () => {
+    const all = await methods.searchSessions({ query: '', limit: 1, offset: 0, facets: true });
+    expect(all.facets?.machine).toEqual(
+      [
+        { value: 'alice-laptop', filter: 'machine:alice-laptop', count: laptop.length },
+        { value: 'bob-desktop', filter: 'machine:bob-desktop', count: desktop.length },
+      ].sort((a, b) => b.count - a.count || a.value.localeCompare(b.value)),
+    );
+    expect(new Set(all.facets?.user?.map((v) => v.value))).toEqual(new Set(['alice', 'bob']));
+    for (const facet of ['machine', 'user'] as const) {
+      for (const v of all.facets?.[facet] ?? []) {
+        expect((await methods.searchSessions({ query: v.filter, limit: 1, offset: 0 })).total, `${facet} ${v.filter}`).toBe(v.count);
+      }
+    }
+    // Over a query's matches, and a left-out machine takes its sessions out of every count.
+    const narrowed = await methods.searchSessions({ query: 'ofx', limit: 1, offset: 0, facets: true });
+    expect(narrowed.facets?.machine?.map((v) => v.value)).toEqual(['alice-laptop']);
+    expect(narrowed.facets?.user?.map((v) => v.value)).toEqual(['alice']);
+    const without = await methods.searchSessions({ query: '-machine:alice-laptop', limit: 1, offset: 0, facets: true });
+    expect(without.facets?.machine).toEqual([{ value: 'bob-desktop', filter: 'machine:bob-desktop', count: desktop.length }]);
+    expect(without.facets?.source.map((v) => v.value)).toEqual(['vizier']);
+  });
+
   it('opens a session in windows, and shows its source file and records as the store holds them', async () => {
     const key = teamKey('alice-laptop', ledger.key);
     const opened = await methods.getSession({ key, messageLimit: 2 });

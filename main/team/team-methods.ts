@@ -1,4 +1,4 @@
-// The app's contract over a team store, read-only: list, search, open, raw files, compare and export team sessions; every change is refused.
+// The app's contract over a team store: list, search, open, raw files, compare and export team sessions, and the team's shared notes and summaries; every change to a session is refused.
 import type { ServiceMethods } from '../../shared/api.ts';
 import { METHOD_NAMES } from '../../shared/method-names.ts';
 import { compareSessions } from '../../shared/compare/compare.ts';
@@ -8,12 +8,16 @@ import type { Session } from '../../shared/session.ts';
 import { appVersion } from '../env/app-version.ts';
 import { RAW_RECORD_LIMIT, resolvePointer } from '../raw/raw-record.ts';
 import { completeUtf8Length } from '../raw/raw-source.ts';
+import { ownSummaryRecord } from '../vault/summary-methods.ts';
 import type { TeamBundleService } from './team-bundles.ts';
+import type { StoredKey, TeamNotes } from './team-notes.ts';
 import { splitTeamKey, teamSummary, type TeamReader } from './team-reader.ts';
 
 export interface TeamMethodsOptions {
   reader: TeamReader;
   bundles: TeamBundleService;
+  /** The team's shared notes, tags and summaries. */
+  notes: TeamNotes;
   /** The store's URL without its password, shown as where the sessions come from. */
   store: string;
 }
@@ -49,17 +53,27 @@ function pretty(text: string): string {
   }
 }
 
+/** The stored session a team key names (`<machine>/<key>`). */
+function storedKey(key: string): StoredKey {
+  const parts = splitTeamKey(key);
+  if (!parts) throw new AppError('NOT_FOUND', `"${key}" is not a team session's key (machine/key).`, 'key');
+  return parts;
+}
+
 function opened(session: Session, limit: number) {
   return { ...session, messages: session.messages.slice(0, limit), messagesTotal: session.messages.length };
 }
 
 /**
  * Every method of the contract: those that read answer from the store (keys are `<machine>/<key>`, rows carry
- * their machine), those that change anything are refused with a sentence saying why, and the local-only ones
+ * their machine); a session's note, tags and summary are the team's, shared, written by members and admins
+ * (`TeamNotes`); those that change anything else are refused with a sentence saying why, and the local-only ones
  * (roots, trash, settings, usage) answer as for an empty vault.
  */
 export function teamMethods(options: TeamMethodsOptions): ServiceMethods {
-  const { reader, bundles, store } = options;
+  const { reader, bundles, notes, store } = options;
+  /** The team's summary, else the one the pushed session carries. */
+  const summaryOf = async (key: string) => (await notes.summary(storedKey(key))) ?? ownSummaryRecord(await reader.session(key));
   const refused = Object.fromEntries(METHOD_NAMES.map((name) => [name, readOnly(name)])) as unknown as ServiceMethods;
   const bundleMethods = bundles.methods();
   const implemented: Partial<ServiceMethods> = {
@@ -115,13 +129,25 @@ export function teamMethods(options: TeamMethodsOptions): ServiceMethods {
     getIndexProgress: async () => ({ phase: 'idle', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, etaMs: null }),
     getVaultStatus: async ({ key }) => {
       await reader.session(key);
-      return { annotations: { starred: false, tags: [], note: '', updatedAt: null }, keptPath: null, keptAt: null, liveSourcePath: null };
+      return { annotations: await notes.notes(storedKey(key)), keptPath: null, keptAt: null, liveSourcePath: null };
     },
+    setAnnotations: async ({ key, ...change }) => notes.setNotes(storedKey(key), change),
     getVaultSettings: async () => ({ autoKeep: false }),
     getResumeInfo: async () => ({ command: null, cwd: null, available: false, reason: 'A team session is resumed on the machine it came from.' }),
     listTrash: async () => [],
-    getSummary: async () => ({ summary: null }),
-    summaryStates: async ({ keys }) => ({ states: keys.map((key) => ({ key, source: null, author: null, updatedAt: null })) }),
+    getSummary: async ({ key }) => ({ summary: await summaryOf(key) }),
+    // Written as the signed-in account, whatever author the window names: the store records who wrote it.
+    setSummary: async ({ key, summary }) => ({ summary: (await notes.setSummary(storedKey(key), summary)) ?? ownSummaryRecord(await reader.session(key)) }),
+    summaryStates: async ({ keys }) => {
+      const stored = keys.map((key) => splitTeamKey(key));
+      const states = await notes.summaryStates(stored.filter((k) => k !== null));
+      return {
+        states: keys.map((key, i) => {
+          const at = stored[i];
+          return { key, ...((at ? states.get(`${at.machine}\n${at.key}`) : undefined) ?? { source: null, author: null, updatedAt: null }) };
+        }),
+      };
+    },
     takeOpenedBundles: async () => [],
     getTeamStatus: async () => ({ store, machine: '', autoPush: false, hasToken: false, account: null, role: null, error: null, lastPush: null, served: true }),
     scanBundle: bundleMethods.scanBundle,

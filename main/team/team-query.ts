@@ -32,6 +32,12 @@ export interface TeamSql {
   matched: { with: string; from: string; values: unknown[] };
 }
 
+/**
+ * Whether a matched session (`s`) has a summary: its pushed session carries one, or the team wrote one. What
+ * `has:summary` selects and its facet counts.
+ */
+export const HAS_SUMMARY = `(s.has_summary OR EXISTS (SELECT 1 FROM ${qualified('session_summaries')} w WHERE w.machine = s.machine AND w.key = s.key))`;
+
 /** `machine:NAME`, `user:NAME` (quoted values too), with a leading `-` to leave one out: the team store's own filters. */
 const TEAM_FILTER = /(^|\s)(-?)(machine|user):(?:"([^"]*)"?|(\S+))/gi;
 
@@ -167,7 +173,7 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
   if (f.status) where.push(`lower(s.status) = lower(${param(f.status)})`);
   if (f.outcome) where.push(`lower(s.outcome) = lower(${param(f.outcome)})`);
   if (f.model) where.push(f.exact?.model ? `lower(s.model) = lower(${param(f.model)})` : `s.model ILIKE ${param(`${wildLike(f.model)}%`)}`);
-  if (f.hasSummary) where.push('s.has_summary');
+  if (f.hasSummary !== undefined) where.push(f.hasSummary ? HAS_SUMMARY : `NOT ${HAS_SUMMARY}`);
   const activity = 'coalesce(s.updated_at, s.created_at)';
   if (f.afterMs !== undefined) where.push(`${activity} >= to_timestamp(${param(f.afterMs / 1000, '::double precision')})`);
   if (f.beforeMs !== undefined) where.push(`${activity} <= to_timestamp(${param(f.beforeMs / 1000, '::double precision')})`);

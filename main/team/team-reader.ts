@@ -9,7 +9,7 @@ import { qualified } from './team-names.ts';
 export { splitTeamKey, teamKey } from '../../shared/team-keys.ts';
 import { searchTeam, type TeamHit, type TeamSearchPage, type TeamSearchResult } from './team-search.ts';
 
-/** A team hit as a row of the app's list: marked with its machine, kept (it is in the store), with no local marks. */
+/** A team hit as a row of the app's list: marked with its machine, kept (it is in the store), with the team's note mark and no local marks. */
 export function teamSummary(hit: TeamHit): SessionSummary {
   const updated = hit.updatedAt ?? hit.createdAt;
   return {
@@ -37,7 +37,7 @@ export function teamSummary(hit: TeamHit): SessionSummary {
     sourceGone: false,
     starred: false,
     tags: [],
-    hasNote: false,
+    hasNote: hit.hasNote,
     primaryPath: `${hit.machine}:${hit.projectPath ?? hit.key}`,
     size: hit.sizeBytes,
     mtimeMs: updated ? Date.parse(updated) : 0,

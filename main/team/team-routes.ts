@@ -51,8 +51,17 @@ export function withTeamSessions(local: ServiceMethods, team: TeamMethodsSource,
   routed.summaryStates = (async (input: { keys: string[] }) => {
     const localKeys = input.keys.filter((k) => !isTeam(k));
     const states = localKeys.length ? (await local.summaryStates({ keys: localKeys })).states : [];
-    const teamStates = input.keys.filter(isTeam).map((key) => ({ key, source: null, author: null, updatedAt: null }));
-    return { states: [...states, ...teamStates] };
+    const teamKeys = input.keys.filter(isTeam);
+    // A store out of reach costs its sessions their marks, not this machine's sessions theirs.
+    const unknown = () => teamKeys.map((key) => ({ key, source: null, author: null, updatedAt: null }));
+    const teamStates = teamKeys.length
+      ? await team()
+          .then((m) => m.summaryStates({ keys: teamKeys }))
+          .then((r) => r.states, unknown)
+      : [];
+    // In the order asked.
+    const byKey = new Map([...states, ...teamStates].map((s) => [s.key, s]));
+    return { states: input.keys.flatMap((key) => byKey.get(key) ?? []) };
   }) as never;
   routed.compareSessions = (async (input: { a: string; b: string }) => {
     if (!isTeam(input.a) && !isTeam(input.b)) return local.compareSessions(input);

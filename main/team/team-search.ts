@@ -2,6 +2,7 @@
 import type { ClientBase } from 'pg';
 import type { Facets, SnippetPart } from '../../shared/search-api.ts';
 import { teamFacets } from './team-facets.ts';
+import { qualified } from './team-names.ts';
 import { parseTeamQuery, teamSearchSql } from './team-query.ts';
 import { teamSnippets } from './team-snippets.ts';
 
@@ -28,6 +29,8 @@ export interface TeamHit {
   sizeBytes: number;
   /** Where the words matched, summed over the terms (higher is better: title, then prompts, then the rest); null without words. */
   score: number | null;
+  /** The team wrote a note on it (shared, `session_annotations`). */
+  hasNote: boolean;
   /** The matched words in context (asked for with `snippets`); the title when only filters or an identifier matched. */
   snippet?: SnippetPart[];
 }
@@ -82,6 +85,22 @@ export interface TeamSearchPage {
   facets?: boolean;
 }
 
+/** Above this many rows (a whole list), every noted session is read instead of looking each row up. */
+const NOTED_LOOKUP_ROWS = 1000;
+
+/** Which of a page's sessions the team wrote a note on (keyed `machine\nkey`). */
+async function notedOf(client: ClientBase, rows: readonly Row[]): Promise<Set<string>> {
+  const table = qualified('session_annotations');
+  const { rows: noted } =
+    rows.length > NOTED_LOOKUP_ROWS
+      ? await client.query<{ machine: string; key: string }>(`SELECT machine, key FROM ${table} WHERE note <> ''`)
+      : await client.query<{ machine: string; key: string }>(
+          `SELECT machine, key FROM ${table} WHERE note <> '' AND (machine, key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+          [rows.map((r) => r.machine), rows.map((r) => r.key)],
+        );
+  return new Set(noted.map((r) => `${r.machine}\n${r.key}`));
+}
+
 export async function searchTeam(client: ClientBase, query: string, page: TeamSearchPage = {}): Promise<TeamSearchResult> {
   const parsed = parseTeamQuery(query, page.now);
   if (page.sort && page.sort !== 'relevance') parsed.sort = page.sort;
@@ -90,11 +109,13 @@ export async function searchTeam(client: ClientBase, query: string, page: TeamSe
   let rows: Row[];
   let facets: Facets | undefined;
   let snippets: Map<string, SnippetPart[]> | undefined;
+  let noted = new Set<string>();
   // One snapshot for the page, its snippets and its facets.
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     if (sql.indexOnly) await client.query('SET LOCAL enable_seqscan = off');
     rows = (await client.query<Row>(sql.text, sql.values)).rows;
+    if (rows.length) noted = await notedOf(client, rows);
     if (page.snippets && rows.length) snippets = await teamSnippets(client, parsed.terms, rows);
     if (page.facets) facets = await teamFacets(client, sql.matched, page.now);
   } finally {
@@ -123,6 +144,7 @@ export async function searchTeam(client: ClientBase, query: string, page: TeamSe
       parentKey: r.parent_key,
       sizeBytes: r.size_bytes,
       score: r.score,
+      hasNote: noted.has(`${r.machine}\n${r.key}`),
       ...(snippets ? { snippet: snippets.get(`${r.machine}\n${r.key}`) ?? [] } : {}),
     })),
     total: rows[0] ? Number(rows[0].total) : 0,

@@ -8,6 +8,7 @@ import { describeTeamError } from './team-connection.ts';
 import type { TeamTarget } from './team-credentials.ts';
 import { TeamStoreError } from './team-errors.ts';
 import { teamMethods } from './team-methods.ts';
+import { TeamNotes } from './team-notes.ts';
 import { TeamReader } from './team-reader.ts';
 
 export interface TeamServices {
@@ -22,9 +23,10 @@ export interface TeamServices {
 const POOL_SIZE = 4;
 
 /**
- * Opens the store with every connection read-only (default_transaction_read_only: the server itself refuses a
- * write, whatever the account may do), checks that its schema is this app's, and serves it through the app's
- * contract. Exports are written below `dataDir` (this machine's data folder), as the app's are.
+ * Opens the store with every connection read-only by default (default_transaction_read_only: the server itself
+ * refuses a write to a session, whatever the account may do; only the team's notes and summaries are written, each
+ * in a transaction opened READ WRITE, under the store's policies), checks that its schema is this app's, and serves
+ * it through the app's contract. Exports are written below `dataDir` (this machine's data folder), as the app's are.
  */
 export async function openTeamServices(target: TeamTarget, dataDir: string, env: NodeJS.ProcessEnv): Promise<TeamServices> {
   const pool = new pg.Pool({
@@ -55,7 +57,7 @@ export async function openTeamServices(target: TeamTarget, dataDir: string, env:
   const bundles = new TeamBundleService(reader, join(dataDir, 'team-serve'), env, emit);
   return {
     store: target.shown,
-    methods: teamMethods({ reader, bundles, store: target.shown }),
+    methods: teamMethods({ reader, bundles, notes: new TeamNotes(pool), store: target.shown }),
     subscribe: (handler) => {
       handlers.add(handler);
       return () => handlers.delete(handler);

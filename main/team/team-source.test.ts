@@ -88,6 +88,28 @@ describeWithPostgres("the app's Team source", (pgs) => {
     const comparison = await routed.compareSessions({ a: `alice-app/${keys[0]}`, b: keys[1] as string });
     expect(comparison.a.key).toBe(`alice-app/${keys[0]}`);
     await expect(routed.keepSession({ key: `alice-app/${keys[0]}` })).rejects.toThrow(/read-only: keepSession/);
+    // A summary saved on a team session from the app is the store's, by the account; the list's marks come from the store, in the order asked.
+    const teamKey0 = `alice-app/${keys[0]}`;
+    const saved = await routed.setSummary({
+      key: teamKey0,
+      summary: { overview: 'Deploys the API.', decisions: [], outcomes: [], openItems: [], tags: [] },
+      author: 'you',
+    });
+    expect(saved.summary).toMatchObject({ source: 'vault', author: 'alice', overview: 'Deploys the API.' });
+    const withLocal = withTeamSessions(
+      {
+        summaryStates: async ({ keys: asked }: { keys: string[] }) => ({
+          states: asked.map((key) => ({ key, source: 'vault', author: 'you', updatedAt: null })),
+        }),
+      } as unknown as ServiceMethods,
+      () => team.readMethods(),
+      async () => sessions[1] as Session,
+    );
+    expect((await withLocal.summaryStates({ keys: [teamKey0, 'codex:local', `alice-app/${keys[1]}`] })).states).toEqual([
+      { key: teamKey0, source: 'vault', author: 'alice', updatedAt: saved.summary?.updatedAt },
+      { key: 'codex:local', source: 'vault', author: 'you', updatedAt: null },
+      { key: `alice-app/${keys[1]}`, source: null, author: null, updatedAt: null },
+    ]);
     await expect(
       routed.exportBundle({
         exportId: 'mixed-1',

@@ -1,13 +1,18 @@
 // Counts per facet under the search box (behind "Refine"); a chip adds its filter to the query, a second click takes it out;
 // the date fields set a custom range.
 import { useState, type ReactNode } from 'react';
-import type { FacetName, FacetValue } from '../../../shared/search-api.ts';
+import type { FacetValue, Facets } from '../../../shared/search-api.ts';
 import { dateOf, hasFilter, withDate } from '../../search-query.ts';
 import { useAppStore } from '../../store/store-context.ts';
 import { formatLabel } from '../../format.ts';
 import type { SourceFormat } from '../../../shared/session.ts';
 
+/** A facet's name: the local ones, and a team store's machine and user. */
+type FacetName = keyof Facets;
+
 const GROUPS: ReadonlyArray<{ name: FacetName; label: string }> = [
+  { name: 'machine', label: 'Machine' },
+  { name: 'user', label: 'Pushed by' },
   { name: 'source', label: 'Source' },
   { name: 'project', label: 'Project' },
   { name: 'branch', label: 'Branch' },
