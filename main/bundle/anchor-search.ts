@@ -4,7 +4,8 @@
  * A superset of what every rule needs to see on a line before it can match there (case-insensitive, so
  * wider than the rules): each rule's fixed prefix, or the words its pattern requires (aws's
  * `secret_access_key` and `account`, basicauth's `://user:`, the database URL schemes). The gap rules'
- * `eyJ` (JWT), `PRIVATE KEY`, `AIza`, the `.env` names and `://…:` are in it too. Each is a regular expression whose first three atoms are
+ * `eyJ` (JWT), `PRIVATE KEY`, `AIza`, the `.env` names and `://…:` are in it too (the cut-key rule's prefixes are all
+ * among the anchors above). Each is a regular expression whose first three atoms are
  * a character or a class, none optional (the trigram table is built from them; a pattern that breaks this throws at load).
  */
 export const ANCHOR_PATTERNS = [

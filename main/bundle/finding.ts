@@ -31,8 +31,11 @@ export function markerLabel(rule: string): string {
   return rule.replace(/[^A-Za-z0-9_.:-]/g, '_');
 }
 
-/** Rules that catch any value by what surrounds it (an assignment, a URL); a specific rule that names the same secret names it instead. */
-const GENERIC_RULES = new Set(['env-assignment', 'connection-url-password']);
+/**
+ * Rules that catch any value by what surrounds it (an assignment, a URL, the `…` a cut key ends in); a specific rule
+ * that names the same secret names it instead.
+ */
+const GENERIC_RULES = new Set(['env-assignment', 'connection-url-password', 'cut-key']);
 
 export function isGenericRule(rule: string): boolean {
   return GENERIC_RULES.has(rule);

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform, Writable } from 'node:stream';
 import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import type { Session } from '../../shared/session.ts';
+import { GAP_RULE_NAMES } from '../recorder/redact.ts';
 import { planSession, scanner, type SessionPlan } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
 import type { ManifestSession, RedactionReport } from './manifest.ts';
@@ -63,7 +64,8 @@ export interface ExportResult extends ScanResult {
   redaction: RedactionReport;
 }
 
-export const REDACTION_RULES = ['secretlint preset-recommend', 'private-key', 'jwt', 'environment values'];
+/** What a bundle's manifest says it was scanned with: the preset, every gap rule by name, the exporter's environment values. */
+export const REDACTION_RULES = ['secretlint preset-recommend', ...GAP_RULE_NAMES, 'environment values'];
 
 export function abortError(): Error {
   const err = new Error('The export was cancelled.');

@@ -183,6 +183,43 @@ describe('the line prefilter', () => {
   });
 });
 
+describe('a PEM block whose lines are separate JSON strings (a store rows document: one row per line)', () => {
+  const rows = (pem: string, after = 'and the deploy went on') =>
+    `${JSON.stringify({ rows: { lines: Object.fromEntries([...pem.split('\n'), after].map((text, i) => [String(i + 1), { line: i + 1, text }])) } }, null, 2)}\n`;
+
+  it('redacts every line of the key, keeps the keys and the JSON around them, and reports it once', async () => {
+    const doc = rows(PEM_KEY);
+    const { out, findings } = await run(Buffer.from(doc), { clip: 'json', file: 'x.session-rows.json' });
+    const written = out.toString('utf8');
+    for (const line of PEM_KEY.split('\n').slice(1, -1)) expect(written).not.toContain(line);
+    expect(findings.map((f) => f.rule)).toEqual(['private-key']);
+    const parsed = JSON.parse(written) as { rows: { lines: Record<string, { line: number; text: string }> } };
+    expect(Object.values(parsed.rows.lines).map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(parsed.rows.lines['6']?.text).toBe('and the deploy went on');
+    // Kept as a false positive, the whole block stays as it was.
+    const kept = await run(Buffer.from(doc), { clip: 'json', file: 'x.session-rows.json' }, context([findings[0]!.id]));
+    expect(kept.out.toString('utf8')).toBe(doc);
+  });
+
+  it('gives the same output however the windows cut the key, its first line settled well before the others', async () => {
+    const prose = Array.from({ length: 30 }, (_, i) => `row ${i}: the build went on as before`).join('\n');
+    const doc = Buffer.from(rows(`${prose}\n${PEM_KEY}`));
+    const whole = await run(doc, { clip: 'json', window: 1024 * 1024, overlap: 1024, context: 64 });
+    for (const line of PEM_KEY.split('\n').slice(1, -1)) expect(whole.out.toString('utf8')).not.toContain(line);
+    for (const window of [1200, 1500, 1800, 2500, 3100]) {
+      const cut = await run(doc, { clip: 'json', window, overlap: 1024, context: 64 }, context(), 101);
+      expect(cut.out.toString('utf8'), `window ${window}`).toBe(whole.out.toString('utf8'));
+      expect(cut.findings.map((f) => f.id)).toEqual(whole.findings.map((f) => f.id));
+    }
+  });
+
+  it('leaves the strings between alone when they are not key lines (a BEGIN, prose, and an END far apart)', async () => {
+    const doc = rows(['-----BEGIN RSA PRIVATE KEY-----', 'this is not a key line, it is a sentence', '-----END RSA PRIVATE KEY-----'].join('\n'));
+    const { out } = await run(Buffer.from(doc), { clip: 'json', file: 'x.json' });
+    expect(out.toString('utf8')).toContain('this is not a key line, it is a sentence');
+  });
+});
+
 describe('clipToJsonString', () => {
   it('stops at the closing quote and a line break, and never splits an escape', () => {
     const text = '{"a":"ab\\ncd","b":"x"}';

@@ -84,6 +84,51 @@ export function clipToJsonString(text: string, span: { start: number; end: numbe
   return end > start ? { start, end } : null;
 }
 
+/** Rules whose match is a PEM block, which a format may keep line by line in separate JSON strings (a store's rows document). */
+const PEM_RULES = new Set(['private-key', 'privatekey']);
+/** A PEM key of 4096 bits is ~3.3 KB; with a JSON record around each of its lines, well under this. */
+const MAX_PEM_SPAN = 16 * 1024;
+/** A JSON string's content that can only be part of a PEM block: base64 (escaped line breaks allowed), a header, or its END line. */
+const PEM_PIECE = /^(?:[A-Za-z0-9+/=\s]|\\[nrt])*$|^[A-Za-z-]+: [^"\\]*$|^-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/;
+
+/** Where the JSON string whose content starts at `from` ends (its closing quote), or -1 at a line break or `limit`. */
+function stringEnd(text: string, from: number, limit: number): number {
+  for (let i = from; i < limit; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '"') return i;
+    else if (c === '\n' || c === '\r') return -1;
+  }
+  return -1;
+}
+
+/**
+ * A PEM block that begins in one JSON string and ends in a later one (each line of a text in a string of its own):
+ * one span per string value it covers (never an object key or the JSON between), or null when it lies in one
+ * string, runs past MAX_PEM_SPAN, does not end in its END line, or passes a string that cannot be part of a key.
+ */
+export function pemAcrossJsonStrings(text: string, span: { start: number; end: number }): Array<{ start: number; end: number }> | null {
+  if (span.end - span.start > MAX_PEM_SPAN || !/PRIVATE KEY(?: BLOCK)?-----$/.test(text.slice(span.start, span.end))) return null;
+  const first = clipToJsonString(text, span);
+  if (!first || first.end >= span.end || text[first.end] !== '"') return null;
+  const pieces = [first];
+  let at = first.end + 1;
+  while (at < span.end) {
+    const open = text.indexOf('"', at);
+    if (open === -1 || open >= span.end) break;
+    const close = stringEnd(text, open + 1, text.length);
+    if (close === -1) return null;
+    at = close + 1;
+    let next = at;
+    while (next < text.length && /\s/.test(text[next] as string)) next++;
+    if (text[next] === ':') continue; // an object key
+    const end = Math.min(close, span.end);
+    if (!PEM_PIECE.test(text.slice(open + 1, end))) return null;
+    if (end > open + 1) pieces.push({ start: open + 1, end });
+  }
+  return pieces.length > 1 ? pieces : null;
+}
+
 /** Keeps a span inside one run of HTML text: it stops at the next tag. */
 export function clipToHtmlText(text: string, span: { start: number; end: number }): { start: number; end: number } | null {
   const tag = text.indexOf('<', span.start);
@@ -171,14 +216,18 @@ export class SecretScanStream extends Transform {
     const { redactor, prefilter, literals } = this.ctx;
     // Rules read the text with its escapes blanked (escape-view.ts): a secret after a `\n` is then a word of its own.
     const mode = this.binary ? 'text' : this.options.clip;
-    let spans: Array<SecretSpan | { start: number; end: number; rule: string; text: string }> = prefilter
+    let spans: Array<SecretSpan | { start: number; end: number; rule: string; text: string; leader?: number }> = prefilter
       ? await findSpansFiltered(redactor, prefilter, bytes, latin1, decode, literals, mode)
       : await findSpansInViews(redactor, decode(), literals, mode);
     const bodies = this.options.clip === 'json' && !this.binary && mayHoldBodies(bytes) ? await this.bodySpans(decode()) : [];
     const text = spans.length || bodies.length ? decode() : '';
     if (this.options.clip !== 'text' && !this.binary) {
-      const clip = this.options.clip === 'json' ? clipToJsonString : clipToHtmlText;
+      const json = this.options.clip === 'json';
+      const clip = json ? clipToJsonString : clipToHtmlText;
       spans = spans.flatMap((s) => {
+        // A key whose lines are strings of their own: each line redacted in its string, reported once (by its first).
+        const pieces = json && PEM_RULES.has(s.rule) ? pemAcrossJsonStrings(text, s) : null;
+        if (pieces) return pieces.map((p, i) => ({ ...p, rule: s.rule, text: text.slice(p.start, p.end), ...(i ? { leader: pieces[0]!.start } : {}) }));
         const clipped = clip(text, s);
         return clipped ? [{ ...clipped, rule: s.rule, text: text.slice(clipped.start, clipped.end) }] : [];
       });
@@ -195,7 +244,7 @@ export class SecretScanStream extends Transform {
     if (specific.length < spans.length) spans = spans.filter((s) => !isGenericRule(s.rule) || !specific.some((o) => o.start < s.end && o.end > s.start));
     const offsets = byteOffsets(
       text,
-      [...spans, ...bodies].flatMap((s) => [s.start, s.end]),
+      [...spans.flatMap((s) => [s.start, s.end, ...('leader' in s && s.leader !== undefined ? [s.leader] : [])]), ...bodies.flatMap((b) => [b.start, b.end])],
       latin1,
     );
     const seen = new Set<string>();
@@ -204,6 +253,15 @@ export class SecretScanStream extends Transform {
     for (const s of spans.sort((a, b) => a.start - b.start || b.end - a.end || ruleOrder(a.rule, b.rule))) {
       const start = this.base + (offsets.get(s.start) ?? 0);
       const stop = this.base + (offsets.get(s.end) ?? 0);
+      if ('leader' in s && s.leader !== undefined) {
+        // A later line of a key, settled with the key's first line (which the finding names), past `limit` too:
+        // redacted unless that finding was kept.
+        const leader = this.base + (offsets.get(s.leader) ?? 0);
+        if (leader < this.settled || leader >= limit || seen.has(`${start}:${s.rule}`)) continue;
+        seen.add(`${start}:${s.rule}`);
+        if (!this.ctx.keep.has(findingId(this.options.file, leader, s.rule))) this.pending.push({ start, end: stop, rule: s.rule });
+        continue;
+      }
       if (start < this.settled || start >= limit || seen.has(`${start}:${s.rule}`)) continue;
       seen.add(`${start}:${s.rule}`);
       line += count(buf, 0x0a, lineCursor, start - this.base);

@@ -1,4 +1,4 @@
-// Redaction before any byte reaches disk: secretlint's recommended rules, two gap-fillers, and environment values.
+// Redaction before any byte reaches disk: secretlint's recommended rules, gap rules of our own, and environment values.
 import type { SecretLintCoreConfig, SecretLintCoreResult, SecretLintRuleCreator } from '@secretlint/types';
 
 export const REDACT_RULES = ['secrets', 'env'] as const;
@@ -53,6 +53,13 @@ const GAP_RULES: Array<{ label: string; pattern: RegExp; keep?: (secret: string)
     pattern: /(?:aws)?_?secret_?access_?key["']?\s*(?::|=>|=)\s*["']?(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
   },
   { label: 'google-api-key', pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
+  // A text cut short with `…` (a reader's preview, a warning quoting a value, an agent's own truncation) can end in the
+  // head of a key, which no full-key rule matches: a known key prefix and enough of its body, right before the `…`.
+  {
+    label: 'cut-key',
+    pattern:
+      /(?<![A-Za-z0-9])(?:sk-[A-Za-z0-9_-]{12,}|gh[pousr]_[A-Za-z0-9_]{4,}|github_pat_[A-Za-z0-9_]{4,}|A[KS]IA[A-Z0-9]{4,}|AIza[0-9A-Za-z_-]{4,}|xox[abposr]-[A-Za-z0-9-]{4,}|[sr]k_(?:live|test)_[A-Za-z0-9]{4,}|npm_[A-Za-z0-9]{4,}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_.-]*)(?=…)/g,
+  },
   {
     label: 'env-assignment',
     pattern: /(?<![A-Za-z0-9_])[A-Z0-9_]{0,64}(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY)[A-Z0-9_]{0,64}[ \t]?=[ \t]?["']?(?<secret>[^\s"'`]{6,256})/dg,
@@ -64,6 +71,9 @@ const GAP_RULES: Array<{ label: string; pattern: RegExp; keep?: (secret: string)
     keep: (secret) => isPlaceholder(secret),
   },
 ];
+
+/** The gap rules' names, as findings and `[REDACTED:<rule>]` markers give them (a bundle's manifest lists them). */
+export const GAP_RULE_NAMES: readonly string[] = [...new Set(GAP_RULES.map((r) => r.label))];
 
 /** A value that stands for a secret without being one: `${VAR}`, `$VAR`, `<password>`, `****`, `changeme`, an earlier redaction. */
 function isPlaceholder(value: string): boolean {
