@@ -76,7 +76,7 @@ function chars(rng: Prng, count: number, alphabet = ALNUM): string {
 }
 
 /** A fresh secret of `type` and the text it is written as (an assignment, a URL, a PEM block). */
-function secretOf(rng: Prng, type: SecretType): { needle: string; written: string } {
+export function secretOf(rng: Prng, type: SecretType): { needle: string; written: string } {
   const b64url = `${ALNUM}_-`;
   const token = (needle: string) => ({ needle, written: needle });
   switch (type) {

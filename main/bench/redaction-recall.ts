@@ -13,7 +13,7 @@ import { findReader } from '../sources/registry.ts';
 import type { Plant } from './redaction-corpus.ts';
 
 /** Every entry of a zip, decompressed. */
-function unzip(path: string): Promise<Map<string, Buffer>> {
+export function unzip(path: string): Promise<Map<string, Buffer>> {
   return new Promise((resolve, reject) => {
     yauzl.open(path, { lazyEntries: true }, (err, zip) => {
       if (err || !zip) return reject(err ?? new Error('no zip'));
@@ -37,14 +37,14 @@ function unzip(path: string): Promise<Map<string, Buffer>> {
 }
 
 /** An output's text as a reader of it would see it: gunzipped, with every base64 `"body"` decoded beside it. */
-function readable(bytes: Buffer): string {
+export function readable(bytes: Buffer): string {
   const text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8');
   const bodies = [...text.matchAll(/"body"\s*:\s*"([A-Za-z0-9+/=]{16,})"/g)].map((m) => Buffer.from(m[1] as string, 'base64').toString('utf8'));
   return [text, ...bodies].join('\n');
 }
 
 /** Whether `needle` (or a long piece of it: a cut title keeps a key's head) is in `text`. */
-function leaks(text: string, needle: string): boolean {
+export function leaks(text: string, needle: string): boolean {
   if (text.includes(needle)) return true;
   return needle.length >= 24 && (text.includes(needle.slice(0, 16)) || text.includes(needle.slice(-16)));
 }

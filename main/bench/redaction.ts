@@ -1,10 +1,11 @@
-// Benchmark: recall of the export's redaction on a planted corpus (per secret type, place and format), and its findings on the clean sample corpus.
+// Benchmark: recall of the export's redaction on a planted corpus (per secret type, place and format) and on the sample corpus of every format with secrets planted, and its findings on the clean sample corpus.
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeRedactionCorpus } from './redaction-corpus.ts';
 import { findingsOnSamples, measureRecall, recallTable, type RecallResult } from './redaction-recall.ts';
+import { measureSampleRecall, sampleRecallLines, type SampleRecall } from './redaction-samples.ts';
 
 export interface RedactionFigures {
   seeds: number[];
@@ -12,7 +13,12 @@ export interface RedactionFigures {
   ms: number;
   samples: Awaited<ReturnType<typeof findingsOnSamples>>;
   sampleDirs: string[];
+  /** The sample corpus (every format) with secrets planted, exported through the contract. */
+  planted: SampleRecall;
+  plantedMs: number;
 }
+
+const SAMPLES = join(import.meta.dirname, '..', '..', 'samples');
 
 /** The sample corpora: every reader's fixtures (`sources/<format>/fixtures/`), and the repository's copy of the sample corpus. */
 function sampleDirs(): string[] {
@@ -20,7 +26,7 @@ function sampleDirs(): string[] {
   const fixtures = readdirSync(sources)
     .sort()
     .map((format) => join(sources, format, 'fixtures'));
-  return [...fixtures, join(import.meta.dirname, '..', '..', 'samples')].filter((d) => existsSync(d));
+  return [...fixtures, SAMPLES].filter((d) => existsSync(d));
 }
 
 export async function benchRedaction(seeds = [1, 2, 3, 4]): Promise<RedactionFigures> {
@@ -39,7 +45,10 @@ export async function benchRedaction(seeds = [1, 2, 3, 4]): Promise<RedactionFig
     }
     const ms = performance.now() - t0;
     const dirs = sampleDirs();
-    return { seeds, result: all, ms, samples: await findingsOnSamples(dirs), sampleDirs: dirs };
+    const samples = await findingsOnSamples(dirs);
+    const t1 = performance.now();
+    const planted = await measureSampleRecall(SAMPLES, seeds[0]);
+    return { seeds, result: all, ms, samples, sampleDirs: dirs, planted, plantedMs: performance.now() - t1 };
   } finally {
     await rm(base, { recursive: true, force: true });
   }
@@ -74,4 +83,14 @@ export function printRedaction(f: RedactionFigures): void {
   );
   for (const [rule, n] of [...s.byRule].sort((a, b) => b[1] - a[1])) console.log(`    ${rule.padEnd(28)} ${n}`);
   for (const e of s.examples.slice(0, 15)) console.log(`    e.g. ${e}`);
+  const p = f.planted;
+  const plantedFound = p.plants.length - p.leaked.length;
+  console.log(
+    `\n  Every format: ${p.planted} secrets planted into the sample corpus (${p.files} files: after every prose string, SQLite text value and Markdown line), ${p.plants.length} of them in what an export carries (found in the unredacted bundle); ${p.sessions} sessions exported as one bundle + Markdown + HTML each (${p.outputs} outputs; ${p.unreadable} unreadable sessions left out), ${(f.plantedMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `  found ${plantedFound}/${p.plants.length} = ${((plantedFound / Math.max(p.plants.length, 1)) * 100).toFixed(2)}% (a line with ! let a secret out)`,
+  );
+  for (const line of sampleRecallLines(p)) console.log(line ? `    ${line}` : '');
+  for (const l of p.leaked.slice(0, 20)) console.log(`    missed: ${l.plant.type} in ${l.plant.format}, found in ${l.where}`);
 }
