@@ -2,44 +2,42 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { createOpenFileSlice, type OpenFileSlice } from './store-open.ts';
 import { shareListKeys } from '../share-list-keys.ts';
-import type { AppInfo, OpenedSession, Root } from '../../shared/api.ts';
-import type { ErrorCode } from '../../shared/result.ts';
-import type { SessionSummary, Unreadable } from '../../shared/session.ts';
-import { ClientError, describeError, type AppClient, type ConnectionStatus } from '../client.ts';
+import type { AppInfo } from '../../shared/api.ts';
+import type { SessionSummary } from '../../shared/session.ts';
+import { describeError, type AppClient, type ConnectionStatus } from '../client.ts';
 import { shownSessions } from '../shown-sessions.ts';
 import { createRawSlice, type RawSlice } from './store-raw.ts';
 import { createRelatedSlice, type RelatedSlice } from './store-related.ts';
 import { createVaultSlice, listQuery, type VaultSlice } from './store-vault.ts';
 import { createCompareSlice, type CompareSlice } from './store-compare.ts';
 import { createBundleSlice, type BundleSlice } from './store-bundle.ts';
-import { createSearchSlice, type SearchFocus, type SearchSlice } from './store-search.ts';
+import { createSearchSlice, type SearchSlice } from './store-search.ts';
 import { createUsageSlice, type UsageSlice } from './store-usage.ts';
 import { createSummarySlice, type SummarySlice } from './store-summary.ts';
 import { createSettingsSlice, type SettingsSlice } from './store-settings.ts';
 import { createTeamSlice, type TeamSlice } from './store-team.ts';
+import { createRootsSlice, type RootsSlice } from './store-roots.ts';
+import { createSessionSlice, type SessionSlice } from './store-session.ts';
 
 export type { RawView } from './store-raw.ts';
 export type { RawRecordView } from './store-related.ts';
-
-export interface OpenSession {
-  key: string;
-  /** `messages` holds the windows loaded so far; `messagesTotal` counts them all. */
-  session: OpenedSession | null;
-  /** A further window of messages is being fetched. */
-  loadingMore?: boolean;
-  loading: boolean;
-  error: string | null;
-  errorCode: ErrorCode | null;
-  /** Set when the list marks the entry unreadable: there is no Session, only the reason and the raw file. */
-  unreadable: Unreadable | null;
-  /** The file went away while open; the last loaded copy stays visible. */
-  removed: boolean;
-  /** Opened from a search result: the message to show and mark, and the words to highlight in it. */
-  focus?: SearchFocus | null;
-}
+export type { OpenSession } from './store-session.ts';
 
 export interface AppState
-  extends RawSlice, RelatedSlice, VaultSlice, CompareSlice, BundleSlice, OpenFileSlice, SearchSlice, UsageSlice, SummarySlice, SettingsSlice, TeamSlice {
+  extends
+    RawSlice,
+    RelatedSlice,
+    VaultSlice,
+    CompareSlice,
+    BundleSlice,
+    OpenFileSlice,
+    SearchSlice,
+    UsageSlice,
+    SummarySlice,
+    SettingsSlice,
+    TeamSlice,
+    RootsSlice,
+    SessionSlice {
   sessions: SessionSummary[];
   total: number;
   /** False until the first list arrives, so the empty state is not flashed while loading. */
@@ -47,16 +45,9 @@ export interface AppState
   listLoading: boolean;
   listError: string | null;
   selectedKey: string | null;
-  open: OpenSession | null;
-  roots: Root[];
-  rootsError: string | null;
   filter: string;
   appInfo: AppInfo | null;
   connection: ConnectionStatus;
-  addRootBusy: boolean;
-  addRootError: string | null;
-  demoBusy: boolean;
-  demoError: string | null;
 
   /** Where a row dragged out of the window downloads its session from (a redacted bundle); null when rows cannot be dragged out. */
   dragOutUrl(key: string): string | null;
@@ -64,22 +55,12 @@ export interface AppState
   refresh(): Promise<void>;
   /** Fetches only the rows a change touched (and the parents they are listed under) and merges them into the list. */
   refreshRows(keys: string[]): Promise<void>;
-  refreshRoots(): Promise<void>;
   /** Opens the share dialog for every session the list shows (all search results, not only the loaded pages). */
   openShareList(): Promise<void>;
   setFilter(text: string): void;
   select(key: string | null): void;
   moveSelection(delta: number): void;
   openSelected(): Promise<void>;
-  openSession(key: string, focus?: SearchFocus | null): Promise<void>;
-  /** The detail view's tab (conversation, operations, …): in the store so the URL can hold it. */
-  detailTab: string;
-  setDetailTab(tab: string): void;
-  /** Fetches the next window of the open session's messages (huge sessions arrive in windows as you scroll), or up to `through`. */
-  loadMoreMessages(through?: number): Promise<void>;
-  addRoot(path: string): Promise<boolean>;
-  removeRoot(id: string): Promise<void>;
-  openDemo(): Promise<boolean>;
   /** Stops listening to events and pending timers. */
   dispose(): void;
 }
@@ -88,9 +69,6 @@ export type AppStore = StoreApi<AppState>;
 
 /** Changed sessions updated row by row; more than this at once and the whole list is fetched again. */
 const ROWS_AT_ONCE = 500;
-
-/** Messages fetched per window after the first screen. */
-const MESSAGE_WINDOW = 2000;
 
 export interface AppStoreOptions {
   /** How long event bursts are gathered before the list is refetched. */
@@ -112,7 +90,6 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
     listChain = run.catch(() => undefined);
     return run;
   };
-  let openSeq = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   // Last word per key within one debounce window: a file removed then recreated counts as changed.
   const pending = new Map<string, 'changed' | 'removed'>();
@@ -120,33 +97,6 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
   let flush: () => Promise<void> = async () => {};
 
   const store = createStore<AppState>()((set, get) => {
-    const fetchSession = async (key: string, quiet: boolean): Promise<void> => {
-      const seq = ++openSeq;
-      const current = get().open;
-      if (quiet && current?.key === key) set({ open: { ...current, loading: true } });
-      try {
-        const session = await client.getSession({ key });
-        if (seq !== openSeq) return;
-        const focus = get().open?.key === key ? get().open?.focus : null;
-        set({ open: { key, session, loading: false, error: null, errorCode: null, unreadable: null, removed: false, focus } });
-      } catch (err) {
-        if (seq !== openSeq) return;
-        const prev = get().open;
-        const keep = quiet && prev?.key === key ? prev.session : null;
-        set({
-          open: {
-            key,
-            session: keep,
-            loading: false,
-            error: describeError(err),
-            errorCode: err instanceof ClientError ? err.code : null,
-            unreadable: prev?.key === key ? prev.unreadable : null,
-            removed: false,
-          },
-        });
-      }
-    };
-
     flush = async (): Promise<void> => {
       timer = null;
       const changes = new Map(pending);
@@ -159,25 +109,7 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       await Promise.all([rowsOnly ? get().refreshRows([...changes.keys()]) : get().refresh(), get().refreshRoots()]);
       if (changes.size > 0 || all) get().resetRelated();
       const open = get().open;
-      if (!open) return;
-      const said = changes.get(open.key);
-      // A kept session whose source was deleted is still listed: the vault's copy takes over.
-      const change = said === 'removed' && get().sessions.some((s) => s.key === open.key && s.kept) ? 'changed' : said;
-      if (change === 'removed') {
-        openSeq++;
-        set({ open: { ...open, loading: false, removed: true } });
-        return;
-      }
-      if (change === 'changed' || (all && !open.removed)) {
-        const summary = get().sessions.find((s) => s.key === open.key);
-        if (summary?.unreadable) {
-          set({ open: { ...open, session: null, loading: false, error: null, unreadable: summary.unreadable, removed: false } });
-        } else {
-          await fetchSession(open.key, true);
-        }
-        const raw = get().raw;
-        if (raw?.key === open.key) await get().loadRaw(raw.fileIndex);
-      }
+      if (open) await get().followOpenSession(changes.get(open.key), all);
     };
 
     const usage = createUsageSlice(client, set, get);
@@ -193,6 +125,8 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       ...createSummarySlice(client, set, get),
       ...createSettingsSlice(client, set, get),
       ...createTeamSlice(client, set, get),
+      ...createRootsSlice(client, set, get),
+      ...createSessionSlice(client, set, get),
       // The dashboard takes the main area from the Settings page too.
       showUsage() {
         set({ settingsOpen: false });
@@ -204,20 +138,11 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       listLoading: false,
       listError: null,
       selectedKey: null,
-      open: null,
-      roots: [],
-      rootsError: null,
       filter: '',
       appInfo: null,
       connection: 'connecting',
-      addRootBusy: false,
-      addRootError: null,
-      demoBusy: false,
-      demoError: null,
 
       dragOutUrl: (key) => client.bundleDownloadUrl(key),
-      detailTab: 'conversation',
-      setDetailTab: (detailTab) => set({ detailTab }),
 
       async openShareList() {
         try {
@@ -265,14 +190,6 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
         });
       },
 
-      async refreshRoots() {
-        try {
-          set({ roots: await client.listRoots(), rootsError: null });
-        } catch (err) {
-          set({ rootsError: describeError(err) });
-        }
-      },
-
       setFilter: (filter) => set({ filter }),
 
       select: (selectedKey) => set({ selectedKey }),
@@ -289,94 +206,6 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       async openSelected() {
         const key = get().selectedKey;
         if (key) await get().openListed(key);
-      },
-
-      async loadMoreMessages(through) {
-        const open = get().open;
-        const session = open?.session;
-        if (!open || !session || open.loadingMore || session.messages.length >= session.messagesTotal) return;
-        if (through !== undefined && through < session.messages.length) return;
-        const seq = openSeq;
-        set({ open: { ...open, loadingMore: true } });
-        // A search result deep in a huge session: one window reaching past its message (the service caps a window at 10,000).
-        const limit = through === undefined ? MESSAGE_WINDOW : Math.min(10_000, Math.max(MESSAGE_WINDOW, through - session.messages.length + 200));
-        try {
-          const page = await client.getMessages({ key: open.key, offset: session.messages.length, limit });
-          const now = get().open;
-          // A session opened (or reloaded) meanwhile owns the view now.
-          if (seq !== openSeq || !now?.session || now.key !== open.key || now.session.messages.length !== page.offset) return;
-          set({
-            open: { ...now, loadingMore: false, session: { ...now.session, messages: [...now.session.messages, ...page.messages], messagesTotal: page.total } },
-          });
-          if (through !== undefined && page.messages.length > 0) await get().loadMoreMessages(through);
-        } catch (err) {
-          const now = get().open;
-          if (seq === openSeq && now?.key === open.key) set({ open: { ...now, loadingMore: false, error: describeError(err) } });
-        }
-      },
-
-      async openSession(key, focus = null) {
-        const summary = get().sessions.find((s) => s.key === key) ?? get().resultFor(key)?.summary;
-        const unreadable = summary?.unreadable ?? null;
-        set({
-          selectedKey: key,
-          raw: null,
-          rawRecords: {},
-          open: { key, session: null, loading: !unreadable, error: null, errorCode: null, unreadable, removed: false, focus },
-          settingsOpen: false,
-          // A search result opens at its message, which lives in the conversation.
-          ...(focus ? { detailTab: 'conversation' } : {}),
-        });
-        if (unreadable) {
-          openSeq++;
-          return;
-        }
-        await fetchSession(key, false);
-        const opened = get().open;
-        if (focus && opened?.key === key && opened.session && focus.messageIndex >= opened.session.messages.length) {
-          await get().loadMoreMessages(focus.messageIndex);
-        }
-      },
-
-      async addRoot(path) {
-        const trimmed = path.trim();
-        if (!trimmed) {
-          set({ addRootError: 'Enter the path of a folder.' });
-          return false;
-        }
-        set({ addRootBusy: true, addRootError: null });
-        try {
-          await client.addRoot({ path: trimmed });
-          set({ addRootBusy: false });
-          await Promise.all([get().refresh(), get().refreshRoots()]);
-          return true;
-        } catch (err) {
-          set({ addRootBusy: false, addRootError: describeError(err) });
-          return false;
-        }
-      },
-
-      async removeRoot(id) {
-        try {
-          await client.removeRoot({ id });
-        } catch (err) {
-          set({ rootsError: describeError(err) });
-          return;
-        }
-        await Promise.all([get().refresh(), get().refreshRoots()]);
-      },
-
-      async openDemo() {
-        set({ demoBusy: true, demoError: null });
-        try {
-          await client.openDemo();
-          set({ demoBusy: false });
-          await Promise.all([get().refresh(), get().refreshRoots()]);
-          return true;
-        } catch (err) {
-          set({ demoBusy: false, demoError: describeError(err) });
-          return false;
-        }
       },
 
       dispose() {
