@@ -34,6 +34,7 @@ const SLOW = [
   'main/cli/fast-paths.test.ts',
   'build/packaging.test.ts',
   'build/electronegativity.test.ts',
+  'build/lint-rooms.test.ts',
 ];
 
 const ALL = ['shared/**/*.test.ts', 'main/**/*.test.ts', 'renderer/**/*.test.{ts,tsx}', 'preload/**/*.test.ts', 'build/**/*.test.ts'];
