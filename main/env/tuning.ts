@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
  * young: 765 ms, 251 MB (fewer survivors copied). A cold index of 10,000 sessions peaked 506-520 MB with the
  * default, 430-447 MB with 48 MB, in the same time.
  */
-export const WORKER_YOUNG_MB = 48; // used in main/workers/read-pool.ts
+export const WORKER_YOUNG_MB = 48; // used in main/workers/read-pool.ts, main/search-index/index-writer.ts
 
 /** The young generation's semi-space every worker thread starts with, and keeps (young generation: about three times this). */
 export const WORKER_SEMI_SPACE_MB = 8; // used in main/env/idle-memory.ts
