@@ -148,6 +148,9 @@ test.describe('team store in the browser', () => {
     await found.click();
     await expect(page.getByTestId('detail')).toHaveAttribute('data-key', berthKey);
     await expect(page.getByTestId('detail')).toContainText('show up on the wrong day');
+    // Nothing of a local vault is offered on the team's sessions: no Keep, Star, Delete or Fork, no Vault… panel.
+    await expect(page.getByTestId('vault-actions').getByTestId('resume-button')).toBeVisible();
+    for (const id of ['keep-button', 'star-toggle', 'delete-button', 'fork-button', 'vault-panel-button']) await expect(page.getByTestId(id)).toHaveCount(0);
     await page.screenshot({ path: testInfo.outputPath('team-open.png'), fullPage: false });
   });
 
@@ -184,10 +187,14 @@ test.describe('team store in the browser', () => {
     await panel.locator(`[data-testid="team-row"][data-key="${berthKey}"]`).click();
     await expect(page.getByTestId('detail')).toHaveAttribute('data-key', berthKey);
     await expect(page.getByTestId('detail')).toContainText('show up on the wrong day');
+    await expect(page.getByTestId('vault-actions').getByTestId('resume-button')).toBeVisible();
+    for (const id of ['keep-button', 'star-toggle', 'delete-button', 'fork-button']) await expect(page.getByTestId(id)).toHaveCount(0);
     await page.screenshot({ path: testInfo.outputPath('team-source.png'), fullPage: false });
 
     await page.locator('[data-testid="session-row"][data-key="jido-code:j-1"]').click();
     await expect(page.getByTestId('detail')).toHaveAttribute('data-key', 'jido-code:j-1');
+    // This machine's own session keeps every vault action.
+    for (const id of ['keep-button', 'star-toggle', 'delete-button']) await expect(page.getByTestId(id)).toBeVisible();
     await panel.getByTestId('team-push').click();
     const review = page.getByTestId('team-review');
     await expect(review).toBeVisible({ timeout: 20_000 });
@@ -198,7 +205,7 @@ test.describe('team store in the browser', () => {
     await expect(panel.locator('[data-testid="team-row"][data-key="alice-app/jido-code:j-1"]')).toBeVisible();
   });
 
-  test("a summary written on a team session in Alice's app is the team's: Vera sees it, by alice, in serve --team, and as a viewer cannot change it", async ({
+  test("a summary and a tag written on a team session in Alice's app are the team's: Vera sees them in serve --team, finds the session by tag:, and as a viewer is offered no editing", async ({
     page,
     browser,
   }, testInfo) => {
@@ -214,6 +221,11 @@ test.describe('team store in the browser', () => {
     await page.getByTestId('summary-save').click();
     await expect(card.getByTestId('summary-overview')).toHaveText('Late bookings landed on the next day; the cut-off now uses the harbour time zone.');
     await expect(card.getByTestId('summary-author')).toHaveText('alice');
+    // A member tags it for the team on the Info tab.
+    await page.getByRole('tab', { name: 'Info' }).click();
+    await page.getByTestId('tag-input').fill('Timezones');
+    await page.getByTestId('tag-input').press('Enter');
+    await expect(page.getByTestId('detail').getByTestId('tag-chip')).toHaveText(['Timezones×']);
 
     // Another person, another browser: Vera's serve --team, signed in as a viewer.
     const other = await browser.newContext();
@@ -233,12 +245,17 @@ test.describe('team store in the browser', () => {
       await expect(seen.getByTestId('summary-author')).toHaveText('alice');
       await expect(seen).toContainText('Backfill the bookings made since March');
       await vera.screenshot({ path: testInfo.outputPath('team-summary-shared.png'), fullPage: false });
-      await seen.getByTestId('summary-edit').click();
-      await vera.getByTestId('summary-overview-input').fill('Vera was here.');
-      await vera.getByTestId('summary-save').click();
-      await expect(vera.getByTestId('summary-error')).toContainText(
-        'The account "vera" is a viewer: it may read the team\'s notes and summaries, not write them.',
-      );
+      // A viewer reads the team's summary, tags and note, and is offered nothing to write them with.
+      await expect(seen.getByTestId('summary-edit')).toHaveCount(0);
+      await expect(seen.getByTestId('summary-remove')).toHaveCount(0);
+      await vera.getByRole('tab', { name: 'Info' }).click();
+      await expect(vera.getByTestId('tags-readonly').getByTestId('tag-chip')).toHaveText(['Timezones']);
+      await expect(vera.getByTestId('tag-input')).toHaveCount(0);
+      await expect(vera.getByTestId('note-input')).toHaveCount(0);
+      // tag: finds it by the team's tag, in any case.
+      await vera.getByTestId('filter').fill('tag:timezones');
+      await expect(vera.getByTestId('session-row')).toHaveCount(1);
+      await expect(vera.locator(`[data-testid="session-row"][data-key="${berthKey}"]`)).toBeVisible();
     } finally {
       await other.close();
     }

@@ -1,8 +1,9 @@
-// Facets over everything a team search matches (machine, user, source, project, branch, status, outcome, model, and the date, token, cost and summary ranges), each value with the filter that selects it, as the local search counts them.
+// Facets over everything a team search matches (machine, user, source, project, branch, status, outcome, model, the team's shared tags, and the date, token, cost and summary ranges), each value with the filter that selects it, as the local search counts them.
 import type { ClientBase } from 'pg';
 import type { FacetName, FacetValue, Facets } from '../../shared/search-api.ts';
 import { facetFilter, MAX_FACET_VALUES } from '../search-index/facets.ts';
 import { HAS_SUMMARY, type TeamSql } from './team-query.ts';
+import { qualified } from './team-names.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -66,7 +67,7 @@ export async function teamFacets(client: ClientBase, matched: TeamSql['matched']
   const group = (facet: string, value: string, name = 'NULL::text') =>
     `SELECT '${facet}' AS facet, ${value} AS value, ${name} AS name, count(*) AS n FROM matched WHERE ${value} IS NOT NULL AND ${value} <> '' GROUP BY 2`;
   const text = `${matched.with ? `${matched.with.trimEnd()},\n` : 'WITH '}matched AS MATERIALIZED (
-      SELECT s.machine, s.pushed_by, s.format, s.project_name, s.project_path, s.branch, s.status, s.outcome, s.model, ${HAS_SUMMARY} AS has_summary, s.total_tokens, s.cost_usd,
+      SELECT s.machine, s.key, s.pushed_by, s.format, s.project_name, s.project_path, s.branch, s.status, s.outcome, s.model, ${HAS_SUMMARY} AS has_summary, s.total_tokens, s.cost_usd,
              coalesce(s.updated_at, s.created_at) AS activity
       ${matched.from})
     ${[
@@ -78,6 +79,9 @@ export async function teamFacets(client: ClientBase, matched: TeamSql['matched']
       group('status', 'status'),
       group('outcome', 'outcome'),
       group('model', 'model'),
+      // The team's shared tags, each counted once per session whatever its case (the filter compares without it).
+      `SELECT 'tag', min(t), NULL::text, count(DISTINCT (m.machine, m.key)) FROM matched m JOIN ${qualified('session_annotations')} a ON a.machine = m.machine AND a.key = m.key
+         CROSS JOIN unnest(a.tags) t GROUP BY lower(t)`,
     ].join('\n    UNION ALL ')}
     UNION ALL SELECT 'ranges', json_build_array(${offered.map((r) => `count(*) FILTER (WHERE ${r.condition})`).join(', ')})::text, NULL, 0 FROM matched`;
   const { rows } = await client.query<Row>(text, matched.values);
@@ -98,7 +102,7 @@ export async function teamFacets(client: ClientBase, matched: TeamSql['matched']
     status: top(of('status'), 'status', false),
     outcome: top(of('outcome'), 'outcome', false),
     model: top(of('model'), 'model', true),
-    tag: [],
+    tag: top(of('tag'), 'tag', false),
     date: range('date'),
     tokens: range('tokens'),
     cost: range('cost'),

@@ -79,9 +79,11 @@ export function teamMethods(options: TeamMethodsOptions): ServiceMethods {
   const implemented: Partial<ServiceMethods> = {
     getAppInfo: async () => ({ version: appVersion, dataDir: store, shell: 'web', demoRootPath: null }),
     listSessions: async ({ text, format, limit, starred, kept, tag, keys }) => {
-      if (starred || tag || kept === false) return { sessions: [], total: 0 };
+      if (starred || kept === false) return { sessions: [], total: 0 };
       const only = keys?.flatMap((k) => splitTeamKey(k) ?? []);
-      const query = [text ? JSON.stringify(text) : '', format ? `source:${format}` : ''].filter(Boolean).join(' ');
+      // A tag with a double quote in it cannot be written as a tag: filter (nor typed in the search box): it lists nothing.
+      if (tag?.includes('"')) return { sessions: [], total: 0 };
+      const query = [text ? JSON.stringify(text) : '', format ? `source:${format}` : '', tag ? `tag:"${tag}"` : ''].filter(Boolean).join(' ');
       const found = await reader.search(query, { limit: limit ?? 100_000, ...(only ? { only } : {}) });
       return { sessions: found.hits.map(teamSummary), total: found.total };
     },
@@ -149,7 +151,21 @@ export function teamMethods(options: TeamMethodsOptions): ServiceMethods {
       };
     },
     takeOpenedBundles: async () => [],
-    getTeamStatus: async () => ({ store, machine: '', autoPush: false, hasToken: false, account: null, role: null, error: null, lastPush: null, served: true }),
+    // The account signed in as and its role: the window offers a viewer no writing, rather than refusing it after.
+    getTeamStatus: async () => {
+      const account = await notes.account();
+      return {
+        store,
+        machine: '',
+        autoPush: false,
+        hasToken: false,
+        account: account?.name ?? null,
+        role: account && !account.revoked ? account.role : null,
+        error: account ? null : 'This database user has no account in the team store; ask its owner to add one.',
+        lastPush: null,
+        served: true,
+      };
+    },
     scanBundle: bundleMethods.scanBundle,
     exportBundle: bundleMethods.exportBundle,
     cancelExport: bundleMethods.cancelExport,

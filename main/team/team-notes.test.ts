@@ -127,6 +127,37 @@ describeWithPostgres("the team's shared notes and summaries", (pgs) => {
     );
   });
 
+  it("finds sessions by the team's shared tags with tag:, whatever their case, counts them in Refine, and lists them by tag", async () => {
+    await asAlice.methods.setAnnotations({ key: bobs, tags: ['flaky', 'CI'] });
+    await asBob.methods.setAnnotations({ key: alices, tags: ['ci'] });
+    try {
+      const keys = async (query: string) => {
+        const found = await asVera.methods.searchSessions({ query, limit: 10, offset: 0 });
+        expect(found.problems).toEqual([]);
+        return found.results.map((r) => r.summary.key).sort();
+      };
+      expect(await keys('tag:flaky')).toEqual([bobs]);
+      expect(await keys('tag:ci')).toEqual([alices, bobs].sort());
+      expect(await keys('tag:FLAKY tag:ci')).toEqual([bobs]);
+      expect(await keys('tag:ci machine:alice-laptop')).toEqual([alices]);
+      expect(await keys('tag:deploy')).toEqual([]);
+      const facets = (await asVera.methods.searchSessions({ query: '', limit: 10, offset: 0, facets: true })).facets;
+      expect(facets?.tag).toEqual([
+        { value: expect.stringMatching(/^ci$/i), count: 2, filter: expect.stringMatching(/^tag:ci$/i) },
+        { value: 'flaky', count: 1, filter: 'tag:flaky' },
+      ]);
+      expect((await asVera.methods.listSessions({ tag: 'flaky' })).sessions.map((s) => s.key)).toEqual([bobs]);
+    } finally {
+      await asAlice.methods.setAnnotations({ key: bobs, tags: [] });
+      await asBob.methods.setAnnotations({ key: alices, tags: [] });
+    }
+  });
+
+  it('tells the window which account it is signed in as, and its role, so a viewer is offered no writing', async () => {
+    expect(await asVera.methods.getTeamStatus({})).toMatchObject({ account: 'vera', role: 'viewer', served: true, error: null });
+    expect(await asAlice.methods.getTeamStatus({})).toMatchObject({ account: 'alice', role: 'member', served: true, error: null });
+  });
+
   it('refuses a viewer plainly, and the database refuses its direct SQL, a write in another name, and a revoked account', async () => {
     await expect(
       asVera.methods.setSummary({ key: bobs, summary: { overview: 'mine', decisions: [], outcomes: [], openItems: [], tags: [] }, author: 'you' }),

@@ -4,7 +4,7 @@ import type { ClientBase } from 'pg';
 import { AppError } from '../../shared/result.ts';
 import type { SummaryFields, SummaryRecord, SummaryState } from '../../shared/summary-api.ts';
 import type { Annotations } from '../../shared/vault-api.ts';
-import { currentAccount } from './accounts.ts';
+import { currentAccount, type TeamAccount } from './accounts.ts';
 import { isAccessDenied, sqlState } from './team-errors.ts';
 import { qualified } from './team-names.ts';
 
@@ -153,6 +153,11 @@ export class TeamNotes {
     } finally {
       client.release();
     }
+  }
+
+  /** The account this store's connections sign in as (its name and role), or null when that database user has none. */
+  account(): Promise<TeamAccount | null> {
+    return this.withClient((client) => currentAccount(client));
   }
 
   notes(at: StoredKey): Promise<Annotations> {

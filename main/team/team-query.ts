@@ -1,4 +1,4 @@
-// Translates the search box's syntax (query-parser.ts) into one SQL statement over the team store, plus machine: and user: filters.
+// Translates the search box's syntax (query-parser.ts) into one SQL statement over the team store, plus machine: and user: filters; tag: reads the team's shared tags.
 import { parseQuery, type Filters, type Term } from '../search-index/query-parser.ts';
 import { qualified } from './team-names.ts';
 
@@ -51,7 +51,6 @@ export function parseTeamQuery(input: string, now = Date.now()): TeamQuery {
   });
   const parsed = parseQuery(rest, now);
   const problems = [...parsed.problems];
-  if (parsed.filters.tags.length) problems.push('tag: filters local tags; the team store has none, so it was left out.');
   if (parsed.filters.starred) problems.push('is:starred is local to this machine; the team store has no stars, so it was left out.');
   if (parsed.filters.kept) problems.push('is:kept is local to this machine; every team session is kept, so it was left out.');
   return { terms: parsed.terms, filters: parsed.filters, sort: parsed.sort, machines, users, problems };
@@ -174,6 +173,11 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
   if (f.outcome) where.push(`lower(s.outcome) = lower(${param(f.outcome)})`);
   if (f.model) where.push(f.exact?.model ? `lower(s.model) = lower(${param(f.model)})` : `s.model ILIKE ${param(`${wildLike(f.model)}%`)}`);
   if (f.hasSummary !== undefined) where.push(f.hasSummary ? HAS_SUMMARY : `NOT ${HAS_SUMMARY}`);
+  // tag: the team's shared tags of the session (session_annotations), compared without case as the vault's are; every one asked for.
+  for (const tag of f.tags)
+    where.push(
+      `EXISTS (SELECT 1 FROM ${qualified('session_annotations')} a WHERE a.machine = s.machine AND a.key = s.key AND lower(${param(tag)}) = ANY (SELECT lower(t) FROM unnest(a.tags) t))`,
+    );
   const activity = 'coalesce(s.updated_at, s.created_at)';
   if (f.afterMs !== undefined) where.push(`${activity} >= to_timestamp(${param(f.afterMs / 1000, '::double precision')})`);
   if (f.beforeMs !== undefined) where.push(`${activity} <= to_timestamp(${param(f.beforeMs / 1000, '::double precision')})`);

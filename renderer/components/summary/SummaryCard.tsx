@@ -1,9 +1,10 @@
-// The Summary card at the top of the detail view: overview, decisions, outcomes, open items and tags, who wrote it and when; editable by hand.
+// The Summary card at the top of the detail view: overview, decisions, outcomes, open items and tags, who wrote it and when; editable by hand (a team session's only by a member or admin of the team store).
 import { useEffect, useRef, useState } from 'react';
 import { relativeTime } from '../../../shared/relative-time.ts';
 import type { SummaryRecord } from '../../../shared/summary-api.ts';
 import { formatTimestamp } from '../../format.ts';
 import { useAppStore } from '../../store/store-context.ts';
+import { useSessionAccess } from '../team/team-access.ts';
 import { SummaryEditor } from './SummaryEditor.tsx';
 import './summary.css';
 
@@ -48,6 +49,8 @@ export function SummaryCard({ sessionKey, reloadSignal }: { sessionKey: string; 
   const loadSummary = useAppStore((s) => s.loadSummary);
   const saveSummary = useAppStore((s) => s.saveSummary);
   const [editing, setEditing] = useState(false);
+  // A viewer of the team store reads the team's summaries and is offered no writing.
+  const { canWrite } = useSessionAccess(sessionKey);
   const editButton = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
 
@@ -69,7 +72,7 @@ export function SummaryCard({ sessionKey, reloadSignal }: { sessionKey: string; 
   };
   const summary = view?.summary ?? null;
 
-  if (editing) {
+  if (editing && canWrite) {
     return (
       <section className="summary-card editing" aria-label="Summary" data-testid="summary-card">
         <SummaryEditor
@@ -86,16 +89,18 @@ export function SummaryCard({ sessionKey, reloadSignal }: { sessionKey: string; 
     return (
       <section className="summary-card empty" aria-label="Summary" data-testid="summary-card" aria-busy={view?.loading ?? true}>
         <span className="muted">{view?.loading !== false ? 'Summary…' : 'No summary yet.'}</span>
-        <button
-          type="button"
-          ref={editButton}
-          className="link-button"
-          onClick={() => setEditing(true)}
-          disabled={view?.loading !== false}
-          data-testid="summary-edit"
-        >
-          Write a summary
-        </button>
+        {canWrite && (
+          <button
+            type="button"
+            ref={editButton}
+            className="link-button"
+            onClick={() => setEditing(true)}
+            disabled={view?.loading !== false}
+            data-testid="summary-edit"
+          >
+            Write a summary
+          </button>
+        )}
         {view?.error && (
           <span className="error-text" role="alert">
             {view.error}
@@ -110,7 +115,7 @@ export function SummaryCard({ sessionKey, reloadSignal }: { sessionKey: string; 
         <h2 id="summary-heading">Summary</h2>
         <Byline summary={summary} />
         <span className="summary-actions">
-          {summary.source === 'vault' && (
+          {canWrite && summary.source === 'vault' && (
             <button
               type="button"
               className="link-button"
@@ -121,9 +126,11 @@ export function SummaryCard({ sessionKey, reloadSignal }: { sessionKey: string; 
               Remove
             </button>
           )}
-          <button type="button" ref={editButton} onClick={() => setEditing(true)} data-testid="summary-edit" aria-label="Edit the summary">
-            Edit
-          </button>
+          {canWrite && (
+            <button type="button" ref={editButton} onClick={() => setEditing(true)} data-testid="summary-edit" aria-label="Edit the summary">
+              Edit
+            </button>
+          )}
         </span>
       </header>
       {summary.overview && (

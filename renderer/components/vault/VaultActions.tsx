@@ -1,4 +1,4 @@
-// The vault strip of the detail header (keep, star, resume and delete, where the copy lives), and the tags and note of the Info tab.
+// The vault strip of the detail header (keep, star, resume and delete, where the copy lives), and the tags and note of the Info tab; a team session shows only what the team store allows.
 import { useEffect, useState } from 'react';
 import { relativeTime } from '../../../shared/relative-time.ts';
 import type { Session } from '../../../shared/session.ts';
@@ -6,6 +6,7 @@ import type { VaultStatus } from '../../../shared/vault-api.ts';
 import { formatTimestamp } from '../../format.ts';
 import { useAppStore } from '../../store/store-context.ts';
 import type { VaultControl, VaultView } from '../../store/store-vault.ts';
+import { useSessionAccess } from '../team/team-access.ts';
 import { NoteEditor, TagsEditor } from './AnnotationEditor.tsx';
 import { VaultDeleteDialog, type DeleteTarget } from './VaultDeleteDialog.tsx';
 import { VaultResume } from './VaultResume.tsx';
@@ -87,6 +88,8 @@ export function VaultActions({ session }: { session: Session }) {
   const deleteOpen = useAppStore((s) => s.deleteOpen);
   const [resumeOpen, setResumeOpen] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  // A team session is kept in the team store: keeping, starring and deleting are this machine's vault's, not offered.
+  const { team } = useSessionAccess(key);
   const rowKept = row?.kept;
   const rowGone = row?.sourceGone;
   const rowMtime = row?.mtimeMs;
@@ -121,18 +124,20 @@ export function VaultActions({ session }: { session: Session }) {
         </div>
       )}
       <div className="vault-toolbar">
-        <KeepState view={view} keeping={keeping} />
-        <button
-          type="button"
-          className={starred ? 'star-toggle starred' : 'star-toggle'}
-          data-testid="star-toggle"
-          aria-pressed={starred}
-          title={starred ? 'Remove the star (s)' : 'Star this session (s)'}
-          disabled={!status}
-          onClick={() => void setStar(!starred)}
-        >
-          {starred ? '★ Starred' : '☆ Star'}
-        </button>
+        {!team && <KeepState view={view} keeping={keeping} />}
+        {!team && (
+          <button
+            type="button"
+            className={starred ? 'star-toggle starred' : 'star-toggle'}
+            data-testid="star-toggle"
+            aria-pressed={starred}
+            title={starred ? 'Remove the star (s)' : 'Star this session (s)'}
+            disabled={!status}
+            onClick={() => void setStar(!starred)}
+          >
+            {starred ? '★ Starred' : '☆ Star'}
+          </button>
+        )}
         <button
           type="button"
           data-testid="resume-button"
@@ -145,9 +150,11 @@ export function VaultActions({ session }: { session: Session }) {
         >
           Resume…
         </button>
-        <button type="button" data-testid="delete-button" disabled={!status} onClick={() => setDeleting(true)}>
-          Delete…
-        </button>
+        {!team && (
+          <button type="button" data-testid="delete-button" disabled={!status} onClick={() => setDeleting(true)}>
+            Delete…
+          </button>
+        )}
         {keeping === 'kept' && status?.liveSourcePath && (
           <span className="muted live-source" data-testid="live-source" title={status.liveSourcePath}>
             Live source: <span className="mono">{status.liveSourcePath}</span>
@@ -161,7 +168,7 @@ export function VaultActions({ session }: { session: Session }) {
         </p>
       )}
       {resumeOpen && <VaultResume info={view.resume} loading={view.busy === 'resume'} onClose={() => setResumeOpen(false)} />}
-      {deleting && (
+      {deleting && !team && (
         <VaultDeleteDialog
           target={target}
           busy={view.busy === 'delete'}
@@ -174,6 +181,37 @@ export function VaultActions({ session }: { session: Session }) {
   );
 }
 
+/** A team session's shared tags and note for an account that may only read them (a viewer): shown, not offered for editing. */
+function ReadOnlyNotes({ tags, note }: { tags: readonly string[]; note: string }) {
+  return (
+    <div className="vault-notes" data-testid="vault-notes" data-readonly="true">
+      <div className="tags-editor" data-testid="tags-readonly">
+        <span className="muted vault-label">Tags</span>
+        {tags.length ? (
+          tags.map((t) => (
+            <span key={t} className="tag-chip" data-testid="tag-chip">
+              {t}
+            </span>
+          ))
+        ) : (
+          <span className="muted">none</span>
+        )}
+      </div>
+      <div className="note-editor">
+        <span className="muted vault-label">Note</span>
+        {note ? (
+          <p className="note-readonly" data-testid="note-readonly">
+            {note}
+          </p>
+        ) : (
+          <span className="muted">none</span>
+        )}
+      </div>
+      <p className="muted small">The team's notes and tags are written by its members; this account may read them.</p>
+    </div>
+  );
+}
+
 /** The session's tags and note (the Info tab): the same vault view the header's strip loads. */
 export function VaultNotes({ session }: { session: Session }) {
   const key = session.key;
@@ -181,7 +219,9 @@ export function VaultNotes({ session }: { session: Session }) {
   const setTags = useAppStore((s) => s.setTags);
   const saveNote = useAppStore((s) => s.saveNote);
   const annotations = view?.status?.annotations ?? null;
+  const { canWrite } = useSessionAccess(key);
   if (!view || !annotations) return <p className="muted">Checking the vault…</p>;
+  if (!canWrite) return <ReadOnlyNotes tags={annotations.tags} note={annotations.note} />;
   return (
     <div className="vault-notes" data-testid="vault-notes">
       <TagsEditor tags={annotations.tags} onChange={(tags) => void setTags(tags)} />

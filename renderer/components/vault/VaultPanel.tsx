@@ -1,12 +1,16 @@
-// The Vault panel (from the top bar): auto-keep, prune with a dry run, the trash with restore, and "Clear all…" behind typing CLEAR.
+// The Vault panel (from the top bar): auto-keep, prune with a dry run, the trash with restore, and "Clear all…" behind typing CLEAR; not offered by `serve --team`.
 import { useEffect, useState } from 'react';
 import { useAppStore } from '../../store/store-context.ts';
+import { useServedTeam } from '../team/team-access.ts';
 import { VaultPrune } from './VaultPrune.tsx';
 import { VaultTrash } from './VaultTrash.tsx';
 
 export function VaultPanelButton() {
   const open = useAppStore((s) => s.vaultPanel.open);
   const show = useAppStore((s) => s.showVaultPanel);
+  // `serve --team` serves the team store only: auto-keep, prune, the trash and clearing are a local vault's.
+  const served = useServedTeam();
+  if (served) return null;
   return (
     <button type="button" data-testid="vault-panel-button" aria-expanded={open} onClick={() => void show(!open)}>
       Vault…
