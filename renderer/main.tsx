@@ -1,15 +1,15 @@
 // Renderer entry: builds the store on whichever transport this page has and mounts the app.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createClient } from './client.ts';
+import { createClient } from './transport/client.ts';
 import { AccessNeeded } from './components/AccessNeeded.tsx';
 import { App } from './components/App.tsx';
-import { appearance } from './appearance.ts';
-import { syncAppearance } from './appearance-sync.ts';
+import { appearance } from './components/settings/appearance.ts';
+import { syncAppearance } from './components/settings/appearance-sync.ts';
 import { loadMarkdown } from './components/transcript/MarkdownText.tsx';
 import { createAppStore } from './store/store.ts';
 import { StoreContext } from './store/store-context.ts';
-import { pickTransport } from './transport.ts';
+import { pickTransport } from './transport/transport.ts';
 
 /** This window's localStorage, or null where the page may not use it (some privacy settings). */
 function windowStorage(): Storage | null {

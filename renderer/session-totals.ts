@@ -1,7 +1,7 @@
 // Session totals for the header: the tool's own numbers when it recorded them, else the sum of what its parts recorded.
 import type { Cost, Session, TokenUsage } from '../shared/session.ts';
 import { addCost, addUsage } from './format.ts';
-import { buildOpTree, opTotals } from './op-tree.ts';
+import { buildOpTree, opTotals } from './components/transcript/op-tree.ts';
 
 export interface SessionTotals {
   usage: TokenUsage | null;

@@ -1,7 +1,7 @@
 // What the list shows: every session in the chosen order, or the search's results while the box holds a query.
 import type { SearchResult, SearchSort } from '../shared/search-api.ts';
 import type { SessionSummary } from '../shared/session.ts';
-import { filterSessions, visibleSessions } from './session-filter.ts';
+import { filterSessions, visibleSessions } from './components/search/session-filter.ts';
 
 /** The list's own orders (newest or largest first); search results may also be ordered by relevance. */
 export type ListSort = Exclude<SearchSort, 'relevance' | 'date'>;

@@ -2,7 +2,7 @@
 import type { AppEvent, MethodName, OpenedSession } from '../shared/api.ts';
 import type { Session, SessionSummary } from '../shared/session.ts';
 import { emptySession } from '../shared/empty-session.ts';
-import type { AppClient, ConnectionStatus } from './client.ts';
+import type { AppClient, ConnectionStatus } from './transport/client.ts';
 
 export function summary(over: Partial<SessionSummary> & { key: string }): SessionSummary {
   return {

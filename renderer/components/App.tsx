@@ -28,11 +28,11 @@ import { TopBar } from './TopBar.tsx';
 import { VaultPanel } from './vault/VaultPanel.tsx';
 import { BundleLayer } from './bundle/BundleButtons.tsx';
 import { LinkConfirm } from './LinkConfirm.tsx';
-import { bindCompareRoute } from '../compare-route.ts';
+import { bindCompareRoute } from './compare/compare-route.ts';
 import { Compare } from './compare/Compare.tsx';
 import { CompareBar } from './compare/CompareBar.tsx';
 import { StatusLine } from './StatusLine.tsx';
-import { bindSettingsRoute } from '../settings-route.ts';
+import { bindSettingsRoute } from './settings/settings-route.ts';
 import { SettingsView } from './settings/SettingsView.tsx';
 import { PaletteLayer } from './palette/PaletteLayer.tsx';
 

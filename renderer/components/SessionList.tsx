@@ -3,7 +3,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { relativeTime } from '../../shared/relative-time.ts';
 import type { SnippetPart } from '../../shared/search-api.ts';
 import type { SessionSummary } from '../../shared/session.ts';
-import { fillDragOut } from '../drag-out.ts';
+import { fillDragOut } from './bundle/drag-out.ts';
 import { formatLabel, formatTimestamp } from '../format.ts';
 import { shownSessions } from '../shown-sessions.ts';
 import { useAppStore } from '../store/store-context.ts';

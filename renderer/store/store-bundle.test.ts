@@ -2,7 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import type { BundleExport, BundleFinding, BundleImport } from '../../shared/bundle-api.ts';
-import { ClientError } from '../client.ts';
+import { ClientError } from '../transport/client.ts';
 import { createBundleSlice, type BundleSlice, type PickedFile } from './store-bundle.ts';
 import { fakeClient } from '../test-fixtures.ts';
 

@@ -1,8 +1,8 @@
 // Store slice for sharing: scan a selection, review findings (untick false positives), export and save, import a dropped bundle.
 import type { BundleExport, BundleFinding, BundleFormat, BundleRefusedFile, BundleImport, BundlePreview, OpenedBundle } from '../../shared/bundle-api.ts';
-import { uploadFile, type PickedFile } from '../upload-file.ts';
+import { uploadFile, type PickedFile } from '../components/bundle/upload-file.ts';
 import { UPLOAD_CHUNK } from '../../shared/bundle-limits.ts';
-import { describeError, type AppClient } from '../client.ts';
+import { describeError, type AppClient } from '../transport/client.ts';
 
 export interface ShareState {
   keys: string[];
@@ -36,7 +36,7 @@ export interface ImportState {
   error: string | null;
 }
 
-export type { PickedFile } from '../upload-file.ts';
+export type { PickedFile } from '../components/bundle/upload-file.ts';
 
 /** Hands finished bytes to the user (a download in the browser and in Electron alike). */
 export type SaveFile = (parts: Uint8Array[], fileName: string) => void;

@@ -1,7 +1,7 @@
 // Store slice for comparing two sessions: picking the pair in the list, fetching the comparison, swapping sides, live refresh.
 import type { Comparison } from '../../shared/compare/comparison.ts';
 import { swapComparison } from '../../shared/compare/swap.ts';
-import { describeError, type AppClient } from '../client.ts';
+import { describeError, type AppClient } from '../transport/client.ts';
 
 export interface CompareView {
   a: string;

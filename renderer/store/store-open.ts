@@ -1,7 +1,7 @@
 // Store slice for opening one session file on its own: a dropped or picked file is uploaded and shown; files the OS or the File menu opened are shown as they arrive.
-import type { AppClient } from '../client.ts';
-import { describeError } from '../client.ts';
-import { uploadFile, type PickedFile } from '../upload-file.ts';
+import type { AppClient } from '../transport/client.ts';
+import { describeError } from '../transport/client.ts';
+import { uploadFile, type PickedFile } from '../components/bundle/upload-file.ts';
 
 export interface OpeningFile {
   name: string;

@@ -1,5 +1,5 @@
 // The raw-source slice of the store: the open session's file, read in windows with "load more".
-import { describeError, type AppClient } from '../client.ts';
+import { describeError, type AppClient } from '../transport/client.ts';
 
 export interface RawView {
   key: string;

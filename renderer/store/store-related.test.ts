@@ -1,6 +1,6 @@
 // The raw record behind a message, and the summaries of related (parent / sub-agent) sessions, against a fake client.
 import { describe, expect, it } from 'vitest';
-import { ClientError } from '../client.ts';
+import { ClientError } from '../transport/client.ts';
 import { createAppStore } from './store.ts';
 import { canLoadRecord } from './store-related.ts';
 import { fakeClient, session, summary } from '../test-fixtures.ts';

@@ -1,6 +1,6 @@
 // Store slice for what the open session points at: the raw record behind a message or operation, and related sessions.
 import type { Origin, SessionSummary } from '../../shared/session.ts';
-import { describeError, type AppClient } from '../client.ts';
+import { describeError, type AppClient } from '../transport/client.ts';
 
 export interface RawRecordView {
   loading: boolean;

@@ -1,6 +1,6 @@
 // Store slice for the folders the app reads: the list of roots, adding and removing one, and opening the demo folder.
 import type { Root } from '../../shared/api.ts';
-import { describeError, type AppClient } from '../client.ts';
+import { describeError, type AppClient } from '../transport/client.ts';
 
 export interface RootsSlice {
   roots: Root[];

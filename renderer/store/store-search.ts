@@ -1,6 +1,6 @@
 // Store slice for search: the box's query asked of the index (debounced, paged, stale answers dropped), sorts, facets, indexing progress.
 import type { Facets, IndexProgress, SearchResult, SearchSort } from '../../shared/search-api.ts';
-import { describeError, type AppClient } from '../client.ts';
+import { describeError, type AppClient } from '../transport/client.ts';
 import { highlightTerms, searchQueryFor, toggleFilter } from '../search-query.ts';
 import type { ListSort, SearchView } from '../shown-sessions.ts';
 import type { ListFilters } from './store-vault.ts';

@@ -2,7 +2,7 @@
 import type { OpenedSession } from '../../shared/api.ts';
 import type { ErrorCode } from '../../shared/result.ts';
 import type { SessionSummary, Unreadable } from '../../shared/session.ts';
-import { ClientError, describeError, type AppClient } from '../client.ts';
+import { ClientError, describeError, type AppClient } from '../transport/client.ts';
 import type { RawSlice } from './store-raw.ts';
 import type { RelatedSlice } from './store-related.ts';
 import type { SearchFocus, SearchSlice } from './store-search.ts';

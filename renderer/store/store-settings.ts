@@ -1,7 +1,7 @@
 // Store slice for the Settings page: whether it is shown (#/settings), rescanning folders, auto-keep, and the user's pricing.json.
 import type { PricingEntryChange, PricingFileInfo, Root } from '../../shared/api.ts';
 import type { VaultSettings } from '../../shared/vault-api.ts';
-import { describeError, type AppClient } from '../client.ts';
+import { describeError, type AppClient } from '../transport/client.ts';
 
 export interface SettingsSlice {
   /** The Settings page fills the main area (its URL is #/settings). */

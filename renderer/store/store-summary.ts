@@ -1,7 +1,7 @@
 // Store slice for the open session's structured summary: load it, save a hand-written one, remove it (the Summary card's state).
 import type { MethodInput } from '../../shared/api.ts';
 import type { SummaryRecord } from '../../shared/summary-api.ts';
-import { describeError, type AppClient } from '../client.ts';
+import { describeError, type AppClient } from '../transport/client.ts';
 
 /** What the detail view's Summary card shows for one session. */
 export interface SummaryView {

@@ -2,7 +2,7 @@
 import type { BundleFinding } from '../../shared/bundle-api.ts';
 import type { SessionSummary } from '../../shared/session.ts';
 import type { TeamStatus } from '../../shared/team-api.ts';
-import { describeError, type AppClient } from '../client.ts';
+import { describeError, type AppClient } from '../transport/client.ts';
 
 export interface TeamReview {
   /** Every session the push was asked for. */

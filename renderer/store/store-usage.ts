@@ -1,6 +1,6 @@
 // Store slice for the usage dashboard: its aggregates for the search box's query (debounced, stale answers dropped), and its breakdown.
 import type { DashboardBreakdown, UsageDashboard } from '../../shared/usage-api.ts';
-import { describeError, type AppClient } from '../client.ts';
+import { describeError, type AppClient } from '../transport/client.ts';
 import { searchQueryFor } from '../search-query.ts';
 import type { ListFilters } from './store-vault.ts';
 

@@ -1,6 +1,6 @@
 // Store slice for the Vault panel: the auto-keep setting, prune (dry run first), the trash with restore, and clear all.
 import type { PruneResult, TrashEntry, VaultSettings } from '../../shared/vault-api.ts';
-import { describeError, type AppClient } from '../client.ts';
+import { describeError, type AppClient } from '../transport/client.ts';
 
 export interface VaultPanelState {
   open: boolean;

@@ -1,7 +1,7 @@
 // The vault slice against a fake client: keep, annotations, delete with and without source files, fork, list filters, the panel.
 import { describe, expect, it, vi } from 'vitest';
 import type { Annotations, PruneResult, TrashEntry, VaultStatus } from '../../shared/vault-api.ts';
-import { ClientError } from '../client.ts';
+import { ClientError } from '../transport/client.ts';
 import { createAppStore } from './store.ts';
 import { parseDays } from './store-vault-panel.ts';
 import { cleanTags } from './store-vault.ts';

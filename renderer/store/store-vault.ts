@@ -2,7 +2,7 @@
 import type { MethodInput } from '../../shared/api.ts';
 import type { Message, SessionSummary } from '../../shared/session.ts';
 import type { Annotations, ResumeInfo, VaultStatus } from '../../shared/vault-api.ts';
-import { ClientError, describeError, type AppClient } from '../client.ts';
+import { ClientError, describeError, type AppClient } from '../transport/client.ts';
 import { createVaultPanelSlice, type VaultPanelSlice } from './store-vault-panel.ts';
 
 export type { VaultPanelState } from './store-vault-panel.ts';

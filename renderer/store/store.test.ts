@@ -1,8 +1,8 @@
 // The store's behaviour against a fake client: loading, selection, opening, events, errors.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Root } from '../../shared/api.ts';
-import { ClientError } from '../client.ts';
-import { visibleSessions } from '../session-filter.ts';
+import { ClientError } from '../transport/client.ts';
+import { visibleSessions } from '../components/search/session-filter.ts';
 import { createAppStore } from './store.ts';
 import { fakeClient, session, summary } from '../test-fixtures.ts';
 

@@ -1,10 +1,10 @@
 // The app's one zustand store, built per client by a factory so every test gets a fresh one.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { createOpenFileSlice, type OpenFileSlice } from './store-open.ts';
-import { shareListKeys } from '../share-list-keys.ts';
+import { shareListKeys } from '../components/bundle/share-list-keys.ts';
 import type { AppInfo } from '../../shared/api.ts';
 import type { SessionSummary } from '../../shared/session.ts';
-import { describeError, type AppClient, type ConnectionStatus } from '../client.ts';
+import { describeError, type AppClient, type ConnectionStatus } from '../transport/client.ts';
 import { shownSessions } from '../shown-sessions.ts';
 import { createRawSlice, type RawSlice } from './store-raw.ts';
 import { createRelatedSlice, type RelatedSlice } from './store-related.ts';

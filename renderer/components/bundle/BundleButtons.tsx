@@ -1,5 +1,5 @@
 // The ways into sharing: "Share…" on the open session, "Share list…" for the sessions the list shows, and the dialogs' mount point.
-import { shownCount } from '../../share-list-keys.ts';
+import { shownCount } from './share-list-keys.ts';
 import { OpeningFileDialog } from '../OpenFile.tsx';
 import { useAppStore } from '../../store/store-context.ts';
 import { BundleDropZone, BundleImportDialog } from './BundleImport.tsx';

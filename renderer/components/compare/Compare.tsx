@@ -1,7 +1,7 @@
 // The comparison view: both sessions named with a swap switch, header diff and token chart, where the differences are, and the aligned turns.
 import { useEffect, useMemo, useState } from 'react';
 import type { ComparedSide, Comparison } from '../../../shared/compare/comparison.ts';
-import { differences, stepDifference } from '../../compare-rows.ts';
+import { differences, stepDifference } from './compare-rows.ts';
 import { formatLabel } from '../../format.ts';
 import { useAppStore } from '../../store/store-context.ts';
 import { CompareChart } from './CompareChart.tsx';
@@ -10,7 +10,7 @@ import { CompareHeader } from './CompareHeader.tsx';
 import { CompareOperations } from './CompareOperations.tsx';
 import { CompareSummaryBar } from './CompareSummaryBar.tsx';
 import { CompareTranscript } from './CompareTranscript.tsx';
-import '../../compare-view.css';
+import './compare-view.css';
 
 type Tab = 'transcript' | 'files' | 'operations';
 

@@ -1,7 +1,7 @@
 // A small inline-SVG chart of cumulative tokens (or cost, when no tokens were recorded) over each session's turns.
 import type { Comparison } from '../../../shared/compare/comparison.ts';
 import { formatNumber, formatUsd } from '../../../shared/compare/delta.ts';
-import { chartGeometry } from '../../compare-chart.ts';
+import { chartGeometry } from './compare-chart.ts';
 
 const W = 260;
 const H = 80;

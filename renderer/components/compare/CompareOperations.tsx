@@ -1,7 +1,7 @@
 // The two operations timelines side by side, aligned by type and name, with offsets from each session's start.
 import type { AlignRow, ComparedSide } from '../../../shared/compare/comparison.ts';
 import { formatDuration } from '../../../shared/compare/delta.ts';
-import { STATUS_LABEL } from '../../compare-rows.ts';
+import { STATUS_LABEL } from './compare-rows.ts';
 
 function Op({ side, index }: { side: ComparedSide; index: number | null }) {
   const op = index !== null ? side.operations[index] : undefined;

@@ -1,6 +1,6 @@
 // A strip the height of a line showing where along the alignment the differences are; a mark jumps to its turn.
 import type { Comparison } from '../../../shared/compare/comparison.ts';
-import { STATUS_LABEL } from '../../compare-rows.ts';
+import { STATUS_LABEL } from './compare-rows.ts';
 
 export function CompareSummaryBar(props: {
   c: Comparison;

@@ -1,7 +1,7 @@
 // The aligned transcripts in one scrolling list (so both columns always scroll together), identical stretches folded.
 import { useEffect, useMemo } from 'react';
 import type { Comparison } from '../../../shared/compare/comparison.ts';
-import { displayIndexOf, displayRows, type DisplayRow } from '../../compare-rows.ts';
+import { displayIndexOf, displayRows, type DisplayRow } from './compare-rows.ts';
 import { useVirtualRows } from '../../use-virtual-rows.ts';
 import { CompareTurn } from './CompareTurn.tsx';
 

@@ -1,7 +1,7 @@
 // One aligned turn: both prompts side by side (word diff when edited), then the steps paired row by row, gaps where one side has none.
 import type { Comparison, Step, StepRow, Turn, TurnRow } from '../../../shared/compare/comparison.ts';
 import { formatDuration, formatNumber } from '../../../shared/compare/delta.ts';
-import { STATUS_LABEL } from '../../compare-rows.ts';
+import { STATUS_LABEL } from './compare-rows.ts';
 import { CompareStep } from './CompareStep.tsx';
 import { CompareWordDiff } from './CompareWordDiff.tsx';
 

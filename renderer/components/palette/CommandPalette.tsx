@@ -1,7 +1,7 @@
 // The command palette (Ctrl/⌘+K), in its own chunk: cmdk's list and keyboard inside the app's modal dialog; open a session by title or run an action.
 import { Command, defaultFilter } from 'cmdk';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { appearance, useAppearance } from '../../appearance.ts';
+import { appearance, useAppearance } from '../settings/appearance.ts';
 import type { SessionSummary } from '../../../shared/session.ts';
 import { formatLabel } from '../../format.ts';
 import { useAppStore, useAppStoreApi } from '../../store/store-context.ts';

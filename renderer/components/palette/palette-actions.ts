@@ -1,5 +1,5 @@
 // The command palette's actions: what can be run now (keep, star, share, compare with…, add folder, theme, settings, usage, …).
-import type { ThemeChoice } from '../../appearance.ts';
+import type { ThemeChoice } from '../settings/appearance.ts';
 import type { AppState } from '../../store/store.ts';
 
 /** A palette page that asks for something more: the session to compare with, or a folder's path. */

@@ -1,5 +1,5 @@
 // Settings: the theme (system, light, dark) and the text size, applied at once and remembered (appearance.ts, appearance-sync.ts).
-import { appearance, FONT_SIZE_LABELS, FONT_SIZES, THEME_LABELS, THEMES, useAppearance } from '../../appearance.ts';
+import { appearance, FONT_SIZE_LABELS, FONT_SIZES, THEME_LABELS, THEMES, useAppearance } from './appearance.ts';
 
 export function AppearanceSettings() {
   const current = useAppearance();

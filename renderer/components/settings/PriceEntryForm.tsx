@@ -1,6 +1,6 @@
 // Settings: the form that adds a price to pricing.json or changes one, each box checked before anything is sent.
 import { useId, useState } from 'react';
-import { checkPriceForm, PRICE_FIELD_LABELS, PRICE_FIELDS, type PriceForm, type PriceFormErrors } from '../../pricing-form.ts';
+import { checkPriceForm, PRICE_FIELD_LABELS, PRICE_FIELDS, type PriceForm, type PriceFormErrors } from './pricing-form.ts';
 import { useAppStore } from '../../store/store-context.ts';
 
 export function PriceEntryForm(props: {

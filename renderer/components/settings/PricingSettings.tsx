@@ -1,6 +1,6 @@
 // Settings: the user's pricing.json: where it is, whether it is used, the prices it sets over the bundled database, and adding, changing or removing them.
 import { useEffect, useState } from 'react';
-import { EMPTY_PRICE_FORM, formFor } from '../../pricing-form.ts';
+import { EMPTY_PRICE_FORM, formFor } from './pricing-form.ts';
 import { useAppStore } from '../../store/store-context.ts';
 import { PriceEntryForm } from './PriceEntryForm.tsx';
 

@@ -5,7 +5,7 @@ import { SHORTCUTS } from '../search/SearchHelp.tsx';
 import { AppearanceSettings } from './AppearanceSettings.tsx';
 import { FolderSettings } from './FolderSettings.tsx';
 import { PricingSettings } from './PricingSettings.tsx';
-import '../../settings.css';
+import './settings.css';
 
 function AutoKeepSetting() {
   const settings = useAppStore((s) => s.vaultSettings);

@@ -1,10 +1,10 @@
 // The conversation tab: a virtualized transcript (only the rows near the viewport render) with find in session.
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { Message, Operation } from '../../../shared/session.ts';
-import { expansionFor } from '../../expansion.ts';
-import { anyOf, buildFindIndex, currentMatch, findMatches, stepFind, type FindStep } from '../../find.ts';
+import { expansionFor } from './expansion.ts';
+import { anyOf, buildFindIndex, currentMatch, findMatches, stepFind, type FindStep } from './find.ts';
 import type { SearchFocus } from '../../store/store-search.ts';
-import { buildTranscript, type Row } from '../../transcript.ts';
+import { buildTranscript, type Row } from './transcript.ts';
 import { useVirtualRows } from '../../use-virtual-rows.ts';
 import { useAppStore } from '../../store/store-context.ts';
 import { FindBar } from './FindBar.tsx';

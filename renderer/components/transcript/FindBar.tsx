@@ -1,6 +1,6 @@
 // The find bar inside the detail view: query, "3 of 17", next/previous, Esc to close.
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { findCountLabel } from '../../find.ts';
+import { findCountLabel } from './find.ts';
 
 export function FindBar(props: {
   query: string;

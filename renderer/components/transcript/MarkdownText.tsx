@@ -1,6 +1,6 @@
 // Message text as GitHub-flavoured markdown once the markdown chunk has loaded, and as plain text (find marks included) until then.
 import { memo, useEffect, useState, type ReactNode } from 'react';
-import { hasMatch } from '../../find.ts';
+import { hasMatch } from './find.ts';
 import { formatChars } from '../../format.ts';
 import { Marked } from './Marked.tsx';
 import type * as MarkdownRender from './markdown-render.tsx';

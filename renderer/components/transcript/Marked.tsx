@@ -1,5 +1,5 @@
 // Plain text with find-in-session matches wrapped in <mark>.
-import { splitMatches } from '../../find.ts';
+import { splitMatches } from './find.ts';
 
 export function Marked({ text, query }: { text: string; query: string }) {
   if (!query) return <>{text}</>;

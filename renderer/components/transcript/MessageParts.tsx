@@ -1,7 +1,7 @@
 // The quieter parts of a message: thinking (collapsed), images, and the context-compaction divider.
 import { useState, type ReactNode } from 'react';
 import type { MessagePart } from '../../../shared/session.ts';
-import { useExpanded, type Expansion } from '../../expansion.ts';
+import { useExpanded, type Expansion } from './expansion.ts';
 import { formatChars, formatCount } from '../../format.ts';
 import { Marked } from './Marked.tsx';
 import { MarkdownText } from './MarkdownText.tsx';

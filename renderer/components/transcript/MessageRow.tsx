@@ -1,10 +1,10 @@
 // One transcript row: a message (header, markdown text, tool cards, thinking, images, compaction) or a sub-agent heading.
 import { memo, type ReactNode } from 'react';
-import type { Expansion } from '../../expansion.ts';
-import { summarizeToolInput } from '../../tool-summary.ts';
-import { hasMatch, itemText } from '../../find.ts';
+import type { Expansion } from './expansion.ts';
+import { summarizeToolInput } from './tool-summary.ts';
+import { hasMatch, itemText } from './find.ts';
 import { formatCost, formatTimestamp, formatUsage } from '../../format.ts';
-import type { AgentRow, Item, MessageRow as MessageRowData } from '../../transcript.ts';
+import type { AgentRow, Item, MessageRow as MessageRowData } from './transcript.ts';
 import { MarkdownText } from './MarkdownText.tsx';
 import { Compaction, ImageView, Thinking } from './MessageParts.tsx';
 import { RawButton, RawRecordPanel } from './RawRecord.tsx';

@@ -1,11 +1,11 @@
 // One node of the operations tree: type, name, status, latency, tokens, cost, VCS changes and its detail.
 import { memo } from 'react';
 import type { Operation, VcsFacts } from '../../../shared/session.ts';
-import { useExpanded, type Expansion } from '../../expansion.ts';
+import { useExpanded, type Expansion } from './expansion.ts';
 import { formatCost, formatDuration, formatTimestamp, formatUsage, formatValue, shortSha } from '../../format.ts';
-import { statusTone } from '../../op-tree.ts';
+import { statusTone } from './op-tree.ts';
 import { useAppStore } from '../../store/store-context.ts';
-import { clipOutput } from '../../tool-summary.ts';
+import { clipOutput } from './tool-summary.ts';
 import { RawButton, RawRecordPanel } from './RawRecord.tsx';
 
 function PathList({ letter, paths }: { letter: string; paths: string[] }) {

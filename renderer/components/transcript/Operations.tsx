@@ -1,9 +1,9 @@
 // The operations tab: the operations as a tree by parentId (virtualized), with a totals row above it.
 import { useCallback, useMemo, useState } from 'react';
 import type { Operation } from '../../../shared/session.ts';
-import { expansionFor } from '../../expansion.ts';
+import { expansionFor } from './expansion.ts';
 import { formatCost, formatDuration, formatUsage } from '../../format.ts';
-import { buildOpTree, initiallyCollapsed, opTotals, visibleOpRows, type OpNode, type OpTotals } from '../../op-tree.ts';
+import { buildOpTree, initiallyCollapsed, opTotals, visibleOpRows, type OpNode, type OpTotals } from './op-tree.ts';
 import { useVirtualRows } from '../../use-virtual-rows.ts';
 import { OperationNode } from './OperationNode.tsx';
 

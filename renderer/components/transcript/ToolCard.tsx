@@ -1,9 +1,9 @@
 // One tool call and its result as a single collapsible card: name, argument summary, status; arguments and output inside.
 import { memo } from 'react';
-import { useExpanded, type Expansion } from '../../expansion.ts';
+import { useExpanded, type Expansion } from './expansion.ts';
 import { useAppStore } from '../../store/store-context.ts';
-import { clipOutput, prettyArguments, summarizeToolInput } from '../../tool-summary.ts';
-import type { ToolItem } from '../../transcript.ts';
+import { clipOutput, prettyArguments, summarizeToolInput } from './tool-summary.ts';
+import type { ToolItem } from './transcript.ts';
 import { Marked } from './Marked.tsx';
 
 export type ToolStatus = 'ok' | 'error' | 'pending';

@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
-import { rehypeMark } from '../../markdown-mark.ts';
+import { rehypeMark } from './markdown-mark.ts';
 
 const CACHE_SIZE = 400;
 

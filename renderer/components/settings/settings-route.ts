@@ -1,5 +1,5 @@
 // The Settings page's place in the URL (#/settings): reload and links open it, Back leaves it, and leaving it puts back what the main area shows.
-import { sessionHash } from './session-route.ts';
+import { sessionHash } from '../../session-route.ts';
 
 export const SETTINGS_HASH = '#/settings';
 

@@ -1,6 +1,6 @@
 // Client-side list order and filter: newest first, every typed word must match some visible field.
-import type { SessionSummary } from '../shared/session.ts';
-import { formatLabel } from './format.ts';
+import type { SessionSummary } from '../../../shared/session.ts';
+import { formatLabel } from '../../format.ts';
 
 function updatedMs(s: SessionSummary): number {
   const t = s.updatedAt ? Date.parse(s.updatedAt) : Number.NaN;

@@ -1,6 +1,6 @@
 // Theme (light, dark or the system's) and text size: applied as data-theme and data-font-size on <html> before the first render, followed by every view.
 import { useSyncExternalStore } from 'react';
-import type { UiPreferences } from '../shared/api.ts';
+import type { UiPreferences } from '../../../shared/api.ts';
 
 export type ThemeChoice = UiPreferences['theme'];
 /** Text sizes, as the CSS scales them (styles.css: --text-scale per data-font-size). */

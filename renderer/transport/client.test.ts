@@ -1,7 +1,7 @@
 // The typed client: one function per contract method, values unwrapped, failures as ClientError.
 import { describe, expect, it } from 'vitest';
-import { methodNames, type AppEvent } from '../shared/api.ts';
-import type { Result } from '../shared/result.ts';
+import { methodNames, type AppEvent } from '../../shared/api.ts';
+import type { Result } from '../../shared/result.ts';
 import { ClientError, createClient, describeError, type RendererTransport } from './client.ts';
 
 function transport(answer: (method: string, input: unknown) => Promise<Result<unknown>>): RendererTransport & { seen: unknown[] } {

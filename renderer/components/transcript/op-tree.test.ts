@@ -1,7 +1,7 @@
 // The operations tree: nesting by parentId, collapsing, and totals that do not count twice.
 import { describe, expect, it } from 'vitest';
 import { buildOpTree, initiallyCollapsed, opTotals, statusTone, visibleOpRows } from './op-tree.ts';
-import { op, opTreeSession } from './test-sessions.ts';
+import { op, opTreeSession } from '../../test-sessions.ts';
 
 describe('buildOpTree', () => {
   it('nests by parentId and keeps the recorded order', () => {

@@ -1,6 +1,6 @@
 // The theme and text size follow the data folder's choice when a window opens, and every choice made in a window is saved there.
 import { describe, expect, it } from 'vitest';
-import type { UiPreferences } from '../shared/api.ts';
+import type { UiPreferences } from '../../../shared/api.ts';
 import { createAppearance, type AppearanceHost } from './appearance.ts';
 import { APPEARANCE_UNSAVED_KEY, syncAppearance } from './appearance-sync.ts';
 

@@ -1,8 +1,8 @@
 // Every pushed event's name and a zod-free check of its payload, complete against the contract's events (the HTTP transport drops what fails).
-import type { EventName, EventPayload, Root, UnreadableReason } from '../shared/api.ts';
-import type { IndexProgress } from '../shared/search-api.ts';
-import type { SourceFormat } from '../shared/session.ts';
-import { isSourceFormat } from '../shared/source-formats.ts';
+import type { EventName, EventPayload, Root, UnreadableReason } from '../../shared/api.ts';
+import type { IndexProgress } from '../../shared/search-api.ts';
+import type { SourceFormat } from '../../shared/session.ts';
+import { isSourceFormat } from '../../shared/source-formats.ts';
 import { isAmount, isCount, isObject, isString, isStringArray, oneOf } from './wire-checks.ts';
 
 type Check<E extends EventName> = (data: unknown) => EventPayload<E> | null;

@@ -1,6 +1,6 @@
 // A row dragged out names a safe file and points Chromium at the bundle download.
 import { describe, expect, it } from 'vitest';
-import { summary } from './test-fixtures.ts';
+import { summary } from '../../test-fixtures.ts';
 import { dragFileName, fillDragOut } from './drag-out.ts';
 
 describe('dragging a row out', () => {

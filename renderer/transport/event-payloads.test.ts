@@ -1,7 +1,7 @@
 // The zod-free checks of pushed events and errors agree with the contract's zod schemas, on good payloads and on broken ones.
 import { describe, expect, it } from 'vitest';
-import { events, type EventName } from '../shared/api.ts';
-import { AppErrorShape } from '../shared/result.ts';
+import { events, type EventName } from '../../shared/api.ts';
+import { AppErrorShape } from '../../shared/result.ts';
 import { EVENT_NAMES, eventPayload } from './event-payloads.ts';
 import { appError } from './wire-checks.ts';
 

@@ -1,5 +1,5 @@
 // Dragging a list row out of the browser window: Chromium's DownloadURL drag saves the session's redacted bundle where it is dropped.
-import type { SessionSummary } from '../shared/session.ts';
+import type { SessionSummary } from '../../../shared/session.ts';
 
 /** A bundle file name from the title: no characters that DownloadURL (":" separated) or file systems refuse. */
 export function dragFileName(s: Pick<SessionSummary, 'title' | 'id'>): string {

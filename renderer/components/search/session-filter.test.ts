@@ -1,7 +1,7 @@
 // List order and filter as the user sees them.
 import { describe, expect, it } from 'vitest';
 import { filterSessions, sortNewestFirst, visibleSessions } from './session-filter.ts';
-import { summary } from './test-fixtures.ts';
+import { summary } from '../../test-fixtures.ts';
 
 const a = summary({ key: 'vizier:1', title: 'Fix login', branch: 'feat/auth', updatedAt: '2025-01-02T00:00:00Z' });
 const b = summary({ key: 'jido-code:2', format: 'jido-code', title: 'Refactor', projectName: 'billing', updatedAt: '2025-01-03T00:00:00Z' });

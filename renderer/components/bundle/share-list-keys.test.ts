@@ -1,9 +1,9 @@
 // "Share list…" offers what the list shows: the search's results (every page of them), not the sessions whose titles match the words.
 import { describe, expect, it } from 'vitest';
-import type { SearchResult } from '../shared/search-api.ts';
-import type { AppClient } from './client.ts';
+import type { SearchResult } from '../../../shared/search-api.ts';
+import type { AppClient } from '../../transport/client.ts';
 import { shareListKeys, shownCount, type ShareListState } from './share-list-keys.ts';
-import { summary } from './test-fixtures.ts';
+import { summary } from '../../test-fixtures.ts';
 
 const result = (key: string, title = 'A session'): SearchResult => ({ summary: summary({ key, title }), snippet: [], messageIndex: null, score: 0 });
 

@@ -1,6 +1,6 @@
 // The HTTP + SSE transport against a fake fetch and a fake EventSource.
 import { describe, expect, it } from 'vitest';
-import type { AppEvent } from '../shared/api.ts';
+import type { AppEvent } from '../../shared/api.ts';
 import { createHttpTransport, resolveToken, toResult, TOKEN_STORAGE_KEY } from './transport-http.ts';
 
 class FakeEventSource {

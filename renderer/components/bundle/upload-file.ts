@@ -1,6 +1,6 @@
 // Sends a picked or dropped file to the services in pieces (beginUpload, uploadChunk), reporting how much went: bundles and session files alike.
-import { UPLOAD_CHUNK } from '../shared/bundle-limits.ts';
-import type { AppClient } from './client.ts';
+import { UPLOAD_CHUNK } from '../../../shared/bundle-limits.ts';
+import type { AppClient } from '../../transport/client.ts';
 
 /** A file the user picked or dropped: only what uploading needs of a browser File. */
 export interface PickedFile {

@@ -1,9 +1,9 @@
 // Typed client over any Transport: one function per contract method, Results unwrapped into values or ClientErrors.
-import type { AppEvent } from '../shared/api.ts';
-import { createApiClient, type ApiClient } from '../shared/api-client.ts';
-import type { Transport } from '../shared/transport.ts';
+import type { AppEvent } from '../../shared/api.ts';
+import { createApiClient, type ApiClient } from '../../shared/api-client.ts';
+import type { Transport } from '../../shared/transport.ts';
 
-export { ClientError, describeError, type ApiClient } from '../shared/api-client.ts';
+export { ClientError, describeError, type ApiClient } from '../../shared/api-client.ts';
 
 export type ConnectionStatus = 'connecting' | 'online' | 'offline';
 

@@ -1,5 +1,5 @@
 // Hand-written checks of what the HTTP server sends (an error, an event's payload), so the renderer needs no zod to trust it.
-import type { AppErrorShape, ErrorCode } from '../shared/result.ts';
+import type { AppErrorShape, ErrorCode } from '../../shared/result.ts';
 
 export type Fields = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // `[` / `]`: the user's prompts are found among the rows, and the next or previous one is picked from where the reader is.
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../shared/session.ts';
+import type { Message } from '../../../shared/session.ts';
 import { planPromptJump, promptRows, promptToward } from './prompt-jumps.ts';
 import { buildTranscript } from './transcript.ts';
 

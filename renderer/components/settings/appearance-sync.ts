@@ -1,6 +1,6 @@
 // Keeps the theme and text size in the data folder too (getUiPreferences/setUiPreferences), so the desktop app and every browser tab agree,
 // whatever port `serve` listens on; this window's own storage bridges the moment before the answer arrives, and remembers a choice not yet saved.
-import type { UiPreferences } from '../shared/api.ts';
+import type { UiPreferences } from '../../../shared/api.ts';
 import { DEFAULT_APPEARANCE, type Appearance, type AppearanceController } from './appearance.ts';
 
 export interface PreferencesClient {

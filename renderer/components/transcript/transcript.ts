@@ -1,5 +1,5 @@
 // The conversation as display rows: one row per message, sub-agent messages nested under the call that spawned them.
-import type { Message } from '../shared/session.ts';
+import type { Message } from '../../../shared/session.ts';
 import { pairToolCalls, type Item, type ToolItem } from './tool-pairing.ts';
 
 export type { Item, ToolItem } from './tool-pairing.ts';

@@ -1,9 +1,9 @@
 // The keys "Share list…" exports: every readable session the list shows, including search results not yet scrolled into view.
-import type { AppClient } from './client.ts';
-import { searchQueryFor } from './search-query.ts';
-import { shownSessions, type ShownState } from './shown-sessions.ts';
-import type { SearchSort } from '../shared/search-api.ts';
-import type { ListFilters } from './store/store-vault.ts';
+import type { AppClient } from '../../transport/client.ts';
+import { searchQueryFor } from '../../search-query.ts';
+import { shownSessions, type ShownState } from '../../shown-sessions.ts';
+import type { SearchSort } from '../../../shared/search-api.ts';
+import type { ListFilters } from '../../store/store-vault.ts';
 
 /** The biggest page the contract allows; a search of 1,000 results takes one more call. */
 const PAGE = 1000;

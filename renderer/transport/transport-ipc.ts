@@ -1,6 +1,6 @@
 // Transport over the preload's window.sessionVault bridge (the desktop app).
-import type { Result } from '../shared/result.ts';
-import type { Transport } from '../shared/transport.ts';
+import type { Result } from '../../shared/result.ts';
+import type { Transport } from '../../shared/transport.ts';
 import type { RendererTransport } from './client.ts';
 
 export function createIpcTransport(bridge: Transport): RendererTransport {

@@ -1,5 +1,5 @@
 // The Settings page's price form: what was typed checked before it is sent (a model name, prices in USD per million tokens, none below zero).
-import type { PricingEntryChange, PricingFileInfo } from '../shared/api.ts';
+import type { PricingEntryChange, PricingFileInfo } from '../../../shared/api.ts';
 
 export type PriceField = 'input' | 'output' | 'cacheRead' | 'cacheWrite';
 export const PRICE_FIELDS: readonly PriceField[] = ['input', 'output', 'cacheRead', 'cacheWrite'];

@@ -1,6 +1,6 @@
 // Transport for `session-vault serve`: POST /api/<method> with a bearer token, events over SSE.
-import type { AppEvent } from '../shared/api.ts';
-import type { Result } from '../shared/result.ts';
+import type { AppEvent } from '../../shared/api.ts';
+import type { Result } from '../../shared/result.ts';
 import type { ConnectionStatus, RendererTransport } from './client.ts';
 import { EVENT_NAMES, eventPayload } from './event-payloads.ts';
 import { appError } from './wire-checks.ts';

@@ -1,7 +1,7 @@
 // Find in session: counting, stepping and marking matches the way the find bar shows them.
 import { describe, expect, it } from 'vitest';
 import { anyOf, buildFindIndex, currentMatch, findCountLabel, findMatches, hasMatch, splitMatches, stepFind, stepMatch } from './find.ts';
-import { call, msg, result, text } from './test-sessions.ts';
+import { call, msg, result, text } from '../../test-sessions.ts';
 import { buildTranscript } from './transcript.ts';
 
 describe('find in session', () => {

@@ -1,7 +1,7 @@
 // Rows of the transcript: calls joined with their results, sub-agents nested under the call that spawned them.
 import { describe, expect, it } from 'vitest';
 import { buildTranscript, isSecondary, type MessageRow, type Row } from './transcript.ts';
-import { call, msg, result, text, transcriptSession } from './test-sessions.ts';
+import { call, msg, result, text, transcriptSession } from '../../test-sessions.ts';
 
 const messageRows = (rows: Row[]) => rows.filter((r): r is MessageRow => r.kind === 'message');
 

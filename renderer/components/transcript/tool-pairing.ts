@@ -1,5 +1,5 @@
 // Turns each message's parts into display items, joining every tool call with its result (by callId, across messages).
-import type { Message, MessagePart } from '../shared/session.ts';
+import type { Message, MessagePart } from '../../../shared/session.ts';
 
 type Part<T extends MessagePart['type']> = Extract<MessagePart, { type: T }>;
 

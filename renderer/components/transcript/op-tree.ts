@@ -1,6 +1,6 @@
 // Operations as a tree by parentId, flattened to the rows that are visible, and the totals row's sums.
-import type { Cost, Operation, TokenUsage } from '../shared/session.ts';
-import { addCost, addUsage } from './format.ts';
+import type { Cost, Operation, TokenUsage } from '../../../shared/session.ts';
+import { addCost, addUsage } from '../../format.ts';
 
 export interface OpNode {
   op: Operation;

@@ -1,7 +1,7 @@
 // The aligned transcript's rows: identical stretches fold until expanded, n/p walk the differences, the chart's lines fit the box.
 import { describe, expect, it } from 'vitest';
-import { compareSessions } from '../shared/compare/compare.ts';
-import { testSession } from '../shared/compare/test-sessions.ts';
+import { compareSessions } from '../../../shared/compare/compare.ts';
+import { testSession } from '../../../shared/compare/test-sessions.ts';
 import { chartGeometry } from './compare-chart.ts';
 import { differences, displayIndexOf, displayRows, stepDifference } from './compare-rows.ts';
 

@@ -1,5 +1,5 @@
 // What the aligned transcript shows: changed and one-sided turns in full, runs of identical turns folded, and where the differences are.
-import type { Comparison, RowStatus, TurnRow } from '../shared/compare/comparison.ts';
+import type { Comparison, RowStatus, TurnRow } from '../../../shared/compare/comparison.ts';
 
 export const STATUS_LABEL: Record<RowStatus, string> = { same: 'identical', changed: 'changed', inserted: 'only in B', deleted: 'only in A' };
 
