@@ -1,5 +1,6 @@
 // The app's bundle loader: each session is parsed, serialized and scanned in a read worker of the export's own, which ends with it.
 import { AppError } from '../../shared/result.ts';
+import { EXPORT_CAPPED_FILE_MAX, EXPORT_CAPPED_HEAP_MB, EXPORT_CAPPED_YOUNG_MB } from '../env/tuning.ts';
 import type { SessionSummaryText } from '../../shared/session.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 import type { JsonScan, PreparedSession, SessionLoader, ShareSpec } from './prepare-session.ts';
@@ -14,20 +15,13 @@ export interface ClosableLoader extends SessionLoader {
   close(): Promise<void>;
 }
 
-/**
- * Files up to `cappedFileMax` parse in a worker whose heap is capped: without a cap V8 lets a parsing worker's
- * heap grow to several times what it holds before it collects (16 transcripts of 16 MB: +325 MB of RSS
- * uncapped, +190 MB capped). A reader needs two to three times a file's size while it parses (a 16 MB
- * transcript fails under 32 MB of old generation and fits in 48). A small young generation is what keeps
- * the peak down; a tighter old generation saves little more and costs CPU in collections (64 MB: +20% CPU
- * for the parse, for 15 MB less). Larger files, and any that still run out, parse in a worker without a cap.
- */
+/** Files up to `cappedFileMax` parse in a worker whose heap is capped (why, and the figures: env/tuning.ts). */
 export interface WorkerLimits {
   cappedFileMax: number;
   cappedHeapMb: number;
   cappedYoungMb: number;
 }
-const LIMITS: WorkerLimits = { cappedFileMax: 32 * 1024 * 1024, cappedHeapMb: 128, cappedYoungMb: 16 };
+const LIMITS: WorkerLimits = { cappedFileMax: EXPORT_CAPPED_FILE_MAX, cappedHeapMb: EXPORT_CAPPED_HEAP_MB, cappedYoungMb: EXPORT_CAPPED_YOUNG_MB };
 
 function outOfMemory(err: unknown): boolean {
   return (err as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';

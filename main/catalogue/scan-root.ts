@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { walkFiles } from './walk.ts';
 import { statFile } from '../fs/stat-file.ts';
+import { SCAN_READS_IN_FLIGHT } from '../env/tuning.ts';
 
 export interface ScanHooks {
   claims: (path: string) => boolean;
@@ -31,8 +32,6 @@ export interface ScanResult {
   seen: Set<string>;
   error: string | null;
 }
-
-const MAX_IN_FLIGHT = 16;
 
 export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number): Promise<ScanResult> {
   const seen = new Set<string>();
@@ -65,7 +64,7 @@ export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number
     }
     const tracked = read(path, info.size, info.mtimeMs).finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);
-    if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+    if (inFlight.size >= SCAN_READS_IN_FLIGHT) await Promise.race(inFlight);
   }
   await Promise.all(inFlight);
   if (large.length && !hooks.stopped()) await hooks.beforeLarge?.();

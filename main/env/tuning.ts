@@ -52,6 +52,23 @@ export const COLLECT_EVERY_FILES = 4000; // used in main/library/library-sync.ts
  */
 export const SCAN_PIPELINE = 2; // used in main/workers/read-pool.ts
 
+/**
+ * Files a scan has handed to the workers and not heard back from, at most, before its folder walk waits for one:
+ * four per worker at the most workers (scanWorkers), so none waits for work while the walk stats the next files;
+ * each holds only its path and a promise until a worker takes it. Set by that reasoning, not by a measurement.
+ */
+export const SCAN_READS_IN_FLIGHT = 16; // used in main/catalogue/scan-root.ts
+
+// Watching
+
+/**
+ * How long the watcher waits after a change for more before it reports the batch (at most four times this while
+ * a file keeps changing, so a live transcript still shows its new turns). A tool writing a turn touches its files
+ * several times within a few milliseconds; 120 ms gathers them into one rescan while a new turn still shows within
+ * about a tenth of a second. Set by that reasoning, not by a measurement.
+ */
+export const WATCH_DEBOUNCE_MS = 120; // used in main/watch/root-watcher.ts
+
 // Opened sessions
 
 /** Bytes of source the kept sessions may stand for, so huge ones do not pile up in memory. */
@@ -161,3 +178,15 @@ export const WAITING_BUDGET = 48 * 1024 * 1024; // used in main/bundle/export-bu
  * 5.1 s; a 1 GB CLI export, 48-51 s -> 43-45 s.
  */
 export const DEFLATE_CHUNK_MAX_BYTES = 2 * 1024 * 1024; // used in main/bundle/zip-writer.ts
+
+/**
+ * An export parses files up to EXPORT_CAPPED_FILE_MAX in a worker whose heap is capped: without a cap V8 lets a
+ * parsing worker's heap grow to several times what it holds before it collects (16 transcripts of 16 MB: +325 MB of
+ * RSS uncapped, +190 MB capped). A reader needs two to three times a file's size while it parses (a 16 MB
+ * transcript fails under 32 MB of old generation and fits in 48). A small young generation is what keeps the peak
+ * down; a tighter old generation saves little more and costs CPU in collections (64 MB: +20% CPU for the parse,
+ * for 15 MB less). Larger files, and any that still run out, parse in a worker without a cap.
+ */
+export const EXPORT_CAPPED_FILE_MAX = 32 * 1024 * 1024; // used in main/bundle/worker-loader.ts
+export const EXPORT_CAPPED_HEAP_MB = 128; // used in main/bundle/worker-loader.ts
+export const EXPORT_CAPPED_YOUNG_MB = 16; // used in main/bundle/worker-loader.ts

@@ -1,6 +1,7 @@
 // Watches every root (a FolderTreeWatcher: one watch per folder) and hands debounced batches of touched paths to the catalogue.
 import { isSkippedDir, MAX_WALK_DEPTH } from '../catalogue/walk.ts';
 import { FolderTreeWatcher } from './folder-tree-watcher.ts';
+import { WATCH_DEBOUNCE_MS } from '../env/tuning.ts';
 
 export interface WatchBatch {
   /** Files added, changed or removed (the consumer stats each to tell which). */
@@ -64,7 +65,7 @@ export class RootWatcher {
     if (!this.timer) this.batchStartedAt = now;
     else clearTimeout(this.timer);
     // A file appended to without pause (a live transcript) must still flush: cap the wait at 4 debounces.
-    const debounce = this.options.debounceMs ?? 120;
+    const debounce = this.options.debounceMs ?? WATCH_DEBOUNCE_MS;
     const wait = Math.max(0, Math.min(debounce, this.batchStartedAt + debounce * 4 - now));
     this.timer = setTimeout(() => this.flush(), wait);
   }
