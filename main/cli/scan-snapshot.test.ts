@@ -1,5 +1,5 @@
 // The snapshot a full run records for the fast paths: taken only when nothing below the roots changed during the run, except the vault folders a first run makes itself.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -14,7 +14,12 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const past = () => new Promise((r) => setTimeout(r, 20)).then(() => Date.now() - 5);
+/** A run's start after the root was last changed: the root and its file are dated a minute back (no waiting for the clock). */
+const past = async () => {
+  const old = new Date(Date.now() - 60_000);
+  for (const path of [join(dir, 'root', 'a.jsonl'), join(dir, 'root')]) await utimes(path, old, old);
+  return Date.now() - 5;
+};
 
 it('a first run in a fresh data folder records a snapshot although it made the vault folders itself', async () => {
   const since = await past();

@@ -1,6 +1,7 @@
 // A store holding many sessions (OpenCode's SQLite database) is listed as many sessions: scanned, watched through its WAL, and restored after a restart without reading unchanged ones.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { waitUntil } from '../test-support/wait-for.ts';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { containedPath } from '../catalogue/contained-sessions.ts';
@@ -176,7 +177,9 @@ describe('a store that holds many sessions', () => {
       } catch (err) {
         failures.push((err as Error).message);
       }
-      await new Promise((r) => setTimeout(r, 5));
+      // The next write goes in once the scan has read one more session.
+      const read = h.reads.length;
+      await waitUntil(() => h.reads.length > read, 20_000, 'the scan to read another session');
     }
     await scan;
     expect(failures).toEqual([]);

@@ -1,6 +1,7 @@
 // The session worker pages a big session after a restart: its first read writes the table, a new worker reads windows through it.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { waitUntil } from '../test-support/wait-for.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReadPool } from './read-pool.ts';
@@ -30,7 +31,7 @@ it('a new worker answers windows through the table the first one wrote, as the f
   // The table is written after the answer, beside later requests: wait for the renamed table, not its temp file
   // (a timeout guard: under load the table's pages take seconds to check).
   const tables = async () => (await readdir(paging.dir).catch(() => [] as string[])).filter((name) => name.endsWith('.json'));
-  for (let i = 0; i < 1200 && !(await tables()).length; i++) await new Promise((r) => setTimeout(r, 25));
+  await waitUntil(async () => (await tables()).length > 0, 30_000, 'the page table');
   expect(await tables()).toHaveLength(1);
   await first.close();
 
