@@ -22,7 +22,8 @@ export interface WriterData {
  * (pending-text.ts) into the full-text tables, a step at a time between batches, before any tidy pass: every
  * file's words first, then the identifiers.
  */
-export type WriterRequest = { seq: number; ops: WriteOp[]; deferText?: boolean } | { close: true } | { tidy: true } | { catchUp: true };
+/** What the main thread asks of the writer thread: a batch to write, a tidy pass, the catch-up, or to close. */
+export type WriterRequest = { kind: 'write'; seq: number; ops: WriteOp[]; deferText?: boolean } | { kind: 'tidy' } | { kind: 'catchUp' } | { kind: 'close' };
 /**
  * `tidying`: whether a tidy pass runs now (sent when one starts or ends, and in answer to every tidy request).
  * `bulk` (with `tidying`): the file is in bulk merge mode (merge-mode.ts), its batches waiting for a tidy pass to be
@@ -212,9 +213,9 @@ export function runIndexWriter(port: MessagePort, data: WriterData): void {
   };
 
   port.on('message', (request: WriterRequest) => {
-    if ('tidy' in request) return startTidy();
-    if ('catchUp' in request) return startCatchUp();
-    if ('close' in request) {
+    if (request.kind === 'tidy') return startTidy();
+    if (request.kind === 'catchUp') return startCatchUp();
+    if (request.kind === 'close') {
       // A tidy pass cut short here goes on at the next tidy request: its count stays in the file. So does text
       // still waiting: the next writer thread asked to catch up takes it.
       tidy = null;

@@ -132,7 +132,7 @@ export class ThreadWriter implements IndexWriter {
       resourceLimits: { maxOldGenerationSizeMb: WRITER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     });
     worker.unref();
-    if (this.catchUpAsked) worker.postMessage({ catchUp: true } satisfies WriterRequest);
+    if (this.catchUpAsked) worker.postMessage({ kind: 'catchUp' } satisfies WriterRequest);
     this.pendingKnown = false;
     const thread: Thread = { worker, signal };
     worker.on('message', (report: WriterReport) => {
@@ -172,7 +172,7 @@ export class ThreadWriter implements IndexWriter {
       return this.tidy();
     }
     // Retired: it closes its connection and ends; the next write starts a fresh one.
-    this.thread.worker.postMessage({ close: true } satisfies WriterRequest);
+    this.thread.worker.postMessage({ kind: 'close' } satisfies WriterRequest);
     this.thread = null;
   }
 
@@ -195,7 +195,7 @@ export class ThreadWriter implements IndexWriter {
     this.idleTimer = null;
     this.thread ??= this.spawn();
     this.tidying = true;
-    this.thread.worker.postMessage({ tidy: true } satisfies WriterRequest);
+    this.thread.worker.postMessage({ kind: 'tidy' } satisfies WriterRequest);
   }
 
   get pendingText(): PendingCounts {
@@ -210,7 +210,7 @@ export class ThreadWriter implements IndexWriter {
     if (this.thread) {
       if (this.idleTimer) clearTimeout(this.idleTimer);
       this.idleTimer = null;
-      if (!asked) this.thread.worker.postMessage({ catchUp: true } satisfies WriterRequest);
+      if (!asked) this.thread.worker.postMessage({ kind: 'catchUp' } satisfies WriterRequest);
     } else if (start) this.thread = this.spawn();
   }
 
@@ -311,7 +311,7 @@ export class ThreadWriter implements IndexWriter {
     this.settleAsked = false;
     this.inFlight.set(seq, { ops, bytes });
     this.bytes += bytes;
-    this.thread.worker.postMessage({ seq, ops, ...(deferText ? { deferText } : {}) } satisfies WriterRequest, transferables(ops));
+    this.thread.worker.postMessage({ kind: 'write', seq, ops, ...(deferText ? { deferText } : {}) } satisfies WriterRequest, transferables(ops));
   }
 
   uncommittedPaths(into: Set<string>): void {
@@ -346,7 +346,7 @@ export class ThreadWriter implements IndexWriter {
     const thread = this.thread;
     if (this.replacement || !thread) return;
     this.thread = null;
-    thread.worker.postMessage({ close: true } satisfies WriterRequest);
+    thread.worker.postMessage({ kind: 'close' } satisfies WriterRequest);
     const until = performance.now() + SYNC_LIMIT_MS;
     // Wait for the thread to close its connection, so the file is complete when close() returns.
     while (Atomics.load(thread.signal, STATE) === 0 && performance.now() < until) pause(thread.signal, STATE, 0, 1000);
