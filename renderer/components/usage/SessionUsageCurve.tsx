@@ -32,7 +32,7 @@ export default function SessionUsageCurve({ session }: { session: OpenedSession 
         option={option}
         empty={points.length ? null : 'This session records no token usage per message.'}
         height={280}
-        table={{ columns: ['Turn', 'Tokens so far', 'Cost so far'], rows: points.map((p) => ({ cells: [p.turn, compact(p.tokens), usd(p.costUsd)] })) }}
+        table={() => ({ columns: ['Turn', 'Tokens so far', 'Cost so far'], rows: points.map((p) => ({ cells: [p.turn, compact(p.tokens), usd(p.costUsd)] })) })}
       />
     </section>
   );

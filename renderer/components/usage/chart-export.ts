@@ -1,5 +1,5 @@
-// Saves a chart as SVG (what the SVG renderer drew) or PNG (that SVG drawn on a canvas at twice the size), as a download.
-import type { EChartsType } from './echarts-setup.ts';
+// Saves a chart as SVG (what the SVG renderer drew, or the same option drawn off screen for a chart on canvas) or PNG (that SVG drawn on a canvas at twice the size), as a download.
+import { init, type EChartsCoreOption, type EChartsType } from './echarts-setup.ts';
 
 function download(blob: Blob, name: string): void {
   const url = URL.createObjectURL(blob);
@@ -22,12 +22,23 @@ export function fileNameOf(title: string, ext: 'svg' | 'png'): string {
   return `${base}.${ext}`;
 }
 
-export function saveSvg(chart: EChartsType, title: string): void {
-  download(new Blob([chart.renderToSVGString()], { type: 'image/svg+xml' }), fileNameOf(title, 'svg'));
+/** The chart as SVG text: a chart drawn on canvas has its option drawn again by the SVG renderer, off screen, at its size. */
+export function chartSvg(chart: EChartsType, option: EChartsCoreOption, onCanvas: boolean): string {
+  if (!onCanvas) return chart.renderToSVGString();
+  const offscreen = init(null, null, { renderer: 'svg', ssr: true, width: chart.getWidth(), height: chart.getHeight() });
+  try {
+    offscreen.setOption(option);
+    return offscreen.renderToSVGString();
+  } finally {
+    offscreen.dispose();
+  }
 }
 
-export async function savePng(chart: EChartsType, title: string): Promise<void> {
-  const svg = chart.renderToSVGString();
+export function saveSvg(svg: string, title: string): void {
+  download(new Blob([svg], { type: 'image/svg+xml' }), fileNameOf(title, 'svg'));
+}
+
+export async function savePng(chart: EChartsType, svg: string, title: string): Promise<void> {
   const width = chart.getWidth();
   const height = chart.getHeight();
   const image = new Image();
