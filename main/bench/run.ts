@@ -18,6 +18,7 @@ import { benchTeam, printTeam } from './team.ts';
 import { benchRecognition, printRecognition } from './recognition.ts';
 import { benchCliStartup, printCliStartup } from './cli-startup.ts';
 import { benchFirstPaint, printFirstPaint } from './first-paint.ts';
+import { benchFirstPaintIndexed } from './first-paint-index.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -88,6 +89,17 @@ if (wanted('paint')) {
       corpusDir: values['corpus-dir'],
     }),
   );
+  // The same at SV_BENCH_PAINT_SESSIONS sessions (100,000 by default; 0 leaves it out), on the dashboard bench's synthetic index
+  // (SV_BENCH_DASHBOARD_INDEX: a kept one is copied instead of built).
+  const paintSessions = Number(process.env.SV_BENCH_PAINT_SESSIONS ?? 100_000);
+  if (paintSessions > 0)
+    printFirstPaint(
+      await benchFirstPaintIndexed({
+        sessions: paintSessions,
+        runs: Math.max(3, Number(values.runs ?? 5)),
+        keptIndex: process.env.SV_BENCH_DASHBOARD_INDEX || undefined,
+      }),
+    );
 }
 // The dashboard's queries alone (`--only dashboard`; `usage` runs them too), at SV_BENCH_DASHBOARD_SESSIONS sessions (100,000 by default).
 if (values.only?.split(',').includes('dashboard'))
