@@ -7,6 +7,7 @@ import type { Annotations } from '../../shared/vault-api.ts';
 import { currentAccount, type TeamAccount } from './accounts.ts';
 import { isAccessDenied, sqlState } from './team-errors.ts';
 import { qualified } from './team-names.ts';
+import { withPoolClient } from './pool-client.ts';
 
 /** A session of the store, by its machine and its own key (as pushed). */
 export interface StoredKey {
@@ -146,13 +147,8 @@ export class TeamNotes {
     this.pool = pool;
   }
 
-  private async withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      return await work(client);
-    } finally {
-      client.release();
-    }
+  private withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return withPoolClient(this.pool, work);
   }
 
   /** The account this store's connections sign in as (its name and role), or null when that database user has none. */

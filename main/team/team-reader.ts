@@ -8,6 +8,7 @@ import { assembleSession } from './session-chunks.ts';
 import { qualified } from './team-names.ts';
 export { splitTeamKey, teamKey } from '../../shared/team-keys.ts';
 import { searchTeam, type TeamHit, type TeamSearchPage, type TeamSearchResult } from './team-search.ts';
+import { withPoolClient } from './pool-client.ts';
 
 /** A team hit as a row of the app's list: marked with its machine, kept (it is in the store), with the team's note mark and no local marks. */
 export function teamSummary(hit: TeamHit): SessionSummary {
@@ -98,13 +99,8 @@ export class TeamReader {
     this.pool = pool;
   }
 
-  private async withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      return await work(client);
-    } finally {
-      client.release();
-    }
+  private withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return withPoolClient(this.pool, work);
   }
 
   search(query: string, page: TeamSearchPage): Promise<TeamSearchResult> {

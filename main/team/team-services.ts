@@ -10,6 +10,7 @@ import { TeamStoreError } from './team-errors.ts';
 import { teamMethods } from './team-methods.ts';
 import { TeamNotes } from './team-notes.ts';
 import { TeamReader } from './team-reader.ts';
+import { withPoolClient } from './pool-client.ts';
 
 export interface TeamServices {
   /** The store's URL without its password. */
@@ -39,12 +40,7 @@ export async function openTeamServices(target: TeamTarget, dataDir: string, env:
   // A connection the server ends while idle fails no request; the pool opens another.
   pool.on('error', () => undefined);
   try {
-    const client = await pool.connect();
-    try {
-      await checkTeamSchema(client);
-    } finally {
-      client.release();
-    }
+    await withPoolClient(pool, checkTeamSchema);
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw new TeamStoreError(describeTeamError(err, target));
