@@ -3,11 +3,12 @@ import { FTS_HASH_BYTES } from '../env/tuning.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { SINCE_TIDY, TEXT_TOTAL_SQL } from './index-tidy.ts';
 import { mergeModeSql } from './merge-mode.ts';
-import { USAGE_V10, USAGE_V8 } from './usage-schema.ts';
+import { CREATE_NARROW_SESSIONS, USAGE_V10, USAGE_V8 } from './usage-schema.ts';
+import { addFileModels, CREATE_FILE_MODELS } from './usage-file-models.ts';
 import { addFileDays } from './usage-write.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /** A new file starts in steady mode: FTS5 merges segments as they pile up (merge-mode.ts). */
 const AUTOMERGE = mergeModeSql('steady');
@@ -109,6 +110,8 @@ ${CREATE_STATE}
 ${CREATE_USAGE}
 ${USAGE_V8}
 ${USAGE_V10}
+${CREATE_FILE_MODELS}
+${CREATE_NARROW_SESSIONS}
 ${CREATE_PENDING}
 ${FTS_TUNING}`;
 
@@ -149,6 +152,11 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
   },
   // 9 -> 10: usage-schema.ts's per-file day rows and tools, worked out from the usage rows already stored.
   9: addFileDays,
+  // 10 -> 11: usage-file-models.ts's names per file, from the rows already stored, and usage-schema.ts's narrow session rows.
+  10: (db) => {
+    addFileModels(db);
+    db.exec(CREATE_NARROW_SESSIONS);
+  },
 };
 
 export function createSchema(db: DatabaseSync): void {

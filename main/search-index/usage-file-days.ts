@@ -4,7 +4,7 @@ import type { DashboardBreakdown } from '../../shared/usage-api.ts';
 import { LENGTH_BUCKETS, TURN_BUCKETS, turnBucket } from './usage-buckets.ts';
 import type { UsageSource } from './usage-match.ts';
 import { localHours } from './usage-periods.ts';
-import { FAMILY_TABLE, PICKED_TABLE } from './usage-scope-table.ts';
+import { FAMILY_TABLE, IN_FILES } from './usage-scope-table.ts';
 import { projectName as firstLine } from './usage-write.ts';
 import { NONE, type Clock, type DayRow } from './usage-timeline.ts';
 
@@ -82,8 +82,8 @@ function edgeHours(local: ReturnType<typeof localHours>, clock: Clock, first: st
  */
 function fromSide(side: Side): string {
   return side === 'matched'
-    ? `${FAMILY_TABLE} x CROSS JOIN usage_sessions s ON s.file_id = x.id CROSS JOIN usage_file_days d ON d.file_id = x.id`
-    : `usage_sessions s CROSS JOIN usage_file_days d ON d.file_id = s.file_id WHERE s.file_id NOT IN ${FAMILY_TABLE} AND`;
+    ? `${FAMILY_TABLE} x CROSS JOIN usage_sessions s INDEXED BY usage_sessions_narrow ON s.file_id = x.id CROSS JOIN usage_file_days d ON d.file_id = x.id`
+    : `usage_sessions s INDEXED BY usage_sessions_narrow CROSS JOIN usage_file_days d ON d.file_id = s.file_id WHERE s.file_id NOT IN ${IN_FILES} AND`;
 }
 const where = (side: Side) => (side === 'matched' ? 'WHERE' : '');
 
@@ -174,8 +174,8 @@ export function setUsage(source: Pick<UsageSource, 'index'>, side: Side, clock: 
     const cut = source.index.prepared(
       `SELECT c.file_id, c.model, s.format, s.project, ${SUMS.map((k) => `c.${k}`).join(', ')}
       FROM (SELECT u.file_id AS file_id, coalesce(u.model, '') AS model, ${SUMS.map((k) => `sum(u.${k}) AS ${k}`).join(', ')} FROM usage u INDEXED BY usage_hour
-        WHERE u.hour_ms BETWEEN ? AND ? AND ${side === 'matched' ? '' : 'NOT '}u.file_id IN ${FAMILY_TABLE} GROUP BY 1, 2) c
-      JOIN usage_sessions s ON s.file_id = c.file_id`,
+        WHERE u.hour_ms BETWEEN ? AND ? AND ${side === 'matched' ? '' : 'NOT '}u.file_id IN ${IN_FILES} GROUP BY 1, 2) c
+      JOIN usage_sessions s INDEXED BY usage_sessions_narrow ON s.file_id = c.file_id`,
     );
     for (const [day, from, to] of edgeHours(local, clock, first, last))
       each(cut, [from, to], (r) => add(r[0] as number, day, r[1] as string, r[2] as string, r[3] as string, r, 4));
@@ -221,7 +221,7 @@ export function setSessions(source: Pick<UsageSource, 'index'>, side: Side): Set
   const fromTools =
     side === 'matched'
       ? `${FAMILY_TABLE} x CROSS JOIN usage_sessions s ON s.file_id = x.id WHERE s.tools IS NOT NULL`
-      : `usage_sessions s WHERE s.file_id NOT IN ${FAMILY_TABLE} AND s.tools IS NOT NULL`;
+      : `usage_sessions n INDEXED BY usage_sessions_narrow CROSS JOIN usage_sessions s ON s.file_id = n.file_id WHERE n.file_id NOT IN ${IN_FILES} AND s.tools IS NOT NULL`;
   each(source.index.prepared(`SELECT s.tools FROM ${fromTools}`), [], (r) => {
     for (const [name, calls, failures] of JSON.parse(r[0] as string) as Array<[string, number, number]>) {
       const t = tools.get(name) ?? { name, calls: 0, failures: 0 };
@@ -232,10 +232,11 @@ export function setSessions(source: Pick<UsageSource, 'index'>, side: Side): Set
   });
   const lengths = LENGTH_BUCKETS.map(() => 0);
   const turns = TURN_BUCKETS.map(() => 0);
+  // The top-level sessions among the side's files (a file's `top` in the set is its session row's top_level).
   const fromSessions =
     side === 'matched'
-      ? `${PICKED_TABLE} x CROSS JOIN usage_sessions s ON s.file_id = x.id`
-      : `usage_sessions s WHERE s.top_level = 1 AND s.file_id NOT IN ${PICKED_TABLE}`;
+      ? `${FAMILY_TABLE} x CROSS JOIN usage_sessions s INDEXED BY usage_sessions_narrow ON s.file_id = x.id WHERE x.top = 1`
+      : `usage_sessions s INDEXED BY usage_sessions_narrow WHERE s.top_level = 1 AND s.file_id NOT IN ${IN_FILES}`;
   // Counted per length bucket and number of turns in SQL: a few dozen rows where there was one per session.
   each(source.index.prepared(`SELECT s.length_bucket, s.turns, count(*) FROM ${fromSessions} GROUP BY 1, 2`), [], (r) => {
     const lb = r[0] as number;

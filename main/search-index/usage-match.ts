@@ -4,6 +4,8 @@ import type { IndexedCatalogue } from './indexed-catalogue.ts';
 import { parseQuery, type Filters, type ParsedQuery } from './query-parser.ts';
 import { buildMatch, idConds, whereClause } from './search.ts';
 import { hasVaultFilter, listingView, vaultFacts, type Annotated } from './search-service.ts';
+import { modelCondition } from './usage-file-models.ts';
+import { tempChanges } from './usage-scope-table.ts';
 
 /** What the usage figures are read from: the index, and what only the running app knows about its files. */
 export interface UsageSource {
@@ -14,11 +16,28 @@ export interface UsageSource {
   vaultKeys(filters: Filters): string[] | undefined;
 }
 
+const shadowedOf = new WeakMap<IndexedCatalogue, { generation: string; ids: number[] }>();
+
+/**
+ * The kept copies shadowed by their live file, worked out again only when the index or the catalogue changed: the
+ * list's view counts every change on the connection, and the dashboard's own temporary tables (usage-scope-table.ts)
+ * are changes too, so each dashboard call had it look up every sub-agent's path again (100,000 sessions: ~40 ms).
+ */
+function shadowedIds(catalogue: IndexedCatalogue): number[] {
+  const v = catalogue.index.prepared('SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS d').get() as { c: number; d: number };
+  const generation = `${v.c - tempChanges(catalogue.index)}:${v.d}:${catalogue.size}`;
+  const cached = shadowedOf.get(catalogue);
+  if (cached?.generation === generation) return cached.ids;
+  const ids = listingView(catalogue).shadowed;
+  shadowedOf.set(catalogue, { generation, ids });
+  return ids;
+}
+
 /** The app's catalogue as a usage source (listingView waits for queued writes: the reads after it need not). */
 export function catalogueSource(catalogue: IndexedCatalogue, annotated: Annotated): UsageSource {
   return {
     index: catalogue.index,
-    shadowed: () => listingView(catalogue).shadowed,
+    shadowed: () => shadowedIds(catalogue),
     vaultKeys: (filters) => vaultFacts(catalogue, filters, annotated, false).onlyKeys,
   };
 }
@@ -42,6 +61,11 @@ export interface UsageScope {
   where(alias: string): string;
   /** False when the query can match nothing (a term of punctuation only). */
   any: boolean;
+  /**
+   * When the query narrows the files: its matches alone (before their sub-agents are added) as a condition on
+   * `files f` with the CTEs and parameters it needs (`sv_shadowed` among them), for usage-scope-table.ts.
+   */
+  matched?: { ctes: string[]; params: SQLInputValue[]; where: string };
 }
 
 /**
@@ -54,7 +78,13 @@ export function usageScope(from: UsageSource, query: string, adjust?: (parsed: P
   adjust?.(parsed);
   const onlyKeys = hasVaultFilter(parsed.filters) ? from.vaultKeys(parsed.filters) : undefined;
   const shadowedIds = from.shadowed();
-  const m = buildMatch(parsed, { excludeIds: shadowedIds, onlyKeys });
+  // model: through the names each file is of or called (usage-file-models.ts), not a test of every file's rows.
+  const model = modelCondition(parsed.filters);
+  const m = buildMatch(model ? { ...parsed, filters: { ...parsed.filters, model: undefined } } : parsed, { excludeIds: shadowedIds, onlyKeys });
+  if (m && model) {
+    m.fileConds.push(model.clause);
+    m.fileParams.push(...model.params);
+  }
   const excluded = JSON.stringify(shadowedIds);
   const shadowed = 'sv_shadowed AS MATERIALIZED (SELECT value AS id FROM json_each(?))';
   // A sub-agent is part of its parent's session (as the writer's totals count it: usage-write.ts).
@@ -102,7 +132,8 @@ export function usageScope(from: UsageSource, query: string, adjust?: (parsed: P
       any: true,
     };
   }
-  const picked = `sv_picked AS MATERIALIZED (SELECT f.id AS id, f.key AS key, f.parent_key AS parent FROM files f${whereClause([...idConds(m, 'f.id'), ...m.fileConds])})`;
+  const matchedWhere = [...idConds(m, 'f.id'), ...m.fileConds];
+  const picked = `sv_picked AS MATERIALIZED (SELECT f.id AS id, f.key AS key, f.parent_key AS parent FROM files f${whereClause(matchedWhere)})`;
   const family = `sv_family AS MATERIALIZED (SELECT id FROM sv_picked UNION SELECT c.id FROM files c WHERE c.parent_key IN (SELECT key FROM sv_picked) AND c.id NOT IN sv_shadowed)`;
   return {
     parsed,
@@ -117,5 +148,10 @@ export function usageScope(from: UsageSource, query: string, adjust?: (parsed: P
     from: (a) => (parsed.terms.length ? `usage ${a} NOT INDEXED` : `sv_family sv_x CROSS JOIN usage ${a} ON ${a}.file_id = sv_x.id`),
     where: (a) => (parsed.terms.length ? `${a}.file_id IN sv_family` : 'true'),
     any: true,
+    matched: {
+      ctes: [...m.ctes, shadowed],
+      params: [...m.cteParams, excluded, ...m.idParams, ...m.fileParams],
+      where: matchedWhere.length ? matchedWhere.join(' AND ') : 'true',
+    },
   };
 }

@@ -70,39 +70,59 @@ export class Rollup {
     return zones.length === 1 && zones[0]?.zone === zone;
   }
 
-  /** Usage per local day and group from usage_days (a row per day, model and source), less the shadowed copies. */
+  /**
+   * Usage per local day and group from usage_days (a row per day, model and source), less the shadowed copies. The
+   * totals are added up in their primary key's order (zone, day, model or project, source), so by model or project
+   * SQL groups them without a sort (100,000 sessions by project: 14,634 groups, 43 -> 29 ms); the shadowed copies' rows,
+   * read apart, are taken off in JS.
+   */
   private fromDays(clock: Clock, breakdown: DashboardBreakdown): DayRow[] {
-    const params: SQLInputValue[] = [this.shadowed, clock.spans, clock.timezone];
     // Stacked by project: usage_project_days, the same totals per project instead of per model.
     const g =
       breakdown === 'source'
         ? { totals: 'r.format', file: 's.format' }
         : breakdown === 'project'
           ? { totals: 'r.project', file: PROJECT_NAME('s.project') }
-          : { totals: "nullif(r.model, '')", file: 'u.model' };
+          : { totals: 'r.model', file: "coalesce(u.model, '')" };
     const table = breakdown === 'project' ? 'usage_project_days' : 'usage_days';
-    const totals = `SELECT r.day AS day, ${g.totals} AS g, ${SUMS.map((c) => `r.${c} AS ${c}`).join(', ')} FROM ${table} r WHERE r.zone = ? AND r.day != ''${this.bySource('r.format', params)}`;
-    params.push(clock.fromMs, clock.toMs);
-    const less = `SELECT date(${dayNumber('u')} * 86400, 'unixepoch'), ${g.file}, ${SUMS.map((c) => `-u.${c}`).join(', ')} FROM sv_shadowed x CROSS JOIN usage u ON u.file_id = x.id JOIN usage_sessions s ON s.file_id = u.file_id ${tzJoin('u')}
-      WHERE u.hour_ms BETWEEN ? AND ?${this.bySource('s.format', params)}`;
-    const rows = this.all(
-      `${withClause([SHADOWED_CTE, TZ_CTE])}SELECT day, g, ${SUMS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM (${totals} UNION ALL ${less}) GROUP BY day, g`,
-      params,
-    ) as Array<Omit<DayRow, 'cacheRead' | 'cacheWrite'> & { cache_read: number; cache_write: number }>;
-    return rows
-      .filter((r) => r.calls !== 0)
-      .map((r) => ({
-        day: r.day,
-        g: r.g,
-        input: r.input,
-        output: r.output,
-        cacheRead: r.cache_read,
-        cacheWrite: r.cache_write,
-        reasoning: r.reasoning,
-        cost: r.cost,
-        unpriced: r.unpriced,
-        calls: r.calls,
-      }));
+    const cells = new Map<string, DayRow>();
+    const add = (r: unknown[], sign: 1 | -1) => {
+      const day = r[0] as string;
+      // A model of no name is the group null (as the per-file rows have it).
+      const group = breakdown === 'model' ? (r[1] as string) || null : (r[1] as string | null);
+      const id = `${day}\n${group ?? ''}\n${group === null ? 0 : 1}`;
+      let cell = cells.get(id);
+      if (!cell) {
+        cell = { day, g: group, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, cost: 0, unpriced: 0, calls: 0 };
+        cells.set(id, cell);
+      }
+      cell.input += sign * (r[2] as number);
+      cell.output += sign * (r[3] as number);
+      cell.cacheRead += sign * (r[4] as number);
+      cell.cacheWrite += sign * (r[5] as number);
+      cell.reasoning += sign * (r[6] as number);
+      cell.cost += sign * (r[7] as number);
+      cell.unpriced += sign * (r[8] as number);
+      cell.calls += sign * (r[9] as number);
+    };
+    const totalsParams: SQLInputValue[] = [clock.timezone];
+    const totals = this.catalogue.index.prepared(
+      `SELECT r.day, ${g.totals}, ${SUMS.map((c) => `sum(r.${c})`).join(', ')} FROM ${table} r
+      WHERE r.zone = ? AND r.day != ''${this.bySource('r.format', totalsParams)} GROUP BY r.day, ${g.totals}`,
+    );
+    totals.setReturnArrays(true);
+    for (const r of totals.iterate(...totalsParams) as Iterable<unknown[]>) add(r, 1);
+    if (this.shadowed !== '[]') {
+      const params: SQLInputValue[] = [this.shadowed, clock.spans, clock.fromMs, clock.toMs];
+      const less = this.catalogue.index.prepared(
+        `${withClause([SHADOWED_CTE, TZ_CTE])}SELECT date(${dayNumber('u')} * 86400, 'unixepoch'), ${g.file}, ${SUMS.map((c) => `u.${c}`).join(', ')}
+        FROM sv_shadowed x CROSS JOIN usage u ON u.file_id = x.id JOIN usage_sessions s ON s.file_id = u.file_id ${tzJoin('u')}
+        WHERE u.hour_ms BETWEEN ? AND ?${this.bySource('s.format', params)}`,
+      );
+      less.setReturnArrays(true);
+      for (const r of less.iterate(...params) as Iterable<unknown[]>) add(r, -1);
+    }
+    return [...cells.values()].filter((r) => r.calls !== 0);
   }
 
   dayRows(clock: Clock, breakdown: DashboardBreakdown): DayRow[] {

@@ -4,6 +4,7 @@ import type { SessionSummary } from '../../shared/session.ts';
 import { lengthBucket, turnBucket } from './usage-buckets.ts';
 import type { UsageFacts } from './usage-facts.ts';
 import { localHours, type LocalHour } from './usage-periods.ts';
+import { CREATE_FILE_MODELS, fileModelNames } from './usage-file-models.ts';
 import { CREATE_FILE_DAYS, CREATE_PROJECT_DAYS } from './usage-schema.ts';
 import type { ToolUse } from './usage-tools.ts';
 import { UsageTotals } from './usage-totals.ts';
@@ -45,6 +46,7 @@ export class UsageWrites {
   private readonly insertTool: StatementSync;
   private readonly insertSession: StatementSync;
   private readonly insertLimit: StatementSync;
+  private readonly insertModel: StatementSync;
   private readonly addHours: StatementSync;
   private readonly addProject: StatementSync;
   private readonly addModels: StatementSync;
@@ -67,6 +69,7 @@ export class UsageWrites {
       'INSERT INTO usage (file_id, hour_ms, model, input, output, cache_read, cache_write, reasoning, cost, unpriced, calls, first_ms, last_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.insertTool = db.prepare('INSERT INTO usage_tools (file_id, name, calls, failures) VALUES (?, ?, ?, ?)');
+    this.insertModel = db.prepare('INSERT OR IGNORE INTO usage_file_models (model, file_id) VALUES (?, ?)');
     this.insertSession = db.prepare(
       'INSERT OR REPLACE INTO usage_sessions (file_id, format, zone, project, turns, length_bucket, top_level, with_usage, tools) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -105,7 +108,9 @@ export class UsageWrites {
       ON CONFLICT DO UPDATE SET ${addAll(['sessions', 'with_usage'])}`);
     this.sessionOf = db.prepare('SELECT turns FROM usage_sessions WHERE file_id = ?');
     this.totals = new UsageTotals(db);
-    this.deletes = ['usage', 'usage_tools', 'usage_sessions', 'usage_limits', 'usage_file_days'].map((t) => db.prepare(`DELETE FROM ${t} WHERE file_id = ?`));
+    this.deletes = ['usage', 'usage_tools', 'usage_sessions', 'usage_limits', 'usage_file_days', 'usage_file_models'].map((t) =>
+      db.prepare(`DELETE FROM ${t} WHERE file_id = ?`),
+    );
   }
 
   /** The local-hour function for a zone, made once. */
@@ -233,6 +238,12 @@ export class UsageWrites {
     };
     const tools = session.tools.length ? JSON.stringify(session.tools.map((t) => [t.name, t.calls, t.failures])) : null;
     this.insertSession.run(fileId, session.format, this.zone, session.project, session.turns, session.length, session.topLevel, session.withUsage, tools);
+    // The names model: finds it by (usage-file-models.ts): its own model and the models it called.
+    const names = fileModelNames(
+      summary.model,
+      (facts?.hours ?? []).map((u) => u.model),
+    );
+    for (const name of names) this.insertModel.run(name, fileId);
     const rows: HourRow[] = (facts?.hours ?? []).map((u) => ({
       h: u.hourMs,
       model: u.model ?? '',
@@ -261,6 +272,8 @@ export class UsageWrites {
 /** Schema 9 -> 10 (usage-schema.ts): every file's day rows and tools worked out from the rows the index has (no file is read again). */
 export function addFileDays(db: DatabaseSync): void {
   db.exec(CREATE_FILE_DAYS);
+  // Schema 11's table, which the writes below prepare statements for (the 10 -> 11 step fills it).
+  db.exec(CREATE_FILE_MODELS);
   db.exec(CREATE_PROJECT_DAYS);
   db.exec('DELETE FROM usage_project_days');
   const columns = db.prepare('PRAGMA table_info(usage_sessions)').all() as Array<{ name: string }>;

@@ -1,0 +1,172 @@
+// The dashboard's fast ways (the writer's totals, the files' day rows, the totals less the other files, model: by its indexed names) show what every matched file's hourly rows show, for each query shape the bench times, on a varied generated index; and an index of schema 10 upgrades to the same answers.
+import { DatabaseSync } from 'node:sqlite';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Session } from '../../shared/session.ts';
+import { DASHBOARD_QUERIES, syntheticSession } from '../bench/usage-dashboard.ts';
+import { Prng } from '../bench/prng.ts';
+import { SessionIndex } from './index-store.ts';
+import { IndexedCatalogue } from './indexed-catalogue.ts';
+import { parseQuery } from './query-parser.ts';
+import { buildMatch } from './search.ts';
+import { readResult } from './test-sessions.ts';
+import { usageDashboard } from './usage-dashboard.ts';
+import { usageFacts } from './usage-facts.ts';
+import { modelCondition } from './usage-file-models.ts';
+
+const NOW = Date.UTC(2026, 10, 1);
+const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+const VAULT = '/vault/sessions/';
+
+/** Kept copies live under the vault (`/vault/sessions/<key>/source/<path>`); their live file shadows them. */
+const newCatalogue = (index: SessionIndex) =>
+  new IndexedCatalogue(
+    index,
+    (path) => (path.startsWith(VAULT) ? 'copy' : null),
+    () => '',
+    (path) => (path.startsWith(VAULT) ? path.slice(VAULT.length, path.indexOf('/source/')) : null),
+  );
+
+function put(catalogue: IndexedCatalogue, path: string, s: Session): void {
+  const { result, text } = readResult(s);
+  catalogue.put(path, 100, 1, result.ok ? { ...result, text, usage: usageFacts(s) } : result);
+}
+
+/**
+ * The bench's sessions (three sources, 40 projects over a year, several models a session, sub-agents for a quarter
+ * of the Claude ones, tools that fail), with kept copies of some (shadowed by the live file) and of a few whose live
+ * file is gone (counted as the copy).
+ */
+function fill(catalogue: IndexedCatalogue, sessions: number): void {
+  const rng = new Prng(11);
+  for (let n = 0; n < sessions; n++) {
+    const s = syntheticSession(rng, n);
+    const path = s.sourceFiles[0]?.path as string;
+    const kept = n % 17 === 0;
+    const gone = n % 29 === 0;
+    if (!gone) put(catalogue, path, s);
+    if (kept || gone) put(catalogue, `${VAULT}${s.key}/source${path}`, s);
+    if (s.format === 'claude-code' && rng.next() < 0.25) {
+      const sub = syntheticSession(rng, sessions + n, s.key);
+      put(catalogue, sub.sourceFiles[0]?.path as string, sub);
+    }
+  }
+}
+
+/** The dashboard the fast ways and from the hourly rows (the reference), compared to 12 significant digits (sums in another order). */
+function both(catalogue: IndexedCatalogue, query: string, breakdown: 'model' | 'source' | 'project') {
+  catalogue.index.flush();
+  const pick = (d: ReturnType<typeof usageDashboard>) =>
+    JSON.parse(JSON.stringify({ ...d, tookMs: 0 }), (_, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(12)) : v)) as typeof d;
+  return [
+    pick(usageDashboard(catalogue, { query, timezone: HERE, breakdown }, () => null, NOW)),
+    pick(usageDashboard(catalogue, { query, timezone: HERE, breakdown }, () => null, NOW, true)),
+  ] as const;
+}
+
+/** The bench's shapes, and more: an exact model, a wildcard, a model and a word, a word most files lack. */
+const SHAPES = [
+  ...DASHBOARD_QUERIES.map((q) => [q.query, q.breakdown] as const),
+  ['model:"claude-sonnet-4-5"', 'project'],
+  ['model:gpt-5*codex', 'source'],
+  ['model:haiku parser', 'model'],
+  ['model:opus after:90d', 'project'],
+  ['-parser', 'model'],
+] as const;
+
+/** The files search's model: filter matches (a test of each file's own model and day rows) and the indexed names' files. */
+function modelMatches(index: SessionIndex, query: string): { search: number[]; names: number[] } {
+  const parsed = parseQuery(query, NOW);
+  const m = buildMatch({ ...parsed, terms: [] });
+  const ids = (where: string, params: Array<string | number | null>) =>
+    (index.prepared(`SELECT f.id AS id FROM files f WHERE ${where} ORDER BY f.id`).all(...params) as Array<{ id: number }>).map((r) => r.id);
+  const names = modelCondition(parsed.filters);
+  return {
+    search: ids(m?.fileConds.join(' AND ') ?? '0', (m?.fileParams ?? []) as Array<string | number | null>),
+    names: names ? ids(names.clause, names.params as Array<string | number | null>) : [],
+  };
+}
+const MODEL_QUERIES = [
+  'model:opus',
+  'model:OPUS',
+  'model:"claude-opus-4-7"',
+  'model:"CLAUDE-HAIKU-4-5"',
+  'model:gpt-5*',
+  'model:5.1',
+  'model:"gpt-5"',
+  'model:nothing',
+];
+
+describe('the dashboard on a varied index of 400 sessions', () => {
+  const catalogue = newCatalogue(new SessionIndex(':memory:'));
+  fill(catalogue, 400);
+
+  it.each(SHAPES)('shows for %s (by %s) what the hourly rows show', (query, breakdown) => {
+    const [fast, reference] = both(catalogue, query, breakdown);
+    expect(fast).toEqual(reference);
+  });
+
+  it('counts sessions for the broad and narrow shapes alike (the comparison is not of empty dashboards)', () => {
+    for (const query of ['', 'parser', 'model:opus', 'after:30d', 'project:proj-7', 'parser project:proj-7 after:90d'])
+      expect(both(catalogue, query, 'model')[0].totals.sessions, query).toBeGreaterThan(0);
+  });
+
+  it('finds for model: the files search finds, by the names each file is of or called', () => {
+    catalogue.index.flush();
+    for (const query of MODEL_QUERIES) {
+      const { search, names } = modelMatches(catalogue.index, query);
+      expect(names, query).toEqual(search);
+    }
+    expect(modelMatches(catalogue.index, 'model:"claude-sonnet-4-5"').names.length).toBeGreaterThan(0);
+  });
+
+  it('forgets a removed file’s names, and a rewritten file’s old ones', () => {
+    catalogue.index.flush();
+    const rng = new Prng(5);
+    const s = syntheticSession(rng, 9_999);
+    put(catalogue, '/bench/extra.jsonl', s);
+    put(catalogue, '/bench/extra.jsonl', { ...s, model: { provider: null, name: 'some-other-model', parameters: {} } });
+    catalogue.index.flush();
+    expect(modelMatches(catalogue.index, 'model:some-other').names).toHaveLength(1);
+    catalogue.remove('/bench/extra.jsonl');
+    catalogue.index.flush();
+    for (const query of [...MODEL_QUERIES, 'model:some-other']) {
+      const { search, names } = modelMatches(catalogue.index, query);
+      expect(names, query).toEqual(search);
+    }
+  });
+});
+
+describe('an index of schema 10', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sv-dashboard-paths-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gains the model names and the narrow session rows from the rows it has, and answers as before', async () => {
+    const file = join(dir, 'index.sqlite');
+    const first = new SessionIndex(file);
+    fill(newCatalogue(first), 120);
+    await first.settled();
+    first.close();
+    // Schema 10 is schema 11 without these (what the writer of schema 10 left), at version 10.
+    const db = new DatabaseSync(file);
+    const written = db.prepare('SELECT model, file_id FROM usage_file_models ORDER BY 1, 2').all();
+    expect(written.length).toBeGreaterThan(120);
+    db.exec('DROP TABLE usage_file_models; DROP INDEX usage_sessions_narrow; PRAGMA user_version = 10');
+    db.close();
+    const index = new SessionIndex(file);
+    try {
+      expect(index.note).toBe('The search index was upgraded from version 10 to 11.');
+      expect(index.prepared('SELECT model, file_id FROM usage_file_models ORDER BY 1, 2').all()).toEqual(written);
+      const catalogue = newCatalogue(index);
+      await catalogue.restore(() => true);
+      for (const [query, breakdown] of SHAPES) {
+        const [fast, reference] = both(catalogue, query, breakdown);
+        expect(fast, query).toEqual(reference);
+      }
+    } finally {
+      index.close();
+    }
+  });
+});
