@@ -46,7 +46,9 @@ export function App() {
   const store = useAppStoreApi();
   const filterRef = useRef<HTMLInputElement>(null);
   const [addOpen, setAddOpen] = useState(false);
-  const isEmpty = useAppStore((s) => s.loaded && !s.listError && s.sessions.length === 0 && !s.roots.some((r) => r.sessionCount > 0));
+  // Not before the folders are known: the list answers first at start, and the empty state's sentence about the
+  // folders would otherwise change a line under the user ("No source folders are known yet" becoming "None were found").
+  const isEmpty = useAppStore((s) => s.loaded && s.rootsLoaded && !s.listError && s.sessions.length === 0 && !s.roots.some((r) => r.sessionCount > 0));
   const comparing = useAppStore((s) => s.compare !== null);
   const settingsOpen = useAppStore((s) => s.settingsOpen);
   // #/compare/<a>/<b> opens a comparison, and an open comparison is kept in the URL.

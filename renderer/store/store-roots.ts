@@ -4,6 +4,8 @@ import { describeError, type AppClient } from '../transport/client.ts';
 
 export interface RootsSlice {
   roots: Root[];
+  /** False until the folders' list has first arrived (or failed): until then "no folders" is not known to be true. */
+  rootsLoaded: boolean;
   rootsError: string | null;
   addRootBusy: boolean;
   addRootError: string | null;
@@ -22,6 +24,7 @@ export function createRootsSlice(client: AppClient, set: (partial: Partial<Roots
   const refreshBoth = () => Promise.all([get().refresh(), get().refreshRoots()]);
   return {
     roots: [],
+    rootsLoaded: false,
     rootsError: null,
     addRootBusy: false,
     addRootError: null,
@@ -30,9 +33,9 @@ export function createRootsSlice(client: AppClient, set: (partial: Partial<Roots
 
     async refreshRoots() {
       try {
-        set({ roots: await client.listRoots(), rootsError: null });
+        set({ roots: await client.listRoots(), rootsLoaded: true, rootsError: null });
       } catch (err) {
-        set({ rootsError: describeError(err) });
+        set({ rootsLoaded: true, rootsError: describeError(err) });
       }
     },
 

@@ -67,6 +67,7 @@ describe('createAppStore', () => {
     const s = store.getState();
     expect(s.loaded).toBe(true);
     expect(s.roots).toEqual([root]);
+    expect(s.rootsLoaded).toBe(true);
     expect(s.appInfo?.shell).toBe('web');
     expect(visibleSessions(s.sessions, s.filter).map((x) => x.key)).toEqual(['vizier:c', 'jido-code:b', 'vizier:a']);
   });
@@ -226,10 +227,22 @@ describe('createAppStore', () => {
     expect(store.getState().open?.session?.title).toBe('Missed while offline');
   });
 
+  it('knows the folders once their list failed too, so the empty state is not held back for ever', async () => {
+    const fake = fakeClient({
+      listSessions: async () => ({ sessions: [], total: 0 }),
+      listRoots: async () => Promise.reject(new ClientError('IO_ERROR', 'roots file unreadable')),
+    });
+    const store = createAppStore(fake.client);
+    await store.getState().refreshRoots();
+    expect(store.getState()).toMatchObject({ rootsLoaded: true, rootsError: 'roots file unreadable', roots: [] });
+  });
+
   it('takes roots from rootsChanged and the connection status from the client', async () => {
     const { store, fake } = setup();
+    expect(store.getState().rootsLoaded).toBe(false);
     fake.emit({ name: 'rootsChanged', payload: { roots: [{ ...root, sessionCount: 9 }] } });
     expect(store.getState().roots[0]?.sessionCount).toBe(9);
+    expect(store.getState().rootsLoaded).toBe(true);
     fake.setConnection('offline');
     expect(store.getState().connection).toBe('offline');
   });

@@ -223,7 +223,7 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
 
   const unsubscribeEvents = client.subscribe((event) => {
     if (event.name === 'rootsChanged') {
-      store.setState({ roots: event.payload.roots, rootsError: null });
+      store.setState({ roots: event.payload.roots, rootsLoaded: true, rootsError: null });
       return;
     }
     if (event.name === 'indexProgress') {
