@@ -1,7 +1,7 @@
 // The main job in a browser against `serve`: list, open, live updates, unreadable files, keyboard, demo.
 import { writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { test, expect, jidoSession, callApi, startVault } from './vault-fixture.ts';
 
 const row = (page: Page, key: string) => page.locator(`[data-testid="session-row"][data-key="${key}"]`);
@@ -91,6 +91,31 @@ test('nothing jumps while the window loads and the index is built: rows stay und
   // The counts are there once "Refine" is opened (the user's own doing moves the list, as it should).
   await page.getByTestId('facets-toggle').click();
   await expect(page.getByTestId('facet').first()).toBeVisible();
+});
+
+test('a reload of a settled vault fetches the list once, and the page still follows the disk', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  await expect(page.getByTestId('session-row')).toHaveCount(3);
+  await expect(page.getByTestId('index-idle')).toHaveText(/^Index up to date · \d+ files? checked$/);
+  // Every list request after the reload; one that names `keys` fetches only the rows an event said changed.
+  const lists: Array<{ keys?: string[] }> = [];
+  const inFlight = new Set<Request>();
+  page.on('request', (r) => {
+    if (!r.url().includes('/api/')) return;
+    inFlight.add(r);
+    if (r.url().includes('/api/listSessions')) lists.push(JSON.parse(r.postData() ?? '{}') as { keys?: string[] });
+  });
+  page.on('requestfinished', (r) => inFlight.delete(r));
+  page.on('requestfailed', (r) => inFlight.delete(r));
+  await page.reload();
+  await expect(page.getByTestId('session-row')).toHaveCount(3);
+  await expect.poll(() => inFlight.size).toBe(0);
+  // A change after the load still arrives over the stream (its first event, the hello, came before it).
+  await writeFile(join(vault.jidoDir, 'j-new.json'), jidoSession('j-new', 'written-after-reload', '2030-01-01T00:00:00.000000Z'));
+  await expect(row(page, 'jido-code:j-new')).toContainText('written-after-reload');
+  await expect.poll(() => inFlight.size).toBe(0);
+  expect(lists.filter((q) => !q.keys)).toHaveLength(1);
+  expect(lists.filter((q) => q.keys).map((q) => q.keys)).toContainEqual(['jido-code:j-new']);
 });
 
 test("a source's counts change in place: '1 session, 1 unreadable' becoming '2 sessions' moves no text", async ({ page }) => {

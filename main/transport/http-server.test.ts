@@ -156,7 +156,39 @@ describe('HTTP transport', () => {
     expect(first).toContain('data: {"changed":["vizier:a"],"removed":[]}');
     // A second connection (the tab reconnecting) gets events too, and the old one was unsubscribed.
     await receive();
-    // The server unsubscribes when it sees the connection close.
-    await waitUntil(() => bus.listenerCount('event') === 0, 5000, 'the closed streams to unsubscribe');
+    // The server unsubscribes when it sees the connection close; what stays is its count of events sent.
+    await waitUntil(() => bus.listenerCount('event') === 1, 5000, 'the closed streams to unsubscribe');
+  });
+
+  it('says on every answer how many events had gone out before the call, and opens each stream with that count', async () => {
+    const changed = (key: string): AppEvent => ({ name: 'sessionsChanged', payload: { changed: [key], removed: [] } });
+    expect((await api('listSessions', {})).headers['x-session-vault-events']).toBe('0');
+    bus.emit('event', changed('vizier:a'));
+    bus.emit('event', changed('vizier:b'));
+    expect((await api('listRoots', {})).headers['x-session-vault-events']).toBe('2');
+    // A service's refusal is an answer like any other; a request refused before dispatch (no JSON type) has no count.
+    expect((await api('getSession', {})).headers['x-session-vault-events']).toBe('2');
+    expect((await send('/api/listRoots', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } })).headers['x-session-vault-events']).toBeUndefined();
+
+    const text = await new Promise<string>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: `/events?token=${TOKEN}` }, (res) => {
+        let got = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          got += chunk;
+          // Every event after the hello comes down the stream.
+          if (got.includes('event: hello') && !got.includes('vizier:c')) bus.emit('event', changed('vizier:c'));
+          if (got.includes('vizier:c')) {
+            req.destroy();
+            resolve(got);
+          }
+        });
+      });
+      req.on('error', (err) => (err.message.includes('socket hang up') ? undefined : reject(err)));
+      req.end();
+    });
+    const events = text.split('\n\n').filter((block) => block.includes('event: '));
+    expect(events).toEqual(['event: hello\ndata: {"events":2}', 'event: sessionsChanged\ndata: {"changed":["vizier:c"],"removed":[]}']);
+    expect((await api('listRoots', {})).headers['x-session-vault-events']).toBe('3');
   });
 });

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import { timingSafeEqual } from 'node:crypto';
 import type { AppEvent } from '../../shared/api.ts';
+import { EVENTS_SENT_HEADER, STREAM_HELLO_EVENT } from '../../shared/event-count.ts';
 import type { ErrorCode } from '../../shared/result.ts';
 import type { Dispatch } from './dispatch.ts';
 import { sendBundleDownload } from './http/bundle-download.ts';
@@ -61,6 +62,15 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const limits: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...options.limits };
 
+  /**
+   * Events sent so far, counted by a listener subscribed before any stream's: an answer tells the page how many had
+   * gone out before its call was dispatched, and a stream how many before it opened (shared/event-count.ts).
+   */
+  let eventsSent = 0;
+  const stopCounting = options.subscribe(() => {
+    eventsSent++;
+  });
+
   const scheme = options.tls ? 'https' : 'http';
   const names = new Set(['127.0.0.1', 'localhost', ...(options.hosts ?? []).map((h) => h.toLowerCase())]);
   /**
@@ -112,7 +122,9 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
       sendError(res, 400, 'INVALID_INPUT', `Request body is not valid JSON: ${(err as Error).message}`);
       return;
     }
+    const sentBefore = eventsSent;
     const result = await options.dispatch(method, input);
+    res.setHeader(EVENTS_SENT_HEADER, String(sentBefore));
     sendJson(res, result.ok ? 200 : STATUS_BY_CODE[result.error.code], result);
   };
 
@@ -129,6 +141,8 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
     const unsubscribe = options.subscribe((event) => {
       res.write(`event: ${event.name}\ndata: ${JSON.stringify(event.payload)}\n\n`);
     });
+    // Written in the same tick as the subscription: every event from this count on comes down this stream.
+    res.write(`event: ${STREAM_HELLO_EVENT}\ndata: ${JSON.stringify({ events: eventsSent })}\n\n`);
     const heartbeat = setInterval(() => res.write(': ping\n\n'), heartbeatMs);
     heartbeat.unref();
     req.on('close', () => {
@@ -196,5 +210,6 @@ export function createHttpTransport(options: HttpTransportOptions): Server {
     : createServer(serverOptions(limits), handler);
   // Beyond this many open connections new ones are closed at once: a tab needs a handful.
   server.maxConnections = limits.maxConnections;
+  server.on('close', stopCounting);
   return server;
 }

@@ -1,7 +1,7 @@
 // The HTTP + SSE transport against a fake fetch and a fake EventSource.
 import { describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../shared/api.ts';
-import { createHttpTransport, resolveToken, toResult, TOKEN_STORAGE_KEY } from './transport-http.ts';
+import { createHttpTransport, eventCount, resolveToken, toResult, TOKEN_STORAGE_KEY } from './transport-http.ts';
 
 class FakeEventSource {
   readyState = 0;
@@ -92,22 +92,85 @@ describe('createHttpTransport', () => {
     const es = sources[0]!;
     expect(es.url).toBe('/events?token=a%20b');
 
-    // Opening asks for a full refetch: what the server sent before the stream was open (its first scan) is lost.
+    // The first opening asks for nothing by itself: its hello decides (below, and in the tests after this one).
     es.fire('open');
+    es.fire('hello', '{"events":0}');
     es.fire('sessionsChanged', '{"changed":["vizier:1"],"removed":[]}');
     es.fire('sessionsChanged', 'not json');
     es.fire('rootsChanged', '{"roots":"nope"}');
-    expect(got).toEqual([
-      { name: 'sessionsChanged', payload: { changed: [], removed: [] } },
-      { name: 'sessionsChanged', payload: { changed: ['vizier:1'], removed: [] } },
-    ]);
+    expect(got).toEqual([{ name: 'sessionsChanged', payload: { changed: ['vizier:1'], removed: [] } }]);
 
+    // Events sent while the stream was down are lost: a reconnection asks for a full refetch.
     es.fire('error');
     es.fire('open');
-    expect(got[2]).toEqual({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
+    es.fire('hello', '{"events":5}');
+    expect(got).toEqual([
+      { name: 'sessionsChanged', payload: { changed: ['vizier:1'], removed: [] } },
+      { name: 'sessionsChanged', payload: { changed: [], removed: [] } },
+    ]);
     expect(statuses).toEqual(['connecting', 'online', 'offline', 'online']);
 
     off();
     expect(es.closed).toBe(true);
+  });
+
+  /** A transport whose every answer carries `counts[method]` as its event count (no header where undefined). */
+  function counted(counts: Record<string, number | undefined>) {
+    const sources: FakeEventSource[] = [];
+    const transport = createHttpTransport({
+      token: 't',
+      fetch: async (url) => {
+        const count = counts[String(url).slice('/api/'.length)];
+        const headers = count === undefined ? undefined : { 'X-Session-Vault-Events': String(count) };
+        return new Response('{"ok":true,"value":[]}', { status: 200, headers });
+      },
+      createEventSource: (url) => {
+        const es = new FakeEventSource(url);
+        sources.push(es);
+        return es as unknown as EventSource;
+      },
+    });
+    const got: AppEvent[] = [];
+    transport.subscribe((e) => got.push(e));
+    return { transport, got, es: sources[0]! };
+  }
+
+  it('fetches nothing again when every answer before the stream opened had seen every event (a settled vault)', async () => {
+    const { transport, got, es } = counted({ listSessions: 4, listRoots: 4 });
+    await Promise.all([transport.invoke('listSessions', {}), transport.invoke('listRoots', {})]);
+    es.fire('open');
+    es.fire('hello', '{"events":4}');
+    expect(got).toEqual([]);
+  });
+
+  it('asks for a refetch when an answer predates an event sent before the stream opened, once the answers are in', async () => {
+    const { transport, got, es } = counted({ listSessions: 2, listRoots: 4 });
+    const answers = Promise.all([transport.invoke('listSessions', {}), transport.invoke('listRoots', {})]);
+    es.fire('open');
+    es.fire('hello', '{"events":4}');
+    await answers;
+    expect(got).toEqual([{ name: 'sessionsChanged', payload: { changed: [], removed: [] } }]);
+  });
+
+  it('asks for a refetch when an answer carried no count, or the hello could not be read', async () => {
+    const noHeader = counted({ listSessions: undefined });
+    await noHeader.transport.invoke('listSessions', {});
+    noHeader.es.fire('open');
+    noHeader.es.fire('hello', '{"events":0}');
+    expect(noHeader.got).toHaveLength(1);
+
+    const badHello = counted({ listSessions: 0 });
+    await badHello.transport.invoke('listSessions', {});
+    badHello.es.fire('open');
+    badHello.es.fire('hello', '{"events":"lots"}');
+    expect(badHello.got).toHaveLength(1);
+  });
+});
+
+describe('eventCount', () => {
+  it('reads a count from the header text or the hello, and nothing else', () => {
+    expect(eventCount('12')).toBe(12);
+    expect(eventCount(0)).toBe(0);
+    for (const bad of [null, undefined, '', '-1', '1.5', ' 3', 'x', -1, 1.5, Number.MAX_SAFE_INTEGER + 2]) expect(eventCount(bad)).toBeNull();
   });
 });

@@ -1,8 +1,10 @@
 // Transport for `session-vault serve`: POST /api/<method> with a bearer token, events over SSE.
 import type { AppEvent } from '../../shared/api.ts';
+import { EVENTS_SENT_HEADER, STREAM_HELLO_EVENT } from '../../shared/event-count.ts';
 import type { Result } from '../../shared/result.ts';
 import type { ConnectionStatus, RendererTransport } from './client.ts';
 import { EVENT_NAMES, eventPayload } from './event-payloads.ts';
+import { MissedEvents } from './missed-events.ts';
 import { appError } from './wire-checks.ts';
 
 export const TOKEN_STORAGE_KEY = 'session-vault.token';
@@ -56,6 +58,15 @@ export function toResult(status: number, body: string): Result<unknown> {
   return { ok: false, error: { code: 'INTERNAL', message: `HTTP ${status}: unexpected response from the server` } };
 }
 
+/** A count of events sent, as the server writes it (a header's text, the hello's `events`), or null. */
+export function eventCount(value: unknown): number | null {
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+/** The empty change that tells the store to fetch everything again. */
+const RESYNC: AppEvent = { name: 'sessionsChanged', payload: { changed: [], removed: [] } };
+
 export function createHttpTransport(options: HttpTransportOptions): RendererTransport {
   const base = options.baseUrl ?? '';
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
@@ -73,6 +84,9 @@ export function createHttpTransport(options: HttpTransportOptions): RendererTran
   const emit = (event: AppEvent) => {
     for (const h of [...handlers]) h(event);
   };
+  // The answers fetched before the stream's first hello are refetched only if they may have missed an event.
+  const missed = new MissedEvents(() => emit(RESYNC));
+  let opens = 0;
 
   const connect = () => {
     const query = options.token ? `?token=${encodeURIComponent(options.token)}` : '';
@@ -80,9 +94,19 @@ export function createHttpTransport(options: HttpTransportOptions): RendererTran
     source = es;
     es.addEventListener('open', () => {
       setStatus('online');
-      // Events sent before the stream opened (the first scan right after start) or while it was down are lost:
-      // an empty change tells the UI to refetch everything, so a list fetched before them is not left stale.
-      emit({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
+      // Events sent while the stream was down are lost: an empty change tells the UI to refetch everything. On the
+      // first connection the hello below says whether anything was missed (a settled vault: nothing, no refetch).
+      if (opens++ > 0) emit(RESYNC);
+    });
+    es.addEventListener(STREAM_HELLO_EVENT, (e) => {
+      if (opens !== 1) return;
+      let data: unknown;
+      try {
+        data = JSON.parse((e as MessageEvent<string>).data);
+      } catch {
+        data = null;
+      }
+      missed.helloReceived(eventCount((data as { events?: unknown } | null)?.events));
     });
     es.addEventListener('error', () => {
       setStatus('offline');
@@ -111,14 +135,18 @@ export function createHttpTransport(options: HttpTransportOptions): RendererTran
     async invoke(method, input) {
       const headers: Record<string, string> = { 'Content-Type': 'application/json' };
       if (options.token) headers.Authorization = `Bearer ${options.token}`;
+      const done = missed.callStarted();
       let response: Response;
       try {
         response = await doFetch(`${base}/api/${method}`, { method: 'POST', headers, body: JSON.stringify(input ?? {}) });
       } catch (err) {
+        done(null);
         const message = err instanceof Error ? err.message : String(err);
         return { ok: false, error: { code: 'INTERNAL', message: `Cannot reach the Session Vault server (${message})` } };
       }
-      const result = toResult(response.status, await response.text().catch(() => ''));
+      const text = await response.text().catch(() => null);
+      done(text === null ? null : eventCount(response.headers.get(EVENTS_SENT_HEADER)));
+      const result = toResult(response.status, text ?? '');
       if (!result.ok && (response.status === 401 || response.status === 403) && !options.token) {
         result.error.message += ' — open the address printed by `session-vault serve` (it carries the access token).';
       }
