@@ -15,7 +15,7 @@ const TABLES: Array<[string, string]> = [
     'machine, key, pushed_by, pushed_at, format, title, status, outcome, created_at, updated_at, model, project_name, project_path, branch, parent_key, message_count, total_tokens, cost_usd, has_summary, idents, size_bytes, content_hash, session_head',
   ],
   ['session_messages', 'machine, key, chunk, sha256, body'],
-  ['session_texts', 'machine, key, weight, seq, sha256, body'],
+  ['session_texts', 'machine, key, weight, seq, sha256, body, message_starts, message_indexes'],
   ['session_files', 'machine, key, path, role, size, mtime_ms, sha256, parts'],
   ['file_parts', 'machine, key, path, part, sha256, bytes'],
 ];

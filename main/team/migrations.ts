@@ -314,6 +314,22 @@ async function version4(client: ClientBase, roles: TeamRoles): Promise<void> {
   for (const sql of statements) await client.query(sql);
 }
 
+/**
+ * Where each message begins in a search-text chunk, so a hit opens at the message it matched: the character
+ * offsets (code points, from 0) of the chunk's message starts and the message index of each (null for text of no
+ * message). Rows pushed before have neither (null): their hits open at the top until a push sends them again,
+ * which it does for every session that has such rows, found through the partial index (empty once all are sent).
+ */
+async function version5(client: ClientBase): Promise<void> {
+  const texts = qualified('session_texts');
+  const statements = [
+    `ALTER TABLE ${texts} ADD COLUMN message_starts integer[], ADD COLUMN message_indexes integer[]`,
+    `ALTER TABLE ${texts} ADD CONSTRAINT session_texts_starts_match CHECK (cardinality(message_starts) = cardinality(message_indexes))`,
+    `CREATE INDEX session_texts_without_starts ON ${texts} (machine, key) WHERE message_starts IS NULL`,
+  ];
+  for (const sql of statements) await client.query(sql);
+}
+
 /** The bytes of one stored part of a source file (the last part of a file may be shorter). */
 export const FILE_PART_BYTES = 1024 * 1024;
 
@@ -323,6 +339,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 2, describe: 'source files in parts; lz4 for large values', apply: version2 },
   { version: 3, describe: 'session.json as a head and hashed message chunks; hashed search-text chunks', apply: version3 },
   { version: 4, describe: "the team's shared notes, tags and summaries of its sessions, with who wrote them and when", apply: version4 },
+  { version: 5, describe: 'where each message begins in the search text, so a hit opens at its message', apply: version5 },
 ];
 
 export const TEAM_SCHEMA_VERSION = MIGRATIONS.length;

@@ -10,7 +10,7 @@ import { currentAccount } from './accounts.ts';
 import { sourceWrites, type SourceWrites } from './push-sources.ts';
 import type { PushLedger, SeenFile } from './push-ledger.ts';
 import { sessionRow } from './session-row.ts';
-import { sessionWrite, storedChunks } from './stored-chunks.ts';
+import { sessionsWithoutStarts, sessionWrite, storedChunks } from './stored-chunks.ts';
 import { isAccessDenied, TeamStoreError } from './team-errors.ts';
 import { qualified } from './team-names.ts';
 import { writeBatch, type PushBatch } from './write-batch.ts';
@@ -151,8 +151,9 @@ function seenFiles(prepared: PreparedSession): Array<string | SeenFile> {
  * Pushes `keys` as `machine`. Each session is prepared exactly as Share prepares it (the same scan, the same
  * findings and ids), and what goes out is the redacted session.json and, unless `sources: false`, the redacted
  * source files in parts. A session is sent when the SHA-256 of its session.json differs from the stored one (or
- * its files were never sent); of its files, only parts the store does not have. With a ledger, sessions this
- * machine pushed before and that did not change are passed over without being read at all. Changed sessions go
+ * its files were never sent, or its search text was pushed before the store kept where messages begin); of its
+ * files, only parts the store does not have. With a ledger, sessions this machine pushed before and that did not
+ * change (and whose search text has its message starts) are passed over without being read at all. Changed sessions go
  * in batches, each one transaction; the next sessions are prepared (in the loader's worker) while one is handled,
  * and the next batch while one is written.
  */
@@ -173,6 +174,7 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
     [machine],
   );
   const stored = new Map(storedRows.map((r) => [r.key, r]));
+  const withoutStarts = await sessionsWithoutStarts(client, machine);
   const report: PushReport = {
     machine,
     account,
@@ -251,7 +253,7 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
   // Sessions to read: those the ledger cannot vouch for.
   const toRead: string[] = [];
   for (const key of keys) {
-    if (ledger && (await ledger.unchanged(key, listing(key), stored.get(key)?.content_hash, settings))) report.unchanged.push(key);
+    if (ledger && !withoutStarts.has(key) && (await ledger.unchanged(key, listing(key), stored.get(key)?.content_hash, settings))) report.unchanged.push(key);
     else toRead.push(key);
   }
   // What the store holds of the sessions to read, by hash: of those that changed, only new and changed chunks go.
@@ -304,7 +306,7 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
         continue;
       }
       const filesMissing = withSources && plan.sources.length > 0 && (before?.files ?? 0) === 0;
-      if (before !== undefined && before.content_hash === prepared.sha256 && !filesMissing) {
+      if (before !== undefined && before.content_hash === prepared.sha256 && !filesMissing && !withoutStarts.has(sessionKey)) {
         report.unchanged.push(sessionKey);
         if (ledger && !report.dryRun) await ledger.record(sessionKey, listing(key), seenFiles(prepared), prepared.sha256, settings);
       } else {

@@ -56,6 +56,18 @@ export async function storedChunks(client: ClientBase, machine: string, keys: st
   return sessions;
 }
 
+/**
+ * The sessions of `machine` with search text pushed before the store kept where messages begin (schema 5): a push
+ * sends them again even when they did not change, and then they have it. Read through a partial index that
+ * holds those rows only (empty once every session was pushed again).
+ */
+export async function sessionsWithoutStarts(client: ClientBase, machine: string): Promise<Set<string>> {
+  const { rows } = await client.query<{ key: string }>(`SELECT DISTINCT key FROM ${qualified('session_texts')} WHERE machine = $1 AND message_starts IS NULL`, [
+    machine,
+  ]);
+  return new Set(rows.map((r) => r.key));
+}
+
 /** One session of a batch: its row, and of its chunks only those the store does not have at their place. */
 export interface SessionWrite {
   row: SessionRow;

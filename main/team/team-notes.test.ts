@@ -14,7 +14,7 @@ import { resolveTeamTarget } from './team-credentials.ts';
 import { qualified, teamRoles } from './team-names.ts';
 import { teamKey } from './team-reader.ts';
 import { openTeamServices, type TeamServices } from './team-services.ts';
-import { accountConnection, connectUrl, fixtureSessions, memoryLoader, urlAs } from './test-team.ts';
+import { accountConnection, connectUrl, fixtureSessions, memoryLoader, urlAs, writeAsBefore } from './test-team.ts';
 
 /** The SQLSTATE a statement fails with, or 'ok' and how many rows it touched. */
 async function attempt(conn: TeamConnection, sql: string, values: readonly unknown[] = []): Promise<string> {
@@ -208,17 +208,12 @@ describeWithPostgres("the team's shared notes and summaries", (pgs) => {
         await setup.query(`INSERT INTO ${qualified('team_schema_version')} (version, describe) VALUES ($1, $2)`, [m.version, m.describe]);
       }
       token = await createAccount(setup, 'carol', 'member');
+      // Carol's sessions as that app's push wrote them (this app's push needs the current schema).
+      await writeAsBefore(setup, 'carol-box', 'carol', sessions);
     } finally {
       await setup.end();
     }
     const carolUrl = urlAs(url, 'carol', token);
-    const carol = new pg.Client({ connectionString: carolUrl });
-    await carol.connect();
-    try {
-      await pushSessions({ client: carol, machine: 'carol-box', keys: sessions.map((s) => s.key), loader: memoryLoader(sessions), env: {} });
-    } finally {
-      await carol.end();
-    }
     const key = teamKey('carol-box', sessions[0]?.key as string);
     const stored = await connectUrl(url).then(async (c) => {
       await c.close();

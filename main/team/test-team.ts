@@ -1,11 +1,14 @@
 // Test helpers for the team store: fixture sessions read by the real readers, and connections as the store's owner or as an account.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ClientBase } from 'pg';
 import type { Session } from '../../shared/session.ts';
 import { inThreadLoader, type SessionLoader } from '../bundle/prepare-session.ts';
 import { findReader } from '../sources/registry.ts';
 import { fixturesOf } from '../test-support/source-fixtures.ts';
 import { createAccount, type TeamRole } from './accounts.ts';
+import { sessionJsonText, sha256Text } from './session-chunks.ts';
+import { sessionRow } from './session-row.ts';
 import { connectTeam, type TeamConnection } from './team-connection.ts';
 import { resolveTeamTarget } from './team-credentials.ts';
 
@@ -66,4 +69,39 @@ export async function accountConnection(
   const token = await createAccount(owner.client, name, role);
   const url = urlAs(ownerUrl, name, token);
   return { conn: await connectUrl(url), token, url };
+}
+
+/**
+ * Writes `sessions` to a store of schema 3 or 4 as the push of that app wrote them (through the owner's `client`,
+ * for `machine` of `account`): their rows, message chunks and search text hashed by its body alone, with no
+ * message starts. Pushing with this app needs the current schema (a connection upgrades the store first).
+ */
+export async function writeAsBefore(client: ClientBase, machine: string, account: string, sessions: Session[]): Promise<void> {
+  await client.query(`INSERT INTO session_vault.machines (label, account) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [machine, account]);
+  for (const session of sessions) {
+    const json = sessionJsonText(session);
+    const row = sessionRow(json, sha256Text(json), Buffer.byteLength(json));
+    await client.query(
+      `INSERT INTO session_vault.sessions (machine, key, pushed_by, format, title, message_count, has_summary, idents, size_bytes, content_hash, session_head)
+       VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10)`,
+      [machine, row.key, account, row.format, row.title, row.messageCount, row.idents, row.sizeBytes, row.contentHash, row.head],
+    );
+    for (const c of row.messages)
+      await client.query(`INSERT INTO session_vault.session_messages (machine, key, chunk, sha256, body) VALUES ($1, $2, $3, $4, $5)`, [
+        machine,
+        row.key,
+        c.chunk,
+        c.sha256,
+        c.body,
+      ]);
+    for (const c of row.texts)
+      await client.query(`INSERT INTO session_vault.session_texts (machine, key, weight, seq, sha256, body) VALUES ($1, $2, $3, $4, $5, $6)`, [
+        machine,
+        row.key,
+        c.weight,
+        c.seq,
+        sha256Text(c.body),
+        c.body,
+      ]);
+  }
 }

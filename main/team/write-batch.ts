@@ -107,7 +107,7 @@ const UPSERT_TAIL = `ON CONFLICT (machine, key) DO UPDATE SET pushed_by = EXCLUD
   .join(', ')}`;
 /** A session's search-text chunks but those it keeps as they are (`<key>\n<weight><seq>`). */
 const CLEAR_TEXT = `DELETE FROM ${qualified('session_texts')} t WHERE t.machine = $1 AND t.key = ANY($2::text[]) AND NOT (t.key || E'\\n' || t.weight::text || t.seq::text) = ANY($3::text[])`;
-const TEXT_HEAD = `INSERT INTO ${qualified('session_texts')} (machine, key, weight, seq, sha256, body)`;
+const TEXT_HEAD = `INSERT INTO ${qualified('session_texts')} (machine, key, weight, seq, sha256, body, message_starts, message_indexes)`;
 const MESSAGE_HEAD = `INSERT INTO ${qualified('session_messages')} (machine, key, chunk, sha256, body)`;
 const MESSAGE_TAIL = 'ON CONFLICT (machine, key, chunk) DO UPDATE SET sha256 = EXCLUDED.sha256, body = EXCLUDED.body';
 /** Message chunks past a session's new last one. */
@@ -153,7 +153,7 @@ export async function writeBatch(client: ClientBase, machine: string, batch: Pus
       TEXT_HEAD,
       '',
       machine,
-      rows.flatMap((r) => r.texts.map((c) => [r.row.key, c.weight, c.seq, c.sha256, c.body])),
+      rows.flatMap((r) => r.texts.map((c) => [r.row.key, c.weight, c.seq, c.sha256, c.body, c.starts, c.messages])),
     );
     // Files: those the sessions have now stay (their changed parts rewritten, parts past their end removed), the rest go.
     const kept = files.map((f) => `${f.key}\n${f.path}`);
