@@ -11,10 +11,27 @@ import { pushSessions } from '../../main/team/push.ts';
 import type { TeamConnection } from '../../main/team/team-connection.ts';
 import { teamKey } from '../../main/team/team-reader.ts';
 import { jidoSession } from '../../main/test-support/session-files.ts';
+import { makeSession, textMessage } from '../../main/search-index/test-sessions.ts';
 import { accountConnection, connectUrl, fixtureSessions, memoryLoader } from '../../main/team/test-team.ts';
 
 const CLI = resolve('out/main/cli.js');
 const bin = findPgBin();
+
+/** The message of lighthouseSession() that alone says "lighthouse": past the first window of 1,000 messages the transcript loads. */
+const LIGHTHOUSE_MESSAGE = 1400;
+
+/** A long session of routine steps whose only mention of a lighthouse sits deep in it (its project's name does not say it). */
+const lighthouseSession = () =>
+  makeSession('harbour-rota', {
+    title: 'Harbour lights rota',
+    messages: Array.from({ length: 1500 }, (_, i) =>
+      textMessage(
+        i % 2 ? 'assistant' : 'user',
+        i === LIGHTHOUSE_MESSAGE ? 'The lighthouse lamp was relit after the storm.' : `Step ${i}: routine checks on the harbour rota.`,
+      ),
+    ),
+    sourceFiles: [],
+  });
 
 /** Starts `serve` (this machine's sessions, below `root`) and reads the URL it prints. */
 function serveLocal(root: string, home: string): { child: ChildProcess; url: Promise<string> } {
@@ -91,7 +108,7 @@ test.describe('team store in the browser', () => {
     const bob = await accountConnection(owner, ownerUrl, 'bob', 'member');
     const vera = await accountConnection(owner, ownerUrl, 'vera', 'viewer');
     const laptop = await fixtureSessions(['claude-code']);
-    const desktop = await fixtureSessions(['vizier']);
+    const desktop = [...(await fixtureSessions(['vizier'])), lighthouseSession()];
     await pushSessions({ client: alice.conn.client, machine: 'alice-laptop', keys: laptop.map((s) => s.key), loader: memoryLoader(laptop), env: {} });
     await pushSessions({ client: bob.conn.client, machine: 'bob-desktop', keys: desktop.map((s) => s.key), loader: memoryLoader(desktop), env: {} });
     ledgerKey = teamKey('alice-laptop', laptop.find((s) => s.title === 'Ledger import CLI scaffolding')?.key ?? '');
@@ -152,6 +169,21 @@ test.describe('team store in the browser', () => {
     await expect(page.getByTestId('vault-actions').getByTestId('resume-button')).toBeVisible();
     for (const id of ['keep-button', 'star-toggle', 'delete-button', 'fork-button', 'vault-panel-button']) await expect(page.getByTestId(id)).toHaveCount(0);
     await page.screenshot({ path: testInfo.outputPath('team-open.png'), fullPage: false });
+  });
+
+  test('a hit on a word of a late message opens the transcript at that message', async ({ page }) => {
+    await page.goto(url);
+    await page.keyboard.press('/');
+    await page.keyboard.type('lighthouse');
+    const found = page.locator(`[data-testid="session-row"][data-key="${teamKey('bob-desktop', lighthouseSession().key)}"]`);
+    await expect(found.getByTestId('row-snippet').locator('mark').first()).toHaveText(/^lighthouse$/i);
+    await found.click();
+    // The hit named its message: the link to the open session says it too.
+    await expect(page).toHaveURL(new RegExp(`/conversation/${LIGHTHOUSE_MESSAGE}$`));
+    const target = page.locator('[data-testid="message"][data-search-target="true"]');
+    await expect(target).toBeInViewport();
+    await expect(target).toContainText('The lighthouse lamp was relit');
+    await expect(target.locator('mark', { hasText: /lighthouse/i })).toBeVisible();
   });
 
   test('compares a session of one machine with one of the other, exports one, and refuses changes', async ({ page, request }) => {

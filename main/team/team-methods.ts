@@ -91,7 +91,7 @@ export function teamMethods(options: TeamMethodsOptions): ServiceMethods {
       const t0 = performance.now();
       const found = await reader.search(query, { limit, offset, snippets: true, ...(facets ? { facets: true } : {}), ...(sort ? { sort } : {}) });
       return {
-        results: found.hits.map((h) => ({ summary: teamSummary(h), snippet: h.snippet ?? [], messageIndex: null, score: h.score })),
+        results: found.hits.map((h) => ({ summary: teamSummary(h), snippet: h.snippet ?? [], messageIndex: h.messageIndex, score: h.score })),
         total: found.total,
         problems: found.problems,
         tookMs: performance.now() - t0,

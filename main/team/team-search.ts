@@ -4,7 +4,7 @@ import type { Facets, SnippetPart } from '../../shared/search-api.ts';
 import { teamFacets } from './team-facets.ts';
 import { qualified } from './team-names.ts';
 import { parseTeamQuery, teamSearchSql } from './team-query.ts';
-import { teamSnippets } from './team-snippets.ts';
+import { teamSnippets, type TeamSnippet } from './team-snippets.ts';
 
 export interface TeamHit {
   machine: string;
@@ -33,6 +33,11 @@ export interface TeamHit {
   hasNote: boolean;
   /** The matched words in context (asked for with `snippets`); the title when only filters or an identifier matched. */
   snippet?: SnippetPart[];
+  /**
+   * The message the snippet's match is in, to open the session at (asked for with `snippets`); null when unknown: a
+   * title match, an identifier or filter only, or a session pushed before the store kept where messages begin.
+   */
+  messageIndex: number | null;
 }
 
 export interface TeamSearchResult {
@@ -108,7 +113,7 @@ export async function searchTeam(client: ClientBase, query: string, page: TeamSe
   const sql = teamSearchSql(parsed, { limit: page.limit ?? 50, offset: page.offset ?? 0 });
   let rows: Row[];
   let facets: Facets | undefined;
-  let snippets: Map<string, SnippetPart[]> | undefined;
+  let snippets: Map<string, TeamSnippet> | undefined;
   let noted = new Set<string>();
   // One snapshot for the page, its snippets and its facets.
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -123,30 +128,34 @@ export async function searchTeam(client: ClientBase, query: string, page: TeamSe
   }
   return {
     ...(facets ? { facets } : {}),
-    hits: rows.map((r) => ({
-      machine: r.machine,
-      key: r.key,
-      pushedBy: r.pushed_by,
-      pushedAt: r.pushed_at.toISOString(),
-      format: r.format,
-      title: r.title,
-      status: r.status,
-      outcome: r.outcome,
-      createdAt: iso(r.created_at),
-      updatedAt: iso(r.updated_at),
-      model: r.model,
-      projectName: r.project_name,
-      projectPath: r.project_path,
-      branch: r.branch,
-      messageCount: r.message_count,
-      totalTokens: r.total_tokens === null ? null : Number(r.total_tokens),
-      costUsd: r.cost_usd,
-      parentKey: r.parent_key,
-      sizeBytes: r.size_bytes,
-      score: r.score,
-      hasNote: noted.has(`${r.machine}\n${r.key}`),
-      ...(snippets ? { snippet: snippets.get(`${r.machine}\n${r.key}`) ?? [] } : {}),
-    })),
+    hits: rows.map((r) => {
+      const found = snippets?.get(`${r.machine}\n${r.key}`);
+      return {
+        machine: r.machine,
+        key: r.key,
+        pushedBy: r.pushed_by,
+        pushedAt: r.pushed_at.toISOString(),
+        format: r.format,
+        title: r.title,
+        status: r.status,
+        outcome: r.outcome,
+        createdAt: iso(r.created_at),
+        updatedAt: iso(r.updated_at),
+        model: r.model,
+        projectName: r.project_name,
+        projectPath: r.project_path,
+        branch: r.branch,
+        messageCount: r.message_count,
+        totalTokens: r.total_tokens === null ? null : Number(r.total_tokens),
+        costUsd: r.cost_usd,
+        parentKey: r.parent_key,
+        sizeBytes: r.size_bytes,
+        score: r.score,
+        hasNote: noted.has(`${r.machine}\n${r.key}`),
+        ...(snippets ? { snippet: found?.parts ?? [] } : {}),
+        messageIndex: found?.messageIndex ?? null,
+      };
+    }),
     total: rows[0] ? Number(rows[0].total) : 0,
     problems: sql.problems,
   };
