@@ -5,17 +5,17 @@ import type { Page } from '@playwright/test';
 import { vizierSession } from '../../main/test-support/session-files.ts';
 import { test as base, expect, searchFor, startVault, type Vault } from './vault-fixture.ts';
 
-/** A long JidoCode session whose only mention of the word sits deep in it, beyond the first window of messages. */
-function longSession(): string {
-  const conversation = Array.from({ length: 1500 }, (_, i) => ({
+/** A long JidoCode session whose only mention of the word sits deep in it (by default beyond the first window of messages). */
+function longSession(length = 1500, at = 1400, id = 'j-long'): string {
+  const conversation = Array.from({ length }, (_, i) => ({
     id: `m${i}`,
     role: i % 2 === 0 ? 'user' : 'assistant',
-    content: i === 1400 ? 'The quokka migration finally passed on the third try.' : `Step ${i}: routine progress on the pipeline.`,
+    content: i === at ? 'The quokka migration finally passed on the third try.' : `Step ${i}: routine progress on the pipeline.`,
     timestamp: '2025-12-01T09:00:00.000000Z',
   }));
   return JSON.stringify({
     version: 1,
-    id: 'j-long',
+    id,
     name: 'long-haul',
     project_path: '/home/dev/long-haul',
     config: { provider: 'anthropic', model: 'claude-sonnet-4-5' },
@@ -66,6 +66,27 @@ test('a query finds highlighted results and opens one at its matching message', 
   // The match lies beyond the first window of 1,000 messages: the window holding it was fetched.
   await expect(page.getByTestId('message').filter({ hasText: 'Step 1399:' })).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath('search.png') });
+});
+
+test('a result whose message is in the first window opens scrolled to it too', async ({ page }) => {
+  // Seen by the team store's test: a hit at message 370 of 400 opened at the top (the scroll ran before the list could).
+  await startVault(
+    false,
+    async (vault) => {
+      await page.goto(vault.url);
+      await searchFor(page, 'quokka');
+      await expect(rows(page)).toHaveCount(1);
+      await rows(page).first().click();
+      const target = page.locator('[data-testid="message"][data-search-target="true"]');
+      await expect(target).toBeInViewport();
+      await expect(target).toContainText('The quokka migration finally passed');
+      await expect(page.getByTestId('message').filter({ hasText: 'Step 2:' })).not.toBeInViewport();
+    },
+    undefined,
+    async ({ jidoDir }) => {
+      await writeFile(join(jidoDir, 'j-mid.json'), longSession(400, 370, 'j-mid'));
+    },
+  );
 });
 
 test('keyboard: ↓ moves through the results and Enter opens the selected one at its match', async ({ page, searchVault }) => {

@@ -109,7 +109,11 @@ export function Conversation(props: {
     virtualizer.scrollToIndex(targetRow, { align: 'center' });
     let tries = 0;
     const timer = setInterval(() => {
-      if ((revealTarget(listRef.current, targetRow) && tries > 2) || ++tries > 20) clearInterval(timer);
+      // When the message is in the first window, this runs as the session opens, before the list can scroll: until
+      // its row is rendered, scroll to it again (a hit at message 370 of 400 stayed at the top).
+      const shown = revealTarget(listRef.current, targetRow);
+      if (!shown) virtualizer.scrollToIndex(targetRow, { align: 'center' });
+      if ((shown && tries > 2) || ++tries > 50) clearInterval(timer);
     }, 40);
     return () => clearInterval(timer);
   }, [focus, targetRow, listRef, virtualizer]);
