@@ -4,16 +4,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { makeSession, textMessage } from '../search-index/test-sessions.ts';
-import { MIGRATIONS, TEAM_SCHEMA_VERSION } from './migrations.ts';
+import { TEAM_SCHEMA_VERSION } from './migrations.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
 import { pushSessions } from './push.ts';
 import { sessionJsonText } from './session-chunks.ts';
 import type { TeamConnection } from './team-connection.ts';
-import { qualified, teamRoles } from './team-names.ts';
 import { storedSession } from './team-reader.ts';
 import { searchTeam } from './team-search.ts';
 import { teamText } from './team-text.ts';
-import { accountConnection, connectUrl, memoryLoader } from './test-team.ts';
+import { accountConnection, connectUrl, memoryLoader, storeAtVersion } from './test-team.ts';
 
 /** A long session: `turns` prompts and replies of a few hundred characters each. */
 function longSession(id: string, turns: number): Session {
@@ -104,15 +103,7 @@ describeWithPostgres('team store schema 3', (pgs) => {
     const setup = new pg.Client({ connectionString: url });
     await setup.connect();
     try {
-      const database = (await setup.query<{ db: string }>('SELECT current_database() AS db')).rows[0]?.db ?? '';
-      await setup.query('CREATE SCHEMA session_vault');
-      await setup.query(
-        `CREATE TABLE ${qualified('team_schema_version')} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), describe text NOT NULL)`,
-      );
-      for (const m of MIGRATIONS.filter((m) => m.version <= 2)) {
-        await m.apply(setup, teamRoles(database));
-        await setup.query(`INSERT INTO ${qualified('team_schema_version')} (version, describe) VALUES ($1, $2)`, [m.version, m.describe]);
-      }
+      await storeAtVersion(setup, 2);
       await setup.query(`INSERT INTO session_vault.machines (label, account) VALUES ('old-box', current_user)`);
       await setup.query(
         `INSERT INTO session_vault.sessions (machine, key, pushed_by, format, title, message_count, has_summary, idents, size_bytes, content_hash, session_json)

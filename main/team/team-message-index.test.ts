@@ -3,15 +3,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { makeSession, textMessage } from '../search-index/test-sessions.ts';
-import { MIGRATIONS, TEAM_SCHEMA_VERSION } from './migrations.ts';
+import { TEAM_SCHEMA_VERSION } from './migrations.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
 import { pushSessions } from './push.ts';
 import { sessionJsonText, sha256Text } from './session-chunks.ts';
 import { sessionRow } from './session-row.ts';
 import type { TeamConnection } from './team-connection.ts';
-import { qualified, teamRoles } from './team-names.ts';
+import { qualified } from './team-names.ts';
 import { searchTeam } from './team-search.ts';
-import { accountConnection, connectUrl, memoryLoader, writeAsBefore } from './test-team.ts';
+import { accountConnection, connectUrl, memoryLoader, storeAtVersion, writeAsBefore } from './test-team.ts';
 
 /**
  * Forty turns; prompts full of kangaroos (two UTF-16 units, one character each) before prompt 18 says quokka;
@@ -70,15 +70,7 @@ describeWithPostgres('team store schema 5', (pgs) => {
     const setup = new pg.Client({ connectionString: url });
     await setup.connect();
     try {
-      const database = (await setup.query<{ db: string }>('SELECT current_database() AS db')).rows[0]?.db ?? '';
-      await setup.query('CREATE SCHEMA session_vault');
-      await setup.query(
-        `CREATE TABLE ${qualified('team_schema_version')} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), describe text NOT NULL)`,
-      );
-      for (const m of MIGRATIONS.filter((m) => m.version <= 4)) {
-        await m.apply(setup, teamRoles(database));
-        await setup.query(`INSERT INTO ${qualified('team_schema_version')} (version, describe) VALUES ($1, $2)`, [m.version, m.describe]);
-      }
+      await storeAtVersion(setup, 4);
       await writeAsBefore(setup, 'old-box', (await setup.query<{ u: string }>('SELECT current_user AS u')).rows[0]?.u ?? '', [session]);
     } finally {
       await setup.end();

@@ -6,15 +6,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { createAccount, revokeAccount } from './accounts.ts';
-import { MIGRATIONS, TEAM_SCHEMA_VERSION } from './migrations.ts';
+import { TEAM_SCHEMA_VERSION } from './migrations.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
 import { pushSessions } from './push.ts';
 import type { TeamConnection } from './team-connection.ts';
 import { resolveTeamTarget } from './team-credentials.ts';
-import { qualified, teamRoles } from './team-names.ts';
 import { teamKey } from './team-reader.ts';
 import { openTeamServices, type TeamServices } from './team-services.ts';
-import { accountConnection, connectUrl, fixtureSessions, memoryLoader, urlAs, writeAsBefore } from './test-team.ts';
+import { accountConnection, connectUrl, fixtureSessions, memoryLoader, storeAtVersion, urlAs, writeAsBefore } from './test-team.ts';
 
 /** The SQLSTATE a statement fails with, or 'ok' and how many rows it touched. */
 async function attempt(conn: TeamConnection, sql: string, values: readonly unknown[] = []): Promise<string> {
@@ -198,15 +197,7 @@ describeWithPostgres("the team's shared notes and summaries", (pgs) => {
     await setup.connect();
     let token: string;
     try {
-      const database = (await setup.query<{ db: string }>('SELECT current_database() AS db')).rows[0]?.db ?? '';
-      await setup.query('CREATE SCHEMA session_vault');
-      await setup.query(
-        `CREATE TABLE ${qualified('team_schema_version')} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), describe text NOT NULL)`,
-      );
-      for (const m of MIGRATIONS.filter((m) => m.version <= 3)) {
-        await m.apply(setup, teamRoles(database));
-        await setup.query(`INSERT INTO ${qualified('team_schema_version')} (version, describe) VALUES ($1, $2)`, [m.version, m.describe]);
-      }
+      await storeAtVersion(setup, 3);
       token = await createAccount(setup, 'carol', 'member');
       // Carol's sessions as that app's push wrote them (this app's push needs the current schema).
       await writeAsBefore(setup, 'carol-box', 'carol', sessions);

@@ -10,6 +10,8 @@ import { createAccount, type TeamRole } from './accounts.ts';
 import { sessionJsonText, sha256Text } from './session-chunks.ts';
 import { sessionRow } from './session-row.ts';
 import { connectTeam, type TeamConnection } from './team-connection.ts';
+import { MIGRATIONS } from './migrations.ts';
+import { qualified, teamRoles } from './team-names.ts';
 import { resolveTeamTarget } from './team-credentials.ts';
 
 async function filesBelow(dir: string): Promise<string[]> {
@@ -103,5 +105,18 @@ export async function writeAsBefore(client: ClientBase, machine: string, account
         sha256Text(c.body),
         c.body,
       ]);
+  }
+}
+
+/** A store as an earlier app left it: the schema with migrations 1 to `version` applied and recorded, nothing else. */
+export async function storeAtVersion(client: ClientBase, version: number): Promise<void> {
+  const database = (await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0]?.db ?? '';
+  await client.query('CREATE SCHEMA session_vault');
+  await client.query(
+    `CREATE TABLE ${qualified('team_schema_version')} (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now(), describe text NOT NULL)`,
+  );
+  for (const m of MIGRATIONS.filter((m) => m.version <= version)) {
+    await m.apply(client, teamRoles(database));
+    await client.query(`INSERT INTO ${qualified('team_schema_version')} (version, describe) VALUES ($1, $2)`, [m.version, m.describe]);
   }
 }
