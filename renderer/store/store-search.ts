@@ -32,6 +32,7 @@ export interface SearchSlice {
   resultFor(key: string): SearchResult | undefined;
   /** Opens a listed session; a search result opens at its matching message. */
   openListed(key: string): Promise<void>;
+  /** Asks for the indexing progress (at load, and again on a resync: an event missed while the stream was down). */
   loadIndexProgress(): Promise<void>;
   disposeSearch(): void;
 }
@@ -168,9 +169,10 @@ export function createSearchSlice(
 
     async loadIndexProgress() {
       try {
+        const before = get().indexProgress;
         const progress = await client.getIndexProgress();
-        // An event may have arrived meanwhile; it is newer.
-        if (get().indexProgress === null) set({ indexProgress: progress });
+        // An event that arrived meanwhile is newer than this answer; otherwise the answer replaces what an event missed left.
+        if (get().indexProgress === before) set({ indexProgress: progress });
       } catch {
         // An older service without progress: there is simply no bar.
       }

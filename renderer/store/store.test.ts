@@ -1,6 +1,7 @@
 // The store's behaviour against a fake client: loading, selection, opening, events, errors.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Root } from '../../shared/api.ts';
+import type { IndexProgress } from '../../shared/search-api.ts';
 import { ClientError } from '../transport/client.ts';
 import { visibleSessions } from '../components/search/session-filter.ts';
 import { createAppStore } from './store.ts';
@@ -225,6 +226,46 @@ describe('createAppStore', () => {
     fake.emit({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
     await vi.advanceTimersByTimeAsync(150);
     expect(store.getState().open?.session?.title).toBe('Missed while offline');
+  });
+
+  it('shows the index idle after a resync when the idle event was missed while the stream was down', async () => {
+    const scanning = { phase: 'scanning' as const, filesDone: 3, filesTotal: 10, bytesDone: 300, bytesTotal: 1000, etaMs: 500 };
+    let progress: IndexProgress = scanning;
+    const fake = fakeClient({
+      listSessions: async () => ({ sessions: [older], total: 1 }),
+      listRoots: async () => [root],
+      getAppInfo: async () => ({ version: '0.1.0', dataDir: '/d', shell: 'web', demoRootPath: null }),
+      getIndexProgress: async () => progress,
+    });
+    const store = createAppStore(fake.client, { debounceMs: 100 });
+    await store.getState().load();
+    expect(store.getState().indexProgress?.phase).toBe('scanning');
+    // The scan ends while the stream is down: its idle event never comes; the reconnect's resync does.
+    progress = { phase: 'idle', filesDone: 10, filesTotal: 10, bytesDone: 1000, bytesTotal: 1000, etaMs: null };
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    expect(store.getState().indexProgress).toEqual(progress);
+  });
+
+  it('keeps an index progress event that arrives while the resync asks, over the older answer', async () => {
+    const idle = { phase: 'idle' as const, filesDone: 10, filesTotal: 10, bytesDone: 1000, bytesTotal: 1000, etaMs: null };
+    let answer: (value: typeof idle) => void = () => {};
+    let asked = 0;
+    const fake = fakeClient({
+      listSessions: async () => ({ sessions: [older], total: 1 }),
+      listRoots: async () => [root],
+      getAppInfo: async () => ({ version: '0.1.0', dataDir: '/d', shell: 'web', demoRootPath: null }),
+      getIndexProgress: () => (++asked === 1 ? Promise.resolve(idle) : new Promise<typeof idle>((resolve) => (answer = resolve))),
+    });
+    const store = createAppStore(fake.client, { debounceMs: 100 });
+    await store.getState().load();
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [], removed: [] } });
+    await vi.advanceTimersByTimeAsync(150);
+    const rescan = { phase: 'scanning' as const, filesDone: 1, filesTotal: 12, bytesDone: 10, bytesTotal: 1200, etaMs: null };
+    fake.emit({ name: 'indexProgress', payload: rescan });
+    answer(idle);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().indexProgress).toEqual(rescan);
   });
 
   it('knows the folders once their list failed too, so the empty state is not held back for ever', async () => {

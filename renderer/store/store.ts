@@ -106,7 +106,9 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       // A few changed sessions (a live transcript, a scan's batch) update their rows; a resync or a flood refetches all.
       const { loaded, listError, listLoading } = get();
       const rowsOnly = !all && changes.size > 0 && changes.size <= ROWS_AT_ONCE && loaded && !listError && !listLoading;
-      await Promise.all([rowsOnly ? get().refreshRows([...changes.keys()]) : get().refresh(), get().refreshRoots()]);
+      // A resync may follow events the stream never carried: the index progress is asked again with the list.
+      const progress = all ? get().loadIndexProgress() : undefined;
+      await Promise.all([rowsOnly ? get().refreshRows([...changes.keys()]) : get().refresh(), get().refreshRoots(), progress]);
       if (changes.size > 0 || all) get().resetRelated();
       const open = get().open;
       if (open) await get().followOpenSession(changes.get(open.key), all);
