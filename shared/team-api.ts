@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { BundleFinding } from './bundle-api.ts';
 import { SessionSummary } from './session.ts';
+import { SnippetPart } from './search-api.ts';
 
 const SessionKey = z.string().min(1).max(4096);
 
@@ -74,7 +75,13 @@ export const teamApi = {
         offset: z.number().int().nonnegative().default(0),
       })
       .strict(),
-    output: z.object({ sessions: z.array(SessionSummary), total: z.number().int().nonnegative(), problems: z.array(z.string()) }),
+    output: z.object({
+      sessions: z.array(SessionSummary),
+      /** Per session, in the same order: where the query matched (its snippet, and its message to open at; null: the title, or filters alone). */
+      matches: z.array(z.object({ snippet: z.array(SnippetPart), messageIndex: z.number().int().nonnegative().nullable() })),
+      total: z.number().int().nonnegative(),
+      problems: z.array(z.string()),
+    }),
   },
   /**
    * Pushes sessions of this machine as Share would bundle them (redacted, with their files). Sessions the store does not

@@ -186,6 +186,20 @@ test.describe('team store in the browser', () => {
     await expect(target.locator('mark', { hasText: /lighthouse/i })).toBeVisible();
   });
 
+  test("in the app's Team source, a hit on a word of a late message opens the transcript at that message too", async ({ page }) => {
+    await page.goto(appUrl);
+    const panel = page.getByTestId('team-panel');
+    await panel.getByTestId('team-search').fill('lighthouse');
+    const key = teamKey('bob-desktop', lighthouseSession().key);
+    await expect(panel.getByTestId('team-row')).toHaveCount(1);
+    await panel.locator(`[data-testid="team-row"][data-key="${key}"]`).click();
+    await expect(page).toHaveURL(new RegExp(`/conversation/${LIGHTHOUSE_MESSAGE}$`));
+    const target = page.locator('[data-testid="message"][data-search-target="true"]');
+    await expect(target).toBeInViewport();
+    await expect(target).toContainText('The lighthouse lamp was relit');
+    await expect(target.locator('mark', { hasText: /lighthouse/i })).toBeVisible();
+  });
+
   test('compares a session of one machine with one of the other, exports one, and refuses changes', async ({ page, request }) => {
     await page.goto(`${url}#/compare/${encodeURIComponent(ledgerKey)}/${encodeURIComponent(berthKey)}`);
     await expect(page.getByTestId('compare-view')).toBeVisible();

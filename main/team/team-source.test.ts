@@ -75,6 +75,10 @@ describeWithPostgres("the app's Team source", (pgs) => {
     const listed = await m.listTeamSessions({ query: '', limit: 200, offset: 0 });
     expect(listed.sessions.map((s) => s.key).sort()).toEqual(keys.map((k) => `alice-app/${k}`).sort());
     expect(listed.sessions.every((s) => s.machine === 'alice-app')).toBe(true);
+    // A search gives, per session, where it matched: the message to open at, and the words in context.
+    const found = await m.listTeamSessions({ query: 'deploy', limit: 200, offset: 0 });
+    expect(found.matches).toHaveLength(found.sessions.length);
+    expect(found.matches.some((x) => x.messageIndex !== null && x.snippet.some((p) => p.hit))).toBe(true);
 
     // The app's methods with team keys routed: a team session opens like a local one, and compares with one.
     const local = { getSession: async () => ({ key: 'local' }) } as unknown as ServiceMethods;

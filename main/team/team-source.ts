@@ -218,7 +218,12 @@ export class TeamSource {
   async list(query: string, limit: number, offset: number) {
     const methods = await this.readMethods();
     const found = await methods.searchSessions({ query, limit, offset });
-    return { sessions: found.results.map((r) => r.summary), total: found.total, problems: found.problems };
+    return {
+      sessions: found.results.map((r) => r.summary),
+      matches: found.results.map((r) => ({ snippet: r.snippet, messageIndex: r.messageIndex })),
+      total: found.total,
+      problems: found.problems,
+    };
   }
 
   /** Pushes `keys` as this machine; new sessions only with `confirm` (else held, with their findings for the review). */

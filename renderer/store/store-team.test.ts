@@ -22,6 +22,7 @@ describe('team slice', () => {
   it("reads the status and the team's sessions, and asks again for a new query", async () => {
     const list = vi.fn(async ({ query }: { query: string }) => ({
       sessions: [summary({ key: `bob-desktop/codex:${query || 'all'}`, machine: 'bob-desktop' })],
+      matches: [{ snippet: [], messageIndex: null }],
       total: 1,
       problems: [],
     }));
@@ -32,6 +33,39 @@ describe('team slice', () => {
     expect(store.getState().team.sessions.map((s) => s.key)).toEqual(['bob-desktop/codex:all']);
     store.getState().setTeamQuery('berth');
     await vi.waitFor(() => expect(store.getState().team.sessions.map((s) => s.key)).toEqual(['bob-desktop/codex:berth']));
+  });
+
+  it('opens a team session at the message its query matched, with the words to mark; at the top without a match', async () => {
+    const hit = summary({ key: 'bob-desktop/codex:long', machine: 'bob-desktop' });
+    const titled = summary({ key: 'bob-desktop/codex:titled', machine: 'bob-desktop' });
+    const fake = fakeClient({
+      getTeamStatus: async () => status,
+      listTeamSessions: async () => ({
+        sessions: [hit, titled],
+        matches: [
+          {
+            snippet: [
+              { text: '… the ', hit: false },
+              { text: 'Lighthouse', hit: true },
+            ],
+            messageIndex: 1400,
+          },
+          { snippet: [], messageIndex: null },
+        ],
+        total: 2,
+        problems: [],
+      }),
+    });
+    const store = createAppStore(fake.client);
+    await store.getState().loadTeam();
+    const opened = vi.spyOn(store.getState(), 'openSession').mockResolvedValue(undefined);
+    store.setState({ openSession: opened });
+    store.getState().setTeamQuery('lighthouse');
+    await vi.waitFor(() => expect(store.getState().team.query).toBe('lighthouse'));
+    await store.getState().openTeamSession(hit.key);
+    expect(opened).toHaveBeenLastCalledWith(hit.key, { messageIndex: 1400, terms: expect.arrayContaining(['lighthouse']) });
+    await store.getState().openTeamSession(titled.key);
+    expect(opened).toHaveBeenLastCalledWith(titled.key, null);
   });
 
   it('asks for nothing but the status while no store is set, and shows why settings were refused', async () => {
@@ -50,7 +84,11 @@ describe('team slice', () => {
     const push = vi.fn(async ({ confirm }: { keys: string[]; confirm: boolean; keep: string[] }) =>
       confirm ? result({ pushed: ['codex:a'] }) : result({ held: ['codex:a'], findings: [finding] }),
     );
-    const fake = fakeClient({ getTeamStatus: async () => status, listTeamSessions: async () => ({ sessions: [], total: 0, problems: [] }), pushToTeam: push });
+    const fake = fakeClient({
+      getTeamStatus: async () => status,
+      listTeamSessions: async () => ({ sessions: [], matches: [], total: 0, problems: [] }),
+      pushToTeam: push,
+    });
     const store = createAppStore(fake.client);
     await store.getState().pushToTeam(['codex:a']);
     expect(store.getState().team.review).toEqual({ keys: ['codex:a'], held: ['codex:a'], findings: [finding], keep: [] });

@@ -1,7 +1,10 @@
 // Store slice for the Team source: the team store's settings and status, its sessions for the search box's query (debounced, stale answers dropped), and pushing with the review before a first push.
 import type { BundleFinding } from '../../shared/bundle-api.ts';
 import type { SessionSummary } from '../../shared/session.ts';
+import type { SnippetPart } from '../../shared/search-api.ts';
 import type { TeamStatus } from '../../shared/team-api.ts';
+import { highlightTerms } from '../search-query.ts';
+import type { SearchFocus } from './store-search.ts';
 import { describeError, type AppClient } from '../transport/client.ts';
 
 export interface TeamReview {
@@ -19,6 +22,8 @@ export interface TeamView {
   statusError: string | null;
   query: string;
   sessions: SessionSummary[];
+  /** Per session, in the same order: where the query matched. */
+  matches: Array<{ snippet: SnippetPart[]; messageIndex: number | null }>;
   total: number;
   problems: string[];
   loading: boolean;
@@ -41,6 +46,8 @@ export interface TeamSlice {
   /** Reads the status and, when a store is set, the first page of its sessions. */
   loadTeam(): Promise<void>;
   setTeamQuery(query: string): void;
+  /** Opens a team session, at the message the team query matched when it matched one. */
+  openTeamSession(key: string): Promise<void>;
   saveTeamSettings(input: TeamSettingsInput): Promise<boolean>;
   /** Pushes sessions of this machine; those new to the store open the review instead of going. */
   pushToTeam(keys: string[]): Promise<void>;
@@ -57,6 +64,7 @@ const initial: TeamView = {
   statusError: null,
   query: '',
   sessions: [],
+  matches: [],
   total: 0,
   problems: [],
   loading: false,
@@ -73,7 +81,10 @@ function said(pushed: number, unchanged: number, held: number): string {
   return `${parts.join(', ')}.`;
 }
 
-export function createTeamSlice(client: AppClient, set: (partial: Partial<TeamSlice>) => void, get: () => TeamSlice, debounceMs = TEAM_DEBOUNCE_MS): TeamSlice {
+/** What the slice needs of the rest of the store: opening a session (at a message). */
+type Host = TeamSlice & { openSession(key: string, focus?: SearchFocus | null): Promise<void> };
+
+export function createTeamSlice(client: AppClient, set: (partial: Partial<TeamSlice>) => void, get: () => Host, debounceMs = TEAM_DEBOUNCE_MS): TeamSlice {
   let seq = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const patch = (p: Partial<TeamView>) => set({ team: { ...get().team, ...p } });
@@ -83,9 +94,9 @@ export function createTeamSlice(client: AppClient, set: (partial: Partial<TeamSl
     patch({ loading: true, error: null });
     try {
       const answer = await client.listTeamSessions({ query: get().team.query, limit: 200, offset: 0 });
-      if (mine === seq) patch({ sessions: answer.sessions, total: answer.total, problems: answer.problems, loading: false });
+      if (mine === seq) patch({ sessions: answer.sessions, matches: answer.matches, total: answer.total, problems: answer.problems, loading: false });
     } catch (err) {
-      if (mine === seq) patch({ sessions: [], total: 0, loading: false, error: describeError(err) });
+      if (mine === seq) patch({ sessions: [], matches: [], total: 0, loading: false, error: describeError(err) });
     }
   };
 
@@ -112,6 +123,14 @@ export function createTeamSlice(client: AppClient, set: (partial: Partial<TeamSl
       } catch (err) {
         patch({ statusError: describeError(err) });
       }
+    },
+
+    async openTeamSession(key) {
+      const { sessions, matches, query } = get().team;
+      const match = matches[sessions.findIndex((s) => s.key === key)];
+      const focus =
+        match && match.messageIndex !== null && query.trim() ? { messageIndex: match.messageIndex, terms: highlightTerms(query, match.snippet) } : null;
+      await get().openSession(key, focus);
     },
 
     setTeamQuery(query) {

@@ -26,7 +26,7 @@ export function TeamPanel() {
   const load = useAppStore((s) => s.loadTeam);
   const setQuery = useAppStore((s) => s.setTeamQuery);
   const push = useAppStore((s) => s.pushToTeam);
-  const openSession = useAppStore((s) => s.openSession);
+  const openTeamSession = useAppStore((s) => s.openTeamSession);
   const openKey = useAppStore((s) => s.open?.key ?? null);
   const [editing, setEditing] = useState(false);
   useEffect(() => void load(), [load]);
@@ -92,7 +92,7 @@ export function TeamPanel() {
           ))}
           <ul className="root-list team-list">
             {team.sessions.map((s) => (
-              <TeamRow key={s.key} s={s} open={s.key === openKey} onOpen={(key) => void openSession(key)} />
+              <TeamRow key={s.key} s={s} open={s.key === openKey} onOpen={(key) => void openTeamSession(key)} />
             ))}
           </ul>
         </>
