@@ -35,6 +35,7 @@ import { StatusLine } from './StatusLine.tsx';
 import { bindSettingsRoute } from './settings/settings-route.ts';
 import { SettingsView } from './settings/SettingsView.tsx';
 import { PaletteLayer } from './palette/PaletteLayer.tsx';
+import { splitTeamKey } from '../../shared/team-keys.ts';
 
 function isTextEntry(el: Element | null): boolean {
   if (!el) return false;
@@ -113,8 +114,8 @@ export function App() {
           window.dispatchEvent(new Event(OPEN_HELP_EVENT));
           return;
         case 's':
-          // Not while typing in the filter box either: there `s` is a letter.
-          if (inFilter || !state.open?.session) return;
+          // Not while typing in the filter box either: there `s` is a letter. A team session has no local star.
+          if (inFilter || !state.open?.session || splitTeamKey(state.open.key)) return;
           e.preventDefault();
           void state.toggleStar();
           return;

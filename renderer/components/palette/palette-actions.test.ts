@@ -47,6 +47,18 @@ describe('paletteActions', () => {
     ]);
   });
 
+  it("offers no keep or star for a team session: the team store keeps it, and stars are this machine's", () => {
+    const store = createAppStore(fakeClient({}).client);
+    const key = 'bob-desktop/codex:1';
+    store.setState({
+      open: { key, session: session({ key, title: 'Berth bookings' }), loading: false, error: null, errorCode: null, unreadable: null, removed: false },
+    });
+    const ids = paletteActions(store.getState(), host).map((a) => a.id);
+    expect(ids).not.toContain('keep');
+    expect(ids).not.toContain('star');
+    expect(ids.slice(0, 2)).toEqual(['share', 'compare']);
+  });
+
   it('asks for more on a page of its own for "Compare with…" and "Add a folder…"', () => {
     const store = createAppStore(fakeClient({}).client);
     store.setState({ open: { key: 'a:1', session: session({ key: 'a:1' }), loading: false, error: null, errorCode: null, unreadable: null, removed: false } });

@@ -1,6 +1,7 @@
 // The command palette's actions: what can be run now (keep, star, share, compare with…, add folder, theme, settings, usage, …).
 import type { ThemeChoice } from '../settings/appearance.ts';
 import type { AppState } from '../../store/store.ts';
+import { splitTeamKey } from '../../../shared/team-keys.ts';
 
 /** A palette page that asks for something more: the session to compare with, or a folder's path. */
 export type PalettePage = 'compare' | 'add-folder';
@@ -32,14 +33,18 @@ export function paletteActions(state: AppState, host: PaletteHost): PaletteActio
     const title = state.open?.session?.title ?? open.key;
     const kept = state.vault?.key === open.key && state.vault.status?.keptPath != null;
     const starred = state.vault?.key === open.key && state.vault.status?.annotations.starred === true;
-    if (!kept) actions.push({ id: 'keep', label: `Keep “${title}” in the vault`, keywords: ['keep', 'save', 'vault'], run: () => void state.keepOpen() });
-    actions.push({
-      id: 'star',
-      label: starred ? `Unstar “${title}”` : `Star “${title}”`,
-      keywords: ['star', 'favourite', 'favorite'],
-      hint: 's',
-      run: () => void state.toggleStar(),
-    });
+    // A team session is kept in the team store: this machine's vault neither keeps nor stars it.
+    const local = !splitTeamKey(open.key);
+    if (local && !kept)
+      actions.push({ id: 'keep', label: `Keep “${title}” in the vault`, keywords: ['keep', 'save', 'vault'], run: () => void state.keepOpen() });
+    if (local)
+      actions.push({
+        id: 'star',
+        label: starred ? `Unstar “${title}”` : `Star “${title}”`,
+        keywords: ['star', 'favourite', 'favorite'],
+        hint: 's',
+        run: () => void state.toggleStar(),
+      });
     actions.push({
       id: 'share',
       label: `Share or export “${title}”…`,
