@@ -3,6 +3,7 @@ import type { Root, UnreadableReason } from '../../shared/api.ts';
 import { formatLabel } from '../format.ts';
 import { useAppStore } from '../store/store-context.ts';
 import { AddRootForm } from './AddRootForm.tsx';
+import { useServedTeam } from './team/team-access.ts';
 
 /** What each kind of failure means, in words. */
 const REASON_LABEL: Record<UnreadableReason['code'], string> = {
@@ -69,16 +70,20 @@ export function SourcesPanel(props: { showAddForm: boolean; onToggleAdd(): void 
   const roots = useAppStore((s) => s.roots);
   const rootsError = useAppStore((s) => s.rootsError);
   const removeRoot = useAppStore((s) => s.removeRoot);
+  // `serve --team` serves the team store alone: no folder of this machine is read, so none is offered to add.
+  const servedTeam = useServedTeam();
 
   return (
     <section className="roots-panel" data-testid="roots-panel" aria-label="Sources">
       <header className="panel-header">
         <span>Sources ({roots.length})</span>
-        <button type="button" className="link-button" onClick={props.onToggleAdd} aria-expanded={props.showAddForm}>
-          {props.showAddForm ? 'Cancel' : 'Add folder…'}
-        </button>
+        {!servedTeam && (
+          <button type="button" className="link-button" onClick={props.onToggleAdd} aria-expanded={props.showAddForm}>
+            {props.showAddForm ? 'Cancel' : 'Add folder…'}
+          </button>
+        )}
       </header>
-      {props.showAddForm && <AddRootForm autoFocus onAdded={props.onToggleAdd} />}
+      {props.showAddForm && !servedTeam && <AddRootForm autoFocus onAdded={props.onToggleAdd} />}
       {rootsError && (
         <p className="error-text" role="alert">
           {rootsError}
@@ -89,7 +94,7 @@ export function SourcesPanel(props: { showAddForm: boolean; onToggleAdd(): void 
           <RootRow key={root.id} root={root} onRemove={(id) => void removeRoot(id)} />
         ))}
       </ul>
-      {roots.length === 0 && <p className="muted">No sources yet.</p>}
+      {roots.length === 0 && <p className="muted">{servedTeam ? 'Served from the team store: no folders of this machine.' : 'No sources yet.'}</p>}
     </section>
   );
 }

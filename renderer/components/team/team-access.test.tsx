@@ -8,6 +8,7 @@ import type { VaultView } from '../../store/store-vault.ts';
 import { fakeClient, session, summary } from '../../test-fixtures.ts';
 import { count, render } from '../../test-render.tsx';
 import { Detail } from '../Detail.tsx';
+import { SourcesPanel } from '../SourcesPanel.tsx';
 import { SummaryCard } from '../summary/SummaryCard.tsx';
 import { VaultActions, VaultNotes } from '../vault/VaultActions.tsx';
 import { VaultPanelButton } from '../vault/VaultPanel.tsx';
@@ -126,5 +127,12 @@ describe("a team session's detail", () => {
   it('has no Vault… button in serve --team, and keeps it in the app beside a Team source', () => {
     expect(render(<VaultPanelButton />, teamState(teamStatus('viewer', true)))).toBe('');
     expect(render(<VaultPanelButton />, teamState(teamStatus('member', false)))).toContain('data-testid="vault-panel-button"');
+  });
+
+  it('offers no "Add folder…" in serve --team (it reads no folder of this machine), and keeps it in the app', () => {
+    const panel = (served: boolean) => render(<SourcesPanel showAddForm={false} onToggleAdd={() => {}} />, teamState(teamStatus('viewer', served)));
+    expect(panel(true)).not.toContain('Add folder…');
+    expect(panel(true)).toContain('Served from the team store');
+    expect(panel(false)).toContain('Add folder…');
   });
 });
