@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { Redactor } from '../recorder/redact.ts';
 import { PEM_KEY, PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../test-support/planted-secrets.ts';
 import { PRESET_RULES, prefilterFor } from './secret-prefilter.ts';
-import { clipToJsonString, SecretScanStream, type ScanContext, type ScanOptions } from './secret-scan.ts';
+import { SecretScanStream, type ScanContext, type ScanOptions } from './secret-scan.ts';
+import { clipToJsonString } from './span-clipping.ts';
 
 function context(keep: string[] = [], prefilter = true): ScanContext {
   return {
