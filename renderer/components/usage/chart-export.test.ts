@@ -1,22 +1,12 @@
 // Saving a chart as SVG: an SVG chart gives what it drew; a chart drawn on canvas (the heatmap) gives its option drawn as SVG, at its size, cell by cell.
 import { expect, it } from 'vitest';
 import type { UsageDashboard } from '../../../shared/usage-api.ts';
-import type { ChartTheme } from './chart-theme.ts';
 import { chartSvg, fileNameOf } from './chart-export.ts';
 import type { EChartsType } from './echarts-setup.ts';
 import { heatmapOption } from './usage-options.ts';
+import { testChartTheme } from './test-chart-theme.ts';
 
-const theme: ChartTheme = {
-  dark: false,
-  text: '#111',
-  muted: '#666',
-  border: '#ddd',
-  background: '#fff',
-  panel: '#f6f6f6',
-  accent: '#2563eb',
-  palette: ['#0072B2'],
-  fontSize: 12,
-};
+const theme = testChartTheme(12, ['#0072B2']);
 const days = ['2026-03-01', '2026-03-02', '2026-03-03'];
 const figures = {
   timezone: 'UTC',

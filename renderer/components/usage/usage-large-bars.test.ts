@@ -1,21 +1,11 @@
 // A long range of days stacked by many groups draws as one shape per group (what kept the dashboard's first paint slow), a short one bar by bar.
 import { expect, it } from 'vitest';
 import type { UsageDashboard } from '../../../shared/usage-api.ts';
-import type { ChartTheme } from './chart-theme.ts';
 import { init } from './echarts-setup.ts';
 import { LARGE_BARS_FROM_DAYS, stackedDaysOption } from './usage-options.ts';
+import { testChartTheme } from './test-chart-theme.ts';
 
-const theme: ChartTheme = {
-  dark: false,
-  text: '#111',
-  muted: '#666',
-  border: '#ddd',
-  background: '#fff',
-  panel: '#f6f6f6',
-  accent: '#2563eb',
-  palette: ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8F7F00'],
-  fontSize: 12,
-};
+const theme = testChartTheme();
 const GROUPS = ['opus', 'sonnet', 'haiku', 'gpt-5', 'gemini', 'o3', 'kimi', 'qwen', 'grok'];
 
 /** `days` days from 2025-06-01, every group with tokens on every day. */

@@ -1,20 +1,11 @@
 // The charts' text follows the app's text size (Settings → Text size): every label, axis name, legend and tooltip of every chart.
 import { describe, expect, it } from 'vitest';
 import type { UsageDashboard } from '../../../shared/usage-api.ts';
-import type { ChartTheme } from './chart-theme.ts';
 import { cacheOption, curveOption, distributionOption, heatmapOption, rankedOption, stackedDaysOption, toolsOption, compact } from './usage-options.ts';
+import type { ChartTheme } from './chart-theme.ts';
+import { testChartTheme } from './test-chart-theme.ts';
 
-const theme = (fontSize: number): ChartTheme => ({
-  dark: false,
-  text: '#111',
-  muted: '#666',
-  border: '#ddd',
-  background: '#fff',
-  panel: '#f6f6f6',
-  accent: '#2563eb',
-  palette: ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8F7F00'],
-  fontSize,
-});
+const theme = (fontSize: number) => testChartTheme(fontSize);
 
 const data: UsageDashboard = {
   timezone: 'UTC',
