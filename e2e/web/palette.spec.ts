@@ -41,6 +41,8 @@ test('Ctrl+K loads the palette on first use; a few letters of a title find the s
   await expect(page.getByTestId('palette-button')).toBeFocused();
 });
 
+// Each Enter waits for the filtered first item: pressed before the list had filtered, it ran the unfiltered first
+// action (seen in CI: "settings" then Enter unstarred the session).
 test('actions: theme, settings, usage, keep and star the open session, share it', async ({ page, vault }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await page.goto(vault.url);
@@ -67,6 +69,7 @@ test('actions: theme, settings, usage, keep and star the open session, share it'
 
   await openPalette(page);
   await page.keyboard.type('share');
+  await expect(palette(page).locator('[cmdk-item]').first()).toHaveAttribute('data-action', 'share');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('bundle-share-dialog')).toBeVisible();
   await page.keyboard.press('Escape');
@@ -74,11 +77,13 @@ test('actions: theme, settings, usage, keep and star the open session, share it'
 
   await openPalette(page);
   await page.keyboard.type('settings');
+  await expect(palette(page).locator('[cmdk-item]').first()).toHaveAttribute('data-action', 'settings');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('settings-page')).toBeVisible();
 
   await openPalette(page);
   await page.keyboard.type('usage dashboard');
+  await expect(palette(page).locator('[cmdk-item]').first()).toHaveAttribute('data-action', 'usage');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('settings-page')).toBeHidden();
   await expect(page.getByTestId('usage-dashboard')).toBeVisible();
