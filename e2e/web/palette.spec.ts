@@ -89,6 +89,27 @@ test('actions: theme, settings, usage, keep and star the open session, share it'
   await expect(page.getByTestId('usage-dashboard')).toBeVisible();
 });
 
+// A pasted command and Enter in the same instant: the matches follow a deferred copy of the box, so Enter came before
+// the list had filtered and ran its unfiltered first action. Enter now waits for the filtered list.
+test('Enter pressed in the same instant as the text arrives runs the filtered first item', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  await page.locator('[data-testid="session-row"][data-key="jido-code:j-1"]').click();
+  await expect(page.getByTestId('message').first()).toBeVisible();
+  await openPalette(page);
+  // Unfiltered, the first item is another action.
+  await expect(palette(page).locator('[cmdk-item]').first()).not.toHaveAttribute('data-action', 'settings');
+  await page.getByTestId('palette-input').evaluate((input: HTMLInputElement) => {
+    const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+    setValue?.call(input, 'settings');
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+  });
+  await expect(page.getByTestId('settings-page')).toBeVisible();
+  await expect(palette(page)).toBeHidden();
+  // Nothing else ran: the open session is neither starred nor kept.
+  await expect(page.locator('[data-testid="session-row"][data-key="jido-code:j-1"] [data-testid="row-star"]')).toHaveCount(0);
+});
+
 test('"Compare with…" asks for the other session, then shows the comparison', async ({ page, vault }) => {
   await page.goto(vault.url);
   await page.locator('[data-testid="session-row"][data-key="jido-code:j-1"]').click();

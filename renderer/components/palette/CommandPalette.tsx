@@ -91,6 +91,20 @@ function AddFolderError() {
   );
 }
 
+/**
+ * The item Enter runs for `query` before any arrow key: on the root page, the group holding the closer match comes
+ * first (actions first before anything is typed).
+ */
+function bestValue(page: PalettePage | 'root', query: string, action: PaletteAction | undefined, session: SessionSummary | undefined): string | undefined {
+  if (page === 'add-folder') return 'add-folder';
+  if (page === 'compare') return session && `session:${session.key}`;
+  const q = query.trim().toLowerCase();
+  const score = (text: string | undefined) => (q && text !== undefined ? defaultFilter(text, q) : 0);
+  const sessionsFirst = score(session?.title) > score(action && actionText(action));
+  if (sessionsFirst && session) return `session:${session.key}`;
+  return action ? `action:${action.id}` : session && `session:${session.key}`;
+}
+
 export default function CommandPalette({ onClose }: { onClose(): void }) {
   const store = useAppStoreApi();
   const [page, setPage] = useState<PalettePage | 'root'>('root');
@@ -112,21 +126,9 @@ export default function CommandPalette({ onClose }: { onClose(): void }) {
   const shownActions = useMemo(() => rankFuzzy(actions, query, actionText, defaultFilter, 20), [actions, query]);
   const shownSessions = useSessionMatches(page === 'root' ? query : '', null);
   const partners = useSessionMatches(page === 'compare' ? query : '', openKey);
-  // The group holding the closer match comes first (actions first before anything is typed).
-  const q = query.trim().toLowerCase();
-  const best = (text: string | undefined) => (q && text !== undefined ? defaultFilter(text, q) : 0);
-  const sessionsFirst = best(shownSessions[0]?.title) > best(shownActions[0] && actionText(shownActions[0]));
   // The best match is the selected one (Enter runs it) each time the matches change, whichever group it is in.
-  const firstValue =
-    page === 'add-folder'
-      ? 'add-folder'
-      : page === 'compare'
-        ? partners[0] && `session:${partners[0].key}`
-        : sessionsFirst && shownSessions[0]
-          ? `session:${shownSessions[0].key}`
-          : shownActions[0]
-            ? `action:${shownActions[0].id}`
-            : shownSessions[0] && `session:${shownSessions[0].key}`;
+  const firstValue = bestValue(page, query, shownActions[0], page === 'compare' ? partners[0] : shownSessions[0]);
+  const sessionsFirst = firstValue?.startsWith('session:') ?? false;
   const [selection, setSelection] = useState({ first: '', value: '' });
   // Adjusted while rendering (React's pattern for state that follows a prop), not in an effect.
   if (selection.first !== (firstValue ?? '')) setSelection({ first: firstValue ?? '', value: firstValue ?? '' });
@@ -151,6 +153,26 @@ export default function CommandPalette({ onClose }: { onClose(): void }) {
     onClose();
     if (openKey) void store.getState().openCompare(openKey, key);
   };
+  /** Runs the item cmdk would run for `value` (what Enter does on the selected item). */
+  const runValue = (value: string) => {
+    if (value.startsWith('action:')) {
+      const action = actions.find((a) => `action:${a.id}` === value);
+      if (action) run(action);
+    } else if (value.startsWith('session:')) {
+      const key = value.slice('session:'.length);
+      if (page === 'compare') compareWith(key);
+      else openSession(key);
+    }
+  };
+  // Enter pressed before the list has caught up with the typing (the list follows a deferred copy of the box, which
+  // keeps typing quick over 100,000 titles) runs the best match for what the box holds: run from the list, it ran the
+  // unfiltered first action.
+  const enterOnTyped = () => {
+    const sessions = store.getState().sessions.filter((s) => !s.unreadable && (page !== 'compare' || s.key !== openKey));
+    const topSession = rankFuzzy(sessions, search, (s) => s.title, defaultFilter, 1)[0];
+    const value = bestValue(page, search, rankFuzzy(actions, search, actionText, defaultFilter, 1)[0], topSession);
+    if (value) runValue(value);
+  };
 
   const actionGroup = <ActionItems key="actions" shown={shownActions} onRun={run} />;
   const sessionGroup = <SessionItems key="sessions" shown={shownSessions} heading="Open a session" onPick={openSession} />;
@@ -168,6 +190,11 @@ export default function CommandPalette({ onClose }: { onClose(): void }) {
         onValueChange={(value) => setSelection((was) => ({ ...was, value }))}
         loop
         onKeyDown={(e) => {
+          if (e.key === 'Enter' && page !== 'add-folder' && query !== search) {
+            e.preventDefault();
+            enterOnTyped();
+            return;
+          }
           // Backspace in an empty box goes back from a page to the list of everything.
           if (e.key === 'Backspace' && search === '' && page !== 'root') {
             e.preventDefault();
