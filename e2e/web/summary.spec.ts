@@ -8,19 +8,23 @@ import { test, expect, searchFor } from './vault-fixture.ts';
 
 const row = (page: Page, key: string) => page.locator(`[data-testid="session-row"][data-key="${key}"]`);
 
-/** `session-vault summary <key> --set -` in its own process, on the data folder the server uses (as a script would). */
-function setSummaryByCli(vault: { root: string; dataDir: string }, key: string, summary: unknown): Promise<{ code: number | null; stderr: string }> {
+/** `session-vault summary <key> <args>` in its own process, on the data folder the server uses (as a script would). */
+function summaryByCli(vault: { root: string; dataDir: string }, key: string, args: string[], stdin = ''): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [resolve('out/main/cli.js'), 'summary', key, '--set', '-', '--root', vault.root], {
+    const child = spawn(process.execPath, [resolve('out/main/cli.js'), 'summary', key, ...args, '--root', vault.root], {
       env: { ...process.env, SESSION_VAULT_HOME: vault.dataDir, HOME: join(dirname(vault.dataDir), 'home') },
       stdio: ['pipe', 'ignore', 'pipe'],
     });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.once('exit', (code) => done({ code, stderr }));
-    child.stdin.end(JSON.stringify(summary));
+    child.stdin.end(stdin);
   });
 }
+
+/** `session-vault summary <key> --set -` with the summary on its standard input. */
+const setSummaryByCli = (vault: { root: string; dataDir: string }, key: string, summary: unknown) =>
+  summaryByCli(vault, key, ['--set', '-'], JSON.stringify(summary));
 
 test('a summary saved through the CLI shows on the Summary card; edit it by hand with the keyboard; search finds its words', async ({ page, vault }) => {
   const cli = await setSummaryByCli(vault, 'jido-code:j-1', {
@@ -143,5 +147,19 @@ test('a session without a summary offers to write one', async ({ page, vault }) 
   await expect(card.getByTestId('summary-overview')).toHaveText('Made the merge deterministic.');
   await expect(card.getByTestId('summary-author')).toHaveText('you');
   await card.getByTestId('summary-remove').click();
+  await expect(card).toContainText('No summary yet.');
+});
+
+// Another process's write reached the server's store but not the open window until it was reloaded.
+test('a summary the CLI writes while the session is open shows on its card without a reload, and its removal too', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  await row(page, 'jido-code:j-1').click();
+  const card = page.getByTestId('summary-card');
+  await expect(card).toContainText('No summary yet.');
+  const cli = await setSummaryByCli(vault, 'jido-code:j-1', { overview: 'Summarised by a script while the window was open.' });
+  expect(cli).toEqual({ code: 0, stderr: '' });
+  await expect(card.getByTestId('summary-overview')).toHaveText('Summarised by a script while the window was open.');
+  await expect(card.getByTestId('summary-author')).toHaveText('cli');
+  expect(await summaryByCli(vault, 'jido-code:j-1', ['--clear'])).toEqual({ code: 0, stderr: '' });
   await expect(card).toContainText('No summary yet.');
 });

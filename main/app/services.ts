@@ -16,6 +16,7 @@ import { RootStore } from '../roots/root-store.ts';
 import { OpenedBundles } from '../open/opened-bundles.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 import { Vault, type VaultHost } from '../vault/vault-service.ts';
+import { VaultMarksWatcher } from '../vault/marks-watcher.ts';
 import { BundleService } from '../bundle/bundle-service.ts';
 import { PRICING_FILE_NAME } from '../pricing/user-pricing.ts';
 import { pricingMethods } from '../pricing/pricing-methods.ts';
@@ -39,6 +40,8 @@ export interface ServicesOptions {
   env?: NodeJS.ProcessEnv;
   /** Watch roots for changes (default true; the one-shot CLI turns it off). */
   watch?: boolean;
+  /** Scans read no index text (a one-shot command that only lists; library-sync.ts); the next that searches reads it. */
+  textLater?: boolean;
   /** Desktop abilities (the OS trash) the vault uses when running in Electron. */
   host?: VaultHost;
 }
@@ -111,6 +114,7 @@ export function createServices(options: ServicesOptions): Services {
     pricingFile,
     progress,
     watch,
+    textLater: options.textLater === true,
     onChange: changes.note,
     onRootsChanged: () => libraryRoots.emitChanged(),
     onProblem: (message) => startup.noteProblem(message),
@@ -150,7 +154,18 @@ export function createServices(options: ServicesOptions): Services {
     emit,
   });
 
+  // Stars, tags, notes and summaries another process writes (the CLI, the MCP server, `serve` on this data folder)
+  // reach the list and an open session as a change of those sessions.
+  const marks = watch
+    ? new VaultMarksWatcher({
+        annotations: vault.annotations,
+        summaries: vault.summaries.store,
+        onChanged: (keys) => changes.note(keys, []),
+        onProblem: (message) => startup.noteProblem(message),
+      })
+    : null;
   const startup: Startup = new Startup({
+    marks,
     roots,
     defaultRoots: () => (options.discoverDefaults === false ? [] : defaultRootCandidates(env)),
     extraRoots: options.extraRoots ?? [],
@@ -242,6 +257,7 @@ export function createServices(options: ServicesOptions): Services {
     whenSearchable: () => startup.whenSearchable(),
     whenIndexTidied: () => startup.whenIndexTidied(),
     async close() {
+      await marks?.close();
       await team.close();
       changes.close();
       startup.close();

@@ -9,6 +9,7 @@ import type { IndexProgressTracker } from '../search-index/index-progress.ts';
 import type { SessionIndex } from '../search-index/index-store.ts';
 import type { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
 import type { Vault } from '../vault/vault-service.ts';
+import type { VaultMarksWatcher } from '../vault/marks-watcher.ts';
 import type { LibrarySync } from '../library/library-sync.ts';
 
 export interface StartupDeps {
@@ -25,6 +26,8 @@ export interface StartupDeps {
   progress: IndexProgressTracker;
   /** Watch the disk, and sweep for sessions to auto-keep every minute (the one-shot CLI does neither). */
   watch: boolean;
+  /** Watches the vault's stars, tags, notes and summaries for other processes' writes (null when not watching). */
+  marks: VaultMarksWatcher | null;
 }
 
 /** Sessions close or go idle without a file event: auto-keep looks again this often. */
@@ -109,6 +112,8 @@ export class Startup {
     this.problemList = await roots.load(this.deps.defaultRoots(), this.deps.extraRoots);
     const pricingProblem = applyUserPricing(this.deps.pricingFile);
     if (pricingProblem) this.problemList.push(pricingProblem);
+    // Watched before they are read, so a write from another process in between is not missed.
+    await this.deps.marks?.start().catch((err: unknown) => this.problemList.push(`Vault marks watcher: ${(err as Error).message}`));
     this.problemList.push(...(await vault.load()));
     if (index.note) this.problemList.push(index.note);
     const known = [...roots.list().map((r) => r.path), ...vault.roots()];

@@ -11,8 +11,10 @@ const AnnotationFile = Annotations.extend({ key: z.string() });
 export const EMPTY_ANNOTATIONS: Annotations = { starred: false, tags: [], note: '', updatedAt: null };
 
 export class AnnotationStore {
-  private readonly dir: string;
+  readonly dir: string;
   private readonly byKey = new Map<string, Annotations>();
+  /** Which session each file holds (a removed file's key is known only from here). */
+  private readonly keyByFile = new Map<string, string>();
 
   constructor(vaultRoot: string) {
     this.dir = join(vaultRoot, 'annotations');
@@ -33,12 +35,57 @@ export class AnnotationStore {
         if (parsed.success) {
           const { key, ...rest } = parsed.data;
           this.byKey.set(key, rest);
+          this.keyByFile.set(name, key);
         } else problems.push(`Annotation file ${name} is not valid and was skipped.`);
       } catch (err) {
         problems.push(`Annotation file ${name} could not be read (${(err as Error).message}).`);
       }
     }
     return problems;
+  }
+
+  /**
+   * Reads these files (names inside the folder) again, as another process (the CLI, `serve` on the same data folder)
+   * may have written or removed them, and returns the sessions whose annotations differ from what was held. The
+   * app's own writes come back equal, so they change nothing.
+   */
+  async reload(names: readonly string[]): Promise<{ changed: string[]; problems: string[] }> {
+    const changed = new Set<string>();
+    const problems: string[] = [];
+    for (const name of new Set(names)) {
+      if (!name.endsWith('.json') || name.startsWith('.')) continue;
+      let text: string;
+      try {
+        text = await readFile(join(this.dir, name), 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+          problems.push(`Annotation file ${name} could not be read (${(err as Error).message}).`);
+          continue;
+        }
+        const key = this.keyByFile.get(name);
+        this.keyByFile.delete(name);
+        if (key !== undefined && this.byKey.delete(key)) changed.add(key);
+        continue;
+      }
+      let parsed: ReturnType<typeof AnnotationFile.safeParse>;
+      try {
+        parsed = AnnotationFile.safeParse(JSON.parse(text));
+      } catch {
+        parsed = AnnotationFile.safeParse(undefined);
+      }
+      if (!parsed.success) {
+        // Half a write never reaches here (writes are renamed in whole); a bad file keeps what was held.
+        problems.push(`Annotation file ${name} is not valid and was skipped.`);
+        continue;
+      }
+      const { key, ...next } = parsed.data;
+      const held = this.byKey.get(key);
+      this.keyByFile.set(name, key);
+      if (held && JSON.stringify(held) === JSON.stringify(next)) continue;
+      this.byKey.set(key, next);
+      changed.add(key);
+    }
+    return { changed: [...changed], problems };
   }
 
   get(key: string): Annotations {
@@ -58,14 +105,17 @@ export class AnnotationStore {
       note: change.note ?? current.note,
       updatedAt: new Date().toISOString(),
     };
-    const file = join(this.dir, `${safeName(key)}.json`);
+    const name = `${safeName(key)}.json`;
+    const file = join(this.dir, name);
     if (!next.starred && !next.tags.length && !next.note) {
       await rm(file, { force: true });
       this.byKey.delete(key);
+      this.keyByFile.delete(name);
       return { ...EMPTY_ANNOTATIONS, updatedAt: next.updatedAt };
     }
     await writeFileAtomic(file, `${JSON.stringify({ key, ...next }, null, 2)}\n`);
     this.byKey.set(key, next);
+    this.keyByFile.set(name, key);
     return next;
   }
 }

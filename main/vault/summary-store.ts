@@ -109,6 +109,20 @@ export class SummaryStore {
     for (const held of this.byFile.values()) this.byKey.set(held.key, held);
   }
 
+  /**
+   * Reads the folder again now and returns the sessions whose summary another process wrote, changed or removed
+   * since it was last read (what a watcher of the folder asks when it moved). The app's own writes are held already,
+   * so they change nothing.
+   */
+  reload(): string[] {
+    const before = new Map([...this.byKey].map(([key, held]) => [key, JSON.stringify(held.stored)]));
+    this.refresh(true);
+    const changed = new Set<string>();
+    for (const [key, held] of this.byKey) if (before.get(key) !== JSON.stringify(held.stored)) changed.add(key);
+    for (const key of before.keys()) if (!this.byKey.has(key)) changed.add(key);
+    return [...changed];
+  }
+
   get(key: string): StoredSummary | undefined {
     this.refresh();
     return this.byKey.get(key)?.stored;

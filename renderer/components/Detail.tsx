@@ -140,7 +140,7 @@ export function Detail() {
           {summary && <p className="mono muted">{summary.primaryPath}</p>}
         </header>
       )}
-      {session && <SummaryCard key={open.key} sessionKey={open.key} reloadSignal={session.updatedAt} />}
+      {session && <SummaryCard key={open.key} sessionKey={open.key} />}
       {unreadableMessage && (
         <div className="unreadable-banner" data-testid="unreadable-reason" role="alert">
           <strong>This file could not be read.</strong> {unreadableMessage}

@@ -111,7 +111,12 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       await Promise.all([rowsOnly ? get().refreshRows([...changes.keys()]) : get().refresh(), get().refreshRoots(), progress]);
       if (changes.size > 0 || all) get().resetRelated();
       const open = get().open;
-      if (open) await get().followOpenSession(changes.get(open.key), all);
+      if (!open) return;
+      await get().followOpenSession(changes.get(open.key), all);
+      // Then its summary: the vault's may have been written by another process (the CLI, the MCP server), and the
+      // session's own is read from the file just read again.
+      if ((all || changes.get(open.key) === 'changed') && get().open?.key === open.key && get().summaryView?.key === open.key)
+        await get().loadSummary(open.key);
     };
 
     const usage = createUsageSlice(client, set, get);

@@ -43,8 +43,8 @@ function Byline({ summary }: { summary: SummaryRecord }) {
   );
 }
 
-/** `reloadSignal` changes when the open session is read again (its file changed): the summary is fetched again too. */
-export function SummaryCard({ sessionKey, reloadSignal }: { sessionKey: string; reloadSignal?: unknown }) {
+/** Fetched when the session opens; the store fetches it again when the session or its summary changes on disk. */
+export function SummaryCard({ sessionKey }: { sessionKey: string }) {
   const view = useAppStore((s) => (s.summaryView?.key === sessionKey ? s.summaryView : null));
   const loadSummary = useAppStore((s) => s.loadSummary);
   const saveSummary = useAppStore((s) => s.saveSummary);
@@ -57,7 +57,7 @@ export function SummaryCard({ sessionKey, reloadSignal }: { sessionKey: string; 
   // Mounted per session (keyed by it), so a form never outlives the session it was opened on.
   useEffect(() => {
     void loadSummary(sessionKey);
-  }, [sessionKey, reloadSignal, loadSummary]);
+  }, [sessionKey, loadSummary]);
   // Leaving the form puts the focus back on the button that opened it.
   useEffect(() => {
     if (!editing && returnFocus.current) {
