@@ -115,6 +115,8 @@ export const api = {
         text: z.string().max(1000).optional(),
         format: SourceFormat.optional(),
         limit: z.number().int().positive().max(100_000).optional(),
+        /** Rows to skip first, in the list's order (newest first): a window loads a long list page by page. */
+        offset: z.number().int().nonnegative().max(100_000_000).optional(),
         /** Sub-agent sessions are shown under their parent; set to list them at top level too. */
         includeChildren: z.boolean().optional(),
         starred: z.boolean().optional(),

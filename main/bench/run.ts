@@ -19,6 +19,7 @@ import { benchRecognition, printRecognition } from './recognition.ts';
 import { benchCliStartup, printCliStartup } from './cli-startup.ts';
 import { benchFirstPaint, printFirstPaint } from './first-paint.ts';
 import { benchFirstPaintIndexed } from './first-paint-index.ts';
+import { benchListPages, printListPages } from './list-pages.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -104,6 +105,15 @@ if (wanted('paint')) {
 // The dashboard's queries alone (`--only dashboard`; `usage` runs them too), at SV_BENCH_DASHBOARD_SESSIONS sessions (100,000 by default).
 if (values.only?.split(',').includes('dashboard'))
   printDashboard(await benchDashboard(Number(process.env.SV_BENCH_DASHBOARD_SESSIONS ?? 100_000), Math.max(5, Number(values.runs ?? 5))));
+// The list at SV_BENCH_DASHBOARD_SESSIONS sessions (100,000 by default) loaded in pages against one answer (`--only list-pages`; SV_BENCH_DASHBOARD_INDEX reuses a kept index).
+if (values.only?.split(',').includes('list-pages'))
+  printListPages(
+    await benchListPages(
+      Number(process.env.SV_BENCH_DASHBOARD_SESSIONS ?? 100_000),
+      Math.max(3, Number(values.runs ?? 3)),
+      process.env.SV_BENCH_DASHBOARD_INDEX || undefined,
+    ),
+  );
 if (wanted('bundle')) printBundle(await benchBundle(Number(values['bundle-mb'] ?? 1024)));
 if (wanted('redaction')) printRedaction(await benchRedaction());
 // The team store: a throwaway PostgreSQL cluster, `--sessions` in the store at the end (10,000 by default).

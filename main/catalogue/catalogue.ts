@@ -39,6 +39,7 @@ export interface ListQuery {
   text?: string | undefined;
   format?: SourceFormat | undefined;
   limit?: number | undefined;
+  offset?: number | undefined;
   includeChildren?: boolean | undefined;
   starred?: boolean | undefined;
   kept?: boolean | undefined;
@@ -369,8 +370,8 @@ export class Catalogue {
     }
     // Unreadable files last: their mtime is no session's time, and a broken file must not sit above every real session.
     matches.sort((a, b) => Number(a.unreadable !== null) - Number(b.unreadable !== null) || sortTime(b) - sortTime(a) || a.key.localeCompare(b.key));
-    const limit = query.limit ?? matches.length;
-    return { sessions: matches.slice(0, limit), total: matches.length };
+    const offset = query.offset ?? 0;
+    return { sessions: matches.slice(offset, offset + (query.limit ?? matches.length)), total: matches.length };
   }
 }
 

@@ -59,6 +59,34 @@ describe('the list read from the index alone', () => {
     expect(listEarly(index, {}, { roots: ROOTS, copiesDir: COPIES, kindOf, decorate }).sessions.map((s) => s.key)).not.toContain('vizier:a-child');
   });
 
+  it('pages: every window (offset, limit) is the same slice of the whole list, early and after the restore, with the text box too', async () => {
+    const { index, restored } = await library();
+    const ctx = { roots: ROOTS, copiesDir: COPIES, kindOf, decorate };
+    for (const base of [{}, { includeChildren: true }] as ListQuery[]) {
+      const whole = listWithIndex(restored, base, decorate, () => null);
+      expect(whole.sessions.length).toBeGreaterThan(3);
+      for (const [offset, limit] of [
+        [0, 2],
+        [2, 2],
+        [4, 10],
+        [99, 5],
+      ] as const) {
+        const expected = { sessions: whole.sessions.slice(offset, offset + limit), total: whole.total };
+        expect(
+          listWithIndex(restored, { ...base, offset, limit }, decorate, () => null),
+          JSON.stringify({ base, offset }),
+        ).toEqual(expected);
+        expect(listEarly(index, { ...base, offset, limit }, ctx), JSON.stringify({ base, offset })).toEqual(expected);
+      }
+    }
+    const byText = listWithIndex(restored, { text: 'vizier' }, decorate, () => null);
+    expect(byText.total).toBeGreaterThan(2);
+    expect(listWithIndex(restored, { text: 'vizier', offset: 1, limit: 1 }, decorate, () => null)).toEqual({
+      sessions: byText.sessions.slice(1, 2),
+      total: byText.total,
+    });
+  });
+
   it('sees a file indexed between two calls (its view is worked out again when the index changes)', async () => {
     const { index, restored } = await library();
     const ctx = { roots: ROOTS, copiesDir: COPIES, kindOf, decorate };

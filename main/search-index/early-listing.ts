@@ -84,7 +84,12 @@ export function listEarly(index: SessionIndex, query: ListQuery, ctx: EarlyListi
   const filters = { tags: [], ...(query.format ? { source: query.format } : {}) };
   const parsed: ParsedQuery = { terms: [], filters, sort: null, problems: [] };
   const excludeIds = query.includeChildren ? view.hidden : [...view.hidden, ...view.children];
-  const page = searchIndex(index, parsed, { limit: query.limit ?? Number.MAX_SAFE_INTEGER, offset: 0, sort: 'updated', limits: { excludeIds } });
+  const page = searchIndex(index, parsed, {
+    limit: query.limit ?? Number.MAX_SAFE_INTEGER,
+    offset: query.offset ?? 0,
+    sort: 'updated',
+    limits: { excludeIds },
+  });
   const facts = new Map<number, { size: number; mtimeMs: number }>();
   if (page.hits.length) {
     const rows = index

@@ -162,7 +162,7 @@ function listFromIndex(catalogue: IndexedCatalogue, query: ListQuery, decorate: 
   const onlyKeys = touched && facts?.onlyKeys ? facts.onlyKeys.filter((k) => touched.has(k)) : (facts?.onlyKeys ?? (touched ? [...touched] : undefined));
   const limits: MatchLimits = { excludeIds: query.includeChildren ? view.shadowed : view.shadowedAndChildren, onlyKeys };
   const parsed: ParsedQuery = { terms: [], filters, sort: null, problems: [] };
-  const page = searchIndex(catalogue.index, parsed, { limit: query.limit ?? Number.MAX_SAFE_INTEGER, offset: 0, sort: 'updated', limits });
+  const page = searchIndex(catalogue.index, parsed, { limit: query.limit ?? Number.MAX_SAFE_INTEGER, offset: query.offset ?? 0, sort: 'updated', limits });
   return { sessions: listedRows(catalogue, page.hits, decorate, view.childCounts).map((r) => r.summary), total: page.total };
 }
 
@@ -186,9 +186,10 @@ export function listWithIndex(
   const text = query.text?.trim();
   if (!text) return listFromIndex(catalogue, query, decorate, annotated);
   const byIndex = matchingKeys(catalogue.index, text);
-  const bySubstring = new Set(catalogue.list({ ...query, limit: undefined }, decorate).sessions.map((s) => s.key));
-  const all = catalogue.list({ ...query, text: undefined, limit: undefined }, decorate).sessions;
+  const bySubstring = new Set(catalogue.list({ ...query, limit: undefined, offset: undefined }, decorate).sessions.map((s) => s.key));
+  const all = catalogue.list({ ...query, text: undefined, limit: undefined, offset: undefined }, decorate).sessions;
   const touched = query.keys ? touchedKeys(catalogue, query.keys) : null;
   const matches = all.filter((s) => (bySubstring.has(s.key) || byIndex.has(s.key)) && (!touched || touched.has(s.key)));
-  return { sessions: matches.slice(0, query.limit ?? matches.length), total: matches.length };
+  const offset = query.offset ?? 0;
+  return { sessions: matches.slice(offset, offset + (query.limit ?? matches.length)), total: matches.length };
 }

@@ -78,13 +78,13 @@ export function teamMethods(options: TeamMethodsOptions): ServiceMethods {
   const bundleMethods = bundles.methods();
   const implemented: Partial<ServiceMethods> = {
     getAppInfo: async () => ({ version: appVersion, dataDir: store, shell: 'web', demoRootPath: null }),
-    listSessions: async ({ text, format, limit, starred, kept, tag, keys }) => {
+    listSessions: async ({ text, format, limit, offset, starred, kept, tag, keys }) => {
       if (starred || kept === false) return { sessions: [], total: 0 };
       const only = keys?.flatMap((k) => splitTeamKey(k) ?? []);
       // A tag with a double quote in it cannot be written as a tag: filter (nor typed in the search box): it lists nothing.
       if (tag?.includes('"')) return { sessions: [], total: 0 };
       const query = [text ? JSON.stringify(text) : '', format ? `source:${format}` : '', tag ? `tag:"${tag}"` : ''].filter(Boolean).join(' ');
-      const found = await reader.search(query, { limit: limit ?? 100_000, ...(only ? { only } : {}) });
+      const found = await reader.search(query, { limit: limit ?? 100_000, offset: offset ?? 0, ...(only ? { only } : {}) });
       return { sessions: found.hits.map(teamSummary), total: found.total };
     },
     searchSessions: async ({ query, limit, offset, sort, facets }) => {

@@ -1,4 +1,4 @@
-// Above the list: the sort control, and while searching how many sessions matched, how fast, and what could not be used.
+// Above the list: the sort control; while searching how many sessions matched, how fast, and what could not be used; how far a long list has loaded.
 import type { SearchSort } from '../../shared/search-api.ts';
 import { LIST_SORTS, SORT_LABELS } from '../shown-sessions.ts';
 import { useAppStore } from '../store/store-context.ts';
@@ -16,6 +16,7 @@ export function ListToolbar() {
   const options: readonly SearchSort[] = searching ? ['relevance', ...LIST_SORTS] : LIST_SORTS;
   const value = searching ? (searchSort === 'date' ? 'updated' : searchSort) : listSort;
   const answered = searching && search !== null && search.error === null;
+  const paging = useAppStore((s) => s.listPaging);
 
   return (
     <div className="list-toolbar">
@@ -38,6 +39,11 @@ export function ListToolbar() {
           </span>
         )}
         {searching && search === null && <span className="muted search-stats">Searching…</span>}
+        {!searching && paging && (
+          <span className="muted search-stats" data-testid="list-paging" aria-live="polite">
+            Loading the list… {paging.loaded.toLocaleString()} of {plural(paging.total, 'session')}
+          </span>
+        )}
       </div>
       {searching && search?.error && (
         <p className="search-problem error-text" role="alert" data-testid="search-error">

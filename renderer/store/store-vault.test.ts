@@ -3,9 +3,13 @@ import { describe, expect, it, vi } from 'vitest';
 import type { Annotations, PruneResult, TrashEntry, VaultStatus } from '../../shared/vault-api.ts';
 import { ClientError } from '../transport/client.ts';
 import { createAppStore } from './store.ts';
+import { LIST_FIRST_PAGE } from '../../shared/list-pages.ts';
 import { parseDays } from './store-vault-panel.ts';
 import { cleanTags } from './store-vault.ts';
 import { fakeClient, session, summary } from '../test-fixtures.ts';
+
+/** The list's first page asked with these filters. */
+const first = (filters: object) => ({ ...filters, limit: LIST_FIRST_PAGE });
 
 const KEY = 'claude-code:s1';
 const noNotes: Annotations = { starred: false, tags: [], note: '', updatedAt: null };
@@ -171,7 +175,7 @@ describe('vault slice: list filters', () => {
     await listed(3);
     store.getState().setListFilters({ starred: false, kept: false, tag: null });
     await listed(4);
-    expect(calls('listSessions')).toEqual([{}, { starred: true }, { starred: true, kept: true, tag: 'release' }, {}]);
+    expect(calls('listSessions')).toEqual([first({}), first({ starred: true }), first({ starred: true, kept: true, tag: 'release' }), first({})]);
   });
 
   it('filters changed faster than the list answers ask only for the last ones', async () => {
@@ -180,7 +184,7 @@ describe('vault slice: list filters', () => {
     store.getState().setListFilters({ starred: true });
     store.getState().setListFilters({ kept: true, tag: 'release' });
     await vi.waitFor(() => expect(store.getState().listLoading).toBe(false));
-    expect(calls('listSessions')).toEqual([{}, { starred: true, kept: true, tag: 'release' }]);
+    expect(calls('listSessions')).toEqual([first({}), first({ starred: true, kept: true, tag: 'release' })]);
   });
 });
 

@@ -5,6 +5,7 @@ import type { IndexProgress } from '../../shared/search-api.ts';
 import { ClientError } from '../transport/client.ts';
 import { visibleSessions } from '../components/search/session-filter.ts';
 import { createAppStore } from './store.ts';
+import { LIST_FIRST_PAGE, LIST_PAGE } from '../../shared/list-pages.ts';
 import { fakeClient, session, summary } from '../test-fixtures.ts';
 
 const older = summary({ key: 'vizier:a', title: 'Older', updatedAt: '2025-01-01T00:00:00Z' });
@@ -200,7 +201,71 @@ describe('createAppStore', () => {
     await vi.advanceTimersByTimeAsync(150);
     fake.emit({ name: 'sessionsChanged', payload: { changed: Array.from({ length: 501 }, (_, i) => `vizier:n${i}`), removed: [] } });
     await vi.advanceTimersByTimeAsync(150);
-    expect(lists().slice(before)).toEqual([{}, {}]);
+    expect(lists().slice(before)).toEqual([{ limit: LIST_FIRST_PAGE }, { limit: LIST_FIRST_PAGE }]);
+  });
+
+  it('shows the first page of a long list at once, then the rest page by page, each session once, with how far it has come', async () => {
+    const many = Array.from({ length: LIST_FIRST_PAGE + LIST_PAGE + 10 }, (_, i) => summary({ key: `vizier:s${i}`, title: `S${i}` }));
+    // While the pages load, a session of the second page is updated and moves to the top (the server says so).
+    const moved = many[LIST_FIRST_PAGE + 5] as (typeof many)[0];
+    let order = many;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const fake = fakeClient({
+      listSessions: async ({ limit, offset, keys }: { limit?: number; offset?: number; keys?: string[] }) => {
+        if (keys) return { sessions: order.filter((s) => keys.includes(s.key)), total: keys.length };
+        const from = offset ?? 0;
+        if (from > 0) await held;
+        return { sessions: order.slice(from, from + (limit ?? order.length)), total: order.length };
+      },
+      listRoots: async () => [root],
+    });
+    const store = createAppStore(fake.client, { debounceMs: 10 });
+    const refreshing = store.getState().refresh();
+    await vi.waitFor(() => expect(store.getState().sessions).toHaveLength(LIST_FIRST_PAGE));
+    expect(store.getState().listPaging).toEqual({ loaded: LIST_FIRST_PAGE, total: many.length });
+    expect(store.getState().loaded).toBe(true);
+    order = [moved, ...many.filter((s) => s !== moved)];
+    fake.emit({ name: 'sessionsChanged', payload: { changed: [moved.key], removed: [] } });
+    await vi.advanceTimersByTimeAsync(20);
+    release();
+    await refreshing;
+    await vi.advanceTimersByTimeAsync(20);
+    const keys = store.getState().sessions.map((s) => s.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect([...keys].sort()).toEqual(many.map((s) => s.key).sort());
+    expect(store.getState().total).toBe(many.length);
+    expect(store.getState().listPaging).toBeNull();
+    expect(fake.calls.filter((c) => c.method === 'listSessions').map((c) => c.input)).toEqual([
+      { limit: LIST_FIRST_PAGE },
+      { limit: LIST_PAGE, offset: LIST_FIRST_PAGE },
+      { limit: LIST_PAGE, offset: LIST_FIRST_PAGE + LIST_PAGE },
+      // The moved session's row, fetched once the list was done.
+      { keys: [moved.key] },
+    ]);
+  });
+
+  it('stops loading pages of a list a newer one replaced (a filter changed)', async () => {
+    const many = Array.from({ length: LIST_FIRST_PAGE + 5 }, (_, i) => summary({ key: `vizier:s${i}`, title: `S${i}` }));
+    const starred = [summary({ key: 'vizier:star', title: 'Starred' })];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const fake = fakeClient({
+      listSessions: async ({ limit, offset, starred: onlyStarred }: { limit?: number; offset?: number; starred?: boolean }) => {
+        if (onlyStarred) return { sessions: starred, total: 1 };
+        if ((offset ?? 0) > 0) await held;
+        return { sessions: many.slice(offset ?? 0, (offset ?? 0) + (limit ?? many.length)), total: many.length };
+      },
+      listRoots: async () => [root],
+    });
+    const store = createAppStore(fake.client);
+    const first = store.getState().refresh();
+    await vi.waitFor(() => expect(store.getState().listPaging).not.toBeNull());
+    store.getState().setListFilters({ starred: true });
+    release();
+    await first;
+    await vi.waitFor(() => expect(store.getState().sessions.map((s) => s.key)).toEqual(['vizier:star']));
+    expect(store.getState().listPaging).toBeNull();
   });
 
   it('reloads the open session when it changed and marks it when removed', async () => {

@@ -4,6 +4,7 @@ import { createOpenFileSlice, type OpenFileSlice } from './store-open.ts';
 import { shareListKeys } from '../components/bundle/share-list-keys.ts';
 import type { AppInfo } from '../../shared/api.ts';
 import type { SessionSummary } from '../../shared/session.ts';
+import { LIST_FIRST_PAGE, LIST_PAGE } from '../../shared/list-pages.ts';
 import { describeError, type AppClient, type ConnectionStatus } from '../transport/client.ts';
 import { shownSessions } from '../shown-sessions.ts';
 import { createRawSlice, type RawSlice } from './store-raw.ts';
@@ -42,7 +43,10 @@ export interface AppState
   total: number;
   /** False until the first list arrives, so the empty state is not flashed while loading. */
   loaded: boolean;
+  /** Until the list's first page arrives. */
   listLoading: boolean;
+  /** A long list arrives page by page after its first: how far it has come (null when it is all here). */
+  listPaging: { loaded: number; total: number } | null;
   listError: string | null;
   selectedKey: string | null;
   filter: string;
@@ -143,6 +147,7 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
       total: 0,
       loaded: false,
       listLoading: false,
+      listPaging: null,
       listError: null,
       selectedKey: null,
       filter: '',
@@ -174,10 +179,42 @@ export function createAppStore(client: AppClient, options: AppStoreOptions = {})
           // A later refresh is queued behind this one and will answer for both.
           if (seq !== listSeq) return;
           try {
-            const { sessions, total } = await client.listSessions(listQuery(get()));
-            set({ sessions, total, loaded: true, listLoading: false, listError: null });
+            const query = listQuery(get());
+            const first = await client.listSessions({ ...query, limit: LIST_FIRST_PAGE });
+            let total = first.total;
+            const more = first.sessions.length < total;
+            set({
+              sessions: first.sessions,
+              total,
+              loaded: true,
+              listLoading: false,
+              listError: null,
+              listPaging: more ? { loaded: first.sessions.length, total } : null,
+            });
+            if (!more) return;
+            // The rest in pages; only the finished list replaces the first page (each replacement re-runs the search
+            // and the dashboard). A later refresh (a filter changed) stops this one.
+            const rows = [...first.sessions];
+            const seen = new Set(rows.map((r) => r.key));
+            let offset = rows.length;
+            while (offset < total) {
+              const page = await client.listSessions({ ...query, limit: LIST_PAGE, offset });
+              if (seq !== listSeq) return set({ listPaging: null });
+              // A session that moved up between two pages comes twice: it is kept once. One that moved down past
+              // the pages asked for was in a sessionsChanged event, whose rows are fetched once this list is done.
+              for (const row of page.sessions) {
+                if (seen.has(row.key)) continue;
+                seen.add(row.key);
+                rows.push(row);
+              }
+              offset += page.sessions.length;
+              total = page.total;
+              if (page.sessions.length === 0) break;
+              set({ listPaging: { loaded: Math.min(rows.length, total), total } });
+            }
+            set({ sessions: rows, total: rows.length, listPaging: null });
           } catch (err) {
-            set({ listLoading: false, listError: describeError(err) });
+            set({ listLoading: false, listPaging: null, listError: describeError(err) });
           }
         });
       },
