@@ -1,6 +1,6 @@
 // The CLI's in-process client: the services' answers as values, their refusals as ClientErrors with the contract's code and message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClientError } from '../../shared/api-client.ts';
@@ -48,6 +48,28 @@ describe('one-shot commands and the full-text index', () => {
     await withOneShotServices({ roots: [large], noDefaults: true }, data, async (services) => {
       expect((await services.client.searchSessions({ query: 'tusked1' })).results.map((r) => r.summary.key)).toEqual(['jido-code:w1']);
     });
+  });
+
+  it('a command that only lists reads no text; the next that searches reads those files again, and a list-only one does not', async () => {
+    const dir = join(base, 'unread');
+    const file = join(dir, '.jido_code', 'sessions', 'u-1.json');
+    await mkdir(join(dir, '.jido_code', 'sessions'), { recursive: true });
+    // A whole second, so the time set again below is exactly the same.
+    const time = 1_767_340_800;
+    await writeFile(file, jidoSession('u-1', 'walrus-0'));
+    await utimes(file, time, time);
+    const data = { SESSION_VAULT_HOME: join(base, 'data-unread'), HOME: join(base, 'home') };
+    const titleAndHits = (needs: 'list' | 'search') =>
+      withOneShotServices({ roots: [dir], noDefaults: true, needs }, data, async (services) => ({
+        title: (await services.client.listSessions({})).sessions.map((s) => s.title),
+        hits: (await services.client.searchSessions({ query: 'build' })).total,
+      }));
+    expect(await titleAndHits('list')).toEqual({ title: ['walrus-0'], hits: 0 });
+    // The same size and time, other words: a file is read again only when it changed, or when its text is wanted.
+    await writeFile(file, jidoSession('u-1', 'seal---0'));
+    await utimes(file, time, time);
+    expect(await titleAndHits('list')).toEqual({ title: ['walrus-0'], hits: 0 });
+    expect(await titleAndHits('search')).toEqual({ title: ['seal---0'], hits: 1 });
   });
 });
 

@@ -27,6 +27,8 @@ export async function withOneShotServices<T>(options: OneShotOptions, env: NodeJ
     extraRoots: (options.roots ?? []).map((r) => resolve(r)),
     discoverDefaults: !options.noDefaults,
     watch: false,
+    // A command that does not search reads no index text: the next one that searches reads those files again.
+    textLater: options.needs === 'list',
     env,
   });
   try {

@@ -45,6 +45,11 @@ export interface LibrarySyncOptions {
   progress: IndexProgressTracker;
   /** False: scans only, no watchers (the CLI). */
   watch: boolean;
+  /**
+   * A one-shot command that only lists (list, export, diff, resume): scans build no index text (about a quarter of a
+   * cold `list`'s CPU), and the files go into the index marked as unread; the next scan that reads text reads them again.
+   */
+  textLater?: boolean;
   /** Sessions read (by key) and gone, to tell the window. */
   onChange(changed: string[], removed: string[]): void;
   /** A root's session counts or error may have changed. */
@@ -140,7 +145,8 @@ export class LibrarySync {
         // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
         await this.scanPool.release();
         // And the main thread's: the scan and the watcher's walk grew its young generation, which V8 keeps otherwise.
-        if (!this.closed) await releaseIdleMemory();
+        // Not in a one-shot command (no watching): its process ends soon, and the collection held its answer back.
+        if (!this.closed && this.o.watch) await releaseIdleMemory();
         if (!this.closed) this.o.onRootsChanged();
       });
     return this.scanning;
@@ -198,7 +204,7 @@ export class LibrarySync {
         : size > SCAN_LARGE_BYTES
           ? await this.readLarge(path, size)
           : // A file that needs more than the capped heap (or crashes its worker) is read again without the cap.
-            await this.scanPool.summarize(path).catch(() => livePool.summarize(path));
+            await this.scanPool.summarize(path, 'background', false, this.textLater).catch(() => livePool.summarize(path, 'background', false, this.textLater));
       if (this.closed) return null;
       if (!live && ++this.readSinceCollect >= (this.o.collectEvery ?? COLLECT_EVERY_FILES)) {
         this.readSinceCollect = 0;
@@ -238,7 +244,7 @@ export class LibrarySync {
    */
   private async readLarge(path: string, size: number): Promise<SummaryResponse> {
     try {
-      return await this.o.livePool.summarize(path);
+      return await this.o.livePool.summarize(path, 'background', false, this.textLater);
     } finally {
       if (size > LARGE_FILE_BYTES) await this.o.livePool.release();
     }
@@ -251,12 +257,15 @@ export class LibrarySync {
     // Listing first: the scan's text waits for the full-text tables until every file is listed (scanAll's end).
     index.beginListing();
     const writesBefore = catalogue.writes;
+    // Files an earlier command listed without their text are read again by a scan that reads text (the index marks them).
+    const unread = this.textLater ? null : index.textUnreadPaths();
     const result = await scanRoot(
       root.path,
       {
         claims,
         // A store is never fresh by its own size and mtime: its listing says which of its sessions changed (container-sync.ts).
-        isFresh: (p, size, mtime) => storeReader(p) === null && (catalogue.isFresh(p, size, mtime) || this.knownNotSession(p, size, mtime)),
+        isFresh: (p, size, mtime) =>
+          storeReader(p) === null && ((catalogue.isFresh(p, size, mtime) && !unread?.has(p)) || this.knownNotSession(p, size, mtime)),
         // Backpressure: the next file is read only while the index writer keeps up.
         read: (path, size, mtimeMs) => (storeReader(path) ? this.readStore(path, false) : index.room().then(() => this.readInto(path, size, mtimeMs))),
         onKeys: (keys) => this.o.onChange(keys, []),
@@ -317,6 +326,11 @@ export class LibrarySync {
       this.readSinceCollect = 0;
       (this.o.collectGarbage ?? collectOldGarbage)();
     }
+  }
+
+  /** Scans read files without their index text (see LibrarySyncOptions.textLater). */
+  private get textLater(): boolean {
+    return this.o.textLater === true;
   }
 
   /** Unchanged since its head said it is no session: not read again. */

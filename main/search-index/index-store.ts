@@ -193,9 +193,33 @@ export class SessionIndex {
     return (this.db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
   }
 
-  /** Records a read file (queued; written with the next batch). `text` null keeps the file listed but not searchable by content. */
-  put(path: string, size: number, mtimeMs: number, key: string, result: SummaryResponse, text: IndexText | PackedIndexText | null, usage?: UsageFacts): void {
-    this.queue({ kind: 'put', path, size, mtimeMs, key, result, text, usage });
+  /**
+   * Records a read file (queued; written with the next batch). `text` null keeps the file listed but not searchable by
+   * content; `textLater`: its text was not read (a command that only lists), and the next scan that reads text reads
+   * the file again (`textUnreadPaths`).
+   */
+  put(
+    path: string,
+    size: number,
+    mtimeMs: number,
+    key: string,
+    result: SummaryResponse,
+    text: IndexText | PackedIndexText | null,
+    usage?: UsageFacts,
+    textLater = false,
+  ): void {
+    this.queue({ kind: 'put', path, size, mtimeMs, key, result, text, usage, ...(textLater ? { textLater } : {}) });
+  }
+
+  /** The files listed without their text (pending-text.ts, `putUnread`), queued writes included: a scan that reads text reads them again. */
+  textUnreadPaths(): Set<string> {
+    this.flush();
+    const paths = new Set<string>();
+    for (const row of this.prepared('SELECT f.path AS path FROM fts_pending p JOIN files f ON f.id = p.id WHERE p.more IS NULL').iterate() as Iterable<{
+      path: string;
+    }>)
+      paths.add(row.path);
+    return paths;
   }
 
   remove(path: string): void {

@@ -21,6 +21,8 @@ export type WriteOp =
       result: SummaryResponse;
       text: IndexText | PackedIndexText | null;
       usage?: UsageFacts;
+      /** Read without its text (a command that only lists): listed, and marked for the next scan that reads text. */
+      textLater?: boolean;
     }
   | { kind: 'remove'; path: string }
   | { kind: 'key'; path: string; key: string };
@@ -262,7 +264,8 @@ export class IndexWrites {
     for (const c of chunks) this.insertChunk.run(firstChunkRowid(row.id) + c.n, c.firstMessage, c.bytes);
     // The scan worker leaves the identifiers to be found here, in the stored text (identsOf); strings come with theirs.
     const idents = text.idents.length ? text.idents : null;
-    if (this.deferText) this.pending.put(row.id, idents, text.more);
+    if (op.textLater) this.pending.putUnread(row.id);
+    else if (this.deferText) this.pending.put(row.id, idents, text.more);
     else
       this.queueFullText(
         row.id,

@@ -35,7 +35,7 @@ export class IndexedCatalogue extends Catalogue {
     const text = result.ok ? (result.text ?? null) : null;
     const stored: SummaryResponse = result.ok ? { id: 0, ok: true, summary: result.summary, companions: result.companions } : result;
     const key = super.put(path, size, mtimeMs, stored);
-    this.index.put(path, size, mtimeMs, key, stored, text, result.ok ? result.usage : undefined);
+    this.index.put(path, size, mtimeMs, key, stored, text, result.ok ? result.usage : undefined, result.ok && result.textLater === true);
     this.holding.add(path);
     return key;
   }

@@ -1,4 +1,4 @@
-// Text read and listed but not yet in the full-text tables (fts_pending: words, idents_pending: identifiers), which the writer thread works off after a scan.
+// Text read and listed but not yet in the full-text tables (fts_pending: words, idents_pending: identifiers), which the writer thread works off after a scan; and files listed whose text was not read yet (fts_pending's `more` NULL).
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { CHUNK_SLOTS, firstChunkRowid } from './body-chunks.ts';
 import { identsOf } from './index-text.ts';
@@ -18,7 +18,10 @@ export interface PendingIdents {
   idents: Uint8Array;
 }
 
-/** How many files wait: for the word tables (then they are not searchable), and for the identifiers' substrings. */
+/**
+ * How many files wait: for the word tables (then they are not searchable), and for the identifiers' substrings. Files
+ * whose text was not read (`putUnread`) are in neither: no catch-up can index them, the next scan that reads text does.
+ */
 export interface PendingCounts {
   words: number;
   idents: number;
@@ -54,15 +57,15 @@ export class PendingText {
   private readonly counted: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.wordsExist = db.prepare('SELECT 1 AS y FROM fts_pending WHERE id = ?');
+    this.wordsExist = db.prepare('SELECT more IS NULL AS unread FROM fts_pending WHERE id = ?');
     this.identsExist = db.prepare('SELECT 1 AS y FROM idents_pending WHERE id = ?');
     this.insertWords = db.prepare('INSERT OR REPLACE INTO fts_pending (id, more) VALUES (?, ?)');
     this.insertIdents = db.prepare('INSERT OR REPLACE INTO idents_pending (id, idents) VALUES (?, ?)');
     this.removeWords = db.prepare('DELETE FROM fts_pending WHERE id = ?');
     this.removeIdents = db.prepare('DELETE FROM idents_pending WHERE id = ?');
-    this.firstWords = db.prepare('SELECT id FROM fts_pending ORDER BY id LIMIT ?');
+    this.firstWords = db.prepare('SELECT id FROM fts_pending WHERE more IS NOT NULL ORDER BY id LIMIT ?');
     this.firstIdents = db.prepare('SELECT id FROM idents_pending ORDER BY id LIMIT ?');
-    this.wordsAfter = db.prepare('SELECT id FROM fts_pending WHERE id > ? ORDER BY id LIMIT ?');
+    this.wordsAfter = db.prepare('SELECT id FROM fts_pending WHERE id > ? AND more IS NOT NULL ORDER BY id LIMIT ?');
     this.identsAfter = db.prepare('SELECT id FROM idents_pending WHERE id > ? ORDER BY id LIMIT ?');
     this.wordsRow = db.prepare('SELECT p.more AS more, t.title AS title, t.meta AS meta FROM fts_pending p LEFT JOIN texts t ON t.id = p.id WHERE p.id = ?');
     this.identsRow = db.prepare(
@@ -70,7 +73,9 @@ export class PendingText {
     );
     this.chunks = db.prepare('SELECT text FROM body_chunks WHERE rowid >= ? AND rowid < ? ORDER BY rowid');
     this.chunks.setReturnArrays(true);
-    this.counted = db.prepare('SELECT (SELECT count(*) FROM fts_pending) AS words, (SELECT count(*) FROM idents_pending) AS idents');
+    this.counted = db.prepare(
+      'SELECT (SELECT count(*) FROM fts_pending WHERE more IS NOT NULL) AS words, (SELECT count(*) FROM idents_pending) AS idents',
+    );
   }
 
   /** `idents` null: found in the stored text when their turn comes (identsOf). */
@@ -79,13 +84,24 @@ export class PendingText {
     this.insertIdents.run(id, idents);
   }
 
+  /**
+   * A file listed without its text (a one-shot command that only lists had the worker skip it): in no full-text table,
+   * and not searchable until a scan that reads text reads the file again (`SessionIndex.textUnreadPaths`).
+   */
+  putUnread(id: number): void {
+    this.insertWords.run(id, null);
+    this.removeIdents.run(id);
+  }
+
   /** Takes a file's rows out; says which tables never got its text (nothing to delete from those). */
   take(id: number): { words: boolean; idents: boolean } {
-    const words = this.wordsExist.get(id) !== undefined;
+    const row = this.wordsExist.get(id) as { unread: number } | undefined;
+    const words = row !== undefined;
     const idents = this.identsExist.get(id) !== undefined;
     if (words) this.removeWords.run(id);
     if (idents) this.removeIdents.run(id);
-    return { words, idents };
+    // A file whose text was never read was in no full-text table.
+    return { words, idents: idents || row?.unread === 1 };
   }
 
   /** Gives up the first waiting file's text of the phase that failed: the file stays listed, without that text. */

@@ -183,5 +183,7 @@ export async function readSessionFile(request: ReadRequest): Promise<ReadRespons
   if (!('key' in result)) return result;
   if (request.mode === 'full') return { id, ok: true, session: result };
   const companions = result.sourceFiles.filter((f) => f.role !== 'primary' && f.path !== path).map((f) => f.path);
+  // A command that only lists leaves the index text (about a quarter of a cold list's CPU) to a later scan that reads it.
+  if (request.mode === 'summary' && request.textLater) return { id, ok: true, summary: toSummary(result), companions, usage: usageFacts(result), textLater: true };
   return { id, ok: true, summary: toSummary(result), companions, text: extractPackedIndexText(result), usage: usageFacts(result) };
 }

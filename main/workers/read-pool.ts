@@ -76,9 +76,12 @@ export class ReadPool {
     return this.enqueue({ path, mode: 'full' }, priority) as Promise<FullResponse>;
   }
 
-  /** Only the list's summary: the worker parses the file and posts back a few hundred bytes. */
-  summarize(path: string, priority: Priority = 'background', keep = false): Promise<SummaryResponse> {
-    return this.enqueue({ path, mode: 'summary', keep }, priority) as Promise<SummaryResponse>;
+  /**
+   * Only the list's summary: the worker parses the file and posts back a few hundred bytes (and the index text).
+   * `textLater`: without the index text (a one-shot command that only lists).
+   */
+  summarize(path: string, priority: Priority = 'background', keep = false, textLater = false): Promise<SummaryResponse> {
+    return this.enqueue({ path, mode: 'summary', keep, ...(textLater ? { textLater } : {}) }, priority) as Promise<SummaryResponse>;
   }
 
   /** The sessions a store holds (`path` is the store), from its reader's listing query. */

@@ -26,10 +26,15 @@ export interface FullRequest extends RequestBase {
   mode: 'full';
 }
 
-/** The list's summary; `keep`: keep the parsed session, because it is likely to be opened next (a large new file). */
+/**
+ * The list's summary; `keep`: keep the parsed session, because it is likely to be opened next (a large new file).
+ * `textLater`: no index text (a one-shot command that only lists); the answer says so, and a later scan that reads
+ * text reads the file again.
+ */
 export interface SummaryRequest extends RequestBase {
   mode: 'summary';
   keep?: boolean;
+  textLater?: boolean;
 }
 
 /** One window of an opened session's messages: the first message and how many; `paging`: a big session's page tables. */
@@ -86,8 +91,10 @@ export type FullResponse = { id: number; ok: true; session: Session } | ReadFail
 /** `companions`: the session's other source files (transcripts, indexes, meta), watched for changes too. */
 /** `text`: what the full-text index stores, extracted here so the main thread never walks the transcript (the scan worker sends it packed, a transferred buffer). */
 /** `usage`: the session's usage per hour and model, tools, turns and rate limits, for the usage reports and the dashboard. */
+/** `textLater`: asked without its index text (SummaryRequest), so the index marks the file's text as not read yet. */
 export type SummaryResponse =
-  { id: number; ok: true; summary: SessionSummary; companions: string[]; text?: IndexText | PackedIndexText; usage?: UsageFacts } | ReadFailure;
+  | { id: number; ok: true; summary: SessionSummary; companions: string[]; text?: IndexText | PackedIndexText; usage?: UsageFacts; textLater?: true }
+  | ReadFailure;
 /** `session.messages` holds only the requested window; `messagesTotal` counts them all. */
 export type WindowResponse = { id: number; ok: true; session: Session; messagesTotal: number } | ReadFailure;
 /** A failure names the file (A's or B's) that could not be read. */
