@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { benchServices } from './bench-services.ts';
 import { builtFile } from './built.ts';
 import { ccusageSessions, listColdWarm, type ListRuns } from './list-vs-ccusage.ts';
+import { listThenSearch, type ListThenSearch } from './search-after-list.ts';
 import { readParseFloor, type FloorFigures } from './read-parse-floor.ts';
 import { claudeFiles, realisticCorpus, type RealisticCorpus } from './realistic-corpus/corpus.ts';
 import { printCorpusProfile } from './realistic-corpus/print-profile.ts';
@@ -43,6 +44,8 @@ export interface RunFigures {
   ccusageSessions: number;
   /** The first scan in a fresh process: listed, searchable, merged. */
   cold: ColdFigures;
+  /** A cold `list`, then the first `search` in its data folder (which reads the text the list left unread). */
+  thenSearch: ListThenSearch;
 }
 
 export interface SearchFigures {
@@ -120,7 +123,8 @@ export async function benchSearch(o: SearchBenchOptions): Promise<SearchFigures>
       const claudeList = await listColdWarm(corpus.claudeDir);
       const cc = await ccusageSessions(corpus.claudeDir);
       const cold = await coldScan(dataDir, corpus.root, queryFile);
-      runs.push({ floor, claudeFloor, list, claudeList, ccusageMs: cc.ms, ccusageSessions: cc.sessions, cold });
+      const thenSearch = await listThenSearch(corpus.root, words[Math.floor(words.length / 2)]?.word ?? 'constructor');
+      runs.push({ floor, claudeFloor, list, claudeList, ccusageMs: cc.ms, ccusageSessions: cc.sessions, cold, thenSearch });
     }
     const indexFileMb =
       (await stat(join(dataDir, 'index.sqlite')).then(
@@ -205,6 +209,18 @@ export function printSearch(f: SearchFigures): void {
       runs.map((r) => r.list.cold.ms / r.floor.ms),
       '≤ 1.5×',
     )}`,
+  );
+  console.log(
+    `    then the first \`search\` (it reads the text the list left unread): ${over(
+      runs.map((r) => r.thenSearch.searchMs),
+      ms,
+    )}, / floor ${over(
+      runs.map((r) => r.thenSearch.searchMs / r.floor.ms),
+      (x) => `${r2(x)}×`,
+    )} (${runs[0]?.thenSearch.found.toLocaleString('en-US')} sessions found; its list ${over(
+      runs.map((r) => r.thenSearch.listMs),
+      ms,
+    )})`,
   );
   console.log(
     `  first scan in the app's services:  listed ${over(
