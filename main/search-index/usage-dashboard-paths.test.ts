@@ -1,4 +1,4 @@
-// The dashboard's fast ways (the writer's totals, the files' day rows, the totals less the other files, model: by its indexed names) show what every matched file's hourly rows show, for each query shape the bench times, on a varied generated index; and an index of schema 10 upgrades to the same answers.
+// The dashboard's fast ways (the writer's totals, the files' day rows, the totals less the other files, model: by its indexed names and the totals per set of names) show what every matched file's hourly rows show, for each query shape the bench times, on a varied generated index; and indexes of schema 10 and 11 upgrade to the same answers.
 import { DatabaseSync } from 'node:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,8 @@ import { readResult } from './test-sessions.ts';
 import { usageDashboard } from './usage-dashboard.ts';
 import { usageFacts } from './usage-facts.ts';
 import { modelCondition } from './usage-file-models.ts';
+import { namesAnswer } from './usage-name-rollup.ts';
+import { DROP_NAME_TOTALS } from './usage-name-totals.ts';
 
 const NOW = Date.UTC(2026, 10, 1);
 const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -66,6 +68,14 @@ function both(catalogue: IndexedCatalogue, query: string, breakdown: 'model' | '
   ] as const;
 }
 
+/** Shapes the totals per set of model names answer: a part of a name, an exact name, a wildcard, with a source, no match. */
+const NAME_SHAPES = [
+  ['model:"claude-haiku-4-5"', 'model'],
+  ['source:claude-code model:sonnet', 'source'],
+  ['model:codex', 'model'],
+  ['model:nothing', 'model'],
+] as const;
+
 /** The bench's shapes, and more: an exact model, a wildcard, a model and a word, a word most files lack. */
 const SHAPES = [
   ...DASHBOARD_QUERIES.map((q) => [q.query, q.breakdown] as const),
@@ -74,6 +84,8 @@ const SHAPES = [
   ['model:haiku parser', 'model'],
   ['model:opus after:90d', 'project'],
   ['-parser', 'model'],
+  // From the totals per set of model names (usage-name-rollup.ts).
+  ...NAME_SHAPES,
 ] as const;
 
 /** The files search's model: filter matches (a test of each file's own model and day rows) and the indexed names' files. */
@@ -108,6 +120,15 @@ describe('the dashboard on a varied index of 400 sessions', () => {
     expect(fast).toEqual(reference);
   });
 
+  it('answers model: (with or without a source) from the totals per set of names, and other shapes not', () => {
+    for (const [query, breakdown] of [...NAME_SHAPES, ['model:opus', 'model'], ['model:gpt-5*codex', 'source']] as const)
+      expect(namesAnswer(parseQuery(query, NOW), breakdown), query).toBe(true);
+    for (const [query, breakdown] of [['model:opus', 'project'], ['model:opus after:90d', 'model'], ['model:haiku parser', 'model'], ['', 'model']] as const)
+      expect(namesAnswer(parseQuery(query, NOW), breakdown), query).toBe(false);
+    // The current block is compared too: it is not empty.
+    expect(both(catalogue, 'model:opus', 'model')[0].block).not.toBeNull();
+  });
+
   it('counts sessions for the broad and narrow shapes alike (the comparison is not of empty dashboards)', () => {
     for (const query of ['', 'parser', 'model:opus', 'after:30d', 'project:proj-7', 'parser project:proj-7 after:90d'])
       expect(both(catalogue, query, 'model')[0].totals.sessions, query).toBeGreaterThan(0);
@@ -137,6 +158,109 @@ describe('the dashboard on a varied index of 400 sessions', () => {
       expect(names, query).toEqual(search);
     }
   });
+
+  it('keeps the totals per set of names in step as files are rewritten with other models and removed', () => {
+    const rng = new Prng(8);
+    for (let n = 0; n < 6; n++) {
+      const s = syntheticSession(rng, 20_000 + n);
+      put(catalogue, `/bench/changing-${n}.jsonl`, s);
+      catalogue.index.flush();
+      put(catalogue, `/bench/changing-${n}.jsonl`, calling(s, n % 2 ? 'claude-haiku-4-5' : 'gpt-5-codex'));
+      if (n % 3 === 0) catalogue.remove(`/bench/changing-${n}.jsonl`);
+    }
+    for (const [query, breakdown] of [...NAME_SHAPES, ['model:opus', 'model'], ['model:gpt-5*codex', 'source']] as const) {
+      const [fast, reference] = both(catalogue, query, breakdown);
+      expect(fast, query).toEqual(reference);
+    }
+  });
+});
+
+/** The session recording a rate limit at its last activity (as Codex's do), `used` percent of it used. */
+function limited(s: Session, used: number): Session {
+  return { ...s, extra: { ...s.extra, rateLimits: { at: s.updatedAt, windows: [{ name: 'primary', usedPercent: used, windowMinutes: 300, resetsAt: null }] } } };
+}
+
+/** The session with every call (and its own model) made by `model`. */
+function calling(s: Session, model: string): Session {
+  return { ...s, model: { provider: null, name: model, parameters: {} }, messages: s.messages.map((m) => (m.model ? { ...m, model } : m)) };
+}
+
+describe('model: over sub-agents whose parent decides whether they count', () => {
+  /**
+   * Parents calling `parents[i]`, each with a sub-agent calling only haiku: a haiku sub-agent of an opus parent counts
+   * in model:opus with its parent. A kept copy of the first parent and of its sub-agent, shadowed by their live files.
+   */
+  function families(parents: string[]): IndexedCatalogue {
+    const catalogue = newCatalogue(new SessionIndex(':memory:'));
+    const rng = new Prng(3);
+    parents.forEach((model, n) => {
+      const parent = limited(calling(syntheticSession(rng, n), model), 10 + n);
+      const sub = limited(calling(syntheticSession(rng, 100 + n, parent.key), 'claude-haiku-4-5'), 50 + n);
+      for (const s of [parent, sub]) {
+        const path = s.sourceFiles[0]?.path as string;
+        put(catalogue, path, s);
+        if (n === 0) put(catalogue, `${VAULT}${s.key}/source${path}`, s);
+      }
+    });
+    return catalogue;
+  }
+
+  // Most of the haiku sub-agents count (their totals less the others'), or few do (their own rows added).
+  it.each([
+    ['most count', ['claude-opus-4-7', 'claude-opus-4-7', 'claude-opus-4-7', 'claude-sonnet-4-5']],
+    ['few count', ['claude-opus-4-7', 'claude-sonnet-4-5', 'claude-sonnet-4-5', 'claude-sonnet-4-5']],
+  ])('counts a matched parent’s sub-agents once, as the hourly rows do (%s)', (_, parents) => {
+    const catalogue = families(parents);
+    const opus = parents.filter((m) => m === 'claude-opus-4-7').length;
+    for (const breakdown of ['model', 'source'] as const) {
+      const [fast, reference] = both(catalogue, 'model:opus', breakdown);
+      expect(fast).toEqual(reference);
+      expect(fast.totals.sessions).toBe(2 * opus);
+      expect(fast.models.map((m) => m.name).sort()).toEqual(['claude-haiku-4-5', 'claude-opus-4-7']);
+      expect(fast.limits.length).toBeGreaterThan(0);
+    }
+    // Every sub-agent calls haiku, no parent does: they count alone.
+    const [fast, reference] = both(catalogue, 'model:"claude-haiku-4-5"', 'model');
+    expect(fast).toEqual(reference);
+    expect(fast.totals.sessions).toBe(parents.length);
+  });
+});
+
+describe('an index of schema 11', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sv-dashboard-names-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const TABLES = ['usage_name_days', 'usage_name_hours', 'usage_name_projects', 'usage_name_tools', 'usage_name_sessions'];
+  const rows = (read: (sql: string) => unknown[]) =>
+    TABLES.map((t) =>
+      JSON.parse(JSON.stringify(read(`SELECT * FROM ${t} ORDER BY 1, 2, 3, 4, 5, 6`)), (_, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(12)) : v)),
+    );
+
+  it('gains the totals per set of names from the rows it has: the writer’s, and the same answers', async () => {
+    const file = join(dir, 'index.sqlite');
+    const first = new SessionIndex(file);
+    fill(newCatalogue(first), 120);
+    await first.settled();
+    first.close();
+    // Schema 11 is schema 12 without the totals per set of names, at version 11.
+    const db = new DatabaseSync(file);
+    const written = rows((sql) => db.prepare(sql).all());
+    expect(written[0]?.length).toBeGreaterThan(100);
+    db.exec(`${DROP_NAME_TOTALS} PRAGMA user_version = 11`);
+    db.close();
+    const index = new SessionIndex(file);
+    try {
+      expect(index.note).toBe('The search index was upgraded from version 11 to 12.');
+      expect(rows((sql) => index.prepared(sql).all())).toEqual(written);
+      const catalogue = newCatalogue(index);
+      await catalogue.restore(() => true);
+      for (const [query, breakdown] of [...NAME_SHAPES, ['model:opus', 'model']] as const) {
+        const [fast, reference] = both(catalogue, query, breakdown);
+        expect(fast, query).toEqual(reference);
+      }
+    } finally {
+      index.close();
+    }
+  });
 });
 
 describe('an index of schema 10', () => {
@@ -157,7 +281,7 @@ describe('an index of schema 10', () => {
     db.close();
     const index = new SessionIndex(file);
     try {
-      expect(index.note).toBe('The search index was upgraded from version 10 to 11.');
+      expect(index.note).toBe('The search index was upgraded from version 10 to 12.');
       expect(index.prepared('SELECT model, file_id FROM usage_file_models ORDER BY 1, 2').all()).toEqual(written);
       const catalogue = newCatalogue(index);
       await catalogue.restore(() => true);

@@ -25,6 +25,7 @@ import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
 import { fromFileDays, type Parts } from './usage-dashboard-sets.ts';
 import { fileDaysIn } from './usage-file-days.ts';
 import { ofSource, storeScope } from './usage-scope-table.ts';
+import { fromNameTotals, namesAnswer } from './usage-name-rollup.ts';
 
 type Input = MethodInput<'usageDashboard'>;
 type Output = MethodOutput<'usageDashboard'>;
@@ -37,14 +38,17 @@ const HOUR_MS = 3_600_000;
  */
 const BLOCK_LOOKBACK_MS = 24 * HOUR_MS;
 
-/** The active block, else the latest: from the last week of calls before the latest one (ccusage's blocks start afresh after any 5-hour pause). */
-function currentBlock(catalogue: IndexedCatalogue, scope: UsageScope, now: number): UsageBlock | null {
-  if (!scope.any) return null;
+/**
+ * The active block, else the latest: from the last week of calls before the latest one (ccusage's blocks start afresh
+ * after any 5-hour pause). `scopeFrom`: the files counted, given the first hour the block's calls are read from.
+ */
+function currentBlock(catalogue: IndexedCatalogue, scopeFrom: (sinceMs: number) => UsageScope, source: string, now: number): UsageBlock | null {
   // The source's last hour with usage, from the writer's totals (a query narrower than a source only looks back further).
-  const source = scope.parsed.filters.source ?? 'claude-code';
   const latest = catalogue.index.prepared('SELECT max(hour_ms) AS h FROM usage_hours WHERE format = ? AND calls > 0').get(source) as
     { h: number | null } | undefined;
   if (!latest?.h) return null;
+  const scope = scopeFrom(latest.h - BLOCK_LOOKBACK_MS);
+  if (!scope.any) return null;
   const blocks = buildBlocks(blockHours(catalogue, scope, latest.h - BLOCK_LOOKBACK_MS, undefined, undefined, true), now, BLOCK_MS);
   return blocks.find((b) => b.isActive) ?? blocks.filter((b) => !b.isGap).at(-1) ?? null;
 }
@@ -80,7 +84,8 @@ function fromTotals(catalogue: IndexedCatalogue, scope: UsageScope, hours: Clock
 }
 
 /**
- * A query with no filter but a source is answered from the writer's totals; one that narrows the files from their rows
+ * A query with no filter but a source is answered from the writer's totals; one with `model:` and at most a source from
+ * the totals per set of model names (usage-name-rollup.ts); one that narrows the files otherwise from their rows
  * per day (its matches written once into temporary tables, usage-scope-table.ts), when those were counted in the
  * dashboard's time zone; else from every file's rows per hour. `perFileOnly`: always the last (tests compare them).
  */
@@ -95,11 +100,17 @@ export function usageDashboard(catalogue: IndexedCatalogue, input: Input, annota
   const { afterMs, beforeMs } = scope.parsed.filters;
   const hours = clockFor(catalogue, afterMs === undefined ? 0 : Math.floor(afterMs / HOUR_MS) * HOUR_MS, beforeMs ?? Number.MAX_SAFE_INTEGER, timeZone);
   let parts: Parts;
-  let blockScope = () => claudeScope(source, query, now);
+  // The files the current block counts, given the first hour its calls are read from.
+  let blockScope: (sinceMs: number) => UsageScope = () => claudeScope(source, query, now);
   let limitsScope = scope;
   const daysInZone = !perFileOnly && fileDaysIn(source, timeZone);
   if (!perFileOnly && rollupAnswers(scope.parsed, breakdown, daysInZone)) parts = fromTotals(catalogue, scope, hours, breakdown);
-  else if (daysInZone && scope.any) {
+  else if (daysInZone && scope.any && namesAnswer(scope.parsed, breakdown)) {
+    const named = fromNameTotals(catalogue, scope, hours, breakdown);
+    parts = named.parts;
+    blockScope = (sinceMs) => named.blockScope(scope.parsed.filters.source ?? 'claude-code', sinceMs);
+    limitsScope = named.limitsScope;
+  } else if (daysInZone && scope.any) {
     const stored = storeScope(source, scope);
     parts = fromFileDays(catalogue, stored, hours, breakdown);
     blockScope = () => ofSource(stored.scope, scope.parsed.filters.source ?? 'claude-code');
@@ -136,7 +147,7 @@ export function usageDashboard(catalogue: IndexedCatalogue, input: Input, annota
     lengths: sessions.lengths,
     turns: sessions.turns,
     cache: cachePerDay(rows),
-    block: currentBlock(catalogue, blockScope(), now),
+    block: scope.any ? currentBlock(catalogue, blockScope, scope.parsed.filters.source ?? 'claude-code', now) : null,
     limits: latestLimits(catalogue, limitsScope),
     problems: scope.parsed.problems,
     tookMs: Math.round((performance.now() - t0) * 10) / 10,

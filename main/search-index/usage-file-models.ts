@@ -44,9 +44,16 @@ export function modelCondition(filters: Pick<Filters, 'model' | 'exact'>): { cla
   // Every distinct name, by stepping along the primary key from one name to the next.
   const names = `WITH RECURSIVE sv_names(name) AS (SELECT min(model) FROM usage_file_models
     UNION ALL SELECT (SELECT min(model) FROM usage_file_models WHERE model > name) FROM sv_names WHERE name IS NOT NULL)`;
-  const test = filters.exact?.model ? 'n.name = ? COLLATE NOCASE' : "n.name LIKE ? ESCAPE '\\'";
+  const test = nameTest({ ...filters, model: value });
   return {
-    clause: `f.id IN (${names} SELECT m.file_id FROM sv_names n CROSS JOIN usage_file_models m ON m.model = n.name WHERE n.name IS NOT NULL AND ${test})`,
-    params: [filters.exact?.model ? value : `%${like(value)}%`],
+    clause: `f.id IN (${names} SELECT m.file_id FROM sv_names n CROSS JOIN usage_file_models m ON m.model = n.name WHERE n.name IS NOT NULL AND ${test.sql('n.name')})`,
+    params: [test.param],
   };
+}
+
+/** The `model:` filter's test of one name (`column`), with its one parameter: the whole name, or a part of it with `*` wildcards. */
+export function nameTest(filters: Pick<Filters, 'exact'> & { model: string }): { sql: (column: string) => string; param: string } {
+  return filters.exact?.model
+    ? { sql: (c) => `${c} = ? COLLATE NOCASE`, param: filters.model }
+    : { sql: (c) => `${c} LIKE ? ESCAPE '\\'`, param: `%${like(filters.model)}%` };
 }

@@ -2,7 +2,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 /** One totals table's additions: per key (its key columns' values), the sums of its summed columns. */
-class PendingSums {
+export class PendingSums {
   private readonly byKey = new Map<string, { key: SQLInputValue[]; sums: number[] }>();
   private readonly statement: StatementSync;
   private readonly width: number;

@@ -5,6 +5,7 @@ import { lengthBucket, turnBucket } from './usage-buckets.ts';
 import type { UsageFacts } from './usage-facts.ts';
 import { localHours, type LocalHour } from './usage-periods.ts';
 import { CREATE_FILE_MODELS, fileModelNames } from './usage-file-models.ts';
+import { CREATE_NAME_TOTALS, NameTotals, namesKey } from './usage-name-totals.ts';
 import { CREATE_FILE_DAYS, CREATE_PROJECT_DAYS } from './usage-schema.ts';
 import type { ToolUse } from './usage-tools.ts';
 import { UsageTotals } from './usage-totals.ts';
@@ -63,6 +64,8 @@ export class UsageWrites {
   private readonly deletes: StatementSync[];
   /** What the batch's written files add to the totals, written when it ends (writeTotals). */
   private readonly totals: UsageTotals;
+  /** The same per set of model names (usage-name-totals.ts), written with them. */
+  private readonly names: NameTotals;
 
   constructor(db: DatabaseSync) {
     this.insertHour = db.prepare(
@@ -108,6 +111,7 @@ export class UsageWrites {
       ON CONFLICT DO UPDATE SET ${addAll(['sessions', 'with_usage'])}`);
     this.sessionOf = db.prepare('SELECT turns FROM usage_sessions WHERE file_id = ?');
     this.totals = new UsageTotals(db);
+    this.names = new NameTotals(db);
     this.deletes = ['usage', 'usage_tools', 'usage_sessions', 'usage_limits', 'usage_file_days', 'usage_file_models'].map((t) =>
       db.prepare(`DELETE FROM ${t} WHERE file_id = ?`),
     );
@@ -166,8 +170,22 @@ export class UsageWrites {
    * A written file's day rows, and its figures added to the batch's totals: what `addTotals` adds for it, worked out
    * from the rows just written instead of read back (see usage-totals.ts).
    */
-  private addWritten(fileId: number, rows: readonly HourRow[], s: UsageSessionRow): void {
+  private addWritten(fileId: number, rows: readonly HourRow[], s: UsageSessionRow, names: readonly string[]): void {
     const { days, projects } = this.dayFigures(rows, 1);
+    this.names.add(
+      {
+        names: namesKey(names),
+        zone: this.zone,
+        format: s.format,
+        project: projectName(s.project),
+        topLevel: s.topLevel,
+        length: s.length,
+        turns: s.turns,
+        tools: s.tools.map((t) => [t.name, t.calls, t.failures] as const),
+        days: [...days.values()].map((d) => ({ day: d.day, model: d.model, sums: d.sums, hours: [...d.hours.values()] })),
+      },
+      1,
+    );
     for (const d of days.values()) this.totals.days.add([d.zone, d.day, d.model, d.format], d.sums);
     this.insertFileDays(fileId, days);
     for (const p of projects.values()) this.totals.projectDays.add([p.zone, p.day, p.project, p.format], p.sums);
@@ -186,11 +204,13 @@ export class UsageWrites {
   /** Writes the batch's totals (before its transaction commits). */
   writeTotals(): void {
     this.totals.write();
+    this.names.write();
   }
 
   /** Forgets a failed batch's totals (its transaction is rolled back). */
   clearTotals(): void {
     this.totals.clear();
+    this.names.clear();
   }
 
   private addTotals(fileId: number, sign: 1 | -1, turns: number): void {
@@ -259,12 +279,14 @@ export class UsageWrites {
       unpriced: u.unpriced,
       calls: u.calls,
     }));
-    this.addWritten(fileId, rows, session);
+    this.addWritten(fileId, rows, session, names);
   }
 
   remove(fileId: number): void {
     const session = this.sessionOf.get(fileId) as { turns: number } | undefined;
     if (session) this.addTotals(fileId, -1, session.turns);
+    const named = this.names.stored(fileId);
+    if (named) this.names.add(named, -1);
     for (const d of this.deletes) d.run(fileId);
   }
 }
@@ -274,6 +296,8 @@ export function addFileDays(db: DatabaseSync): void {
   db.exec(CREATE_FILE_DAYS);
   // Schema 11's table, which the writes below prepare statements for (the 10 -> 11 step fills it).
   db.exec(CREATE_FILE_MODELS);
+  // And schema 12's (the 11 -> 12 step fills them).
+  db.exec(CREATE_NAME_TOTALS);
   db.exec(CREATE_PROJECT_DAYS);
   db.exec('DELETE FROM usage_project_days');
   const columns = db.prepare('PRAGMA table_info(usage_sessions)').all() as Array<{ name: string }>;
