@@ -23,6 +23,9 @@ export interface ContainedSession {
   version: string;
 }
 
+/** One session of a batch read (`ContainerReader.readMany`): its Session, or why it could not be read. */
+export type ContainedRead = { id: string; session: Session } | { id: string; error: unknown };
+
 /**
  * A reader whose files each hold many sessions. Every session is addressed by its store and id; the store is
  * opened read-only and never blocks the agent writing it (see sqlite-file.ts).
@@ -34,6 +37,13 @@ export interface ContainerReader {
   list(absPath: string): Promise<ContainedSession[]>;
   /** One session of the store, in the canonical model. Throws UnreadableError with the exact reason. */
   readOne(absPath: string, id: string): Promise<Session>;
+  /**
+   * Several sessions of the store in one read, for a scan that reads thousands: `each` is called once per id, in
+   * any order, with the Session `readOne` gives for it or the error it would throw. Only one session needs to be
+   * held at a time. `each` returning false stops the read: the ids not given yet are left unread. Optional: without
+   * it, each session is read with `readOne`.
+   */
+  readMany?(absPath: string, ids: readonly string[], each: (read: ContainedRead) => boolean | void): Promise<void>;
   /**
    * The session's own rows (its session row, its messages, their parts; never another session's), table by table
    * (store-rows.ts `ownRows` gathers them). The raw view shows them, and a bundle or a kept copy carries them as

@@ -8,7 +8,7 @@ import { ownRows, quoteName, tableColumns } from '../store-rows.ts';
 import { UnreadableError, type ContainedSession, type StoreRows } from '../types.ts';
 import { epochMs, objectOf, parseData, pointerToken, text, type OcPart, type OcRecord, type OcRows, type OcSessionInfo } from './opencode-rows.ts';
 
-interface Schema {
+export interface Schema {
   session: string[] | null;
   message: string[] | null;
   part: string[] | null;
@@ -22,7 +22,7 @@ interface Schema {
 const statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
 const schemas = new WeakMap<DatabaseSync, { version: number; schema: Schema }>();
 
-function prepared(db: DatabaseSync, sql: string): StatementSync {
+export function prepared(db: DatabaseSync, sql: string): StatementSync {
   let cache = statements.get(db);
   if (!cache) statements.set(db, (cache = new Map()));
   let statement = cache.get(sql);
@@ -30,7 +30,7 @@ function prepared(db: DatabaseSync, sql: string): StatementSync {
   return statement;
 }
 
-function schemaOf(db: DatabaseSync, label: string): Schema {
+export function schemaOf(db: DatabaseSync, label: string): Schema {
   const version = (prepared(db, 'PRAGMA schema_version').get() as { schema_version: number }).schema_version;
   const cached = schemas.get(db);
   if (cached?.version === version) return cached.schema;
@@ -92,7 +92,7 @@ export function listStore(absPath: string, label: string): Promise<ContainedSess
 }
 
 /** The session columns sessionInfo reads (the rest, such as summary_diffs, which can hold every diff of the session, stay in the raw view). */
-const SESSION_WANTED = [
+export const SESSION_WANTED = [
   'title',
   'parent_id',
   'project_id',
@@ -117,7 +117,7 @@ function sessionQuery(db: DatabaseSync, columns: string[]): StatementSync {
   return prepared(db, `SELECT ${select} FROM session WHERE id = ?`);
 }
 
-function sessionInfo(row: Record<string, unknown>, id: string): OcSessionInfo {
+export function sessionInfo(row: Record<string, unknown>, id: string): OcSessionInfo {
   const summary: Record<string, unknown> = {};
   for (const key of ['additions', 'deletions', 'files'] as const) {
     const value = row[`summary_${key}`];
@@ -148,8 +148,8 @@ function sessionInfo(row: Record<string, unknown>, id: string): OcSessionInfo {
  * schema has no such column; the rest stay in the raw view). Only these columns: a fifth faster than every column.
  * As arrays rather than row objects: a session's parts of the bench store read in 32-37 µs instead of 41-42.
  */
-type RowArray = [rowid: unknown, id: unknown, messageId: unknown, created: unknown, data: unknown];
-const WANTED = ['id', 'message_id', 'time_created', 'data'];
+export type RowArray = [rowid: unknown, id: unknown, messageId: unknown, created: unknown, data: unknown];
+export const WANTED = ['id', 'message_id', 'time_created', 'data'];
 
 /** The statements reading a session's row, messages and parts, per schema (a changed schema is a new Schema object). */
 interface SessionQueries {
@@ -189,7 +189,7 @@ function rowId(row: RowArray, i: number): string {
   return id === undefined || id === null ? String(row[0] ?? i) : String(id);
 }
 
-function messageRecords(rows: RowArray[], warnings: WarningList): OcRecord[] {
+export function messageRecords(rows: RowArray[], warnings: WarningList): OcRecord[] {
   const out: OcRecord[] = [];
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
@@ -205,7 +205,7 @@ function messageRecords(rows: RowArray[], warnings: WarningList): OcRecord[] {
   return out;
 }
 
-function partRecords(rows: RowArray[], warnings: WarningList): OcPart[] {
+export function partRecords(rows: RowArray[], warnings: WarningList): OcPart[] {
   const out: OcPart[] = [];
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i]!;
@@ -221,46 +221,57 @@ function partsWhere(columns: string[]): string | null {
   return null;
 }
 
-/** Everything one session is built from, in one read of the store. */
-export async function loadStoreSession(absPath: string, id: string, label: string): Promise<OcRows> {
+/** The store's file as every session read from it names it (its size and mtime when read). */
+export async function storeSource(absPath: string, label: string): Promise<SourceFile> {
   let info;
   try {
     info = await statPath(absPath);
   } catch (err) {
     throw new UnreadableError('io_error', `Cannot read the ${label} store: ${(err as Error).message}`);
   }
-  const source: SourceFile = { path: absPath, size: info.size, mtimeMs: info.mtimeMs, role: 'primary' };
-  return withReadOnlyStore(absPath, (db) => {
-    const schema = schemaOf(db, label);
-    const query = queriesFor(db, schema);
-    const warnings = new WarningList();
-    let session: OcSessionInfo | null = null;
-    let worktree: string | null = null;
-    let childIds: string[] = [];
-    if (schema.session?.includes('id')) {
-      const row = query.session?.get(id) as Record<string, unknown> | undefined;
-      if (!row) throw new UnreadableError('wrong_shape', `The ${label} store has no session ${id} (it may have been deleted).`);
-      session = sessionInfo(row, id);
-      if (session.projectId && schema.project?.includes('worktree')) {
-        const project = prepared(db, 'SELECT worktree FROM project WHERE id = ?').get(session.projectId) as { worktree?: unknown } | undefined;
-        worktree = text(project?.worktree);
-      }
-      if (schema.session.includes('parent_id')) {
-        childIds = (prepared(db, 'SELECT id FROM session WHERE parent_id = ? ORDER BY id').all(id) as Array<{ id: unknown }>).flatMap((r) =>
-          typeof r.id === 'string' ? [r.id] : [],
-        );
-      }
-    }
-    const messages = query.message ? messageRecords(query.message.all(id) as unknown as RowArray[], warnings) : [];
-    if (!session && !messages.length) throw new UnreadableError('wrong_shape', `The ${label} store has no session ${id} (it may have been deleted).`);
-    const parts = query.part ? partRecords(query.part.all(id) as unknown as RowArray[], warnings) : [];
-    if (!schema.session)
-      warnings.add(
-        'usage_only_store',
-        `This ${label} store holds only a message table (no session or part table): the messages' usage is shown, their content is not in it.`,
+  return { path: absPath, size: info.size, mtimeMs: info.mtimeMs, role: 'primary' };
+}
+
+/** The worktree of a session's project, where the store has a project table that records it. */
+export function projectWorktree(db: DatabaseSync, schema: Schema, projectId: string | null): string | null {
+  if (!projectId || !schema.project?.includes('worktree')) return null;
+  const project = prepared(db, 'SELECT worktree FROM project WHERE id = ?').get(projectId) as { worktree?: unknown } | undefined;
+  return text(project?.worktree);
+}
+
+/** Everything one session is built from, read through an open connection. */
+export function readSessionRows(db: DatabaseSync, schema: Schema, id: string, label: string, source: SourceFile): OcRows {
+  const query = queriesFor(db, schema);
+  const warnings = new WarningList();
+  let session: OcSessionInfo | null = null;
+  let worktree: string | null = null;
+  let childIds: string[] = [];
+  if (schema.session?.includes('id')) {
+    const row = query.session?.get(id) as Record<string, unknown> | undefined;
+    if (!row) throw new UnreadableError('wrong_shape', `The ${label} store has no session ${id} (it may have been deleted).`);
+    session = sessionInfo(row, id);
+    worktree = projectWorktree(db, schema, session.projectId);
+    if (schema.session.includes('parent_id')) {
+      childIds = (prepared(db, 'SELECT id FROM session WHERE parent_id = ? ORDER BY id').all(id) as Array<{ id: unknown }>).flatMap((r) =>
+        typeof r.id === 'string' ? [r.id] : [],
       );
-    return { session, id, worktree, messages, parts, childIds, sourceFiles: [source], warnings };
-  });
+    }
+  }
+  const messages = query.message ? messageRecords(query.message.all(id) as unknown as RowArray[], warnings) : [];
+  if (!session && !messages.length) throw new UnreadableError('wrong_shape', `The ${label} store has no session ${id} (it may have been deleted).`);
+  const parts = query.part ? partRecords(query.part.all(id) as unknown as RowArray[], warnings) : [];
+  if (!schema.session)
+    warnings.add(
+      'usage_only_store',
+      `This ${label} store holds only a message table (no session or part table): the messages' usage is shown, their content is not in it.`,
+    );
+  return { session, id, worktree, messages, parts, childIds, sourceFiles: [source], warnings };
+}
+
+/** Everything one session is built from, in one read of the store. */
+export async function loadStoreSession(absPath: string, id: string, label: string): Promise<OcRows> {
+  const source = await storeSource(absPath, label);
+  return withReadOnlyStore(absPath, (db) => readSessionRows(db, schemaOf(db, label), id, label, source));
 }
 
 /** The session's own rows: its session row, its project's row, its messages and their parts (never another session's). */

@@ -1,10 +1,11 @@
 // Reads OpenCode sessions: the SQLite store opencode.db (and channel stores opencode-<channel>.db), each session listed on its own, and the legacy storage/ JSON tree.
 import type { Session } from '../../../shared/session.ts';
 import { shellArg } from '../shell-quote.ts';
-import { UnreadableError, type ContainerReader, type SourceReader } from '../types.ts';
+import { UnreadableError, type ContainedRead, type ContainerReader, type SourceReader } from '../types.ts';
 import { claimsStorageSession, claimsStore, dataDirs, isStorageCompanion, type OpenCodeApp } from './opencode-layout.ts';
 import { buildOpenCodeSession } from './opencode-session.ts';
 import { listStore, loadStoreSession, storeRows } from './opencode-store.ts';
+import { loadStoreSessions } from './opencode-store-many.ts';
 import { loadStorageSession } from './opencode-storage.ts';
 
 export const OPENCODE: OpenCodeApp = {
@@ -22,6 +23,18 @@ export function storeContainer(app: OpenCodeApp): ContainerReader {
     isStore: (absPath) => claimsStore(app, absPath),
     list: (absPath) => listStore(absPath, app.label),
     readOne: async (absPath, id) => buildOpenCodeSession(await loadStoreSession(absPath, id, app.label), app),
+    // A scan's batch: one query per table for all of them, each session built as soon as its rows are in.
+    readMany: (absPath, ids, each) =>
+      loadStoreSessions(absPath, ids, app.label, (id, rows) => {
+        if (rows instanceof Error) return each({ id, error: rows });
+        let read: ContainedRead;
+        try {
+          read = { id, session: buildOpenCodeSession(rows, app) };
+        } catch (err) {
+          read = { id, error: err };
+        }
+        return each(read);
+      }),
     rows: (absPath, id) => storeRows(absPath, id, app.label),
   };
 }
