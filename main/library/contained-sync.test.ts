@@ -1,6 +1,6 @@
 // A store holding many sessions (OpenCode's SQLite database) is listed as many sessions: scanned, watched through its WAL, and restored after a restart without reading unchanged ones.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { waitUntil } from '../test-support/wait-for.ts';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -52,6 +52,12 @@ interface Harness {
   problems: string[];
 }
 
+/** A batch of a store's sessions read in one task counts as a read of each of them. */
+function countBatches(pool: ReadPool, reads: string[]): void {
+  const summarizeMany = pool.summarizeMany.bind(pool);
+  pool.summarizeMany = (store, ids, ...rest) => (reads.push(...ids.map((id) => containedPath(store, id))), summarizeMany(store, ids, ...rest));
+}
+
 function harness(root: string, index: SessionIndex, watch: boolean): Harness {
   const catalogue = new IndexedCatalogue(index);
   const livePool = new ReadPool(1);
@@ -59,6 +65,7 @@ function harness(root: string, index: SessionIndex, watch: boolean): Harness {
   const reads: string[] = [];
   const summarize = livePool.summarize.bind(livePool);
   livePool.summarize = (path, ...rest) => (reads.push(path), summarize(path, ...rest));
+  countBatches(livePool, reads);
   const changed: string[] = [];
   const removed: string[] = [];
   const problems: string[] = [];
@@ -84,6 +91,7 @@ function harness(root: string, index: SessionIndex, watch: boolean): Harness {
   const scanPool = (sync as unknown as { scanPool: ReadPool }).scanPool;
   const scanSummarize = scanPool.summarize.bind(scanPool);
   scanPool.summarize = (path, ...rest) => (reads.push(path), scanSummarize(path, ...rest));
+  countBatches(scanPool, reads);
   cleanups.push(
     () => sessionPool.close(),
     () => livePool.close(),
@@ -130,6 +138,49 @@ describe('a store that holds many sessions', () => {
     expect(h.reads).toEqual([containedPath(store, 'ses_2')]);
     expect(h.changed).toContain('opencode:ses_2');
     expect(h.changed).not.toContain('opencode:ses_1');
+  });
+
+  it('lists every session when a batch leaves some unread (its text budget reached), asking for those again', async () => {
+    const { root } = await storeWith(3);
+    const index = new SessionIndex(':memory:');
+    cleanups.push(() => index.close());
+    const h = harness(root, index, false);
+    // The first batch answers as a batch past its budget does (contained-summaries.ts): its last session unread.
+    const scanPool = (h.sync as unknown as { scanPool: ReadPool }).scanPool;
+    const summarizeMany = scanPool.summarizeMany.bind(scanPool);
+    let batches = 0;
+    scanPool.summarizeMany = async (...args) => {
+      const response = await summarizeMany(...args);
+      if (batches++ === 0 && response.ok) response.results[response.results.length - 1] = null;
+      return response;
+    };
+    await h.sync.firstScan();
+    expect(keys(h)).toEqual(['opencode:ses_1', 'opencode:ses_2', 'opencode:ses_3']);
+    expect(h.catalogue.byKey('opencode:ses_3')?.summary.title).toBe('Session 3');
+    expect(batches).toBe(2);
+  });
+
+  it('is not listed again when a watch event finds it as its last listing found it, its WAL empty (a reader opened it)', async () => {
+    const { root, store, writer } = await storeWith(3);
+    // Every write of the agent moved from the WAL into the store, the WAL emptied.
+    writer.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    const index = new SessionIndex(':memory:');
+    cleanups.push(() => index.close());
+    const h = harness(root, index, true);
+    const livePool = (h.sync as unknown as { o: { livePool: ReadPool } }).o.livePool;
+    let liveLists = 0;
+    const list = livePool.list.bind(livePool);
+    livePool.list = (...args) => (liveLists++, list(...args));
+    await h.sync.firstScan();
+    await h.sync.whenScanned();
+    // Touching the empty WAL and the store (as a reader's open does) is no write.
+    const wal = await stat(`${store}-wal`);
+    expect(wal.size).toBe(0);
+    await chmod(`${store}-wal`, wal.mode);
+    await chmod(store, (await stat(store)).mode);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(liveLists).toBe(0);
+    expect(keys(h)).toEqual(['opencode:ses_1', 'opencode:ses_2', 'opencode:ses_3']);
   });
 
   it('keeps its sessions and says so when a watched change cannot be listed (its worker gone), instead of ending the process', async () => {

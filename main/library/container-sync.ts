@@ -2,14 +2,14 @@
 import { containedPath, versionStamp } from '../catalogue/contained-sessions.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
 import { statFile } from '../fs/stat-file.ts';
-import type { ListResponse, SummaryResponse } from '../workers/read-protocol.ts';
+import type { ListResponse, SummariesResponse, SummaryResponse } from '../workers/read-protocol.ts';
 
 export interface ContainerSyncDeps {
   catalogue: Catalogue;
   /** The store's listing, run in a read worker. */
   list(store: string, live: boolean): Promise<ListResponse>;
-  /** One contained session's summary (`path` is `<store>#<id>`), read in a worker. */
-  summarize(path: string, live: boolean): Promise<SummaryResponse>;
+  /** Contained sessions' summaries (`ids` of `store`), read in one worker task. */
+  summarizeMany(store: string, ids: string[], live: boolean): Promise<SummariesResponse>;
   /** Resolves when the index has room for more (a scan's backpressure). */
   room(): Promise<void>;
   stopped(): boolean;
@@ -24,13 +24,30 @@ export interface StoreChanges {
   removed: string[];
 }
 
-/** Sessions read at once from one store: enough to keep a scan worker's queue full. */
-const IN_FLIGHT = 16;
+/**
+ * Sessions of a store read in one worker task (summarizeMany): one read of the store for all of them and one message
+ * back, instead of a task, a stat, five queries and a message each. 10,000-session bench store, A/B at load 3: every
+ * session searchable after 6.9-7.1 s -> 4.8-5.6 s, CPU of all threads 11.7-12.1x -> 7.1-9.2x the floor's. Four
+ * batches at once keep two scan workers' queues full (read-pool.ts queues one behind the one running).
+ */
+const BATCH = 32;
+const BATCHES_IN_FLIGHT = 4;
 
-/** A store and its WAL as they were: a write lands in the WAL first, so the store's own mtime alone says too little. */
+/**
+ * A store and its WAL as they were: a write lands in the WAL first, so the store's own mtime alone says too little.
+ * An empty WAL is as good as none (a reader opening the store, the scan's own, makes one): it holds no write.
+ */
 async function fingerprint(store: string): Promise<string> {
   const [db, wal] = await Promise.all([statFile(store), statFile(`${store}-wal`)]);
-  return `${db ? `${db.size}:${db.mtimeMs}` : '-'}|${wal ? `${wal.size}:${wal.mtimeMs}` : '-'}`;
+  return `${db ? `${db.size}:${db.mtimeMs}` : '-'}|${wal?.size ? `${wal.size}:${wal.mtimeMs}` : '-'}`;
+}
+
+/** The fingerprint's WAL holds no write: what the store file says is all there is. */
+const walEmpty = (fingerprint: string): boolean => fingerprint.endsWith('|-');
+
+/** A batch's answer that lacks one of its sessions (a worker bug): the session is listed as unreadable, with why. */
+function missingResult(id: number, sessionId: string): SummaryResponse {
+  return { id, ok: false, format: null, unreadable: { code: 'wrong_shape', message: `The batch read did not answer for session ${sessionId}.` } };
 }
 
 export class ContainerSync {
@@ -54,7 +71,8 @@ export class ContainerSync {
 
   /**
    * Brings the store's sessions up to date. `live` (a watch event on the store or its WAL): re-lists it whatever its
-   * fingerprint says, and reads in the pool for live changes. Resolves with the keys read and the keys gone.
+   * fingerprint says unless nothing changed since its last full listing and its WAL holds no write, and reads in the
+   * pool for live changes. Resolves with the keys read and the keys gone.
    */
   sync(store: string, live: boolean): Promise<StoreChanges> {
     const waiting = this.queued.get(store);
@@ -100,7 +118,10 @@ export class ContainerSync {
   private async syncNow(store: string, live: boolean): Promise<StoreChanges> {
     const { catalogue } = this.deps;
     const seen = await fingerprint(store);
-    if (!live && this.listedAt.get(store) === seen) return { changed: [], removed: [] };
+    // Unchanged since its last full listing: a scan passes it over, and so does a watch event while its WAL holds no
+    // write (a reader opening the store, the scan's own included, makes an empty WAL or touches it without writing:
+    // re-listing a 10,000-session store for that cost a worker's start and a listing query in every first scan).
+    if (this.listedAt.get(store) === seen && (!live || walEmpty(seen))) return { changed: [], removed: [] };
     const info = await statFile(store);
     if (!info) return { changed: [], removed: this.forget(store) };
     const listing = await this.deps.list(store, live);
@@ -112,7 +133,7 @@ export class ContainerSync {
     const storeKey = catalogue.has(store) ? catalogue.remove(store) : null;
     if (storeKey) removed.push(storeKey);
     const listed = new Set<string>();
-    const stale: Array<{ path: string; stamp: number }> = [];
+    const stale: Array<{ id: string; path: string; stamp: number }> = [];
     const before = this.versions.get(store);
     const now = new Map<string, { version: string; stamp: number }>();
     for (const { id, version } of listing.sessions) {
@@ -121,7 +142,7 @@ export class ContainerSync {
       const known = before?.get(id);
       const stamp = known?.version === version ? known.stamp : versionStamp(version);
       now.set(id, { version, stamp });
-      if (!catalogue.isFreshContained(path, stamp)) stale.push({ path, stamp });
+      if (!catalogue.isFreshContained(path, stamp)) stale.push({ id, path, stamp });
     }
     this.versions.set(store, now);
     for (const path of catalogue.containedIn(store)) {
@@ -129,17 +150,32 @@ export class ContainerSync {
       const key = catalogue.remove(path);
       if (key) removed.push(key);
     }
+    const put = (item: { path: string; stamp: number }, result: SummaryResponse) => {
+      changed.push(catalogue.put(item.path, item.stamp, info.mtimeMs, result));
+      if (!live) this.deps.afterRead?.();
+    };
     let next = 0;
-    const readNext = async (): Promise<void> => {
-      for (let item = stale[next++]; item && !this.deps.stopped(); item = stale[next++]) {
+    const readBatches = async (): Promise<void> => {
+      while (next < stale.length && !this.deps.stopped()) {
+        const batch = stale.slice(next, (next = Math.min(next + BATCH, stale.length)));
         if (!live) await this.deps.room();
-        const result = await this.deps.summarize(item.path, live);
+        const response = await this.deps.summarizeMany(
+          store,
+          batch.map((item) => item.id),
+          live,
+        );
         if (this.deps.stopped()) return;
-        changed.push(catalogue.put(item.path, item.stamp, info.mtimeMs, result));
-        if (!live) this.deps.afterRead?.();
+        batch.forEach((item, i) => {
+          // A batch the worker could not read at all (no reader lists the store now) fails each of its sessions with the reason.
+          if (!response.ok) return put(item, response);
+          const result = response.results[i];
+          // Left unread (the batch's text reached its budget): asked again in a later batch.
+          if (result === null) stale.push(item);
+          else put(item, result ?? missingResult(response.id, item.id));
+        });
       }
     };
-    await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, stale.length) }, readNext));
+    await Promise.all(Array.from({ length: Math.min(BATCHES_IN_FLIGHT, Math.ceil(stale.length / BATCH)) }, readBatches));
     // Listed in full: the next scan skips the store until it or its WAL changes. (A write during this sync changed the
     // fingerprint taken before it, so that scan lists the store again.)
     if (!this.deps.stopped()) this.listedAt.set(store, seen);

@@ -86,8 +86,9 @@ export class LibrarySync {
     this.containers = new ContainerSync({
       catalogue: options.catalogue,
       list: (store, live) => (live ? options.livePool : this.scanPool).list(store),
-      // As a scan's small file: the capped scan pool, and without the cap when a session needs more.
-      summarize: (path, live) => (live ? options.livePool.summarize(path) : this.scanPool.summarize(path).catch(() => options.livePool.summarize(path))),
+      // As a scan's small files: the capped scan pool, and without the cap when a batch needs more.
+      summarizeMany: (store, ids, live) =>
+        live ? options.livePool.summarizeMany(store, ids) : this.scanPool.summarizeMany(store, ids).catch(() => options.livePool.summarizeMany(store, ids)),
       room: () => options.index.room(),
       stopped: () => this.closed,
       afterRead: () => this.countRead(),

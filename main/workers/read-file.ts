@@ -16,6 +16,7 @@ import { containedRef } from '../catalogue/contained-sessions.ts';
 import { isRowsDocumentPath } from '../catalogue/rows-document.ts';
 import { containedRowsDocument, listContained, readContained, readRowsDocument, storeFingerprint } from './contained-read.ts';
 import { preparedContained } from './contained-bundle.ts';
+import { summarizeContained } from './contained-summaries.ts';
 import { pageTableWork, windowFromTable } from '../library/paged-sessions.ts';
 import type { ReadFailure, ReadRequest, ReadResponse } from './read-protocol.ts';
 
@@ -129,6 +130,8 @@ export function runDeferredWork(): Promise<void> {
 export async function readSessionFile(request: ReadRequest): Promise<ReadResponse> {
   const { id, path } = request;
   if (request.mode === 'compare') return compareInWorker(request, openCached);
+  // A scan's batch of a store's sessions: one task, one read of the store, one message back (container-sync.ts).
+  if (request.mode === 'summaries') return summarizeContained(request, failure);
   if (request.mode === 'list') {
     try {
       return { id, ok: true, ...(await listContained(path)) };
@@ -184,6 +187,7 @@ export async function readSessionFile(request: ReadRequest): Promise<ReadRespons
   if (request.mode === 'full') return { id, ok: true, session: result };
   const companions = result.sourceFiles.filter((f) => f.role !== 'primary' && f.path !== path).map((f) => f.path);
   // A command that only lists leaves the index text (about a quarter of a cold list's CPU) to a later scan that reads it.
-  if (request.mode === 'summary' && request.textLater) return { id, ok: true, summary: toSummary(result), companions, usage: usageFacts(result), textLater: true };
+  if (request.mode === 'summary' && request.textLater)
+    return { id, ok: true, summary: toSummary(result), companions, usage: usageFacts(result), textLater: true };
   return { id, ok: true, summary: toSummary(result), companions, text: extractPackedIndexText(result), usage: usageFacts(result) };
 }

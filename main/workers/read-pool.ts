@@ -16,12 +16,16 @@ import type {
   ReadRequest,
   ReadResponse,
   RowsResponse,
+  SummariesResponse,
   SummaryResponse,
   UnsentRequest,
   WindowResponse,
 } from './read-protocol.ts';
 
 export type Priority = 'interactive' | 'background';
+
+/** A scan's read (a file's summary, or a batch of a store's sessions): one may wait in a busy worker behind another. */
+const isScanRead = (request: ReadRequest | undefined): boolean => request?.mode === 'summary' || request?.mode === 'summaries';
 
 interface Task {
   request: ReadRequest;
@@ -87,6 +91,11 @@ export class ReadPool {
   /** The sessions a store holds (`path` is the store), from its reader's listing query. */
   list(path: string, priority: Priority = 'background'): Promise<ListResponse> {
     return this.enqueue({ path, mode: 'list' }, priority) as Promise<ListResponse>;
+  }
+
+  /** Summaries of several sessions of one store (`store` is the store), read in one task and answered in one message. */
+  summarizeMany(store: string, ids: string[], priority: Priority = 'background'): Promise<SummariesResponse> {
+    return this.enqueue({ path: store, mode: 'summaries', ids }, priority) as Promise<SummariesResponse>;
   }
 
   /** A contained session's own rows as a rows document (`path` is `<store>#<id>`). */
@@ -213,8 +222,8 @@ export class ReadPool {
       if (!slot && this.slots.length < this.size) slot = this.spawn();
       // Every worker is busy: a background summary may wait in one behind a summary it is running.
       slot ??=
-        queue === this.background && queue[0]?.request.mode === 'summary'
-          ? this.slots.find((s) => s.tasks.length < SCAN_PIPELINE && s.tasks.every((t) => t.request.mode === 'summary'))
+        queue === this.background && isScanRead(queue[0]?.request)
+          ? this.slots.find((s) => s.tasks.length < SCAN_PIPELINE && s.tasks.every((t) => isScanRead(t.request)))
           : undefined;
       if (!slot) return;
       const task = queue.shift();

@@ -75,7 +75,13 @@ export interface RowsRequest extends RequestBase {
   mode: 'rows';
 }
 
-export type ReadRequest = FullRequest | SummaryRequest | WindowRequest | CompareRequest | BundleRequest | ListRequest | RowsRequest;
+/** Several sessions of one store (`path` is the store), each answered as its summary would be: one task, one read of the store, one message back. */
+export interface SummariesRequest extends RequestBase {
+  mode: 'summaries';
+  ids: string[];
+}
+
+export type ReadRequest = FullRequest | SummaryRequest | WindowRequest | CompareRequest | BundleRequest | ListRequest | RowsRequest | SummariesRequest;
 export type ReadMode = ReadRequest['mode'];
 
 /** A request before the pool gives it an id (Omit over each member keeps the union discriminated). */
@@ -101,6 +107,12 @@ export type WindowResponse = { id: number; ok: true; session: Session; messagesT
 export type CompareResponse = { id: number; ok: true; comparison: Comparison } | (ReadFailure & { path: string });
 export type PrepareResponse = { id: number; ok: true; prepared: PreparedSession } | ReadFailure;
 export type ListResponse = { id: number; ok: true; sessions: ContainedSession[] } | ReadFailure;
+/**
+ * `results`: each asked session's summary (or why it could not be read), in the order of the request's `ids`; null for
+ * one the batch left unread once its index text reached its budget (contained-summaries.ts), to be asked again.
+ */
+export type SummariesResponse = { id: number; ok: true; results: Array<SummaryResponse | null> } | ReadFailure;
 /** `text`: the rows document; `path`: the name it goes by beside the store (`<store>.<id>.session-rows.json`). */
 export type RowsResponse = { id: number; ok: true; text: string; path: string; mtimeMs: number } | ReadFailure;
-export type ReadResponse = FullResponse | SummaryResponse | WindowResponse | CompareResponse | PrepareResponse | ListResponse | RowsResponse;
+export type ReadResponse =
+  FullResponse | SummaryResponse | WindowResponse | CompareResponse | PrepareResponse | ListResponse | RowsResponse | SummariesResponse;

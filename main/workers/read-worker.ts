@@ -28,7 +28,9 @@ if (data && 'role' in data && data.role === 'index-writer') {
         // The index text and a bundle's session.json are buffers of their own: moved, not copied.
         const text = response.ok && 'summary' in response ? response.text : undefined;
         const json = response.ok && 'prepared' in response ? response.prepared.json : null;
-        const moved = [...(text && 'packed' in text ? [text.packed.buffer as ArrayBuffer] : []), ...(json ? [json.buffer as ArrayBuffer] : [])];
+        // A store's batch carries each of its sessions' index text.
+        const texts = response.ok && 'results' in response ? response.results.map((r) => (r?.ok ? r.text : undefined)) : [text];
+        const moved = [...texts.flatMap((t) => (t && 'packed' in t ? [t.packed.buffer as ArrayBuffer] : [])), ...(json ? [json.buffer as ArrayBuffer] : [])];
         port.postMessage(response, moved);
         // A big session's page table is written after its window is answered, beside the tasks that follow.
         void runDeferredWork();
