@@ -73,9 +73,7 @@ export class PendingText {
     );
     this.chunks = db.prepare('SELECT text FROM body_chunks WHERE rowid >= ? AND rowid < ? ORDER BY rowid');
     this.chunks.setReturnArrays(true);
-    this.counted = db.prepare(
-      'SELECT (SELECT count(*) FROM fts_pending WHERE more IS NOT NULL) AS words, (SELECT count(*) FROM idents_pending) AS idents',
-    );
+    this.counted = db.prepare('SELECT (SELECT count(*) FROM fts_pending WHERE more IS NOT NULL) AS words, (SELECT count(*) FROM idents_pending) AS idents');
   }
 
   /** `idents` null: found in the stored text when their turn comes (identsOf). */

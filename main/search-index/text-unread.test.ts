@@ -22,7 +22,10 @@ function withText(index: SessionIndex, session: Session, mtimeMs = 1): void {
   index.put(pathOf(session), 100, mtimeMs, session.key, result, text);
 }
 
-const keys = (index: SessionIndex, query: string) => searchIndex(index, query).hits.map((h) => h.key).sort();
+const keys = (index: SessionIndex, query: string) =>
+  searchIndex(index, query)
+    .hits.map((h) => h.key)
+    .sort();
 const waiting = (index: SessionIndex) =>
   index.statement('SELECT (SELECT count(*) FROM fts_pending) AS words, (SELECT count(*) FROM idents_pending) AS idents').get();
 

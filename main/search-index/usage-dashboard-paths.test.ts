@@ -123,7 +123,12 @@ describe('the dashboard on a varied index of 400 sessions', () => {
   it('answers model: (with or without a source) from the totals per set of names, and other shapes not', () => {
     for (const [query, breakdown] of [...NAME_SHAPES, ['model:opus', 'model'], ['model:gpt-5*codex', 'source']] as const)
       expect(namesAnswer(parseQuery(query, NOW), breakdown), query).toBe(true);
-    for (const [query, breakdown] of [['model:opus', 'project'], ['model:opus after:90d', 'model'], ['model:haiku parser', 'model'], ['', 'model']] as const)
+    for (const [query, breakdown] of [
+      ['model:opus', 'project'],
+      ['model:opus after:90d', 'model'],
+      ['model:haiku parser', 'model'],
+      ['', 'model'],
+    ] as const)
       expect(namesAnswer(parseQuery(query, NOW), breakdown), query).toBe(false);
     // The current block is compared too: it is not empty.
     expect(both(catalogue, 'model:opus', 'model')[0].block).not.toBeNull();
@@ -177,7 +182,10 @@ describe('the dashboard on a varied index of 400 sessions', () => {
 
 /** The session recording a rate limit at its last activity (as Codex's do), `used` percent of it used. */
 function limited(s: Session, used: number): Session {
-  return { ...s, extra: { ...s.extra, rateLimits: { at: s.updatedAt, windows: [{ name: 'primary', usedPercent: used, windowMinutes: 300, resetsAt: null }] } } };
+  return {
+    ...s,
+    extra: { ...s.extra, rateLimits: { at: s.updatedAt, windows: [{ name: 'primary', usedPercent: used, windowMinutes: 300, resetsAt: null }] } },
+  };
 }
 
 /** The session with every call (and its own model) made by `model`. */
@@ -232,7 +240,9 @@ describe('an index of schema 11', () => {
   const TABLES = ['usage_name_days', 'usage_name_hours', 'usage_name_projects', 'usage_name_tools', 'usage_name_sessions'];
   const rows = (read: (sql: string) => unknown[]) =>
     TABLES.map((t) =>
-      JSON.parse(JSON.stringify(read(`SELECT * FROM ${t} ORDER BY 1, 2, 3, 4, 5, 6`)), (_, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(12)) : v)),
+      JSON.parse(JSON.stringify(read(`SELECT * FROM ${t} ORDER BY 1, 2, 3, 4, 5, 6`)), (_, v: unknown) =>
+        typeof v === 'number' ? Number(v.toPrecision(12)) : v,
+      ),
     );
 
   it('gains the totals per set of names from the rows it has: the writer’s, and the same answers', async () => {

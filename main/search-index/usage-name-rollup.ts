@@ -250,7 +250,13 @@ export function fromNameTotals(
               `SELECT r.model, sum(r.input + r.output + r.cache_read + r.cache_write + r.reasoning), sum(r.cost), sum(r.calls), sum(r.unpriced) FROM ${totals('usage_name_days')} r
               WHERE ${whereMatch} AND r.zone = ? GROUP BY 1`,
               [clock.timezone],
-            ).map((r) => ({ name: (r[0] as string) || NONE, totalTokens: r[1] as number, costUsd: r[2] as number, calls: r[3] as number, unpricedCalls: r[4] as number })),
+            ).map((r) => ({
+              name: (r[0] as string) || NONE,
+              totalTokens: r[1] as number,
+              costUsd: r[2] as number,
+              calls: r[3] as number,
+              unpricedCalls: r[4] as number,
+            })),
             (c) => c.usage.models,
             (a, b, sign) => {
               a.totalTokens += sign * b.totalTokens;
@@ -283,10 +289,11 @@ export function fromNameTotals(
       tools: () =>
         ranked(
           merged(
-            all(
-              `SELECT r.name, sum(r.calls), sum(r.failures) FROM ${totals('usage_name_tools')} r WHERE ${whereMatch} GROUP BY 1`,
-              [],
-            ).map((r) => ({ name: r[0] as string, calls: r[1] as number, failures: r[2] as number })),
+            all(`SELECT r.name, sum(r.calls), sum(r.failures) FROM ${totals('usage_name_tools')} r WHERE ${whereMatch} GROUP BY 1`, []).map((r) => ({
+              name: r[0] as string,
+              calls: r[1] as number,
+              failures: r[2] as number,
+            })),
             (c) => c.sessions.tools,
             (a, b, sign) => {
               a.calls += sign * b.calls;

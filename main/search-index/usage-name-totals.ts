@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS usage_name_sessions (
 ) WITHOUT ROWID;`;
 
 /** Takes out what CREATE_NAME_TOTALS made (tests that make an index of schema 11). */
-export const DROP_NAME_TOTALS = 'DROP TABLE usage_name_days; DROP TABLE usage_name_hours; DROP TABLE usage_name_projects; DROP TABLE usage_name_tools; DROP TABLE usage_name_sessions;';
+export const DROP_NAME_TOTALS =
+  'DROP TABLE usage_name_days; DROP TABLE usage_name_hours; DROP TABLE usage_name_projects; DROP TABLE usage_name_tools; DROP TABLE usage_name_sessions;';
 
 /** The key of a set of names: sorted, as JSON. */
 export const namesKey = (names: Iterable<string>): string => JSON.stringify([...new Set(names)].sort());
@@ -82,7 +83,12 @@ export class NameTotals {
     this.hours = new PendingSums(db, 'usage_name_hours', ['names', 'top_level', 'zone', 'day', 'hour', 'format'], ['calls', 'tokens']);
     this.projects = new PendingSums(db, 'usage_name_projects', ['names', 'top_level', 'zone', 'project', 'format'], ['tokens', 'cost', 'with_usage']);
     this.tools = new PendingSums(db, 'usage_name_tools', ['names', 'top_level', 'format', 'name'], ['calls', 'failures']);
-    this.sessions = new PendingSums(db, 'usage_name_sessions', ['names', 'top_level', 'zone', 'format', 'length_bucket', 'turn_bucket'], ['sessions', 'with_usage']);
+    this.sessions = new PendingSums(
+      db,
+      'usage_name_sessions',
+      ['names', 'top_level', 'zone', 'format', 'length_bucket', 'turn_bucket'],
+      ['sessions', 'with_usage'],
+    );
     this.namesOf = db.prepare('SELECT model FROM usage_file_models WHERE file_id = ?');
     this.sessionOf = db.prepare('SELECT format, zone, project, turns, length_bucket, top_level, tools FROM usage_sessions WHERE file_id = ?');
     this.daysOf = db.prepare(`SELECT day, model, ${SUMS.join(', ')}, hours FROM usage_file_days WHERE file_id = ? AND day != ''`);
@@ -120,8 +126,7 @@ export class NameTotals {
   /** A stored file's figures, read back from its rows (before they are deleted, or to fill the tables); null without a session row. */
   stored(fileId: number): FileFacts | null {
     const s = this.sessionOf.get(fileId) as
-      | { format: string; zone: string; project: string; turns: number; length_bucket: number; top_level: number; tools: string | null }
-      | undefined;
+      { format: string; zone: string; project: string; turns: number; length_bucket: number; top_level: number; tools: string | null } | undefined;
     if (!s) return null;
     const days = (this.daysOf.all(fileId) as unknown as unknown[][]).map((r) => ({
       day: r[0] as string,
@@ -155,7 +160,8 @@ export class NameTotals {
 /** Schema 11 -> 12: the totals per set of names, from the rows the index holds (no file is read again). */
 export function addNameTotals(db: DatabaseSync): void {
   db.exec(CREATE_NAME_TOTALS);
-  for (const table of ['usage_name_days', 'usage_name_hours', 'usage_name_projects', 'usage_name_tools', 'usage_name_sessions']) db.exec(`DELETE FROM ${table}`);
+  for (const table of ['usage_name_days', 'usage_name_hours', 'usage_name_projects', 'usage_name_tools', 'usage_name_sessions'])
+    db.exec(`DELETE FROM ${table}`);
   const totals = new NameTotals(db);
   const ids = db.prepare('SELECT file_id FROM usage_sessions');
   ids.setReturnArrays(true);
