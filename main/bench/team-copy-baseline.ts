@@ -1,6 +1,7 @@
 // The team bench's baseline: PostgreSQL's own COPY (psql \copy) of exactly the rows a push stored, into an empty store of the same schema.
 import { execFile } from 'node:child_process';
 import { rm, stat } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { childrenCpuMs } from '../team/server-cpu.ts';
@@ -25,6 +26,8 @@ export interface CopyBaseline {
   /** CPU the server used for the COPYs, and psql (null without /proc). */
   serverCpuMs: number | null;
   psqlCpuMs: number | null;
+  /** The machine's 1-minute load average when the COPYs ended. */
+  loadAvg: number;
   /** Bytes of the COPY files (PostgreSQL's binary format): what crossed to the server. */
   bytes: number;
   perTableMs: Record<string, number>;
@@ -75,5 +78,5 @@ export async function copyBaseline(
   const psql1 = await childrenCpuMs();
   for (const file of files) await rm(file, { force: true });
   const delta = (a: number | null, b: number | null) => (a === null || b === null ? null : b - a);
-  return { ms, bytes, perTableMs, serverCpuMs: delta(server0, server1), psqlCpuMs: delta(psql0, psql1) };
+  return { ms, bytes, perTableMs, serverCpuMs: delta(server0, server1), psqlCpuMs: delta(psql0, psql1), loadAvg: loadavg()[0] ?? 0 };
 }

@@ -1,7 +1,7 @@
 // Benchmark: the team store on a throwaway PostgreSQL cluster: push throughput against COPY of the same rows, re-push cost, search p95 at 1,000 and 10,000 sessions.
 import { randomUUID } from 'node:crypto';
 import { appendFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createAccount } from '../team/accounts.ts';
@@ -24,6 +24,8 @@ export interface TeamPushRun {
   /** CPU of this process (every thread) and of the server while it ran (null without /proc). */
   selfCpuMs: number;
   serverCpuMs: number | null;
+  /** The machine's 1-minute load average when it ended: on a shared machine, wall times swing with it. */
+  loadAvg: number;
   /** Bytes sent: session.json and source-file parts. */
   bytes: number;
 }
@@ -97,7 +99,10 @@ async function timedPush(
     const cpu = process.cpuUsage(cpu0);
     const server1 = await cluster.cpuMs();
     const serverCpuMs = server0 === null || server1 === null ? null : server1 - server0;
-    return { run: { sessions: keys.length, ms, selfCpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs, bytes: report.bytes }, report };
+    return {
+      run: { sessions: keys.length, ms, selfCpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs, loadAvg: loadavg()[0] ?? 0, bytes: report.bytes },
+      report,
+    };
   } finally {
     await loader.close();
   }
@@ -170,6 +175,9 @@ export async function benchTeam(total = 10_000, firstCount = 1000): Promise<Team
     const summaries = (await services.client.listSessions({ includeChildren: true })).sessions.filter((s) => !s.unreadable);
     const listings = new Map(summaries.map((s) => [s.key, JSON.stringify(s)]));
     const keys = summaries.map((s) => s.key).sort();
+    // A push of nothing is no figure (a stale out/ build listed 0 sessions and printed 32x COPY's throughput).
+    if (keys.length < firstCount)
+      throw new Error(`the scan listed ${keys.length} of the ${firstCount.toLocaleString('en-US')} sessions generated; is out/ stale? (npm run build)`);
     const storeUrl = await createDatabase(cluster, 'team');
     const owner = await connect(storeUrl);
     conns.push(owner);
@@ -277,6 +285,9 @@ export function printTeam(f: TeamFigures | string): void {
       .join(', ')})`,
   );
   console.log(`    push throughput = ${(f.copy.ms / f.first.ms).toFixed(2)}x COPY's  (target >= 0.5x)`);
+  console.log(
+    `    machine load (1-minute average) at the end of the push ${f.first.loadAvg.toFixed(1)}, of the COPY ${f.copy.loadAvg.toFixed(1)}, on ${availableParallelism()} cores`,
+  );
   if (f.first.serverCpuMs !== null && f.copy.serverCpuMs !== null) {
     // Wall time on a shared machine swings with its load; CPU time far less. Push: this process (every thread) + the server.
     const pushCpu = f.first.selfCpuMs + f.first.serverCpuMs;
