@@ -1,5 +1,5 @@
-// Phrase search on the team store: words in order only, found in any chunk of a session (not only its first), ranked by where, and left out with a minus.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+// Phrase search on the team store, with GIN only and with a positional (RUM) index its admin added: words in order only, found in any chunk of a session (not only its first), ranked by where, and left out with a minus.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { makeSession, textMessage } from '../search-index/test-sessions.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
@@ -7,6 +7,7 @@ import { pushSessions } from './push.ts';
 import type { TeamConnection } from './team-connection.ts';
 import { searchTeam } from './team-search.ts';
 import { CHUNK_CHARS } from './team-text.ts';
+import { searchIndexMethod, serverHasRum, STORE_KINDS } from './test-store-kinds.ts';
 import { connectUrl, memoryLoader } from './test-team.ts';
 
 const filler = (n: number) => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27)).slice(0, n);
@@ -29,36 +30,48 @@ const sessions: Session[] = [
 ];
 
 describeWithPostgres('team phrase search', (pgs) => {
-  let owner: TeamConnection;
+  for (const kind of STORE_KINDS)
+    describe(`on a store ${kind.name}`, () => {
+      let owner: TeamConnection;
+      let url: string;
 
-  beforeAll(async () => {
-    owner = await connectUrl(await pgs.freshDatabase());
-    const report = await pushSessions({
-      client: owner.client,
-      machine: 'docks',
-      keys: sessions.map((s) => s.key),
-      loader: memoryLoader(sessions),
-      env: {},
-      sources: false,
+      beforeAll(async () => {
+        url = await pgs.freshDatabase();
+        await (await connectUrl(url)).close();
+        await kind.prepare(url);
+        owner = await connectUrl(url);
+        const report = await pushSessions({
+          client: owner.client,
+          machine: 'docks',
+          keys: sessions.map((s) => s.key),
+          loader: memoryLoader(sessions),
+          env: {},
+          sources: false,
+        });
+        expect(report.pushed).toHaveLength(sessions.length);
+      }, 30_000);
+
+      afterAll(async () => {
+        await owner?.close();
+      });
+
+      const ids = async (q: string) => (await searchTeam(owner.client, q)).hits.map((h) => h.key.slice('vizier:'.length));
+
+      it('has the full-text index of its kind', async () => {
+        if (process.env.CI === 'true') expect(await serverHasRum(pgs.cluster().url)).toBe(true);
+        expect(await searchIndexMethod(url)).toEqual([await kind.expected(pgs)]);
+      });
+
+      it('finds the words in order only, in any chunk, the title first, then prompts, then the rest', async () => {
+        const found = await ids('"harbor crane"');
+        expect(found.slice(0, 2)).toEqual(['in-title', 'in-prompt']);
+        expect(found.slice(2).sort()).toEqual(['in-reply', 'late']);
+        expect(await ids('harbor crane')).toContain('apart');
+        expect((await searchTeam(owner.client, '"harbor crane"')).total).toBe(4);
+      });
+
+      it('leaves out the sessions a negated phrase matches, and only those', async () => {
+        expect((await ids('crane -"harbor crane"')).sort()).toEqual(['apart']);
+      });
     });
-    expect(report.pushed).toHaveLength(sessions.length);
-  }, 30_000);
-
-  afterAll(async () => {
-    await owner?.close();
-  });
-
-  const ids = async (q: string) => (await searchTeam(owner.client, q)).hits.map((h) => h.key.slice('vizier:'.length));
-
-  it('finds the words in order only, in any chunk, the title first, then prompts, then the rest', async () => {
-    const found = await ids('"harbor crane"');
-    expect(found.slice(0, 2)).toEqual(['in-title', 'in-prompt']);
-    expect(found.slice(2).sort()).toEqual(['in-reply', 'late']);
-    expect(await ids('harbor crane')).toContain('apart');
-    expect((await searchTeam(owner.client, '"harbor crane"')).total).toBe(4);
-  });
-
-  it('leaves out the sessions a negated phrase matches, and only those', async () => {
-    expect((await ids('crane -"harbor crane"')).sort()).toEqual(['apart']);
-  });
 });

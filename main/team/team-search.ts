@@ -2,6 +2,7 @@
 import type { ClientBase } from 'pg';
 import type { Facets, SnippetPart } from '../../shared/search-api.ts';
 import { teamFacets } from './team-facets.ts';
+import { hasPositionalIndex } from './positional-index.ts';
 import { qualified } from './team-names.ts';
 import { parseTeamQuery, teamSearchSql } from './team-query.ts';
 import { teamSnippets, type TeamSnippet } from './team-snippets.ts';
@@ -90,6 +91,9 @@ export interface TeamSearchPage {
   facets?: boolean;
 }
 
+/** Memory each sort or hash of a search may use (SET LOCAL, this transaction only): ~1 M sessions' keys. */
+const SEARCH_WORK_MEM = '64MB';
+
 /** Above this many rows (a whole list), every noted session is read instead of looking each row up. */
 const NOTED_LOOKUP_ROWS = 1000;
 
@@ -110,7 +114,7 @@ export async function searchTeam(client: ClientBase, query: string, page: TeamSe
   const parsed = parseTeamQuery(query, page.now);
   if (page.sort && page.sort !== 'relevance') parsed.sort = page.sort;
   if (page.only) parsed.only = page.only;
-  const sql = teamSearchSql(parsed, { limit: page.limit ?? 50, offset: page.offset ?? 0 });
+  const sql = teamSearchSql(parsed, { limit: page.limit ?? 50, offset: page.offset ?? 0, positions: await hasPositionalIndex(client) });
   let rows: Row[];
   let facets: Facets | undefined;
   let snippets: Map<string, TeamSnippet> | undefined;
@@ -118,6 +122,10 @@ export async function searchTeam(client: ClientBase, query: string, page: TeamSe
   // One snapshot for the page, its snippets and its facets.
   await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
+    // Room to hash every match in memory: a negated term's sessions are left out through a hashed NOT IN, which
+    // PostgreSQL hashes only when it fits in work_mem (4 MB by default, too little for 100,000 sessions' keys); past
+    // that it compared each candidate with every excluded session (a common word left out at 100,000 ran past 20 s).
+    await client.query(`SET LOCAL work_mem = '${SEARCH_WORK_MEM}'`);
     if (sql.indexOnly) await client.query('SET LOCAL enable_seqscan = off');
     rows = (await client.query<Row>(sql.text, sql.values)).rows;
     if (rows.length) noted = await notedOf(client, rows);
