@@ -15,6 +15,7 @@ import { benchDashboard, printDashboard } from './usage-dashboard.ts';
 import { benchOpenCode, printOpenCode } from './opencode.ts';
 import { builtFile } from './built.ts';
 import { benchTeam, printTeam } from './team.ts';
+import { benchTeamScale, printTeamScale } from './team-search-scale.ts';
 import { benchRecognition, printRecognition } from './recognition.ts';
 import { benchCliStartup, printCliStartup } from './cli-startup.ts';
 import { benchFirstPaint, printFirstPaint } from './first-paint.ts';
@@ -118,5 +119,7 @@ if (wanted('bundle')) printBundle(await benchBundle(Number(values['bundle-mb'] ?
 if (wanted('redaction')) printRedaction(await benchRedaction());
 // The team store: a throwaway PostgreSQL cluster, `--sessions` in the store at the end (10,000 by default).
 if (wanted('team')) printTeam(await benchTeam(Number(values.sessions ?? 10_000)));
+// Team search at 10,000 and 100,000 sessions on a store kept under /tmp (SV_BENCH_TEAM_STORE), made on first use (`--only team-scale`).
+if (values.only?.split(',').includes('team-scale')) printTeamScale(await benchTeamScale(Math.max(1, Number(values.runs ?? 3))));
 if (wanted('recognition')) printRecognition(await benchRecognition());
 if (wanted('renderer')) printRendererSize(measureRenderer(join(import.meta.dirname, '..', '..', 'out', 'renderer')));

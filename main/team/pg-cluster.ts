@@ -1,6 +1,6 @@
-// A throwaway PostgreSQL cluster for tests and benchmarks: initdb in a temp folder, started on a free loopback port as a non-root user, removed at stop.
+// A PostgreSQL cluster for tests and benchmarks: initdb in a temp folder (or a kept one), started on a free loopback port as a non-root user, removed at stop unless kept.
 import { execFile } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -67,11 +67,14 @@ function asServerUser(owner: { uid: number; gid: number } | null, program: strin
 
 /**
  * Starts a fresh cluster: initdb (no fsync, password auth on TCP) into a new temp folder owned by the
- * server's user, then pg_ctl start on a free 127.0.0.1 port with its socket in that folder.
+ * server's user, then pg_ctl start on a free 127.0.0.1 port with its socket in that folder. With `keep` (a folder,
+ * for a benchmark's large store reused across runs), the cluster lives there: made on the first start, started
+ * again as it was on the next, and left in place at stop.
  */
-export async function startCluster(bin: string): Promise<PgCluster> {
+export async function startCluster(bin: string, keep?: string): Promise<PgCluster> {
   const owner = await resolveServerUser();
-  const dir = mkdtempSync(join(tmpdir(), 'sv-pg-'));
+  if (keep) mkdirSync(keep, { recursive: true });
+  const dir = keep ?? mkdtempSync(join(tmpdir(), 'sv-pg-'));
   const data = join(dir, 'data');
   const pwfile = join(dir, 'pw');
   writeFileSync(pwfile, `${SUPERUSER_PASSWORD}\n`, { mode: 0o600 });
@@ -80,25 +83,29 @@ export async function startCluster(bin: string): Promise<PgCluster> {
     chownSync(pwfile, owner.uid, owner.gid);
   }
   const superuser = owner ? CLUSTER_SUPERUSER : userInfo().username;
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
-  try {
-    await asServerUser(owner, join(bin, 'initdb'), [
-      '-D',
-      data,
-      '-N',
-      '-U',
-      superuser,
-      `--pwfile=${pwfile}`,
-      '--auth-local=trust',
-      '--auth-host=scram-sha-256',
-      '-E',
-      'UTF8',
-      '--locale=C',
-    ]);
-  } catch (err) {
-    cleanup();
-    throw new Error(`initdb failed: ${String((err as { stderr?: string }).stderr ?? err).trim()}`, { cause: err });
-  }
+  const cleanup = () => (keep ? undefined : rmSync(dir, { recursive: true, force: true }));
+  const made = keep !== undefined && existsSync(join(data, 'PG_VERSION'));
+  // A kept cluster a killed run left running is stopped first (it would hold the folder).
+  if (made) await asServerUser(owner, join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-s', '-w']).catch(() => undefined);
+  else
+    try {
+      await asServerUser(owner, join(bin, 'initdb'), [
+        '-D',
+        data,
+        '-N',
+        '-U',
+        superuser,
+        `--pwfile=${pwfile}`,
+        '--auth-local=trust',
+        '--auth-host=scram-sha-256',
+        '-E',
+        'UTF8',
+        '--locale=C',
+      ]);
+    } catch (err) {
+      cleanup();
+      throw new Error(`initdb failed: ${String((err as { stderr?: string }).stderr ?? err).trim()}`, { cause: err });
+    }
   let lastError = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
@@ -117,7 +124,7 @@ export async function startCluster(bin: string): Promise<PgCluster> {
       urlFor,
       cpuMs: () => serverCpuMs(data),
       stop: async () => {
-        await asServerUser(owner, join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'immediate', '-s', '-w']).catch(() => undefined);
+        await asServerUser(owner, join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', keep ? 'fast' : 'immediate', '-s', '-w']).catch(() => undefined);
         cleanup();
       },
     };
