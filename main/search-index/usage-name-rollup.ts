@@ -8,7 +8,7 @@ import { nameTest } from './usage-file-models.ts';
 import type { UsageScope, UsageSource } from './usage-match.ts';
 import type { ParsedQuery } from './query-parser.ts';
 import { recentFiles, storeFiles } from './usage-scope-table.ts';
-import { NONE, type Clock, type DayRow } from './usage-timeline.ts';
+import { addDayCell, NONE, type Clock, type DayRow } from './usage-timeline.ts';
 
 /**
  * Whether the totals per set of names answer the query: `model:` (and perhaps `source:`) with no words and no other
@@ -180,19 +180,7 @@ export function fromNameTotals(
 
   // Days per group.
   const cells = new Map<string, DayRow>();
-  const addDay = (day: string, g: string | null, v: readonly number[], sign: number) => {
-    const id = `${day}\n${g ?? ''}\n${g === null ? 0 : 1}`;
-    let cell = cells.get(id);
-    if (!cell) cells.set(id, (cell = { day, g, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, cost: 0, unpriced: 0, calls: 0 }));
-    cell.input += sign * (v[0] as number);
-    cell.output += sign * (v[1] as number);
-    cell.cacheRead += sign * (v[2] as number);
-    cell.cacheWrite += sign * (v[3] as number);
-    cell.reasoning += sign * (v[4] as number);
-    cell.cost += sign * (v[5] as number);
-    cell.unpriced += sign * (v[6] as number);
-    cell.calls += sign * (v[7] as number);
-  };
+  const addDay = (day: string, g: string | null, v: readonly number[], sign: number) => addDayCell(cells, day, g, v, sign);
   const group = breakdown === 'source' ? 'r.format' : 'r.model';
   for (const r of all(
     `SELECT r.day, ${group}, ${SUMS.map((c) => `sum(r.${c})`).join(', ')} FROM ${totals('usage_name_days')} r

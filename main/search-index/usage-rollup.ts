@@ -6,7 +6,7 @@ import type { ParsedQuery } from './query-parser.ts';
 import { withClause } from './search.ts';
 import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
 import { dayOfNumber } from './usage-periods.ts';
-import { dayNumber, hourOfDay, NONE, startOfDays, TZ_CTE, tzJoin, withDays, type Clock, type DayNumberRow, type DayRow } from './usage-timeline.ts';
+import { addDayCell, dayNumber, hourOfDay, NONE, startOfDays, TZ_CTE, tzJoin, withDays, type Clock, type DayNumberRow, type DayRow } from './usage-timeline.ts';
 
 /**
  * Whether the totals can answer the query: no words, no filter but a source, and days stacked by model or source, or
@@ -90,20 +90,7 @@ export class Rollup {
       const day = r[0] as string;
       // A model of no name is the group null (as the per-file rows have it).
       const group = breakdown === 'model' ? (r[1] as string) || null : (r[1] as string | null);
-      const id = `${day}\n${group ?? ''}\n${group === null ? 0 : 1}`;
-      let cell = cells.get(id);
-      if (!cell) {
-        cell = { day, g: group, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, cost: 0, unpriced: 0, calls: 0 };
-        cells.set(id, cell);
-      }
-      cell.input += sign * (r[2] as number);
-      cell.output += sign * (r[3] as number);
-      cell.cacheRead += sign * (r[4] as number);
-      cell.cacheWrite += sign * (r[5] as number);
-      cell.reasoning += sign * (r[6] as number);
-      cell.cost += sign * (r[7] as number);
-      cell.unpriced += sign * (r[8] as number);
-      cell.calls += sign * (r[9] as number);
+      addDayCell(cells, day, group, r.slice(2) as number[], sign);
     };
     const totalsParams: SQLInputValue[] = [clock.timezone];
     const totals = this.catalogue.index.prepared(

@@ -78,6 +78,24 @@ export interface DayRow {
   calls: number;
 }
 
+/**
+ * Adds (sign 1) or takes off (sign -1) one day's figures for a group into `cells`, one cell per day and group:
+ * `v` holds input, output, cache read, cache write, reasoning, cost, unpriced and calls, in that order.
+ */
+export function addDayCell(cells: Map<string, DayRow>, day: string, g: string | null, v: readonly number[], sign: number): void {
+  const id = `${day}\n${g ?? ''}\n${g === null ? 0 : 1}`;
+  let cell = cells.get(id);
+  if (!cell) cells.set(id, (cell = { day, g, input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0, cost: 0, unpriced: 0, calls: 0 }));
+  cell.input += sign * (v[0] as number);
+  cell.output += sign * (v[1] as number);
+  cell.cacheRead += sign * (v[2] as number);
+  cell.cacheWrite += sign * (v[3] as number);
+  cell.reasoning += sign * (v[4] as number);
+  cell.cost += sign * (v[5] as number);
+  cell.unpriced += sign * (v[6] as number);
+  cell.calls += sign * (v[7] as number);
+}
+
 /** Day rows as SQL returns them (the local day as a number). */
 export type DayNumberRow = Omit<DayRow, 'day'> & { dn: number };
 export const withDays = (rows: DayNumberRow[]): DayRow[] => rows.map(({ dn, ...r }) => ({ day: dayOfNumber(dn), ...r }));
