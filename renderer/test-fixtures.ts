@@ -38,6 +38,11 @@ export function summary(over: Partial<SessionSummary> & { key: string }): Sessio
   };
 }
 
+/** A user message of plain text, as a reader makes it. */
+export function textMessage(id: string, text: string): Session['messages'][number] {
+  return { id, role: 'user', timestamp: null, model: null, usage: null, cost: null, parts: [{ type: 'text', text }], agentId: null, origin: null };
+}
+
 /** A session as getSession answers it: every message loaded unless a test says otherwise. */
 export function session(over: Partial<OpenedSession> & { key: string }): OpenedSession {
   const built: Session = emptySession(over.key, {

@@ -1,7 +1,7 @@
 // The open session in the store: a huge session shows its first window and fetches the next on demand; a change on disk (its summary too) is followed.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAppStore } from './store.ts';
-import { fakeClient, session, summary } from '../test-fixtures.ts';
+import { fakeClient, session, summary, textMessage } from '../test-fixtures.ts';
 
 const older = summary({ key: 'vizier:a', title: 'Older', updatedAt: '2025-01-01T00:00:00Z' });
 
@@ -15,19 +15,7 @@ describe('messages in windows', () => {
       getSession: async () => session({ key: older.key, messages: [], messagesTotal: 3 }),
       getMessages: async ({ offset }: { offset: number }) => ({ offset, messages: offset === 0 ? msgs(3) : [], total: 3 }),
     });
-    function msgs(n: number) {
-      return Array.from({ length: n }, (_, i) => ({
-        id: `m${i}`,
-        role: 'user' as const,
-        timestamp: null,
-        model: null,
-        usage: null,
-        cost: null,
-        parts: [{ type: 'text' as const, text: `m${i}` }],
-        agentId: null,
-        origin: null,
-      }));
-    }
+    const msgs = (n: number) => Array.from({ length: n }, (_, i) => textMessage(`m${i}`, `m${i}`));
     const store = createAppStore(fake.client);
     await store.getState().refresh();
     await store.getState().openSession(older.key);

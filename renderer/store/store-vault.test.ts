@@ -6,7 +6,7 @@ import { createAppStore } from './store.ts';
 import { LIST_FIRST_PAGE } from '../../shared/list-pages.ts';
 import { parseDays } from './store-vault-panel.ts';
 import { cleanTags } from './store-vault.ts';
-import { fakeClient, session, summary } from '../test-fixtures.ts';
+import { fakeClient, session, summary, textMessage } from '../test-fixtures.ts';
 
 /** The list's first page asked with these filters. */
 const first = (filters: object) => ({ ...filters, limit: LIST_FIRST_PAGE });
@@ -15,17 +15,7 @@ const KEY = 'claude-code:s1';
 const noNotes: Annotations = { starred: false, tags: [], note: '', updatedAt: null };
 const liveStatus: VaultStatus = { annotations: noNotes, keptPath: null, keptAt: null, liveSourcePath: '/p/s1.jsonl' };
 const keptStatus: VaultStatus = { ...liveStatus, keptPath: '/vault/s1', keptAt: '2026-11-01T10:00:00Z' };
-const msg = (id: string, text: string) => ({
-  id,
-  role: 'user' as const,
-  timestamp: null,
-  model: null,
-  usage: null,
-  cost: null,
-  parts: [{ type: 'text' as const, text }],
-  agentId: null,
-  origin: null,
-});
+const msg = textMessage;
 const opened = session({
   key: KEY,
   messages: [msg('m1', 'first'), msg('m2', 'second'), msg('m3', 'third')],

@@ -5,7 +5,7 @@ import type { TeamStatus } from '../../../shared/team-api.ts';
 import type { OpenSession } from '../../store/store.ts';
 import { createAppStore } from '../../store/store.ts';
 import type { VaultView } from '../../store/store-vault.ts';
-import { fakeClient, session, summary } from '../../test-fixtures.ts';
+import { fakeClient, session, summary, textMessage } from '../../test-fixtures.ts';
 import { count, render } from '../../test-render.tsx';
 import { Detail } from '../Detail.tsx';
 import { SourcesPanel } from '../SourcesPanel.tsx';
@@ -16,17 +16,7 @@ import { sessionAccess } from './team-access.ts';
 
 const TEAM_KEY = 'bob-desktop/claude-code:s1';
 const LOCAL_KEY = 'claude-code:s1';
-const msg = (id: string, text: string) => ({
-  id,
-  role: 'user' as const,
-  timestamp: null,
-  model: null,
-  usage: null,
-  cost: null,
-  parts: [{ type: 'text' as const, text }],
-  agentId: null,
-  origin: null,
-});
+const msg = textMessage;
 const opened = (key: string) => session({ key, title: 'Berth bookings', messages: [msg('m1', 'first'), msg('m2', 'second')] });
 const openOf = (key: string): OpenSession => ({ key, session: opened(key), loading: false, error: null, errorCode: null, unreadable: null, removed: false });
 const vaultView = (key: string): VaultView => ({

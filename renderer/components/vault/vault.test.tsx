@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { VaultStatus } from '../../../shared/vault-api.ts';
 import type { OpenSession } from '../../store/store.ts';
 import type { VaultView } from '../../store/store-vault.ts';
-import { session, summary } from '../../test-fixtures.ts';
+import { session, summary, textMessage } from '../../test-fixtures.ts';
 import { count, render } from '../../test-render.tsx';
 import { noteState } from './AnnotationEditor.tsx';
 import { Detail } from '../Detail.tsx';
@@ -14,17 +14,7 @@ import { VaultPanel } from './VaultPanel.tsx';
 import { VaultResume } from './VaultResume.tsx';
 
 const KEY = 'claude-code:s1';
-const msg = (id: string, text: string) => ({
-  id,
-  role: 'user' as const,
-  timestamp: null,
-  model: null,
-  usage: null,
-  cost: null,
-  parts: [{ type: 'text' as const, text }],
-  agentId: null,
-  origin: null,
-});
+const msg = textMessage;
 const s1 = session({
   key: KEY,
   title: 'Fix the flaky test',
