@@ -10,6 +10,7 @@ import { parseAiAgentLedger } from './ai-agent-ledger.ts';
 import type { JsonLine } from '../jsonl.ts';
 import { UnreadableError } from '../types.ts';
 import { samplesDir } from '../../test-support/samples.ts';
+import { movedToNow } from '../../test-support/recent-times.ts';
 import { valid } from '../../test-support/reader-checks.ts';
 import { testTempDir } from '../../test-support/temp-dir.ts';
 
@@ -233,7 +234,10 @@ describe('v3 samples', () => {
       },
     ]);
     expect(stale.operations[0]).toMatchObject({ id: 'turn-1', endedAt: null, detail: { index: 1, unfinished: true } });
-    expect([parse(records, Date.now()).status, parse(records, Date.now()).warnings]).toEqual(['active', []]);
+    // A fresh file is not enough: a ledger copied today keeps its old record times (then it is unknown, not running).
+    expect(parse(records, Date.now()).status).toBe('unknown');
+    const recent = movedToNow(records);
+    expect([parse(recent, Date.now()).status, parse(recent, Date.now()).warnings]).toEqual(['active', []]);
   });
 
   it('session_error closes the session as failed with the error', async () => {

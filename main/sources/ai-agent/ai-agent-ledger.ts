@@ -3,7 +3,8 @@ import type { Operation, Outcome, Session } from '../../../shared/session.ts';
 import { Fields, isRecord, lastSegment, limitDepth, primarySourceFile, titleFromText, WarningList, type DocumentContext } from '../coerce.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { readChildSessions, readLedgerOp, type LedgerOpContext } from './ai-agent-ledger-op.ts';
-import { ledgerRoot, recentlyWritten } from './ai-agent-paths.ts';
+import { ledgerRoot } from './ai-agent-paths.ts';
+import { recentlyActive } from '../../../shared/activity.ts';
 import { bool, PayloadRefs } from './ai-agent-payloads.ts';
 import { readTotals, UsageSum } from './ai-agent-usage.ts';
 import { UnreadableError } from '../types.ts';
@@ -201,7 +202,7 @@ export function buildLedgerSession(records: JsonLine[], ctx: DocumentContext): {
   const id = start?.string('sessionId') ?? state.anySessionId ?? (lastSegment(ctx.path) ?? ctx.path).replace(/\.jsonl$/i, '');
   const closedAt = summary ? (summary.timestamp('ts') ?? state.lastTs) : (state.error?.at ?? null);
   const closed = summary !== null || state.error !== null;
-  const status = closed ? 'closed' : recentlyWritten(ctx.mtimeMs) ? 'active' : 'unknown';
+  const status = closed ? 'closed' : recentlyActive(Date.now(), ctx.mtimeMs, state.lastTs) ? 'active' : 'unknown';
   const open = [...state.turns.values()].filter((t) => !t.ended).map((t) => t.op);
   for (const op of open) (op.detail as Record<string, unknown>).unfinished = true;
   if (status === 'unknown') {

@@ -3,7 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimsAiAgent } from './ai-agent.ts';
-import { claimsLedger, claimsSnapshot, isTempName, recentlyWritten } from './ai-agent-paths.ts';
+import { claimsLedger, claimsSnapshot, isTempName } from './ai-agent-paths.ts';
 import { samplesDir } from '../../test-support/samples.ts';
 
 const UUID = '5d2b7f9e-3c1a-4e6b-8d0f-9a1c3e5b7d24';
@@ -46,16 +46,10 @@ describe('claimsLedger', () => {
   ])('does not claim %s', (p) => expect(claimsLedger(p)).toBe(false));
 });
 
-describe('isTempName and recentlyWritten', () => {
+describe('isTempName', () => {
   it('recognises the writer temp names and nothing else', () => {
     expect(['a.json.gz.tmp-1-2', 'a.json.gz.tmp', 'a.tmp-x'].map(isTempName)).toEqual([true, true, true]);
     expect(['a.json.gz', 'tmp.json.gz', 'a.tmpl.json.gz'].map(isTempName)).toEqual([false, false, false]);
-  });
-
-  it('counts a file written in the last ten minutes as recent', () => {
-    const now = 1_000_000_000;
-    expect(recentlyWritten(now - 9 * 60_000, now)).toBe(true);
-    expect(recentlyWritten(now - 11 * 60_000, now)).toBe(false);
   });
 });
 

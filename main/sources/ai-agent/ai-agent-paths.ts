@@ -1,5 +1,4 @@
 // Where ai-agent keeps its files: which paths are snapshots or v3 ledgers, and the sessions root payload refs resolve against.
-import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import { dirname } from 'node:path';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -46,8 +45,4 @@ export function snapshotRoot(absPath: string): string {
 /** The folder payload refs are relative to: the parent of the ledger's `session/` folder. */
 export function ledgerRoot(absPath: string): string {
   return dirname(dirname(absPath));
-}
-
-export function recentlyWritten(mtimeMs: number, now = Date.now()): boolean {
-  return now - mtimeMs < ACTIVE_WINDOW_MS;
 }

@@ -10,6 +10,7 @@ import { aiAgentReader } from './ai-agent.ts';
 import { parseGzipJson } from './ai-agent-gzip.ts';
 import { parseAiAgentSnapshot, readAiAgentSnapshot } from './ai-agent-snapshot.ts';
 import { samplesDir } from '../../test-support/samples.ts';
+import { movedToNow } from '../../test-support/recent-times.ts';
 import { failure, valid } from '../../test-support/reader-checks.ts';
 import { testTempDir } from '../../test-support/temp-dir.ts';
 
@@ -23,10 +24,10 @@ async function read(path: string): Promise<Session> {
 }
 
 /** Parses a gzip file's bytes with a chosen mtime, so "active" vs "unknown" does not depend on when the file was copied. */
-async function parseBytes(path: string, mtimeMs = LONG_AGO, ctxPath = path): Promise<Session> {
+async function parseBytes(path: string, mtimeMs = LONG_AGO, ctxPath = path, edit = (v: unknown) => v): Promise<Session> {
   const { value, warnings } = await parseGzipJson(readFileSync(path));
   const ctx: DocumentContext = { path: ctxPath, size: statSync(path).size, mtimeMs, warnings };
-  return valid(parseAiAgentSnapshot(value, ctx));
+  return valid(parseAiAgentSnapshot(edit(value), ctx));
 }
 
 const opIds = (s: Session) => s.operations.map((o) => o.id);
@@ -168,7 +169,9 @@ describe('ai-agent snapshot samples', () => {
         count: 1,
       },
     ]);
-    const fresh = await parseBytes(path, Date.now());
+    // A fresh file is not enough: a snapshot copied today keeps its old times (then it is unknown, not running).
+    expect((await parseBytes(path, Date.now())).status).toBe('unknown');
+    const fresh = await parseBytes(path, Date.now(), path, movedToNow);
     expect([fresh.status, fresh.warnings]).toEqual(['active', []]);
     expect(old.title).toBe('Draft v2.8 release notes');
     expect(old.extra).toMatchObject({
@@ -550,7 +553,8 @@ describe('our own snapshot fixtures', () => {
     expect([stale.status, stale.closedAt, stale.outcome, stale.warnings.map((w) => w.code)]).toEqual(['unknown', null, null, ['incomplete_session']]);
     expect(stale.messages[1]?.parts).toEqual([{ type: 'tool_call', callId: 'tool-1', name: 'feeds__list', input: { since: 'yesterday' } }]);
     expect(stale.operations[2]).toMatchObject({ id: 'tool-1', status: null, endedAt: null, detail: { unfinished: true } });
-    const fresh = await parseBytes(path, Date.now());
+    expect((await parseBytes(path, Date.now())).status).toBe('unknown');
+    const fresh = await parseBytes(path, Date.now(), path, movedToNow);
     expect([fresh.status, fresh.warnings]).toEqual(['active', []]);
   });
 });

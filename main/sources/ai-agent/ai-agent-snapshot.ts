@@ -14,7 +14,8 @@ import {
 } from '../coerce.ts';
 import { readGzipDocument } from './ai-agent-gzip.ts';
 import { walkSessionNode } from './ai-agent-optree.ts';
-import { recentlyWritten, snapshotRoot } from './ai-agent-paths.ts';
+import { snapshotRoot } from './ai-agent-paths.ts';
+import { recentlyActive } from '../../../shared/activity.ts';
 import { bool, PayloadRefs } from './ai-agent-payloads.ts';
 import { TreeContext } from './ai-agent-tree-context.ts';
 import { readTotals } from './ai-agent-usage.ts';
@@ -93,7 +94,9 @@ export function buildSnapshotSession(value: unknown, ctx: DocumentContext): { se
   const id = top.string('originId') ?? tree.string('traceId') ?? stem(ctx.path);
   const reason = top.string('reason');
   const closed = endedAt !== null;
-  const status = closed ? 'closed' : recentlyWritten(ctx.mtimeMs) ? 'active' : 'unknown';
+  const updatedAt = tc.latestMs !== null ? new Date(tc.latestMs).toISOString() : null;
+  // Running needs a fresh file and fresh times of its own: a snapshot copied today keeps its old ones.
+  const status = closed ? 'closed' : recentlyActive(Date.now(), ctx.mtimeMs, updatedAt ?? envelopeTime) ? 'active' : 'unknown';
   if (status === 'unknown') {
     const written =
       reason === 'subagent_finish' ? 'Its last snapshot was written when a sub-agent finished and has no end time' : 'The snapshot has no end time';
@@ -143,7 +146,7 @@ export function buildSnapshotSession(value: unknown, ctx: DocumentContext): { se
       `ai-agent session ${id.slice(0, 8)}`,
     project: { path: null, name: null, branch: null, headCommit: null },
     createdAt,
-    updatedAt: tc.latestMs !== null ? new Date(tc.latestMs).toISOString() : null,
+    updatedAt,
     closedAt: endedAt,
     status,
     outcome: readOutcome(tree, closed),

@@ -1,5 +1,5 @@
 // Assembles the canonical Session from the state one pass over a Codex rollout built: messages, status, usage, links.
-import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
+import { recentlyActive } from '../../../shared/activity.ts';
 import { basename } from 'node:path';
 import type { Cost, Message, MessagePart, ModelInfo, Operation, Session } from '../../../shared/session.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
@@ -120,7 +120,8 @@ function reportUnknown(state: CodexState): void {
 }
 
 function settleStatus(state: CodexState, ctx: DocumentContext, now: number): { status: Session['status']; closedAt: string | null } {
-  const fresh = now - ctx.mtimeMs < ACTIVE_WINDOW_MS;
+  // A rollout copied or restored today keeps its old record times: a new file alone does not make it running.
+  const fresh = recentlyActive(now, ctx.mtimeMs, state.lastTimestamp);
   const open = state.turns.close(fresh, state.lastTimestamp);
   if (open === 'open') return { status: 'active', closedAt: null };
   if (!state.turns.usesTaskEvents) return { status: fresh ? 'active' : 'unknown', closedAt: null };

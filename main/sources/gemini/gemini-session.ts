@@ -1,5 +1,5 @@
 // Assembles the canonical Session from a replayed Gemini CLI conversation: messages, usage, project, sub-agent links.
-import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
+import { recentlyActive } from '../../../shared/activity.ts';
 import { basename, dirname, extname } from 'node:path';
 import type { Cost, Message, MessageRole, Session, SourceFile, TokenUsage } from '../../../shared/session.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
@@ -163,6 +163,7 @@ export function buildGeminiSession(conv: GeminiConversation, ctx: DocumentContex
   const { usage, cost } = totals(messages, lastModel);
   const startTime = head.present('startTime') ? head.timestamp('startTime') : head.present('start_time') ? head.timestamp('start_time') : null;
   const lastUpdated = head.present('lastUpdated') ? head.timestamp('lastUpdated') : null;
+  const updatedAt = latest(lastUpdated, messages.at(-1)?.timestamp ?? null);
   const summary = head.present('summary') ? head.string('summary') : null;
   const kind = head.present('kind') ? head.string('kind') : null;
 
@@ -195,10 +196,10 @@ export function buildGeminiSession(conv: GeminiConversation, ctx: DocumentContex
       headCommit: null,
     },
     createdAt: startTime ?? messages[0]?.timestamp ?? null,
-    updatedAt: latest(lastUpdated, messages.at(-1)?.timestamp ?? null),
+    updatedAt,
     closedAt: null,
-    // Gemini CLI writes no end marker: a chat is live while its file changes, and unknown after.
-    status: now - ctx.mtimeMs < ACTIVE_WINDOW_MS ? 'active' : 'unknown',
+    // Gemini CLI writes no end marker: a chat is live while its file and its own times move, and unknown after.
+    status: recentlyActive(now, ctx.mtimeMs, updatedAt) ? 'active' : 'unknown',
     outcome: null,
     model: lastModel ? { provider: null, name: lastModel, parameters: {} } : null,
     config: [],

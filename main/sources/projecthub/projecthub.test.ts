@@ -116,6 +116,10 @@ describe('parseProjectHub', () => {
   it('shows "active" only while the file still changes; otherwise the session is open', () => {
     expect(fromText(front('active'), { mtimeMs: 0, now: 60_000 }).status).toBe('active');
     expect(fromText(front('active'), { mtimeMs: 0, now: 11 * 60_000 }).status).toBe('open');
+    // A file copied today (fresh mtime) whose own save time is a year old is not running.
+    const saved = 1767312060000;
+    expect(fromText(front('active'), { mtimeMs: saved + 365 * DAY, now: saved + 365 * DAY + 60_000 }).status).toBe('open');
+    expect(fromText(front('active'), { mtimeMs: saved, now: saved + 60_000 }).status).toBe('active');
     expect(fromText(front('paused')).status).toBe('unknown');
     expect(fromText(front('paused')).warnings).toEqual([{ code: 'unknown_status', message: 'Status "paused" is not active, compacted or closed.', count: 1 }]);
   });

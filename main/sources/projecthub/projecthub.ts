@@ -5,7 +5,7 @@ import { lastSegment, primarySourceFile, titleFromText, WarningList, type Docume
 import { readTextFile } from '../decode.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { textOf } from '../claude-code/claude-code-blocks.ts';
-import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
+import { recentlyActive } from '../../../shared/activity.ts';
 import { isPrompt, mostUsedModel, priceMessages } from '../claude-code/claude-code-facts.ts';
 import { readConversation, type Conversation } from '../claude-code/claude-code-records.ts';
 import { readIndexRow, type IndexRow } from './projecthub-index.ts';
@@ -69,10 +69,10 @@ function pick<T extends string | number>(key: string, fromMd: T | null, fromInde
   return fromMd ?? fromIndex ?? null;
 }
 
-function lifecycle(status: string | null, mtimeMs: number, now: number, warnings: WarningList): LifecycleStatus {
+function lifecycle(status: string | null, updatedAt: string | null, ctx: { mtimeMs: number; now: number }, warnings: WarningList): LifecycleStatus {
   if (status === 'closed' || status === 'compacted') return status;
-  // ProjectHub never closes a session it lost track of, so "active" only means running while the file still moves.
-  if (status === 'active') return now - mtimeMs < ACTIVE_WINDOW_MS ? 'active' : 'open';
+  // ProjectHub never closes a session it lost track of, so "active" only means running while the file and its save time move.
+  if (status === 'active') return recentlyActive(ctx.now, ctx.mtimeMs, updatedAt) ? 'active' : 'open';
   if (status !== null) warnings.add('unknown_status', `Status ${JSON.stringify(status)} is not active, compacted or closed.`);
   return 'unknown';
 }
@@ -133,6 +133,7 @@ export function parseProjectHub(md: VaultMarkdown, ctx: ProjectHubContext): Sess
   if (ctx.transcript) sourceFiles.push(ctx.transcript.file);
   if (ctx.index) sourceFiles.push(ctx.index.file);
   const cost = priceMessages(messages, warnings);
+  const updatedAt = epochIso(lastSavedAt) ?? conv?.updatedAt ?? null;
   return {
     key: `projecthub:${id}`,
     id,
@@ -141,9 +142,9 @@ export function parseProjectHub(md: VaultMarkdown, ctx: ProjectHubContext): Sess
     title,
     project: { path: projectPath, name: projectPath ? lastSegment(projectPath) : null, branch: conv?.branch ?? null, headCommit: null },
     createdAt: epochIso(startedAt) ?? conv?.createdAt ?? null,
-    updatedAt: epochIso(lastSavedAt) ?? conv?.updatedAt ?? null,
+    updatedAt,
     closedAt: status === 'closed' ? epochIso(lastSavedAt) : null,
-    status: lifecycle(status, ctx.mtimeMs, ctx.now, warnings),
+    status: lifecycle(status, updatedAt, ctx, warnings),
     outcome: null,
     model: conv ? mostUsedModel(conv) : null,
     config: [],
