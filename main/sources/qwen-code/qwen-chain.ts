@@ -18,8 +18,8 @@ export interface QwenChain {
   records: QwenRecord[];
   /** Records of branches a rewind left behind. */
   dropped: number;
-  /** Records naming another session (they belong to that session, not this file's). */
-  foreign: { count: number; ids: string[] };
+  /** Records naming another session (they belong to that session, not this file's); `lastWritten` is the latest time among them. */
+  foreign: { count: number; ids: string[]; lastWritten: string | null };
   /** Every record of this session, for its first and last times. */
   all: QwenRecord[];
 }
@@ -69,6 +69,7 @@ export function activeChain(lines: readonly QwenLine[], sessionId: string, warni
   const unknown = new Map<string, number>();
   const foreignIds = new Set<string>();
   let foreign = 0;
+  let foreignLast: string | null = null;
   const all: QwenRecord[] = [];
   for (const { value, line } of lines) {
     const rec = recordOf(value, line, warnings, unknown);
@@ -77,6 +78,8 @@ export function activeChain(lines: readonly QwenLine[], sessionId: string, warni
     if (owner !== null && owner.toLowerCase() !== sessionId.toLowerCase()) {
       foreign++;
       foreignIds.add(owner);
+      const at = typeof rec.raw.timestamp === 'string' ? Date.parse(rec.raw.timestamp) : Number.NaN;
+      if (!Number.isNaN(at) && (foreignLast === null || at > Date.parse(foreignLast))) foreignLast = new Date(at).toISOString();
       continue;
     }
     all.push(rec);
@@ -101,5 +104,5 @@ export function activeChain(lines: readonly QwenLine[], sessionId: string, warni
   chain.reverse();
   const dropped = new Set(main.filter((r) => !seen.has(r.uuid)).map((r) => r.uuid)).size;
   const records = [...chain, ...conversation.filter((r) => r.sidechain)].sort((a, b) => a.line - b.line);
-  return { records, dropped, foreign: { count: foreign, ids: [...foreignIds] }, all };
+  return { records, dropped, foreign: { count: foreign, ids: [...foreignIds], lastWritten: foreignLast }, all };
 }

@@ -40,6 +40,9 @@ describe('shared Qwen Code samples', () => {
   it('leaves out the record of another session, and says so', async () => {
     const s = await read('-tmp-as-qwen-fixture-project/chats/019f0000-0000-7000-8000-000000000002.jsonl');
     expect([s.messages, s.title, s.createdAt, s.project.path]).toEqual([[], 'Qwen Code session 019f0000', null, null]);
+    // Read a minute after it was copied: its only record is from August, so it is not running.
+    const path = join(projects, '-tmp-as-qwen-fixture-project/chats/019f0000-0000-7000-8000-000000000002.jsonl');
+    expect((await readQwenFile(path, statSync(path).mtimeMs + 60_000)).status).toBe('unknown');
     expect(s.warnings.map((w) => [w.code, w.message])).toEqual([
       [
         'foreign_records',

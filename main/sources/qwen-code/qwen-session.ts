@@ -52,6 +52,8 @@ function isLive(messages: Message[], lastTs: string | null, ctx: QwenContext): b
   return !(last?.role === 'assistant' && !last.parts.some((p) => p.type === 'tool_call'));
 }
 
+const latestOf = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b);
+
 function mostUsed(messages: Message[]): string | null {
   const counts = new Map<string, number>();
   for (const m of messages) if (m.model && m.agentId === null) counts.set(m.model, (counts.get(m.model) ?? 0) + 1);
@@ -104,7 +106,8 @@ export function buildQwenSession(chain: QwenChain, ctx: QwenContext, warnings: W
     createdAt,
     updatedAt,
     closedAt: null,
-    status: isLive(messages, updatedAt, ctx) ? 'active' : 'unknown',
+    // The file's last write counts its foreign records too: a file holding only another session's old records is not running.
+    status: isLive(messages, latestOf(updatedAt, chain.foreign.lastWritten), ctx) ? 'active' : 'unknown',
     outcome: null,
     model: model ? { provider: null, name: model, parameters: {} } : null,
     config: [],
