@@ -3,13 +3,13 @@ import { FTS_HASH_BYTES } from '../env/tuning.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { SINCE_TIDY, TEXT_TOTAL_SQL } from './index-tidy.ts';
 import { mergeModeSql } from './merge-mode.ts';
-import { CREATE_NARROW_SESSIONS, USAGE_V10, USAGE_V8 } from './usage-schema.ts';
+import { CREATE_FILE_DAYS_BY_DAY, CREATE_NARROW_SESSIONS, USAGE_V10, USAGE_V8 } from './usage-schema.ts';
 import { addFileModels, CREATE_FILE_MODELS } from './usage-file-models.ts';
 import { addNameTotals, CREATE_NAME_TOTALS } from './usage-name-totals.ts';
 import { addFileDays } from './usage-write.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 /** A new file starts in steady mode: FTS5 merges segments as they pile up (merge-mode.ts). */
 const AUTOMERGE = mergeModeSql('steady');
@@ -114,6 +114,7 @@ ${USAGE_V10}
 ${CREATE_FILE_MODELS}
 ${CREATE_NARROW_SESSIONS}
 ${CREATE_NAME_TOTALS}
+${CREATE_FILE_DAYS_BY_DAY}
 ${CREATE_PENDING}
 ${FTS_TUNING}`;
 
@@ -161,6 +162,8 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
   },
   // 11 -> 12: usage-name-totals.ts's totals per set of model names, from the rows already stored.
   11: addNameTotals,
+  // 12 -> 13: usage-schema.ts's day rows by day (an index SQLite builds from the rows already stored).
+  12: (db) => db.exec(CREATE_FILE_DAYS_BY_DAY),
 };
 
 export function createSchema(db: DatabaseSync): void {

@@ -1,4 +1,4 @@
-// The dashboard's fast ways (the writer's totals, the files' day rows, the totals less the other files, model: by its indexed names and the totals per set of names) show what every matched file's hourly rows show, for each query shape the bench times, on a varied generated index; and indexes of schema 10 and 11 upgrade to the same answers.
+// The dashboard's fast ways (the writer's totals, the files' day rows, the totals less the other files, over all time or a query's dates, model: by its indexed names and the totals per set of names) show what every matched file's hourly rows show, for each query shape the bench times, on a varied generated index; and indexes of schema 10 and 11 upgrade to the same answers.
 import { DatabaseSync } from 'node:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { SessionIndex } from './index-store.ts';
 import { IndexedCatalogue } from './indexed-catalogue.ts';
 import { parseQuery } from './query-parser.ts';
 import { buildMatch } from './search.ts';
+import { SCHEMA_VERSION } from './schema.ts';
 import { readResult } from './test-sessions.ts';
 import { usageDashboard } from './usage-dashboard.ts';
 import { usageFacts } from './usage-facts.ts';
@@ -84,6 +85,15 @@ const SHAPES = [
   ['model:haiku parser', 'model'],
   ['model:opus after:90d', 'project'],
   ['-parser', 'model'],
+  // Dates: the totals per day less the other files with usage on those days (usage-dated-totals.ts), the first and last
+  // day held whole or cut at an hour, stacked each way; and dates with a narrowing filter (the counted files' own rows).
+  ['after:30d', 'project'],
+  ['after:30d', 'source'],
+  ['after:36h', 'model'],
+  ['before:2026-01-15', 'project'],
+  ['after:2026-06-01T06:00:00Z before:2026-06-03T18:00:00Z', 'source'],
+  ['after:2026-06-10 before:2026-06-10', 'model'],
+  ['project:proj-7 after:30d', 'project'],
   // From the totals per set of model names (usage-name-rollup.ts).
   ...NAME_SHAPES,
 ] as const;
@@ -259,7 +269,7 @@ describe('an index of schema 11', () => {
     db.close();
     const index = new SessionIndex(file);
     try {
-      expect(index.note).toBe('The search index was upgraded from version 11 to 12.');
+      expect(index.note).toBe(`The search index was upgraded from version 11 to ${SCHEMA_VERSION}.`);
       expect(rows((sql) => index.prepared(sql).all())).toEqual(written);
       const catalogue = newCatalogue(index);
       await catalogue.restore(() => true);
@@ -291,7 +301,7 @@ describe('an index of schema 10', () => {
     db.close();
     const index = new SessionIndex(file);
     try {
-      expect(index.note).toBe('The search index was upgraded from version 10 to 12.');
+      expect(index.note).toBe(`The search index was upgraded from version 10 to ${SCHEMA_VERSION}.`);
       expect(index.prepared('SELECT model, file_id FROM usage_file_models ORDER BY 1, 2').all()).toEqual(written);
       const catalogue = newCatalogue(index);
       await catalogue.restore(() => true);

@@ -1,10 +1,11 @@
 // The dashboard's figures for a query that narrows the files, from their rows per day: the matched files' own, or, when they are most files, the totals less the others'.
 import type { DashboardBreakdown, UsageDashboard } from '../../shared/usage-api.ts';
 import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
-import { filesCounted, ranked, setHeatmap, setSessions, setUsage, type HeatCell } from './usage-file-days.ts';
+import { allInClock, countedWithUsage } from './usage-dated-totals.ts';
+import { clockDays, filesCounted, ranked, setHeatmap, setSessions, setUsage, type HeatCell, type ModelSum } from './usage-file-days.ts';
 import type { UsageSource } from './usage-match.ts';
 import { Rollup } from './usage-rollup.ts';
-import type { StoredScope } from './usage-scope-table.ts';
+import { storedOthers, storeOthers, type StoredScope } from './usage-scope-table.ts';
 import type { Clock, DayRow } from './usage-timeline.ts';
 import type { IndexedCatalogue } from './indexed-catalogue.ts';
 
@@ -65,6 +66,7 @@ function less<T>(all: T[], some: T[], key: (r: T) => string, sub: (a: T, b: T) =
  */
 function others(catalogue: IndexedCatalogue, stored: StoredScope, clock: Clock, breakdown: DashboardBreakdown): Parts {
   const all = new Rollup(catalogue, { ...stored.scope.parsed, filters: { ...stored.scope.parsed.filters, source: undefined } }, []);
+  storeOthers(catalogue);
   const usage = setUsage(catalogue, 'others', clock, breakdown, false);
   const rows = less(
     all.dayRows(clock, breakdown),
@@ -147,10 +149,102 @@ function others(catalogue: IndexedCatalogue, stored: StoredScope, clock: Clock, 
   };
 }
 
-/** The matched files' rows, or the totals less the others' when the matches are most files and the totals can say. */
+/** A day row's figures less another's. */
+const subRow = (a: DayRow, b: DayRow): DayRow => ({
+  day: a.day,
+  g: a.g,
+  input: a.input - b.input,
+  output: a.output - b.output,
+  cacheRead: a.cacheRead - b.cacheRead,
+  cacheWrite: a.cacheWrite - b.cacheWrite,
+  reasoning: a.reasoning - b.reasoning,
+  cost: a.cost - b.cost,
+  unpriced: a.unpriced - b.unpriced,
+  calls: a.calls - b.calls,
+});
+const subModel = (a: ModelSum, b: ModelSum): ModelSum => ({
+  name: a.name,
+  totalTokens: a.totalTokens - b.totalTokens,
+  costUsd: a.costUsd - b.costUsd,
+  calls: a.calls - b.calls,
+  unpricedCalls: a.unpricedCalls - b.unpricedCalls,
+});
+const tokensOf = (r: DayRow) => r.input + r.output + r.cacheRead + r.cacheWrite + r.reasoning;
+
+/**
+ * For a query with dates whose counted files are most of those with usage on its days (`after:30d`): every file's
+ * usage in the clock (usage-dated-totals.ts: the totals per day, the first and last day's hours from the hourly rows)
+ * less the other files' with usage on those days (a few: found by day), where the counted files' own day rows were
+ * tens of thousands. Tools and sessions still come from the counted files. Null when the others are not the fewer.
+ */
+export function fromDatedTotals(catalogue: IndexedCatalogue, stored: StoredScope, clock: Clock, breakdown: DashboardBreakdown): Parts | null {
+  const most = Math.floor(stored.files / 2);
+  const { first, last } = clockDays(clock);
+  if (storeOthers(catalogue, { first, last, limit: most + 1 }) > most) return null;
+  // The others' figures on the whole days from their day rows; on a day cut at an hour they are left out of every file's.
+  const all = allInClock(catalogue, clock, breakdown, new Set(storedOthers(catalogue)));
+  const usage = setUsage(catalogue, 'others', clock, breakdown, true, false);
+  const rollup = new Rollup(catalogue, { ...stored.scope.parsed, filters: { ...stored.scope.parsed.filters, source: undefined } }, []);
+  const counted = once(() => countedWithUsage(catalogue, clock, all.edgeFiles));
+  const sessions = once(() => setSessions(catalogue, 'matched'));
+  return {
+    rows: less(
+      all.rows,
+      usage.rows,
+      (r) => `${r.day}\n${r.g ?? ''}`,
+      subRow,
+      (r) => r.calls !== 0 || tokensOf(r) !== 0,
+    ),
+    heatmap: (days) =>
+      less(
+        rollup.heatmap(clock, days),
+        setHeatmap(usage, clock, days, true),
+        (c) => `${c.day}\n${c.hour}`,
+        (a, b) => ({ day: a.day, hour: a.hour, calls: a.calls - b.calls, totalTokens: a.totalTokens - b.totalTokens }),
+        (c) => c.calls !== 0 || c.totalTokens !== 0,
+      ).sort(byDayHour),
+    projects: () => {
+      // The projects of the counted files with usage in the clock, their figures the totals' less the others'.
+      const totals = new Map(all.projects.map((p) => [p.name, p]));
+      const theirs = new Map(usage.projects.map((p) => [p.name, p]));
+      const rows = [...counted()].map(([name, sessions]) => {
+        const t = totals.get(name);
+        const o = theirs.get(name);
+        return { name, totalTokens: (t?.totalTokens ?? 0) - (o?.totalTokens ?? 0), costUsd: (t?.costUsd ?? 0) - (o?.costUsd ?? 0), sessions };
+      });
+      return ranked(rows, (p) => p.totalTokens, 10);
+    },
+    models: () =>
+      ranked(
+        less(
+          all.models,
+          usage.models,
+          (m) => m.name,
+          subModel,
+          (m) => m.calls !== 0 || m.totalTokens !== 0,
+        ),
+        (m) => m.totalTokens,
+        10,
+      ),
+    tools: () => ranked(sessions().tools, (t) => t.calls, 15),
+    sessions: () => {
+      const s = sessions();
+      return {
+        lengths: buckets(s.lengths, LENGTH_BUCKETS),
+        turns: buckets(s.turns, TURN_BUCKETS),
+        withUsage: [...counted().values()].reduce((n, c) => n + c, 0),
+      };
+    },
+  };
+}
+
+/**
+ * The matched files' rows, or the totals less the others' when the matches are most files and the totals can say:
+ * over all time (no dates), or, with dates, over the clock's days (the others then being those with usage on them).
+ */
 export function fromFileDays(catalogue: IndexedCatalogue, stored: StoredScope, clock: Clock, breakdown: DashboardBreakdown): Parts {
   const { afterMs, beforeMs } = stored.scope.parsed.filters;
   const bounded = afterMs !== undefined || beforeMs !== undefined;
   if (!bounded && stored.files * 2 > filesCounted(catalogue)) return others(catalogue, stored, clock, breakdown);
-  return matched(catalogue, clock, breakdown, bounded);
+  return (bounded ? fromDatedTotals(catalogue, stored, clock, breakdown) : null) ?? matched(catalogue, clock, breakdown, bounded);
 }

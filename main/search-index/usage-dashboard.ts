@@ -24,7 +24,7 @@ import { Rollup, rollupAnswers } from './usage-rollup.ts';
 import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
 import { fromFileDays, type Parts } from './usage-dashboard-sets.ts';
 import { fileDaysIn } from './usage-file-days.ts';
-import { ofSource, storeScope } from './usage-scope-table.ts';
+import { ofSource, recentFiles, storeScope } from './usage-scope-table.ts';
 import { fromNameTotals, namesAnswer } from './usage-name-rollup.ts';
 
 type Input = MethodInput<'usageDashboard'>;
@@ -113,7 +113,8 @@ export function usageDashboard(catalogue: IndexedCatalogue, input: Input, annota
   } else if (daysInZone && scope.any) {
     const stored = storeScope(source, scope);
     parts = fromFileDays(catalogue, stored, hours, breakdown);
-    blockScope = () => ofSource(stored.scope, scope.parsed.filters.source ?? 'claude-code');
+    // The block's files tested once each (recentFiles), not each of their rows' file looked up for its source.
+    blockScope = (sinceMs) => recentFiles(source, ofSource(stored.scope, scope.parsed.filters.source ?? 'claude-code'), sinceMs);
     limitsScope = stored.scope;
   } else parts = perFile(catalogue, scope, hours, breakdown);
   const rows = parts.rows;

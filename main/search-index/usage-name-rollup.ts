@@ -157,7 +157,7 @@ export function fromNameTotals(
     return s.all(...countedParams, ...params) as unknown as unknown[][];
   };
   const read = (ids: number[]) =>
-    ids.length ? correction(source, clock, breakdown, storeFiles(source, [], 'SELECT value, 0 FROM json_each(?)', [JSON.stringify(ids)])) : null;
+    ids.length ? correction(source, clock, breakdown, storeFiles(source, [], 'SELECT value FROM json_each(?)', [JSON.stringify(ids)])) : null;
   const subAgents = complement ? read(notCounting) : read(counting);
   // The shadowed copies to take off: the matches among them.
   const copies = shadowed.length
@@ -165,12 +165,10 @@ export function fromNameTotals(
         source,
         clock,
         breakdown,
-        storeFiles(
-          source,
-          t.ctes,
-          `SELECT f.id, coalesce(f.parent_key, '') = '' FROM files f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${t.matches('f.id')}`,
-          [...t.params, shadowedJson],
-        ),
+        storeFiles(source, t.ctes, `SELECT f.id FROM files f WHERE f.id IN (SELECT value FROM json_each(?)) AND ${t.matches('f.id')}`, [
+          ...t.params,
+          shadowedJson,
+        ]),
       )
     : null;
   const fixes = [

@@ -102,3 +102,10 @@ ALTER TABLE usage_sessions ADD COLUMN tools TEXT;`;
  * sessions: 117,937 rows) to find the others.
  */
 export const CREATE_NARROW_SESSIONS = `CREATE INDEX IF NOT EXISTS usage_sessions_narrow ON usage_sessions(file_id, top_level, length_bucket, turns, format, project);`;
+
+/**
+ * Schema 13: the day rows by day (each row's day and file), so a dashboard query with dates finds the files with usage
+ * on those days without reading every file's rows: the files it does not count among them are the few whose figures
+ * are taken off the writer's totals for the days (usage-dated-totals.ts).
+ */
+export const CREATE_FILE_DAYS_BY_DAY = `CREATE INDEX IF NOT EXISTS usage_file_days_day ON usage_file_days(day, file_id);`;
