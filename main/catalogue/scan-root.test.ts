@@ -1,4 +1,4 @@
-// One pass over a folder: every claimed file found and reported, unchanged files skipped, large files read last.
+// One pass over a folder: every claimed file found and reported, unchanged files skipped, large files read in a lane of their own.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,29 +36,78 @@ function hooks(over: Partial<ScanHooks> = {}): { hooks: ScanHooks; events: strin
 }
 
 describe('scanRoot', () => {
-  it('reads files above the large size after all the others, once beforeLarge has resolved', async () => {
+  it('reads large files one at a time in a lane of their own, beside the others, the largest first', async () => {
+    await writeFile(join(dir, 'bigger.json'), 'd'.repeat(9000));
+    await writeFile(join(dir, 'biggest.json'), 'e'.repeat(20000));
+    let largeRunning = 0;
+    let mostLargeAtOnce = 0;
+    // The small files wait for a large read to start: read after all the others (the old order), none would.
+    const largeStarted = Promise.withResolvers<void>();
     const { hooks: h, events } = hooks({
       largeAbove: 1000,
-      beforeLarge: async () => {
-        events.push('before large');
+      beforeLarge: (bytes) => events.push(`before large ${bytes}`),
+      afterLarge: () => events.push('lane idle'),
+      othersRead: async () => {
+        events.push('others read');
+      },
+      read: async (path) => {
+        const name = path.slice(dir.length + 1);
+        if (name.startsWith('small')) await largeStarted.promise;
+        else {
+          mostLargeAtOnce = Math.max(mostLargeAtOnce, ++largeRunning);
+          largeStarted.resolve();
+          await new Promise((r) => setTimeout(r, 5));
+          largeRunning--;
+        }
+        events.push(`read ${name}`);
+        return name;
       },
     });
     const result = await scanRoot(dir, h);
-    expect(result.seen.size).toBe(3);
+    expect(result.seen.size).toBe(5);
+    expect(mostLargeAtOnce).toBe(1);
+    const large = events.filter((e) => e.startsWith('before large')).map((e) => Number(e.split(' ')[2]));
+    expect(large).toHaveLength(3);
+    // The lane starts once the walk is over, with the largest file.
+    expect(large).toEqual([20000, 9000, 5000]);
+    expect(events.indexOf('others read')).toBeGreaterThan(events.indexOf('read small-b.json'));
+    expect(events.at(-1)).toBe('lane idle');
+  });
+
+  it('with largeAfterOthers, reads the large files only after all the others, once othersRead has resolved', async () => {
+    const { hooks: h, events } = hooks({
+      largeAbove: 1000,
+      largeAfterOthers: true,
+      othersRead: async () => {
+        await new Promise((r) => setTimeout(r, 5));
+        events.push('others read');
+      },
+    });
+    await scanRoot(dir, h);
     expect(events.slice(0, 2).sort()).toEqual(['read small-a.json', 'read small-b.json']);
-    expect(events.slice(2)).toEqual(['before large', 'read big.json']);
+    expect(events.slice(2)).toEqual(['others read', 'read big.json']);
+  });
+
+  it('reads every file found before a read failed, then fails the scan with that error', async () => {
+    const { hooks: h, events } = hooks({
+      read: async (path) => {
+        if (path.endsWith('small-a.json')) throw new Error('disk gone');
+        events.push(`read ${path.slice(dir.length + 1)}`);
+        return null;
+      },
+    });
+    await expect(scanRoot(dir, h)).rejects.toThrow('disk gone');
+    expect(events.sort()).toEqual(['read big.json', 'read small-b.json']);
   });
 
   it('reads a large file that is read a piece at a time (a store of many sessions) with the others, holding nothing back', async () => {
     const { hooks: h, events } = hooks({
       largeAbove: 1000,
-      beforeLarge: async () => {
-        events.push('before large');
-      },
+      beforeLarge: () => events.push('before large'),
       readInPieces: (path) => path.endsWith('big.json'),
     });
     await scanRoot(dir, h);
-    // Nothing was large: no wait for beforeLarge (which ends the scan workers and collects the main thread's heap).
+    // Nothing was large: no lane, no beforeLarge.
     expect(events.sort()).toEqual(['read big.json', 'read small-a.json', 'read small-b.json']);
   });
 

@@ -1,4 +1,4 @@
-// One pass over a root: find claimed files, read the new or changed ones (bounded concurrency), forget the gone.
+// One pass over a root: find claimed files, read the new or changed ones (bounded concurrency, large ones in a lane of their own), forget the gone.
 import { stat } from 'node:fs/promises';
 import { walkFiles } from './walk.ts';
 import { statFile } from '../fs/stat-file.ts';
@@ -16,11 +16,22 @@ export interface ScanHooks {
   found?: (bytes: number, fresh: boolean) => void;
   done?: (bytes: number) => void;
   /**
-   * Files above this many bytes are read after all the others, one at a time, once `beforeLarge` has
-   * resolved: parsing one takes several times its size in memory, so it should not overlap anything else.
+   * Files above this many bytes are read in a lane of their own, one at a time (parsing one takes several times its
+   * size in memory, so no two overlap), largest first, from the end of the walk on, beside the other files: read after
+   * them, the biggest was read alone at the end of the scan, one core idle.
    */
   largeAbove?: number;
-  beforeLarge?: () => Promise<void>;
+  /**
+   * The lane starts only once every other file is read (and `othersRead` has resolved): for a scan whose spare core
+   * has other work waiting for the list (the app's full-text catch-up).
+   */
+  largeAfterOthers?: boolean;
+  /** Before each large file is read, with its size: the caller may make room for it (fewer scan workers). */
+  beforeLarge?: (bytes: number) => void;
+  /** The large files' lane has nothing left to read (for now). */
+  afterLarge?: () => void;
+  /** Every other file is read, and large ones are still to be read or being read: a core is free for other work. */
+  othersRead?: () => Promise<void>;
   /**
    * A file read a piece at a time however big it is (a store that holds many sessions, each read on its own): read
    * with the others, never held back as a large one.
@@ -33,6 +44,19 @@ export interface ScanResult {
   error: string | null;
 }
 
+interface FoundFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Removes and returns the largest of `files` (not empty). */
+function takeLargest(files: FoundFile[]): FoundFile {
+  let at = 0;
+  for (let i = 1; i < files.length; i++) if ((files[i] as FoundFile).size > (files[at] as FoundFile).size) at = i;
+  return files.splice(at, 1)[0] as FoundFile;
+}
+
 export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number): Promise<ScanResult> {
   const seen = new Set<string>();
   try {
@@ -40,16 +64,55 @@ export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number
   } catch {
     return { seen, error: `Folder no longer exists: ${root}` };
   }
-  const inFlight = new Set<Promise<void>>();
-  const large: Array<{ path: string; size: number; mtimeMs: number }> = [];
-  const read = (path: string, size: number, mtimeMs: number) =>
+  // The first failure of a read ends the scan once the reads already started are over (as a walk's failure does).
+  const failures: unknown[] = [];
+  const read = (file: FoundFile) =>
     hooks
-      .read(path, size, mtimeMs)
+      .read(file.path, file.size, file.mtimeMs)
       .then((key) => {
         const keys = key === null ? [] : typeof key === 'string' ? [key] : key;
         if (keys.length) hooks.onKeys(keys);
       })
-      .finally(() => hooks.done?.(size));
+      .catch((error: unknown) => {
+        failures.push(error);
+      })
+      .finally(() => hooks.done?.(file.size));
+
+  // The other files, in the order found, at most SCAN_READS_IN_FLIGHT at once; the walk goes on meanwhile, so every
+  // large file is known soon.
+  const waiting: FoundFile[] = [];
+  let next = 0;
+  const inFlight = new Set<Promise<void>>();
+  const readWaiting = () => {
+    while (inFlight.size < SCAN_READS_IN_FLIGHT && next < waiting.length && !hooks.stopped()) {
+      const file = waiting[next++] as FoundFile;
+      const tracked: Promise<void> = read(file).finally(() => {
+        inFlight.delete(tracked);
+        readWaiting();
+      });
+      inFlight.add(tracked);
+    }
+    if (next === waiting.length) waiting.length = next = 0;
+  };
+
+  const large: FoundFile[] = [];
+  let laneIdle = true;
+  let lane: Promise<void> = Promise.resolve();
+  const startLane = () => {
+    if (!laneIdle) return;
+    laneIdle = false;
+    lane = readLarge();
+  };
+  const readLarge = async () => {
+    while (large.length && !hooks.stopped()) {
+      const file = takeLargest(large);
+      hooks.beforeLarge?.(file.size);
+      await read(file);
+    }
+    hooks.afterLarge?.();
+    laneIdle = true;
+  };
+
   for await (const path of walkFiles(root, hooks.claims, maxDepth)) {
     if (hooks.stopped()) break;
     seen.add(path);
@@ -58,19 +121,23 @@ export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number
     const fresh = hooks.isFresh(path, info.size, info.mtimeMs);
     hooks.found?.(info.size, fresh);
     if (fresh) continue;
+    const file = { path, size: info.size, mtimeMs: info.mtimeMs };
     if (hooks.largeAbove !== undefined && info.size > hooks.largeAbove && !hooks.readInPieces?.(path)) {
-      large.push({ path, size: info.size, mtimeMs: info.mtimeMs });
+      large.push(file);
       continue;
     }
-    const tracked = read(path, info.size, info.mtimeMs).finally(() => inFlight.delete(tracked));
-    inFlight.add(tracked);
-    if (inFlight.size >= SCAN_READS_IN_FLIGHT) await Promise.race(inFlight);
+    waiting.push(file);
+    readWaiting();
+    // With the large files after the others, the walk keeps pace with the reads (it need not find them early).
+    if (hooks.largeAfterOthers) while (inFlight.size >= SCAN_READS_IN_FLIGHT) await Promise.race(inFlight);
   }
-  await Promise.all(inFlight);
-  if (large.length && !hooks.stopped()) await hooks.beforeLarge?.();
-  for (const file of large) {
-    if (hooks.stopped()) break;
-    await read(file.path, file.size, file.mtimeMs);
-  }
+  // The lane starts once the walk is over (a gigabyte's walk takes a fraction of a second, the scan pool busy all the
+  // while), so it takes the largest file first, in a fresh worker, and the smaller ones fill in beside the rest.
+  if (!hooks.largeAfterOthers && large.length && !hooks.stopped()) startLane();
+  while (inFlight.size) await Promise.race(inFlight);
+  if ((large.length || !laneIdle) && !hooks.stopped()) await hooks.othersRead?.();
+  if (large.length) startLane();
+  await lane;
+  if (failures.length) throw failures[0];
   return { seen, error: null };
 }

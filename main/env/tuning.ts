@@ -29,10 +29,17 @@ export const WRITER_HEAP_MB = 160; // used in main/search-index/index-writer.ts
  */
 export const scanWorkers = (): number => Math.max(1, Math.min(4, availableParallelism())); // used in main/library/library-sync.ts
 
-/** Files above this are listed by the session worker, which keeps them parsed for opening. */
+/**
+ * Files above this are listed by the session worker, which keeps them parsed for opening (one that appears while the
+ * app runs); a scan parses each in a fresh worker, and while it does, the scan pool runs one worker fewer (memory).
+ */
 export const LARGE_FILE_BYTES = 32 * 1024 * 1024; // used in main/library/library-sync.ts
 
-/** A scan reads files above this after the others, one at a time, in a worker without a heap cap. */
+/**
+ * A scan reads files above this one at a time, in the live pool's worker (no heap cap): the app's scan as it finds
+ * them (those over LARGE_FILE_BYTES after all the others), a command that only lists in a lane beside the others,
+ * the largest first (library-sync.ts says why).
+ */
 export const SCAN_LARGE_BYTES = 8 * 1024 * 1024; // used in main/library/library-sync.ts
 
 /**

@@ -64,7 +64,8 @@ function syncOver(index: SessionIndex, livePool: ReadPool, extra: Partial<Constr
 }
 
 describe('LibrarySync', () => {
-  it('indexes small and large files alike: 8-32 MB ones in the live pool beside the rest, each larger one alone and in a fresh worker', async () => {
+  /** A scan of one small, two 9 MB and one 33 MB file; what the live pool and the scan pool's limit were asked, in order. */
+  async function scanLargeFiles(textLater: boolean): Promise<string[]> {
     base = await mkdtemp(join(tmpdir(), 'sv-sync-'));
     const dir = join(base, 'root', '.jido_code', 'sessions');
     await mkdir(dir, { recursive: true });
@@ -75,7 +76,6 @@ describe('LibrarySync', () => {
 
     const index = new SessionIndex(':memory:');
     const livePool = new ReadPool(1);
-    // What the live pool was asked to do, in order.
     const calls: string[] = [];
     const summarize = livePool.summarize.bind(livePool);
     livePool.summarize = (path, ...rest) => (calls.push(`summarize ${path.slice(dir.length + 1)}`), summarize(path, ...rest));
@@ -85,7 +85,11 @@ describe('LibrarySync', () => {
       onProblem: (message) => calls.push(`problem ${message}`),
       collectGarbage: () => calls.push('collect'),
       collectEvery: 2,
+      textLater,
     });
+    const scanPool = (sync as unknown as { scanPool: ReadPool }).scanPool;
+    const limit = scanPool.limit.bind(scanPool);
+    scanPool.limit = (workers) => (calls.push(workers === undefined ? 'scan pool whole' : 'scan pool narrowed'), limit(workers));
 
     await sync.firstScan();
     // Every second file read had the main thread's old garbage collected (4,000 in the app).
@@ -93,10 +97,24 @@ describe('LibrarySync', () => {
     expect([...catalogue.entries()].map((e) => e.key).sort()).toEqual(['jido-code:big-1', 'jido-code:big-2', 'jido-code:huge', 'jido-code:small']);
     expect(catalogue.byKey('jido-code:big-2')?.summary.unreadable ?? null).toBeNull();
     expect(catalogue.byKey('jido-code:huge')?.summary.unreadable ?? null).toBeNull();
-    // The 9 MB ones share the live pool's worker; the 33 MB one comes after everything else, then its worker ends.
-    const large = calls.filter((c) => c.startsWith('summarize') || c === 'release');
-    expect(large.slice(-2)).toEqual(['summarize huge.json', 'release']);
-    expect(large.slice(0, -2).sort()).toEqual(['summarize big-1.json', 'summarize big-2.json']);
+    const large = calls.filter((c) => c.startsWith('summarize') || c === 'release' || c.startsWith('scan pool'));
+    // Every large file is read in the live pool; the 33 MB one with the scan pool a worker short, then its worker ends.
+    expect(large.filter((c) => c.startsWith('summarize')).sort()).toEqual(['summarize big-1.json', 'summarize big-2.json', 'summarize huge.json']);
+    const huge = large.indexOf('summarize huge.json');
+    expect(large.slice(huge - 1, huge + 2)).toEqual(['scan pool narrowed', 'summarize huge.json', 'release']);
+    // And whole again once the lane moves on to a smaller file or runs out.
+    expect(large.filter((c) => c.startsWith('scan pool'))).toEqual(['scan pool narrowed', 'scan pool whole']);
+    return large.filter((c) => c.startsWith('summarize'));
+  }
+
+  it('lists a file over 32 MB in the app after every other file: its writer takes the listed text on the core the scan leaves', async () => {
+    const order = await scanLargeFiles(false);
+    expect(order.at(-1)).toBe('summarize huge.json');
+  });
+
+  it('lists the large files of a command that only lists in their own lane beside the others, over 32 MB with one scan worker fewer', async () => {
+    const order = await scanLargeFiles(true);
+    expect(order).toHaveLength(3);
   });
 
   it('has the index merge its full-text tables once a scan has written enough text', async () => {

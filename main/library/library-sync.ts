@@ -71,6 +71,8 @@ export class LibrarySync {
   /** Every scan and the first watch, in order; what whenScanned waits for. */
   private scanning: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Scans parsing a file over LARGE_FILE_BYTES in their large-file lane: the scan pool runs one worker fewer meanwhile. */
+  private narrowScans = 0;
   /** Files a scan read since the main thread's heap was last collected. */
   private readSinceCollect = 0;
   /** Files whose head said they are no session, with the `size:mtime` they had then: read again only once changed. */
@@ -260,6 +262,14 @@ export class LibrarySync {
     const writesBefore = catalogue.writes;
     // Files an earlier command listed without their text are read again by a scan that reads text (the index marks them).
     const unread = this.textLater ? null : index.textUnreadPaths();
+    // Whether this scan's large-file lane holds the scan pool at one worker fewer (several roots are scanned at once).
+    let narrowing = false;
+    const narrow = (on: boolean) => {
+      if (on === narrowing) return;
+      narrowing = on;
+      this.narrowScans += on ? 1 : -1;
+      this.scanPool.limit(this.narrowScans > 0 ? Math.max(1, scanWorkers() - 1) : undefined);
+    };
     const result = await scanRoot(
       root.path,
       {
@@ -273,23 +283,27 @@ export class LibrarySync {
         stopped: () => this.closed,
         found: (bytes, fresh) => progress.found(bytes, fresh),
         done: (bytes) => progress.done(bytes),
-        // Files of 8-32 MB are read as they are found, in the live pool beside the scan pool's small files: a realistic
-        // gigabyte holds ~200 MB of them, and read one at a time after the rest they kept one core idle for a third of
-        // the listing. Memory: a file over 32 MB is parsed alone, after the others are read and their workers have
-        // ended. The index writer goes on with the small files' text meanwhile (the backpressure above still bounds
-        // it): waiting for it first, and ending it, left the other core idle. 10,000-session bench corpus, interleaved
-        // runs: cold index 20.3 / 19.1 s -> 15.9 / 16.2 s, peak RSS 303-314 -> 318-323 MB; 100,000 sessions: 383 MB.
-        largeAbove: LARGE_FILE_BYTES,
-        // A store's sessions are read one by one in the scan pool, with the small files: the store is never a large file
-        // (held back, it was read after beforeLarge had ended the scan workers, collected the main thread's heap twice,
-        // and started the full-text catch-up while its sessions were still being listed).
+        // A command that only lists (textLater) reads files over 8 MB in a lane of their own, in the live pool, one at a
+        // time and the largest first, beside the scan pool's small files: read after the others, the 50-200 MB ones (a
+        // third of a realistic gigabyte) kept one core idle for a third of the listing. Memory: while a file over 32 MB
+        // is parsed, the scan pool runs one worker fewer (its idle one ends), so one large parse and one small file's
+        // share the two cores.
+        // The app reads files over 32 MB after the others instead (those of 8-32 MB go to the live pool as they are
+        // found, readInto: 10,000-session bench corpus, cold index 20.3 / 19.1 s -> 15.9 / 16.2 s against reading them
+        // after the rest): its writer thread takes the listed text on the core the scan then leaves; with the lane it
+        // waited for the whole listing (searchable later than it was).
+        largeAbove: this.textLater ? SCAN_LARGE_BYTES : LARGE_FILE_BYTES,
+        largeAfterOthers: !this.textLater,
+        // A store's sessions are read one by one in the scan pool, with the small files: the store is never a large file.
         readInPieces: (path) => storeReader(path) !== null,
-        beforeLarge: async () => {
-          // The small files are listed and the large ones are parsed one at a time: the app's writer thread takes the
-          // text already listed meanwhile, on the core the scan no longer uses.
+        beforeLarge: (bytes) => narrow(bytes > LARGE_FILE_BYTES),
+        afterLarge: () => narrow(false),
+        othersRead: async () => {
+          // Only large files are left, one at a time: the app's writer thread takes the text already listed meanwhile,
+          // on the core the scan no longer uses, and the idle scan workers' memory goes back.
           if (this.o.watch && !this.closed) index.catchUp();
           await this.scanPool.release();
-          // The peak of a scan is a large file's parse: let the main thread's grown heap go before it.
+          // The peak of a scan is a large file's parse: let the main thread's grown heap go.
           await releaseIdleMemory();
         },
       },

@@ -120,6 +120,27 @@ describe('ReadPool', () => {
     expect(again.ok && again.summary.title).toBe('project-3');
   });
 
+  it('runs at most the limit of workers, ends the one above it once it is idle, and grows again when the limit is lifted', async () => {
+    pool = new ReadPool(2);
+    const slots = () => (pool as unknown as { slots: Array<{ tasks: unknown[] }> }).slots;
+    const files = [0, 1, 3, 4, 5, 6].map((i) => join(dir, `s-${i}.json`));
+    // Both workers busy, then limited to one: the other finishes what it holds, then ends.
+    const first = files.map((f) => pool!.summarize(f));
+    expect(slots().length).toBe(2);
+    pool.limit(1);
+    const titles = (await Promise.all(first)).map((r) => (r.ok ? r.summary.title : r.unreadable.message));
+    expect(titles).toEqual(['project-0', 'project-1', 'project-3', 'project-4', 'project-5', 'project-6']);
+    expect(slots().length).toBe(1);
+    // Under the limit, new work waits for the one worker (two tasks at most in it) instead of starting a second.
+    const limited = files.map((f) => pool!.summarize(f));
+    expect(slots().map((s) => s.tasks.length)).toEqual([2]);
+    await Promise.all(limited);
+    pool.limit();
+    const lifted = files.map((f) => pool!.summarize(f));
+    expect(slots().length).toBe(2);
+    expect((await Promise.all(lifted)).every((r) => r.ok)).toBe(true);
+  });
+
   it('moves the index text across as a buffer of its own', async () => {
     pool = new ReadPool(1);
     const result = await pool.summarize(join(dir, 's-4.json'));

@@ -61,6 +61,8 @@ export class ReadPool {
   private nextId = 1;
   private closed = false;
   private readonly size: number;
+  /** Workers that may take tasks now (the size, unless `limit` lowered it). */
+  private active: number;
 
   private readonly workerData: { pricingFile?: string };
   private readonly resourceLimits: ResourceLimits | undefined;
@@ -71,6 +73,7 @@ export class ReadPool {
    */
   constructor(size = Math.max(1, Math.min(4, availableParallelism() - 1)), options: { pricingFile?: string; resourceLimits?: ResourceLimits } = {}) {
     this.size = size;
+    this.active = size;
     this.workerData = options.pricingFile ? { pricingFile: options.pricingFile } : {};
     this.resourceLimits = { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, ...options.resourceLimits };
   }
@@ -167,6 +170,23 @@ export class ReadPool {
     return this.interactive.length + this.background.length + this.slots.reduce((n, s) => n + s.tasks.length, 0);
   }
 
+  /**
+   * From now on at most `workers` workers take tasks (the pool's size again without it); one above that ends as soon
+   * as it has nothing to do, so its memory goes back (a scan makes room so for a large file parsed beside it).
+   */
+  limit(workers?: number): void {
+    this.active = Math.max(1, Math.min(this.size, workers ?? this.size));
+    void this.endSurplus();
+    this.pump();
+  }
+
+  /** Ends the idle workers above the limit. */
+  private async endSurplus(): Promise<void> {
+    const surplus = this.slots.slice(this.active).filter((s) => !s.tasks.length);
+    for (const slot of surplus) this.slots.splice(this.slots.indexOf(slot), 1);
+    await Promise.all(surplus.map((s) => s.worker.terminate()));
+  }
+
   /** Ends the workers that have nothing to do (they start again on demand), returning their memory. */
   async release(): Promise<void> {
     const idle = this.slots.filter((s) => !s.tasks.length);
@@ -194,6 +214,7 @@ export class ReadPool {
       this.pump();
       // Idle workers must not keep a CLI process alive; busy ones must.
       if (!slot.tasks.length) slot.worker.unref();
+      if (!slot.tasks.length && this.slots.indexOf(slot) >= this.active) void this.endSurplus();
     });
     const fail = (err: Error) => {
       // A crashed worker fails only its current file; the one queued behind it goes back to the front of the
@@ -218,12 +239,14 @@ export class ReadPool {
     for (;;) {
       const queue = this.interactive.length ? this.interactive : this.background;
       if (!queue.length) return;
-      let slot = this.slots.find((s) => !s.tasks.length);
-      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      // Workers above the limit (see `limit`) take nothing new.
+      const usable = this.slots.length > this.active ? this.slots.slice(0, this.active) : this.slots;
+      let slot = usable.find((s) => !s.tasks.length);
+      if (!slot && this.slots.length < this.active) slot = this.spawn();
       // Every worker is busy: a background summary may wait in one behind a summary it is running.
       slot ??=
         queue === this.background && isScanRead(queue[0]?.request)
-          ? this.slots.find((s) => s.tasks.length < SCAN_PIPELINE && s.tasks.every((t) => isScanRead(t.request)))
+          ? usable.find((s) => s.tasks.length < SCAN_PIPELINE && s.tasks.every((t) => isScanRead(t.request)))
           : undefined;
       if (!slot) return;
       const task = queue.shift();
