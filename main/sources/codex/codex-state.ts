@@ -83,6 +83,9 @@ export class CodexState {
   lastAssistant: Message | null = null;
   firstTimestamp: string | null = null;
   lastTimestamp: string | null = null;
+  /** Their times in milliseconds (compared with each record's). */
+  firstMs = 0;
+  lastMs = 0;
   /** Records that were recognised as Codex records at all. */
   recognised = 0;
   costParts: Array<{ model: string | null; usage: TokenUsage }> = [];

@@ -28,21 +28,22 @@ export function claimsCodex(absPath: string): boolean {
   return dated && (root === 'sessions' || root === 'archived_sessions');
 }
 
-function later(a: string | null, b: string): string {
-  return a === null || Date.parse(b) > Date.parse(a) ? b : a;
-}
-
-function earlier(a: string | null, b: string): string {
-  return a === null || Date.parse(b) < Date.parse(a) ? b : a;
-}
 
 function readRecord(state: CodexState, value: Record<string, unknown>, line: number): void {
   const rec = new Fields(value, '', state.warnings);
   // Every envelope has `timestamp`; the earliest writers put `created_at` on flat records instead.
   const ts = rec.present('timestamp') ? rec.timestamp('timestamp') : rec.present('created_at') ? rec.timestamp('created_at') : null;
   if (ts !== null) {
-    state.firstTimestamp = earlier(state.firstTimestamp, ts);
-    state.lastTimestamp = later(state.lastTimestamp, ts);
+    // Each record's time parsed once, the first and last kept with theirs: a rollout has tens of thousands of records.
+    const ms = Date.parse(ts);
+    if (state.firstTimestamp === null || ms < state.firstMs) {
+      state.firstTimestamp = ts;
+      state.firstMs = ms;
+    }
+    if (state.lastTimestamp === null || ms > state.lastMs) {
+      state.lastTimestamp = ts;
+      state.lastMs = ms;
+    }
   }
   if (!Object.hasOwn(value, 'payload')) {
     // Rollouts from mid-2025 had no envelope: a bare {id, timestamp, instructions} first line, then bare items and
