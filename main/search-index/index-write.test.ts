@@ -81,6 +81,38 @@ describe('IndexWrites.catchUp', () => {
     expect(matches(db, 'callHelper123', 'idents')).toEqual(['/roots/s123.json']);
   });
 
+  it('indexes a caught-up file exactly as one written at once: its stored pieces joined, a word cut between two of them whole, then the words no column stores, and its identifiers', () => {
+    // A body of 40 KB (two stored pieces of at most 32 KB) whose cut falls inside a word and next to an accented
+    // letter, and a tool output past its cap (what the cap cuts is indexed, never stored).
+    const filler = 'alpha beta '.repeat(2978);
+    const body = `${filler}crossingword é ${'gamma delta '.repeat(700)}`;
+    const longOutput = `${'epsilon '.repeat(1100)}beyondthecap`;
+    const session = makeSession('big', {
+      messages: [textMessage('user', body), textMessage('assistant', 'done', [{ type: 'tool_result', callId: 'c1', output: longOutput, isError: false }])],
+    });
+    const { result } = readResult(session);
+    const op = (): WriteOp => ({ kind: 'put', path: '/roots/big.json', size: 1, mtimeMs: 1, key: 'vizier:big', result, text: extractPackedIndexText(session) });
+    const atOnce = openWrites();
+    atOnce.writes.apply([op(), put('small', 'small words here')]);
+    const later = openWrites();
+    later.writes.apply([op(), put('small', 'small words here')], { deferText: true });
+    expect(later.writes.catchUp({ words: 16 << 20, idents: 1 << 20 })).toEqual({ words: 0, idents: 2 });
+    expect(later.writes.catchUp({ words: 16 << 20, idents: 1 << 20 })).toEqual({ words: 0, idents: 0 });
+    expect(matches(later.db, 'crossingword')).toEqual(['/roots/big.json']);
+    expect(matches(later.db, 'beyondthecap')).toEqual(['/roots/big.json']);
+    expect(matches(later.db, '"crossingword e gamma"')).toEqual(['/roots/big.json']);
+    // Every token of every table at the same position in both (fts5vocab reads the index itself).
+    const instances = (db: DatabaseSync, table: 'docs' | 'heads' | 'idents') => {
+      db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${table}_v USING fts5vocab(${table}, 'instance')`);
+      return db.prepare(`SELECT term, doc, col, offset FROM ${table}_v ORDER BY doc, col, offset`).all();
+    };
+    const docs = instances(atOnce.db, 'docs');
+    expect(docs.length).toBeGreaterThan(8000);
+    expect(instances(later.db, 'docs')).toEqual(docs);
+    expect(instances(later.db, 'heads')).toEqual(instances(atOnce.db, 'heads'));
+    expect(instances(later.db, 'idents')).toEqual(instances(atOnce.db, 'idents'));
+  });
+
   it('still ends a step once its budget is spent', () => {
     const { writes } = openWrites();
     writes.apply(

@@ -325,10 +325,9 @@ export class IndexWrites {
     this.db.exec('BEGIN');
     try {
       const fullText: FullText = { docs: [], heads: [], idents: [] };
-      if (before.words > 0) for (const e of this.pending.nextWords(budget.words)) this.queueWords(e.id, e.title, e.body, e.meta, fullText);
+      // Words: docs, then heads, each file's text joined in SQL (pending-text.ts); else identifiers.
+      if (before.words > 0) this.textBytes += this.pending.indexNextWords(budget.words);
       else for (const e of this.pending.nextIdents(budget.idents)) this.queueIdents(e.id, e.idents, fullText);
-      for (const write of fullText.docs) write();
-      for (const write of fullText.heads) write();
       for (const write of fullText.idents) write();
       if (this.textBytes) this.countText.run(this.textBytes, SINCE_TIDY);
       this.db.exec('COMMIT');

@@ -1,16 +1,7 @@
 // Text read and listed but not yet in the full-text tables (fts_pending: words, idents_pending: identifiers), which the writer thread works off after a scan; and files listed whose text was not read yet (fts_pending's `more` NULL).
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { CHUNK_SLOTS, firstChunkRowid } from './body-chunks.ts';
+import { CHUNK_SLOTS } from './body-chunks.ts';
 import { identsOf } from './index-text.ts';
-
-/** One file's words as the word tables (docs, heads) take them, read back from what the listing wrote. */
-export interface PendingWords {
-  id: number;
-  title: Uint8Array | string;
-  /** The stored body's pieces, then the words no column stores (`more`), joined. */
-  body: Uint8Array;
-  meta: Uint8Array | string;
-}
 
 /** One file's identifiers, as the trigram table (idents) takes them. */
 export interface PendingIdents {
@@ -27,8 +18,6 @@ export interface PendingCounts {
   idents: number;
 }
 
-const NEWLINE = new Uint8Array([0x0a]);
-
 const asBytes = (value: unknown): Uint8Array => {
   if (value instanceof Uint8Array) return value;
   return typeof value === 'string' ? Buffer.from(value) : new Uint8Array(0);
@@ -36,9 +25,9 @@ const asBytes = (value: unknown): Uint8Array => {
 
 /**
  * The listing writes a file's stored text (texts, body_chunks), and what only the full-text tables need: the words
- * beyond the stored body (fts_pending) and its identifiers (idents_pending). The catch-up reads them back and
- * indexes them, words first: trigram indexing costs several times as much per byte, and a file is searchable by its
- * words once they are in (identifier substrings follow).
+ * beyond the stored body (fts_pending) and its identifiers (idents_pending). The catch-up indexes them, words first
+ * (indexNextWords), then the identifiers (nextIdents): trigram indexing costs several times as much per byte, and a
+ * file is searchable by its words once they are in (identifier substrings follow).
  */
 export class PendingText {
   private readonly wordsExist: StatementSync;
@@ -49,12 +38,13 @@ export class PendingText {
   private readonly removeIdents: StatementSync;
   private readonly firstWords: StatementSync;
   private readonly firstIdents: StatementSync;
-  private readonly wordsAfter: StatementSync;
-  private readonly identsAfter: StatementSync;
-  private readonly wordsRow: StatementSync;
-  private readonly identsRow: StatementSync;
-  private readonly chunks: StatementSync;
+  private readonly identsRows: StatementSync;
+  private readonly removeIdentsIn: StatementSync;
   private readonly counted: StatementSync;
+  private readonly wordsSizes: StatementSync;
+  private readonly indexDocs: StatementSync;
+  private readonly indexHeads: StatementSync;
+  private readonly removeWordsIn: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.wordsExist = db.prepare('SELECT more IS NULL AS unread FROM fts_pending WHERE id = ?');
@@ -65,14 +55,28 @@ export class PendingText {
     this.removeIdents = db.prepare('DELETE FROM idents_pending WHERE id = ?');
     this.firstWords = db.prepare('SELECT id FROM fts_pending WHERE more IS NOT NULL ORDER BY id LIMIT ?');
     this.firstIdents = db.prepare('SELECT id FROM idents_pending ORDER BY id LIMIT ?');
-    this.wordsAfter = db.prepare('SELECT id FROM fts_pending WHERE id > ? AND more IS NOT NULL ORDER BY id LIMIT ?');
-    this.identsAfter = db.prepare('SELECT id FROM idents_pending WHERE id > ? ORDER BY id LIMIT ?');
-    this.wordsRow = db.prepare('SELECT p.more AS more, t.title AS title, t.meta AS meta FROM fts_pending p LEFT JOIN texts t ON t.id = p.id WHERE p.id = ?');
-    this.identsRow = db.prepare(
-      'SELECT p.idents AS idents, t.title AS title, t.meta AS meta FROM idents_pending p LEFT JOIN texts t ON t.id = p.id WHERE p.id = ?',
+    // Each waiting file's text bytes, as queueWords counts them: title, stored body, a newline and `more`, meta.
+    const bytesOf = (column: string) => `coalesce(length(CAST(${column} AS BLOB)), 0)`;
+    this.wordsSizes = db.prepare(
+      `SELECT p.id AS id, coalesce(t.body_bytes, 0) + ${bytesOf('p.more')} + (length(p.more) > 0) + ${bytesOf('t.title')} + ${bytesOf('t.meta')} AS n
+       FROM fts_pending p LEFT JOIN texts t ON t.id = p.id WHERE p.more IS NOT NULL ORDER BY p.id`,
     );
-    this.chunks = db.prepare('SELECT text FROM body_chunks WHERE rowid >= ? AND rowid < ? ORDER BY rowid');
-    this.chunks.setReturnArrays(true);
+    // The stored pieces in order, joined (blobs of UTF-8 concatenate into the text they were cut from), then the words
+    // no column stores after a newline, as fullBody joins them (index-write.ts).
+    const storedBody = `coalesce((SELECT group_concat(c.text, '') FROM (SELECT text FROM body_chunks WHERE rowid >= p.id * ${CHUNK_SLOTS} AND rowid < (p.id + 1) * ${CHUNK_SLOTS} ORDER BY rowid) c), '')`;
+    const waiting = 'FROM fts_pending p LEFT JOIN texts t ON t.id = p.id WHERE p.id BETWEEN ? AND ? AND p.more IS NOT NULL ORDER BY p.id';
+    this.indexDocs = db.prepare(
+      `INSERT INTO docs (rowid, title, body, meta)
+       SELECT p.id, coalesce(t.title, ''), CASE WHEN length(p.more) > 0 THEN ${storedBody} || char(10) || p.more ELSE ${storedBody} END, coalesce(t.meta, '') ${waiting}`,
+    );
+    this.indexHeads = db.prepare(`INSERT INTO heads (rowid, title, meta) SELECT p.id, coalesce(t.title, ''), coalesce(t.meta, '') ${waiting}`);
+    this.removeWordsIn = db.prepare('DELETE FROM fts_pending WHERE id BETWEEN ? AND ? AND more IS NOT NULL');
+    // The stored body only where the identifiers are still to be found in it.
+    this.identsRows = db.prepare(
+      `SELECT p.id AS id, p.idents AS idents, t.title AS title, t.meta AS meta, CASE WHEN p.idents IS NULL THEN CAST(${storedBody} AS BLOB) END AS body
+       FROM idents_pending p LEFT JOIN texts t ON t.id = p.id ORDER BY p.id`,
+    );
+    this.removeIdentsIn = db.prepare('DELETE FROM idents_pending WHERE id BETWEEN ? AND ?');
     this.counted = db.prepare('SELECT (SELECT count(*) FROM fts_pending WHERE more IS NOT NULL) AS words, (SELECT count(*) FROM idents_pending) AS idents');
   }
 
@@ -115,57 +119,45 @@ export class PendingText {
   }
 
   /**
-   * The waiting files' ids in order, `page` at a time, until the caller stops: a step takes files until its budget is
-   * spent, not a page of them. One page a step made the catch-up of 3,000 small OpenCode sessions (23 KB each) 59
-   * steps where its budgets mean 4, each a transaction that flushes a segment into every FTS5 table: the tidy pass
-   * after a first scan of 10,000 of them then took 606-745 ms of CPU to merge them, 165-201 ms since.
+   * Puts the next waiting files' words into `docs` (title, stored body + `more`, meta) and `heads` (title, meta), oldest
+   * first, until about `budget` bytes (at least one file), and takes them out; returns the text bytes indexed. SQLite
+   * joins each file's stored pieces and its `more` itself: reading them into JS and binding them back was a third of
+   * the words' catch-up (10,000 OpenCode sessions, 98 MB of text: 1,029-1,110 -> 704-762 ms of CPU, 3 runs each).
    */
-  private *ids(after: StatementSync, page: number): Generator<number> {
-    let last = 0;
-    for (;;) {
-      const rows = after.all(last, page) as Array<{ id: number }>;
-      for (const { id } of rows) {
-        last = id;
-        yield id;
-      }
-      if (rows.length < page) return;
-    }
-  }
-
-  private storedBody(id: number): Uint8Array[] {
-    const start = firstChunkRowid(id);
-    return (this.chunks.all(start, start + CHUNK_SLOTS) as unknown as Array<[unknown]>).map(([text]) => asBytes(text));
-  }
-
-  /** The next files' words, oldest first, until about `budget` bytes (at least one); each taken out. */
-  *nextWords(budget: number): Generator<PendingWords> {
+  indexNextWords(budget: number): number {
     let bytes = 0;
-    // Ids first, a page at a time, each file's text when its turn comes: a step never holds much more than its budget.
-    for (const id of this.ids(this.wordsAfter, 64)) {
-      if (bytes >= budget) return;
-      const row = this.wordsRow.get(id) as { more: unknown; title: unknown; meta: unknown } | undefined;
-      if (!row) continue;
-      const pieces = this.storedBody(id);
-      const more = asBytes(row.more);
-      if (more.length) pieces.push(NEWLINE, more);
-      const body = pieces.length === 1 ? (pieces[0] as Uint8Array) : Buffer.concat(pieces);
-      this.removeWords.run(id);
-      bytes += body.length;
-      yield { id, title: (row.title as Uint8Array | string | null) ?? '', body, meta: (row.meta as Uint8Array | string | null) ?? '' };
+    let first = -1;
+    let last = -1;
+    for (const row of this.wordsSizes.iterate() as Iterable<{ id: number; n: number }>) {
+      if (bytes >= budget) break;
+      if (first < 0) first = row.id;
+      last = row.id;
+      bytes += row.n;
     }
+    if (first < 0) return 0;
+    this.indexDocs.run(first, last);
+    this.indexHeads.run(first, last);
+    this.removeWordsIn.run(first, last);
+    return bytes;
   }
 
-  /** The next files' identifiers (found in their stored text unless given), oldest first, until about `budget` bytes; each taken out. */
+  /**
+   * The next files' identifiers (found in their stored text unless given), oldest first, until about `budget` bytes;
+   * each taken out. One statement reads the step's files, each with its title, meta and stored body joined (one blob),
+   * in place of three statements a file (the same CPU on the bench's store: 711-847 ms before, 696-825 ms since).
+   */
   *nextIdents(budget: number): Generator<PendingIdents> {
     let bytes = 0;
-    for (const id of this.ids(this.identsAfter, 256)) {
-      if (bytes >= budget) return;
-      const row = this.identsRow.get(id) as { idents: unknown; title: unknown; meta: unknown } | undefined;
-      if (!row) continue;
-      const idents = row.idents === null ? identsOf(asBytes(row.title), this.storedBody(id), asBytes(row.meta)) : asBytes(row.idents);
-      this.removeIdents.run(id);
+    let first = -1;
+    let last = -1;
+    for (const row of this.identsRows.iterate() as Iterable<{ id: number; idents: unknown; title: unknown; meta: unknown; body: unknown }>) {
+      if (bytes >= budget) break;
+      if (first < 0) first = row.id;
+      last = row.id;
+      const idents = row.idents === null ? identsOf(asBytes(row.title), [asBytes(row.body)], asBytes(row.meta)) : asBytes(row.idents);
       bytes += idents.length;
-      yield { id, idents };
+      yield { id: row.id, idents };
     }
+    if (first >= 0) this.removeIdentsIn.run(first, last);
   }
 }
