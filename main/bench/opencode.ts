@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { generateOpenCodeStore, type OpenCodeStore } from './opencode-store.ts';
+import { replayWriter, type WriterPhases } from './opencode-writer.ts';
 import type { FloorFigures } from './read-parse-floor.ts';
 import type { ColdFigures } from './search-cold.ts';
 
@@ -16,6 +17,8 @@ export interface OpenCodeFigures {
   generateMs: number;
   /** `start`: the same first scan of a store of START_SESSIONS sessions: what any first scan costs before its sessions (a process, its threads, the index). */
   runs: Array<{ floor: FloorFigures; cold: ColdFigures; start: ColdFigures }>;
+  /** The writer thread's work replayed on one thread after the runs, with a floor measured beside it. */
+  writer: { phases: WriterPhases; floor: FloorFigures };
 }
 
 /** Sessions of the store whose first scan measures the fixed start: enough to start every thread a big scan starts. */
@@ -72,13 +75,14 @@ export async function benchOpenCode(sessions: number, runs: number): Promise<Ope
     const store = await generateOpenCodeStore(base, sessions);
     const generateMs = performance.now() - g0;
     const small = await generateOpenCodeStore(join(base, 'small'), START_SESSIONS);
-    const figures: OpenCodeFigures = { store, generateMs, runs: [] };
+    const measured: OpenCodeFigures['runs'] = [];
     for (let r = 0; r < runs; r++) {
       const floor = storeFloor(store.path);
       const cold = await firstScan(base, store);
-      figures.runs.push({ floor, cold, start: await firstScan(base, small) });
+      measured.push({ floor, cold, start: await firstScan(base, small) });
     }
-    return figures;
+    const writerFloor = storeFloor(store.path);
+    return { store, generateMs, runs: measured, writer: { phases: await replayWriter(store.path), floor: writerFloor } };
   } finally {
     await rm(base, { recursive: true, force: true });
   }
@@ -120,6 +124,16 @@ export function printOpenCode(f: OpenCodeFigures): void {
       (n) => `${r2(n)}×`,
     )} (target ≤ 2.5×)`,
   );
+  // What the catch-up after the list takes (the writer thread alone, the scan over): the words of every session.
+  console.log(
+    `  from listed to searchable:                          ${each(
+      runs.map((r) => r.cold.searchableMs - r.cold.listedMs),
+      (n) => `${Math.round(n)} ms`,
+    )}; / floor ${each(
+      runs.map((r) => (r.cold.searchableMs - r.cold.listedMs) / r.floor.ms),
+      (n) => `${r2(n)}×`,
+    )}`,
+  );
   // A first scan's fixed start (the process's services, its worker threads, a new index) is a larger share of a store's
   // small floor than of a gigabyte of transcripts': shown apart, and the ratio without it.
   console.log(
@@ -145,5 +159,12 @@ export function printOpenCode(f: OpenCodeFigures): void {
       runs.map((r) => r.cold.peakRssMb),
       (n) => `${Math.round(n)} MB`,
     )}`,
+  );
+  // CPU on one thread, so a busy machine changes it little: what the writer thread spends per phase, as a ratio to the
+  // floor's CPU. The words are what stands between the listed and the searchable store.
+  const { phases, floor } = f.writer;
+  const x = (ms: number) => `${Math.round(ms)} ms (${r2(ms / floor.cpuMs)}×)`;
+  console.log(
+    `  writer replayed on one thread, CPU / floor's ${Math.round(floor.cpuMs)} ms: list's rows ${x(phases.listCpuMs)}, words ${x(phases.wordsCpuMs)}, identifiers ${x(phases.identsCpuMs)}, merge ${x(phases.tidyCpuMs)}; the scan workers' reads ${x(phases.readCpuMs)}`,
   );
 }
