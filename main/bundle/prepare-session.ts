@@ -6,6 +6,7 @@ import { Redactor } from '../recorder/redact.ts';
 import { safeName } from '../vault/vault-store.ts';
 import { sessionJsonPath } from './bundle-paths.ts';
 import type { Finding } from './finding.ts';
+import type { PushGate, PushReady, PushSpec } from '../team/push-prepare.ts';
 import { prefilterFor } from './secret-prefilter.ts';
 import { redactedPieces, SecretScanStream, type ScanContext } from './secret-scan.ts';
 import { unmap } from './read-whole.ts';
@@ -66,6 +67,11 @@ export interface SessionLoader {
   prepare(key: string, scan: JsonScan | null, share?: ShareSpec): Promise<PreparedSession>;
   /** Takes back a prepared session.json once its bytes are written (a worker writes the next one into its memory); they must not be used after. */
   recycle?(json: Buffer): void;
+  /**
+   * A team push's session, made ready to send where it is prepared (team/push-worker.ts; `gate`: the roots check,
+   * against roots already real). Without it, a push prepares the session here and makes it ready on its own thread.
+   */
+  preparePush?(key: string, scan: JsonScan, spec: PushSpec, gate?: PushGate | null): Promise<PushReady>;
 }
 
 export function headOf(session: Session): SessionHead {

@@ -2,7 +2,7 @@
 import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import { AppError } from '../../shared/result.ts';
 import { OUTSIDE_ROOTS_REASON, type SessionFileCheck } from '../roots/session-files.ts';
-import type { PreparedSession } from './prepare-session.ts';
+import type { PreparedSession, ShareSpec } from './prepare-session.ts';
 import type { ClosableLoader } from './worker-loader.ts';
 
 /**
@@ -27,15 +27,17 @@ export async function gatePrepared(prepared: PreparedSession, files: SessionFile
 }
 
 /**
- * A loader whose every session passes `gatePrepared`: what the app's exports, drag-outs, CLI exports and review scans
- * read through. Each session is prepared with its files named as shared (a kept copy's by their original paths, never
- * `vault`'s); when the roots check refuses some of its files, it is prepared again without them, so session.json does
- * not name them either (they are named only in the review).
+ * Prepares a session (`prepare`, with its files named as shared) so that it passes `gatePrepared`: when the roots
+ * check refuses some of its files, it is prepared again without them, so session.json does not name them either
+ * (they are named only in the review). `letGo` takes back a prepared session.json that is not handed on.
  */
-export function gatedLoader(loader: ClosableLoader, files: SessionFileCheck, vault: string | null = null): ClosableLoader {
-  const letGo = (prepared: PreparedSession) => {
-    if (prepared.json) loader.recycle?.(prepared.json);
-  };
+export async function prepareGated(
+  key: string,
+  prepare: (share: ShareSpec) => Promise<PreparedSession>,
+  files: SessionFileCheck,
+  vault: string | null,
+  letGo: (prepared: PreparedSession) => void,
+): Promise<PreparedSession> {
   const gated = async (prepared: PreparedSession) => {
     try {
       return await gatePrepared(prepared, files);
@@ -44,23 +46,36 @@ export function gatedLoader(loader: ClosableLoader, files: SessionFileCheck, vau
       throw err;
     }
   };
+  const first = await gated(await prepare({ vault }));
+  const drop = (first.refused ?? []).filter((r) => r.reason === OUTSIDE_ROOTS_REASON).map((r) => r.path);
+  if (!drop.length) return first;
+  letGo(first);
+  const again = await gated(await prepare({ vault, drop }));
+  const more = (again.refused ?? []).filter((r) => r.reason === OUTSIDE_ROOTS_REASON);
+  if (more.length) {
+    letGo(again);
+    throw new AppError(
+      'OUTSIDE_ROOTS',
+      `Refusing to export ${key}: its files changed while it was read (${more[0]?.path ?? ''} is outside every known session folder).`,
+    );
+  }
+  return { ...again, refused: first.refused ?? [] };
+}
+
+/**
+ * A loader whose every session passes `gatePrepared` (`prepareGated`): what the app's exports, drag-outs, CLI
+ * exports, review scans and team pushes read through. A push's sessions are checked in the loader's worker,
+ * against the roots resolved to real paths once for the loader (one push: a root changed later is seen by the next).
+ */
+export function gatedLoader(loader: ClosableLoader, files: SessionFileCheck, vault: string | null = null): ClosableLoader {
+  const letGo = (prepared: PreparedSession) => {
+    if (prepared.json) loader.recycle?.(prepared.json);
+  };
+  let roots: Promise<string[]> | null = null;
+  const push = loader.preparePush?.bind(loader);
   return {
-    prepare: async (key, scan) => {
-      const first = await gated(await loader.prepare(key, scan, { vault }));
-      const drop = (first.refused ?? []).filter((r) => r.reason === OUTSIDE_ROOTS_REASON).map((r) => r.path);
-      if (!drop.length) return first;
-      letGo(first);
-      const again = await gated(await loader.prepare(key, scan, { vault, drop }));
-      const more = (again.refused ?? []).filter((r) => r.reason === OUTSIDE_ROOTS_REASON);
-      if (more.length) {
-        letGo(again);
-        throw new AppError(
-          'OUTSIDE_ROOTS',
-          `Refusing to export ${key}: its files changed while it was read (${more[0]?.path ?? ''} is outside every known session folder).`,
-        );
-      }
-      return { ...again, refused: first.refused ?? [] };
-    },
+    prepare: (key, scan) => prepareGated(key, (share) => loader.prepare(key, scan, share), files, vault, letGo),
+    ...(push && { preparePush: async (key, scan, spec) => push(key, scan, spec, { roots: await (roots ??= files.resolvedRoots()), vault }) }),
     recycle: (json) => loader.recycle?.(json),
     close: () => loader.close(),
   };

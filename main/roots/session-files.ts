@@ -17,9 +17,20 @@ export const OUTSIDE_ROOTS_REASON = 'is outside every folder you added (its real
  */
 export class SessionFileCheck {
   private readonly roots: () => readonly string[];
+  private readonly rootsAreReal: boolean;
 
-  constructor(roots: () => readonly string[]) {
+  /** `rootsAreReal`: the roots are real paths already (`resolvedRoots()` of another check), not resolved again. */
+  constructor(roots: () => readonly string[], rootsAreReal = false) {
     this.roots = roots;
+    this.rootsAreReal = rootsAreReal;
+  }
+
+  /**
+   * The roots as real paths now: one operation over many sessions (a push) resolves them once and hands them to
+   * its worker's check (`rootsAreReal`); they must not outlive it (a root changed later is the next one's to see).
+   */
+  resolvedRoots(): Promise<string[]> {
+    return this.realRoots();
   }
 
   /** The real path of `path` when it lies inside a root, else null. A session inside a store (`<store>#<id>`) is judged by its store. */
@@ -30,6 +41,7 @@ export class SessionFileCheck {
 
   /** The roots as real paths (a root that does not exist yet as written). */
   private realRoots(): Promise<string[]> {
+    if (this.rootsAreReal) return Promise.resolve([...this.roots()]);
     return Promise.all(this.roots().map(canonical));
   }
 

@@ -1,15 +1,13 @@
 // `pushSessions`: sends sessions to a team store as Share would bundle them (normalized, with their source files, secrets redacted), only what changed, a batch per transaction.
 import { createHash } from 'node:crypto';
 import type { ClientBase } from 'pg';
-import { planSession, type SessionPlan } from '../bundle/bundle-entries.ts';
 import type { Finding } from '../bundle/finding.ts';
-import { scanContext, type JsonScan, type PreparedSession, type SessionLoader } from '../bundle/prepare-session.ts';
+import { scanContext, type JsonScan, type SessionLoader } from '../bundle/prepare-session.ts';
 import { appVersion } from '../env/app-version.ts';
 import { envSecrets } from '../recorder/redact.ts';
 import { currentAccount } from './accounts.ts';
-import { sourceWrites, type SourceWrites } from './push-sources.ts';
 import type { PushLedger, SeenFile } from './push-ledger.ts';
-import { sessionRow } from './session-row.ts';
+import { readyToPush, unpackReady, type PushReady, type PushSpec } from './push-prepare.ts';
 import { sessionsWithoutStarts, sessionWrite, storedChunks } from './stored-chunks.ts';
 import { isAccessDenied, TeamStoreError } from './team-errors.ts';
 import { qualified } from './team-names.ts';
@@ -138,15 +136,6 @@ function settingsDigest(env: NodeJS.ProcessEnv, keep: string[], sources: boolean
   return hash.digest('hex');
 }
 
-/** The files a session was read from, as its reader saw them (what the ledger compares next time). */
-function seenFiles(prepared: PreparedSession): Array<string | SeenFile> {
-  const { head } = prepared;
-  return [
-    ...head.sourceFiles.map((f) => ({ path: f.path, size: f.size, mtimeMs: f.mtimeMs })),
-    ...head.artifacts.flatMap((a) => (a.resolvedPath ? [a.resolvedPath] : [])),
-  ];
-}
-
 /**
  * Pushes `keys` as `machine`. Each session is prepared exactly as Share prepares it (the same scan, the same
  * findings and ids), and what goes out is the redacted session.json and, unless `sources: false`, the redacted
@@ -154,8 +143,9 @@ function seenFiles(prepared: PreparedSession): Array<string | SeenFile> {
  * its files were never sent, or its search text was pushed before the store kept where messages begin); of its
  * files, only parts the store does not have. With a ledger, sessions this machine pushed before and that did not
  * change (and whose search text has its message starts) are passed over without being read at all. Changed sessions go
- * in batches, each one transaction; the next sessions are prepared (in the loader's worker) while one is handled,
- * and the next batch while one is written.
+ * in batches, each one transaction. The loader's worker does all of a session's preparing when it can (the roots
+ * check, the scans, its files' parts, its row and search text: push-worker.ts), a few sessions ahead, and hands its
+ * bodies over as UTF-8 bytes in one buffer; this thread compares hashes and writes, the next batch while one is written.
  */
 export async function pushSessions(options: PushOptions): Promise<PushReport> {
   const { client, machine, loader, env } = options;
@@ -263,17 +253,32 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
     toRead.filter((k) => stored.has(k)),
     withSources,
   );
-  const prepare = (key: string) => {
-    const p = loader.prepare(key, jsonScan);
+  // What each session needs prepared: the loader's worker does it all when it can (team/push-worker.ts), else this thread.
+  const specOf = (key: string): PushSpec => {
+    const before = stored.get(key);
+    const parts = storedParts.get(key)?.files;
+    return {
+      sources: withSources,
+      row: !(before === undefined && options.newSessions === 'hold'),
+      ...(options.partBytes ? { partBytes: options.partBytes } : {}),
+      ...(options.messageChunkChars ? { messageChunkChars: options.messageChunkChars } : {}),
+      stored: before ? { contentHash: withoutStarts.has(key) ? null : before.content_hash, hasFiles: before.files > 0, parts: parts ? [...parts] : [] } : null,
+    };
+  };
+  const prepare = (key: string): Promise<PushReady> => {
+    const spec = specOf(key);
+    const p = loader.preparePush
+      ? loader.preparePush(key, jsonScan, spec)
+      : loader.prepare(key, jsonScan).then((prepared) => readyToPush(prepared, spec, shared, (json) => loader.recycle?.(json)));
     p.catch(() => undefined); // awaited in turn; a prefetch left behind by a failure must not go unhandled
     return p;
   };
   let done = report.unchanged.length;
   options.onProgress?.({ done, total: keys.length, pushed: 0 });
   try {
-    // A few sessions ahead: the loader's worker parses and scans the next ones while this thread scans and cuts
-    // files and builds rows; at most PREPARE_AHEAD prepared session.json are held.
-    const ahead: Array<Promise<PreparedSession>> = [];
+    // A few sessions ahead: the loader's worker parses, scans and builds the next ones while this thread writes;
+    // at most PREPARE_AHEAD are held.
+    const ahead: Array<Promise<PushReady>> = [];
     let asked = 0;
     const fill = () => {
       while (ahead.length < PREPARE_AHEAD && asked < toRead.length) ahead.push(prepare(toRead[asked++] as string));
@@ -281,65 +286,46 @@ export async function pushSessions(options: PushOptions): Promise<PushReport> {
     for (let i = 0; i < toRead.length; i++) {
       const key = toRead[i] as string;
       fill();
-      const current = ahead.shift() as Promise<PreparedSession>;
+      const current = ahead.shift() as Promise<PushReady>;
       fill();
-      let prepared: PreparedSession;
+      let ready: PushReady;
       try {
-        prepared = await current;
+        ready = await current;
       } catch (err) {
         report.skipped.push({ key, reason: (err as Error).message ?? String(err) });
         continue;
       }
-      const jsonBytes = prepared.json as Buffer;
-      const json = jsonBytes.toString('utf8');
-      loader.recycle?.(jsonBytes);
-      report.findings.push(...prepared.findings);
+      report.findings.push(...ready.findings);
+      if (ready.kind === 'skipped') {
+        report.skipped.push({ key, reason: ready.reason });
+        continue;
+      }
       // The store's key is the session's own key (its title and text may have been redacted, never its key).
-      const sessionKey = prepared.head.key;
-      const before = stored.get(sessionKey);
-      const isNew = before === undefined;
-      let plan: SessionPlan;
-      try {
-        plan = await planSession(prepared);
-      } catch (err) {
-        report.skipped.push({ key, reason: (err as Error).message ?? String(err) });
-        continue;
-      }
-      const filesMissing = withSources && plan.sources.length > 0 && (before?.files ?? 0) === 0;
-      if (before !== undefined && before.content_hash === prepared.sha256 && !filesMissing && !withoutStarts.has(sessionKey)) {
+      const sessionKey = ready.key;
+      if (ready.kind === 'unchanged') {
         report.unchanged.push(sessionKey);
-        if (ledger && !report.dryRun) await ledger.record(sessionKey, listing(key), seenFiles(prepared), prepared.sha256, settings);
-      } else {
-        // Share's scan context for this session: what its session.json held is looked for in its files.
-        const ctx = { ...shared, literals: new Map(prepared.literals) };
-        let files: SourceWrites = { files: [], findings: [], bytes: 0 };
-        try {
-          if (withSources) files = await sourceWrites(plan, ctx, storedParts.get(sessionKey)?.files ?? new Map(), options.partBytes);
-        } catch (err) {
-          // A file that went away or could not be read while the session was being pushed: the session waits for the next push.
-          report.skipped.push({ key, reason: (err as Error).message ?? String(err) });
-          continue;
-        }
-        report.findings.push(...files.findings);
-        if (isNew && options.newSessions === 'hold') report.held.push(sessionKey);
-        else {
-          const write = sessionWrite(sessionRow(json, prepared.sha256, prepared.size, options.messageChunkChars), storedParts.get(sessionKey));
-          report.pushed.push(sessionKey);
-          report.bytes += write.sessionBytes + files.bytes;
-          report.sourceBytes += files.bytes;
-          const sent = write.messages.length + write.texts.length;
-          const kept = write.row.messages.length - write.messages.length + write.keptTexts.length;
-          report.chunks.sent += sent;
-          report.chunks.kept += kept;
-          batchChunks.sent += sent;
-          batchChunks.kept += kept;
-          batch.rows.push(write);
-          batch.files.push(...files.files);
-          batchSeen.push({ key: sessionKey, files: seenFiles(prepared), hash: prepared.sha256 });
-          batchBytes += write.sessionBytes + files.bytes;
-          batchSourceBytes += files.bytes;
-          if (batch.rows.length >= maxSessions || batchBytes >= maxBytes) await send();
-        }
+        if (ledger && !report.dryRun) await ledger.record(sessionKey, listing(key), ready.seen, ready.sha256, settings);
+      } else if (!stored.has(sessionKey) && options.newSessions === 'hold') report.held.push(sessionKey);
+      else {
+        const { row, files } = unpackReady(ready);
+        if (!row) throw new Error(`${sessionKey} was prepared without its row`);
+        const write = sessionWrite(row, storedParts.get(sessionKey));
+        const sourceBytes = ready.sourceBytes;
+        report.pushed.push(sessionKey);
+        report.bytes += write.sessionBytes + sourceBytes;
+        report.sourceBytes += sourceBytes;
+        const sent = write.messages.length + write.texts.length;
+        const kept = write.row.messages.length - write.messages.length + write.keptTexts.length;
+        report.chunks.sent += sent;
+        report.chunks.kept += kept;
+        batchChunks.sent += sent;
+        batchChunks.kept += kept;
+        batch.rows.push(write);
+        batch.files.push(...files);
+        batchSeen.push({ key: sessionKey, files: ready.seen, hash: ready.sha256 });
+        batchBytes += write.sessionBytes + sourceBytes;
+        batchSourceBytes += sourceBytes;
+        if (batch.rows.length >= maxSessions || batchBytes >= maxBytes) await send();
       }
       options.onProgress?.({ done: ++done, total: keys.length, pushed: report.pushed.length });
     }

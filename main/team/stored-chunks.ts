@@ -1,10 +1,8 @@
 // What the store already holds of the sessions a push is about to send (each chunk's and file part's hash, by place), and from it what a session's write must carry.
 import type { ClientBase } from 'pg';
 import type { StoredFiles } from './push-sources.ts';
-import type { SessionRow } from './session-row.ts';
-import type { MessageChunk } from './session-chunks.ts';
+import type { WireRow } from './push-prepare.ts';
 import { qualified } from './team-names.ts';
-import type { TextChunk } from './team-text.ts';
 
 export interface StoredSession {
   /** Each message chunk's hash, by its place. */
@@ -70,23 +68,23 @@ export async function sessionsWithoutStarts(client: ClientBase, machine: string)
 
 /** One session of a batch: its row, and of its chunks only those the store does not have at their place. */
 export interface SessionWrite {
-  row: SessionRow;
+  row: WireRow;
   /** Message chunks to write; stored chunks at or past `row.messages.length` are removed. */
-  messages: MessageChunk[];
+  messages: WireRow['messages'];
   /** Search-text chunks to write. */
-  texts: TextChunk[];
+  texts: WireRow['texts'];
   /** Search-text chunks the store has as they are: they stay, and every other stored chunk of the session goes. */
-  keptTexts: TextChunk[];
+  keptTexts: WireRow['texts'];
   /** UTF-8 bytes of the head and the message chunks sent: what of session.json crosses. */
   sessionBytes: number;
 }
 
 /** What `row` needs written, given what the store holds of it (nothing, for a session it does not have). */
-export function sessionWrite(row: SessionRow, stored: StoredSession | undefined): SessionWrite {
+export function sessionWrite(row: WireRow, stored: StoredSession | undefined): SessionWrite {
   const messages = row.messages.filter((c) => stored?.messages[c.chunk] !== c.sha256);
-  const texts: TextChunk[] = [];
-  const keptTexts: TextChunk[] = [];
+  const texts: WireRow['texts'] = [];
+  const keptTexts: WireRow['texts'] = [];
   for (const c of row.texts) (stored?.texts.get(textPlace(c)) === c.sha256 ? keptTexts : texts).push(c);
-  const sessionBytes = Buffer.byteLength(row.head) + messages.reduce((n, c) => n + Buffer.byteLength(c.body), 0);
+  const sessionBytes = row.head.length + messages.reduce((n, c) => n + c.body.length, 0);
   return { row, messages, texts, keptTexts, sessionBytes };
 }

@@ -1,7 +1,7 @@
 // Writes one batch of sessions to the team store in one transaction: the machine claimed, the rows upserted, their changed message chunks, search-text chunks and file parts replaced.
 import type { ClientBase } from 'pg';
 import { qualified } from './team-names.ts';
-import type { SessionRow } from './session-row.ts';
+import type { WireRow } from './push-prepare.ts';
 import type { SessionWrite } from './stored-chunks.ts';
 
 /** A source file of a pushed session: its facts, and the parts whose bytes changed since the store last had it. */
@@ -47,7 +47,7 @@ const SESSION_COLUMNS = [
   'session_head',
 ] as const;
 
-function sessionValues(r: SessionRow): unknown[] {
+function sessionValues(r: WireRow): unknown[] {
   return [
     r.key,
     r.format,
@@ -74,9 +74,11 @@ function sessionValues(r: SessionRow): unknown[] {
 
 /**
  * At most this many parameters in one statement (PostgreSQL takes 65,535). Each value goes as a parameter of its
- * own, as text: no array literal to escape on this side and parse on the server's. Measured on 1,000 generated
+ * own: no array literal to escape on this side and parse on the server's. Measured on 1,000 generated
  * sessions (88 MB of session.json, 50 MB of search text), the batches took 14.9 s as unnest(text[]) and 10.5 s
- * as these multi-row VALUES.
+ * as these multi-row VALUES. The bodies (session head, message and search-text chunks, file parts) are Buffers:
+ * node-postgres sends a Buffer as it is, in binary format, which for a text column is its UTF-8 bytes, so no
+ * string is encoded here (the loader's worker packed them, push-prepare.ts).
  */
 const MAX_PARAMS = 30_000;
 

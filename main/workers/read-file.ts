@@ -3,7 +3,7 @@ import { OPENED_MAX_SOURCE_BYTES } from '../env/tuning.ts';
 import { stat } from 'node:fs/promises';
 import type { Session } from '../../shared/session.ts';
 import { toSummary } from '../../shared/summarize.ts';
-import { prepareSession, scanContext } from '../bundle/prepare-session.ts';
+import { prepareSession, scanContext, type ShareSpec } from '../bundle/prepare-session.ts';
 import { StoreShelf } from '../bundle/session-json.ts';
 import { compareInWorker } from '../compare/compare-in-worker.ts';
 import { extractPackedIndexText } from '../search-index/index-text.ts';
@@ -16,6 +16,7 @@ import { containedRef } from '../catalogue/contained-sessions.ts';
 import { isRowsDocumentPath } from '../catalogue/rows-document.ts';
 import { containedRowsDocument, listContained, readContained, readRowsDocument, storeFingerprint } from './contained-read.ts';
 import { preparedContained } from './contained-bundle.ts';
+import { preparePushHere } from '../team/push-worker.ts';
 import { summarizeContained } from './contained-summaries.ts';
 import { pageTableWork, windowFromTable } from '../library/paged-sessions.ts';
 import type { ReadFailure, ReadRequest, ReadResponse } from './read-protocol.ts';
@@ -159,7 +160,7 @@ export async function readSessionFile(request: ReadRequest): Promise<ReadRespons
     const messages = result.messages.slice(request.offset, request.offset + request.limit);
     return { id, ok: true, session: { ...result, messages }, messagesTotal: result.messages.length };
   }
-  if (request.mode === 'bundle') {
+  if (request.mode === 'bundle' || request.mode === 'push') {
     const parsed = await parse(id, path);
     if (!('key' in parsed)) return parsed;
     // The same session the main thread's full read gives once the catalogue's key and children are applied.
@@ -170,6 +171,17 @@ export async function readSessionFile(request: ReadRequest): Promise<ReadRespons
       // A summary someone wrote in the vault goes with the session (the importing vault shows it).
       summary: request.summary ?? parsed.summary,
     };
+    if (request.mode === 'push') {
+      // A team push's session (team/push-worker.ts): prepared as below, then made ready to send here.
+      const { scan } = request;
+      const prepare = (share: ShareSpec | undefined) => {
+        const ctx = scanContext(scan.env, scan.keep);
+        const contained = path.includes('#') && containedRef(path);
+        return contained ? preparedContained(session, path, ctx, true, shelf, share) : prepareSession(session, ctx, true, shelf, share);
+      };
+      const letGo = (json: Buffer) => shelf.give(json.buffer as ArrayBuffer);
+      return { id, ok: true, ready: await preparePushHere(request.key, prepare, scan, request.spec, request.gate, letGo) };
+    }
     const { scan } = request;
     const ctx = scan ? scanContext(scan.env, scan.keep) : null;
     // A session inside a store goes with its own rows, never the store (contained-bundle.ts).

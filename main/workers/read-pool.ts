@@ -7,12 +7,14 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { JsonScan, ShareSpec } from '../bundle/prepare-session.ts';
+import type { PushGate, PushSpec } from '../team/push-prepare.ts';
 import type { Paging } from '../library/paged-sessions.ts';
 import type {
   CompareResponse,
   FullResponse,
   ListResponse,
   PrepareResponse,
+  PushResponse,
   ReadRequest,
   ReadResponse,
   RowsResponse,
@@ -141,6 +143,20 @@ export class ReadPool {
       response.prepared.json = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }
     return response;
+  }
+
+  /**
+   * A session for a team push (team/push-worker.ts): prepared as `prepare` does, past `gate`'s roots check, made
+   * ready to send in the worker; a changed session's bodies and file parts come back in one moved buffer.
+   */
+  preparePush(
+    path: string,
+    session: { key: string; childKeys: string[]; summary?: SessionSummaryText },
+    push: { scan: JsonScan; spec: PushSpec; gate: PushGate | null },
+    priority: Priority = 'background',
+  ): Promise<PushResponse> {
+    const summary = session.summary ? { summary: session.summary } : {};
+    return this.enqueue({ path, mode: 'push', key: session.key, childKeys: session.childKeys, ...push, ...summary }, priority) as Promise<PushResponse>;
   }
 
   /**

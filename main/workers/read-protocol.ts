@@ -7,6 +7,7 @@ import type { UsageFacts } from '../search-index/usage-facts.ts';
 import type { JsonScan, PreparedSession, ShareSpec } from '../bundle/prepare-session.ts';
 import type { ContainedSession } from '../sources/types.ts';
 import type { Paging } from '../library/paged-sessions.ts';
+import type { PushGate, PushReady, PushSpec } from '../team/push-prepare.ts';
 
 /**
  * `summary`: the list needs only the light summary, so the worker never posts the whole session back.
@@ -81,7 +82,19 @@ export interface SummariesRequest extends RequestBase {
   ids: string[];
 }
 
-export type ReadRequest = FullRequest | SummaryRequest | WindowRequest | CompareRequest | BundleRequest | ListRequest | RowsRequest | SummariesRequest;
+/**
+ * A session for a team push (team/push-worker.ts): prepared as for a bundle (`scan` always given), past the roots
+ * check against `gate`'s real roots when there is one, then made ready to send (its row and source parts, packed).
+ */
+export interface PushRequest extends Omit<BundleRequest, 'mode' | 'scan'> {
+  mode: 'push';
+  scan: JsonScan;
+  spec: PushSpec;
+  gate: PushGate | null;
+}
+
+export type ReadRequest =
+  FullRequest | SummaryRequest | WindowRequest | CompareRequest | BundleRequest | ListRequest | RowsRequest | SummariesRequest | PushRequest;
 export type ReadMode = ReadRequest['mode'];
 
 /** A request before the pool gives it an id (Omit over each member keeps the union discriminated). */
@@ -106,6 +119,8 @@ export type WindowResponse = { id: number; ok: true; session: Session; messagesT
 /** A failure names the file (A's or B's) that could not be read. */
 export type CompareResponse = { id: number; ok: true; comparison: Comparison } | (ReadFailure & { path: string });
 export type PrepareResponse = { id: number; ok: true; prepared: PreparedSession } | ReadFailure;
+/** `ready.packed` (a changed session's bodies and parts) is a moved buffer. */
+export type PushResponse = { id: number; ok: true; ready: PushReady } | ReadFailure;
 export type ListResponse = { id: number; ok: true; sessions: ContainedSession[] } | ReadFailure;
 /**
  * `results`: each asked session's summary (or why it could not be read), in the order of the request's `ids`; null for
@@ -115,4 +130,4 @@ export type SummariesResponse = { id: number; ok: true; results: Array<SummaryRe
 /** `text`: the rows document; `path`: the name it goes by beside the store (`<store>.<id>.session-rows.json`). */
 export type RowsResponse = { id: number; ok: true; text: string; path: string; mtimeMs: number } | ReadFailure;
 export type ReadResponse =
-  FullResponse | SummaryResponse | WindowResponse | CompareResponse | PrepareResponse | ListResponse | RowsResponse | SummariesResponse;
+  FullResponse | SummaryResponse | WindowResponse | CompareResponse | PrepareResponse | ListResponse | RowsResponse | SummariesResponse | PushResponse;

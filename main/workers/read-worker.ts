@@ -36,7 +36,13 @@ if (data && 'role' in data && data.role === 'index-writer') {
         const json = response.ok && 'prepared' in response ? response.prepared.json : null;
         // A store's batch carries each of its sessions' index text.
         const texts = response.ok && 'results' in response ? response.results.map((r) => (r?.ok ? r.text : undefined)) : [text];
-        const moved = [...texts.flatMap((t) => (t && 'packed' in t ? [t.packed.buffer as ArrayBuffer] : [])), ...(json ? [json.buffer as ArrayBuffer] : [])];
+        // A team push's session: its bodies and file parts, packed in one buffer.
+        const pushed = response.ok && 'ready' in response && response.ready.kind === 'changed' ? [response.ready.packed] : [];
+        const moved = [
+          ...texts.flatMap((t) => (t && 'packed' in t ? [t.packed.buffer as ArrayBuffer] : [])),
+          ...(json ? [json.buffer as ArrayBuffer] : []),
+          ...pushed,
+        ];
         port.postMessage(response, moved);
         // A big session's page table is written after its window is answered, beside the tasks that follow.
         void runDeferredWork();
