@@ -1,12 +1,12 @@
 // Tests for the Codex reader: path claims, the project's fixtures in the real layout, edge cases and hostile files.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Session } from '../../../shared/session.ts';
 import { countToolCalls } from '../../../shared/summarize.ts';
 import { samplesDir } from '../../test-support/samples.ts';
+import { atRecordTime } from '../../test-support/recent-times.ts';
 import type { DocumentContext } from '../coerce.ts';
 import { claimsCodex, parseCodexRollout, readCodexFile } from './codex.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
@@ -22,21 +22,6 @@ const parentPath = join(home, `sessions/2026/02/14/rollout-2026-02-14T10-30-00-$
 const childPath = join(home, `sessions/2026/02/14/rollout-2026-02-14T10-33-05-${CHILD}.jsonl`);
 const forkPath = join(home, `archived_sessions/rollout-2025-11-03T08-00-00-${FORK}.jsonl`);
 const HOUR = 60 * 60 * 1000;
-
-/** Runs `check` on a copy of the file whose mtime is its last record's time (as if the tool had just written it). */
-async function atRecordTime(path: string, updatedAt: string | null, check: (copy: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'sv-active-'));
-  const copy = join(dir, relative(here, path));
-  mkdirSync(dirname(copy), { recursive: true });
-  copyFileSync(path, copy);
-  const at = new Date(Date.parse(updatedAt ?? ''));
-  utimesSync(copy, at, at);
-  try {
-    await check(copy);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** Reads with a clock `after` ms past the file's mtime, checking the schema and a JSON round trip. */
 async function read(path: string, after = HOUR): Promise<Session> {
@@ -211,7 +196,7 @@ describe('Codex fixtures', () => {
     expect(s.usage).toEqual({ input: 1200, output: 86, cacheRead: 3000, cacheWrite: 0, reasoning: 64 });
     // Running takes a fresh file AND fresh records: this test's copy is new, its records are months old.
     expect((await read(forkPath, 60_000)).status).toBe('unknown');
-    await atRecordTime(forkPath, s.updatedAt, async (copy) => expect((await read(copy, 60_000)).status).toBe('active'));
+    await atRecordTime(forkPath, here, s.updatedAt, async (copy) => expect((await read(copy, 60_000)).status).toBe('active'));
   });
 });
 

@@ -1,12 +1,13 @@
 // Tests for the Gemini CLI reader: path claims, fixtures in the real ~/.gemini layout, shared samples and hostile files.
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Session } from '../../../shared/session.ts';
 import { countToolCalls } from '../../../shared/summarize.ts';
 import { samplesDir } from '../../test-support/samples.ts';
+import { atRecordTime } from '../../test-support/recent-times.ts';
 import { readDocument, type DocumentContext } from '../coerce.ts';
 import { claimsGemini, parseGeminiDocument, parseGeminiJsonLines, readGeminiFile } from './gemini.ts';
 import type { JsonLine } from '../jsonl.ts';
@@ -22,21 +23,6 @@ const mainPath = join(tmp, 'harbor-api/chats/session-2026-02-20T10-15-7f3a9c21.j
 const subPath = join(tmp, `harbor-api/chats/${PARENT}/${SUB}.jsonl`);
 const docPath = join(tmp, `${HASH}/chats/session-2025-10-02T08-00-1a2b3c4d.json`);
 const HOUR = 60 * 60 * 1000;
-
-/** Runs `check` on a copy of the file whose mtime is its last record's time (as if the tool had just written it). */
-async function atRecordTime(path: string, updatedAt: string | null, check: (copy: string) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'sv-active-'));
-  const copy = join(dir, relative(here, path));
-  mkdirSync(dirname(copy), { recursive: true });
-  copyFileSync(path, copy);
-  const at = new Date(Date.parse(updatedAt ?? ''));
-  utimesSync(copy, at, at);
-  try {
-    await check(copy);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 async function read(path: string, after = HOUR): Promise<Session> {
   expect(claimsGemini(path)).toBe(true);
@@ -115,7 +101,7 @@ describe('Gemini fixtures', () => {
     expect(s.warnings).toEqual([]);
     // Running takes a fresh file AND fresh records: this test's copy is new, its records are months old.
     expect((await read(mainPath, 60_000)).status).toBe('unknown');
-    await atRecordTime(mainPath, s.updatedAt, async (copy) => expect((await read(copy, 60_000)).status).toBe('active'));
+    await atRecordTime(mainPath, here, s.updatedAt, async (copy) => expect((await read(copy, 60_000)).status).toBe('active'));
   });
 
   it('links a sub-agent chat in its parent folder to the parent session', async () => {
