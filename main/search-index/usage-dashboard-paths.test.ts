@@ -8,34 +8,18 @@ import type { Session } from '../../shared/session.ts';
 import { DASHBOARD_QUERIES, syntheticSession } from '../bench/usage-dashboard.ts';
 import { Prng } from '../bench/prng.ts';
 import { SessionIndex } from './index-store.ts';
-import { IndexedCatalogue } from './indexed-catalogue.ts';
+import type { IndexedCatalogue } from './indexed-catalogue.ts';
 import { parseQuery } from './query-parser.ts';
 import { buildMatch } from './search.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { readResult } from './test-sessions.ts';
 import { usageDashboard } from './usage-dashboard.ts';
-import { usageFacts } from './usage-facts.ts';
 import { modelCondition } from './usage-file-models.ts';
 import { namesAnswer } from './usage-name-rollup.ts';
 import { DROP_NAME_TOTALS } from './usage-name-totals.ts';
+import { putWithUsage, VAULT, vaultCatalogue } from './usage-test-catalogue.ts';
 
 const NOW = Date.UTC(2026, 10, 1);
 const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-const VAULT = '/vault/sessions/';
-
-/** Kept copies live under the vault (`/vault/sessions/<key>/source/<path>`); their live file shadows them. */
-const newCatalogue = (index: SessionIndex) =>
-  new IndexedCatalogue(
-    index,
-    (path) => (path.startsWith(VAULT) ? 'copy' : null),
-    () => '',
-    (path) => (path.startsWith(VAULT) ? path.slice(VAULT.length, path.indexOf('/source/')) : null),
-  );
-
-function put(catalogue: IndexedCatalogue, path: string, s: Session): void {
-  const { result, text } = readResult(s);
-  catalogue.put(path, 100, 1, result.ok ? { ...result, text, usage: usageFacts(s) } : result);
-}
 
 /**
  * The bench's sessions (three sources, 40 projects over a year, several models a session, sub-agents for a quarter
@@ -49,11 +33,11 @@ function fill(catalogue: IndexedCatalogue, sessions: number): void {
     const path = s.sourceFiles[0]?.path as string;
     const kept = n % 17 === 0;
     const gone = n % 29 === 0;
-    if (!gone) put(catalogue, path, s);
-    if (kept || gone) put(catalogue, `${VAULT}${s.key}/source${path}`, s);
+    if (!gone) putWithUsage(catalogue, path, s);
+    if (kept || gone) putWithUsage(catalogue, `${VAULT}${s.key}/source${path}`, s);
     if (s.format === 'claude-code' && rng.next() < 0.25) {
       const sub = syntheticSession(rng, sessions + n, s.key);
-      put(catalogue, sub.sourceFiles[0]?.path as string, sub);
+      putWithUsage(catalogue, sub.sourceFiles[0]?.path as string, sub);
     }
   }
 }
@@ -122,7 +106,7 @@ const MODEL_QUERIES = [
 ];
 
 describe('the dashboard on a varied index of 400 sessions', () => {
-  const catalogue = newCatalogue(new SessionIndex(':memory:'));
+  const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
   fill(catalogue, 400);
 
   it.each(SHAPES)('shows for %s (by %s) what the hourly rows show', (query, breakdown) => {
@@ -162,8 +146,8 @@ describe('the dashboard on a varied index of 400 sessions', () => {
     catalogue.index.flush();
     const rng = new Prng(5);
     const s = syntheticSession(rng, 9_999);
-    put(catalogue, '/bench/extra.jsonl', s);
-    put(catalogue, '/bench/extra.jsonl', { ...s, model: { provider: null, name: 'some-other-model', parameters: {} } });
+    putWithUsage(catalogue, '/bench/extra.jsonl', s);
+    putWithUsage(catalogue, '/bench/extra.jsonl', { ...s, model: { provider: null, name: 'some-other-model', parameters: {} } });
     catalogue.index.flush();
     expect(modelMatches(catalogue.index, 'model:some-other').names).toHaveLength(1);
     catalogue.remove('/bench/extra.jsonl');
@@ -178,9 +162,9 @@ describe('the dashboard on a varied index of 400 sessions', () => {
     const rng = new Prng(8);
     for (let n = 0; n < 6; n++) {
       const s = syntheticSession(rng, 20_000 + n);
-      put(catalogue, `/bench/changing-${n}.jsonl`, s);
+      putWithUsage(catalogue, `/bench/changing-${n}.jsonl`, s);
       catalogue.index.flush();
-      put(catalogue, `/bench/changing-${n}.jsonl`, calling(s, n % 2 ? 'claude-haiku-4-5' : 'gpt-5-codex'));
+      putWithUsage(catalogue, `/bench/changing-${n}.jsonl`, calling(s, n % 2 ? 'claude-haiku-4-5' : 'gpt-5-codex'));
       if (n % 3 === 0) catalogue.remove(`/bench/changing-${n}.jsonl`);
     }
     for (const [query, breakdown] of [...NAME_SHAPES, ['model:opus', 'model'], ['model:gpt-5*codex', 'source']] as const) {
@@ -209,15 +193,15 @@ describe('model: over sub-agents whose parent decides whether they count', () =>
    * in model:opus with its parent. A kept copy of the first parent and of its sub-agent, shadowed by their live files.
    */
   function families(parents: string[]): IndexedCatalogue {
-    const catalogue = newCatalogue(new SessionIndex(':memory:'));
+    const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
     const rng = new Prng(3);
     parents.forEach((model, n) => {
       const parent = limited(calling(syntheticSession(rng, n), model), 10 + n);
       const sub = limited(calling(syntheticSession(rng, 100 + n, parent.key), 'claude-haiku-4-5'), 50 + n);
       for (const s of [parent, sub]) {
         const path = s.sourceFiles[0]?.path as string;
-        put(catalogue, path, s);
-        if (n === 0) put(catalogue, `${VAULT}${s.key}/source${path}`, s);
+        putWithUsage(catalogue, path, s);
+        if (n === 0) putWithUsage(catalogue, `${VAULT}${s.key}/source${path}`, s);
       }
     });
     return catalogue;
@@ -258,7 +242,7 @@ describe('an index of schema 11', () => {
   it('gains the totals per set of names from the rows it has: the writer’s, and the same answers', async () => {
     const file = join(dir, 'index.sqlite');
     const first = new SessionIndex(file);
-    fill(newCatalogue(first), 120);
+    fill(vaultCatalogue(first), 120);
     await first.settled();
     first.close();
     // Schema 11 is schema 12 without the totals per set of names, at version 11.
@@ -271,7 +255,7 @@ describe('an index of schema 11', () => {
     try {
       expect(index.note).toBe(`The search index was upgraded from version 11 to ${SCHEMA_VERSION}.`);
       expect(rows((sql) => index.prepared(sql).all())).toEqual(written);
-      const catalogue = newCatalogue(index);
+      const catalogue = vaultCatalogue(index);
       await catalogue.restore(() => true);
       for (const [query, breakdown] of [...NAME_SHAPES, ['model:opus', 'model']] as const) {
         const [fast, reference] = both(catalogue, query, breakdown);
@@ -290,7 +274,7 @@ describe('an index of schema 10', () => {
   it('gains the model names and the narrow session rows from the rows it has, and answers as before', async () => {
     const file = join(dir, 'index.sqlite');
     const first = new SessionIndex(file);
-    fill(newCatalogue(first), 120);
+    fill(vaultCatalogue(first), 120);
     await first.settled();
     first.close();
     // Schema 10 is schema 11 without these (what the writer of schema 10 left), at version 10.
@@ -303,7 +287,7 @@ describe('an index of schema 10', () => {
     try {
       expect(index.note).toBe(`The search index was upgraded from version 10 to ${SCHEMA_VERSION}.`);
       expect(index.prepared('SELECT model, file_id FROM usage_file_models ORDER BY 1, 2').all()).toEqual(written);
-      const catalogue = newCatalogue(index);
+      const catalogue = vaultCatalogue(index);
       await catalogue.restore(() => true);
       for (const [query, breakdown] of SHAPES) {
         const [fast, reference] = both(catalogue, query, breakdown);

@@ -8,33 +8,18 @@ import type { Session } from '../../shared/session.ts';
 import { syntheticSession } from '../bench/usage-dashboard.ts';
 import { Prng } from '../bench/prng.ts';
 import { SessionIndex } from './index-store.ts';
-import { IndexedCatalogue } from './indexed-catalogue.ts';
+import type { IndexedCatalogue } from './indexed-catalogue.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { readResult } from './test-sessions.ts';
 import { usageDashboard } from './usage-dashboard.ts';
 import { fromDatedTotals } from './usage-dashboard-sets.ts';
-import { usageFacts } from './usage-facts.ts';
 import { catalogueSource, usageScope } from './usage-match.ts';
 import { storeScope } from './usage-scope-table.ts';
 import { clockFor } from './usage-timeline.ts';
+import { putWithUsage, VAULT, vaultCatalogue } from './usage-test-catalogue.ts';
 
 const NOW = Date.UTC(2026, 10, 1);
 const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const HOUR = 3_600_000;
-const VAULT = '/vault/sessions/';
-
-const newCatalogue = (index: SessionIndex) =>
-  new IndexedCatalogue(
-    index,
-    (path) => (path.startsWith(VAULT) ? 'copy' : null),
-    () => '',
-    (path) => (path.startsWith(VAULT) ? path.slice(VAULT.length, path.indexOf('/source/')) : null),
-  );
-
-function put(catalogue: IndexedCatalogue, path: string, s: Session): void {
-  const { result, text } = readResult(s);
-  catalogue.put(path, 100, 1, result.ok ? { ...result, text, usage: usageFacts(s) } : result);
-}
 
 /** The session moved in time to start at `startMs` (its calls keep their spacing). */
 function startingAt(s: Session, startMs: number): Session {
@@ -59,11 +44,11 @@ function fill(catalogue: IndexedCatalogue): void {
     const made = syntheticSession(rng, n);
     const s = n < 200 ? made : startingAt(made, Date.UTC(2026, 5, 2) + (n - 200) * HOUR);
     const path = s.sourceFiles[0]?.path as string;
-    if (n % 23 !== 0) put(catalogue, path, s);
-    if (n % 11 === 0 || n % 23 === 0) put(catalogue, `${VAULT}${s.key}/source${path}`, s);
+    if (n % 23 !== 0) putWithUsage(catalogue, path, s);
+    if (n % 11 === 0 || n % 23 === 0) putWithUsage(catalogue, `${VAULT}${s.key}/source${path}`, s);
     if (s.format === 'claude-code' && rng.next() < 0.25) {
       const sub = syntheticSession(rng, 1000 + n, s.key);
-      put(catalogue, sub.sourceFiles[0]?.path as string, n < 200 ? sub : startingAt(sub, Date.parse(s.createdAt as string) + HOUR));
+      putWithUsage(catalogue, sub.sourceFiles[0]?.path as string, n < 200 ? sub : startingAt(sub, Date.parse(s.createdAt as string) + HOUR));
     }
   }
 }
@@ -98,7 +83,7 @@ const DATED = [
 ];
 
 describe('the dashboard with dates', () => {
-  const catalogue = newCatalogue(new SessionIndex(':memory:'));
+  const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
   fill(catalogue);
 
   it.each(DATED.flatMap((q) => (['model', 'source', 'project'] as const).map((b) => [q, b] as const)))(
@@ -142,7 +127,7 @@ describe('an index of schema 12', () => {
   it('gains the day rows by day from the rows it has, and answers with dates from the totals as before', async () => {
     const file = join(dir, 'index.sqlite');
     const first = new SessionIndex(file);
-    fill(newCatalogue(first));
+    fill(vaultCatalogue(first));
     await first.settled();
     first.close();
     // Schema 12 is schema 13 without the index of the day rows by day, at version 12.
@@ -153,7 +138,7 @@ describe('an index of schema 12', () => {
     try {
       expect(index.note).toBe(`The search index was upgraded from version 12 to ${SCHEMA_VERSION}.`);
       expect(index.prepared("SELECT count(*) AS n FROM sqlite_master WHERE name = 'usage_file_days_day'").get()).toEqual({ n: 1 });
-      const catalogue = newCatalogue(index);
+      const catalogue = vaultCatalogue(index);
       await catalogue.restore(() => true);
       expect(fromTotals(catalogue, 'after:2026-06-03T06:00:00Z')).toBe(true);
       for (const query of DATED) {

@@ -7,10 +7,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Message, Session } from '../../shared/session.ts';
 import { SessionIndex } from './index-store.ts';
 import { IndexedCatalogue } from './indexed-catalogue.ts';
-import { makeSession, readResult, textMessage } from './test-sessions.ts';
+import { makeSession, textMessage } from './test-sessions.ts';
 import { usageDashboard } from './usage-dashboard.ts';
-import { usageFacts } from './usage-facts.ts';
 import { searchSessions } from './search-service.ts';
+import { putWithUsage } from './usage-test-catalogue.ts';
 
 const call = (timestamp: string, input: number, model: string, tool: string, failed = false): Message[] => [
   {
@@ -40,14 +40,9 @@ function session(id: string, format: Session['format'], project: string, words: 
 const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const NOW = Date.parse('2026-04-01T00:00:00Z');
 
-function put(catalogue: IndexedCatalogue, path: string, s: Session): void {
-  const { result, text } = readResult(s);
-  catalogue.put(path, 100, 1, result.ok ? { ...result, text, usage: usageFacts(s) } : result);
-}
-
 /** Sessions over a few days (one across midnight UTC), three projects, two sources, sub-agents and a kept copy. */
 function fill(catalogue: IndexedCatalogue): void {
-  put(
+  putWithUsage(
     catalogue,
     '/roots/a.jsonl',
     session('a', 'claude-code', 'app', 'refactor the parser', [
@@ -56,13 +51,17 @@ function fill(catalogue: IndexedCatalogue): void {
       call('2026-03-02T00:20:00Z', 250, 'claude-opus-4-7', 'Edit'),
     ]),
   );
-  put(
+  putWithUsage(
     catalogue,
     '/roots/a-sub.jsonl',
     session('a-sub', 'claude-code', 'app', 'look around', [call('2026-03-01T10:00:00Z', 300, 'claude-haiku-4-5', 'Grep')], 'claude-code:a'),
   );
-  put(catalogue, '/roots/b.jsonl', session('b', 'codex', 'site', 'deploy the parser', [call('2026-03-02T14:05:00Z', 700, 'gpt-5-codex', 'exec_command')]));
-  put(
+  putWithUsage(
+    catalogue,
+    '/roots/b.jsonl',
+    session('b', 'codex', 'site', 'deploy the parser', [call('2026-03-02T14:05:00Z', 700, 'gpt-5-codex', 'exec_command')]),
+  );
+  putWithUsage(
     catalogue,
     '/roots/c.jsonl',
     session('c', 'claude-code', 'lib', 'parser cache', [
@@ -70,11 +69,19 @@ function fill(catalogue: IndexedCatalogue): void {
       call('2026-03-10T15:30:00Z', 900, 'claude-opus-4-7', 'Bash', true),
     ]),
   );
-  put(catalogue, '/roots/d.jsonl', session('d', 'claude-code', 'app', 'release notes', [call('2026-03-20T12:00:00Z', 50, 'claude-sonnet-4-5', 'Write')]));
-  put(catalogue, '/roots/e.jsonl', session('e', 'codex', 'app', 'parser timeout', [call('2026-03-28T19:45:00Z', 1200, 'gpt-5.1-codex', 'apply_patch')]));
+  putWithUsage(
+    catalogue,
+    '/roots/d.jsonl',
+    session('d', 'claude-code', 'app', 'release notes', [call('2026-03-20T12:00:00Z', 50, 'claude-sonnet-4-5', 'Write')]),
+  );
+  putWithUsage(
+    catalogue,
+    '/roots/e.jsonl',
+    session('e', 'codex', 'app', 'parser timeout', [call('2026-03-28T19:45:00Z', 1200, 'gpt-5.1-codex', 'apply_patch')]),
+  );
   const kept = session('kept', 'claude-code', 'lib', 'parser kept', [call('2026-03-05T10:00:00Z', 900, 'claude-haiku-4-5', 'Grep')]);
-  put(catalogue, '/roots/kept.jsonl', kept);
-  put(catalogue, '/vault/sessions/claude-code:kept/source/roots/kept.jsonl', kept);
+  putWithUsage(catalogue, '/roots/kept.jsonl', kept);
+  putWithUsage(catalogue, '/vault/sessions/claude-code:kept/source/roots/kept.jsonl', kept);
 }
 
 const newCatalogue = (index: SessionIndex) =>
@@ -144,7 +151,7 @@ describe('an after: and before: that cut a day', () => {
   const calls = [at(1, 10, 30), at(1, 12, 10), at(1, 23, 30), at(2, 0, 30), at(9, 23, 30), at(10, 0, 10)].map((t, i) =>
     call(t, 2 ** i, 'claude-opus-4-7', 'Bash'),
   );
-  put(catalogue, '/roots/edges.jsonl', session('edges', 'claude-code', 'app', 'edge hours', calls));
+  putWithUsage(catalogue, '/roots/edges.jsonl', session('edges', 'claude-code', 'app', 'edge hours', calls));
 
   it('counts the hours of the first and last day inside the dates only, as the hourly rows do', () => {
     const [fast, reference] = both(catalogue, 'after:2026-03-01T12:00 before:2026-03-10T12:00');
