@@ -28,7 +28,6 @@ export function claimsCodex(absPath: string): boolean {
   return dated && (root === 'sessions' || root === 'archived_sessions');
 }
 
-
 function readRecord(state: CodexState, value: Record<string, unknown>, line: number): void {
   const rec = new Fields(value, '', state.warnings);
   // Every envelope has `timestamp`; the earliest writers put `created_at` on flat records instead.
