@@ -85,9 +85,13 @@ export function ledgerFiles(id: string, s: Slots): Array<[string, Buffer]> {
   ];
 }
 
-/** Claude Code records, as ProjectHub's `session capture` copies them into `.projecthub/transcripts/<id>.jsonl`. */
-function transcript(id: string, s: Slots): Buffer {
-  const base = { isSidechain: false, userType: 'external', cwd: '/home/dev/proj', sessionId: id, version: '2.1.47', gitBranch: 'main', timestamp: ISO };
+/**
+ * A session's Claude Code records (a prompt, each text as a prompt and its reply, a Bash and a Read call with their
+ * results), written by `version` with `model`: the Claude Code session itself, and the transcript ProjectHub's
+ * `session capture` copies into `.projecthub/transcripts/<id>.jsonl`.
+ */
+export function claudeCodeLines(id: string, s: Slots, version: string, model: string): Buffer {
+  const base = { isSidechain: false, userType: 'external', cwd: '/home/dev/proj', sessionId: id, version, gitBranch: 'main', timestamp: ISO };
   let n = 0;
   const rec = (type: 'user' | 'assistant', message: unknown) => ({
     ...base,
@@ -98,14 +102,11 @@ function transcript(id: string, s: Slots): Buffer {
   });
   const records = [rec('user', { role: 'user', content: s.title || 'Look at the deploy config.' })];
   for (const t of s.texts)
-    records.push(
-      rec('user', { role: 'user', content: t }),
-      rec('assistant', { role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: t }] }),
-    );
+    records.push(rec('user', { role: 'user', content: t }), rec('assistant', { role: 'assistant', model, content: [{ type: 'text', text: t }] }));
   records.push(
     rec('assistant', {
       role: 'assistant',
-      model: 'claude-sonnet-4-5',
+      model,
       content: [
         { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: s.toolInput || 'ls' } },
         { type: 'tool_use', id: 'toolu_2', name: 'Read', input: { file_path: s.path || '/home/dev/proj/a.txt' } },
@@ -149,7 +150,7 @@ export function projecthubFiles(id: string, s: Slots): Array<[string, Buffer]> {
   ].join('\n');
   return [
     [`proj/vault/sessions/2026-03-01_${id}.md`, Buffer.from(md)],
-    [`proj/vault/.projecthub/transcripts/${id}.jsonl`, transcript(id, s)],
+    [`proj/vault/.projecthub/transcripts/${id}.jsonl`, claudeCodeLines(id, s, '2.1.47', 'claude-sonnet-4-5')],
   ];
 }
 

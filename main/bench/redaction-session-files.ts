@@ -2,7 +2,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Format, Slots } from './redaction-corpus.ts';
 import { Prng } from './prng.ts';
-import { ledgerFiles, projecthubFiles } from './redaction-formats.ts';
+import { claudeCodeLines, ledgerFiles, projecthubFiles } from './redaction-formats.ts';
 
 const ISO = '2026-03-01T10:00:00.000Z';
 
@@ -17,41 +17,8 @@ export function sessionFiles(format: Format, id: string, s: Slots): Array<[strin
   const json = (v: unknown) => Buffer.from(`${JSON.stringify(v, null, 2)}\n`);
   const jsonl = (records: unknown[]) => Buffer.from(`${records.map((r) => JSON.stringify(r)).join('\n')}\n`);
   switch (format) {
-    case 'claude-code': {
-      const base = { isSidechain: false, userType: 'external', cwd: '/home/dev/proj', sessionId: id, version: '1.0.62', gitBranch: 'main', timestamp: ISO };
-      let n = 0;
-      const rec = (type: 'user' | 'assistant', message: unknown) => ({
-        ...base,
-        parentUuid: n ? `00000000-0000-4000-8000-${String(n).padStart(12, '0')}` : null,
-        type,
-        message,
-        uuid: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
-      });
-      const records = [rec('user', { role: 'user', content: s.title || 'Look at the deploy config.' })];
-      for (const t of s.texts)
-        records.push(
-          rec('user', { role: 'user', content: t }),
-          rec('assistant', { role: 'assistant', model: 'claude-opus-4-1', content: [{ type: 'text', text: t }] }),
-        );
-      records.push(
-        rec('assistant', {
-          role: 'assistant',
-          model: 'claude-opus-4-1',
-          content: [
-            { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: s.toolInput || 'ls' } },
-            { type: 'tool_use', id: 'toolu_2', name: 'Read', input: { file_path: s.path || '/home/dev/proj/a.txt' } },
-          ],
-        }),
-        rec('user', {
-          role: 'user',
-          content: [
-            { type: 'tool_result', tool_use_id: 'toolu_1', content: s.toolOutput || 'ok' },
-            { type: 'tool_result', tool_use_id: 'toolu_2', content: 'read' },
-          ],
-        }),
-      );
-      return [[`.claude/projects/-home-dev-proj/${id}.jsonl`, jsonl(records)]];
-    }
+    case 'claude-code':
+      return [[`.claude/projects/-home-dev-proj/${id}.jsonl`, claudeCodeLines(id, s, '1.0.62', 'claude-opus-4-1')]];
     case 'codex': {
       const item = (payload: unknown) => ({ timestamp: ISO, type: 'response_item', payload });
       const records: unknown[] = [
