@@ -12,11 +12,10 @@ import type { IndexedCatalogue } from './indexed-catalogue.ts';
 import { parseQuery } from './query-parser.ts';
 import { buildMatch } from './search.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { usageDashboard } from './usage-dashboard.ts';
 import { modelCondition } from './usage-file-models.ts';
 import { namesAnswer } from './usage-name-rollup.ts';
 import { DROP_NAME_TOTALS } from './usage-name-totals.ts';
-import { putWithUsage, VAULT, vaultCatalogue } from './usage-test-catalogue.ts';
+import { dashboardBothWays, putWithUsage, VAULT, vaultCatalogue } from './usage-test-catalogue.ts';
 
 const NOW = Date.UTC(2026, 10, 1);
 const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -42,16 +41,8 @@ function fill(catalogue: IndexedCatalogue, sessions: number): void {
   }
 }
 
-/** The dashboard the fast ways and from the hourly rows (the reference), compared to 12 significant digits (sums in another order). */
-function both(catalogue: IndexedCatalogue, query: string, breakdown: 'model' | 'source' | 'project') {
-  catalogue.index.flush();
-  const pick = (d: ReturnType<typeof usageDashboard>) =>
-    JSON.parse(JSON.stringify({ ...d, tookMs: 0 }), (_, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(12)) : v)) as typeof d;
-  return [
-    pick(usageDashboard(catalogue, { query, timezone: HERE, breakdown }, () => null, NOW)),
-    pick(usageDashboard(catalogue, { query, timezone: HERE, breakdown }, () => null, NOW, true)),
-  ] as const;
-}
+const both = (catalogue: IndexedCatalogue, query: string, breakdown: 'model' | 'source' | 'project') =>
+  dashboardBothWays(catalogue, query, breakdown, HERE, NOW);
 
 /** Shapes the totals per set of model names answer: a part of a name, an exact name, a wildcard, with a source, no match. */
 const NAME_SHAPES = [

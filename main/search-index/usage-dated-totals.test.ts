@@ -10,12 +10,11 @@ import { Prng } from '../bench/prng.ts';
 import { SessionIndex } from './index-store.ts';
 import type { IndexedCatalogue } from './indexed-catalogue.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { usageDashboard } from './usage-dashboard.ts';
 import { fromDatedTotals } from './usage-dashboard-sets.ts';
 import { catalogueSource, usageScope } from './usage-match.ts';
 import { storeScope } from './usage-scope-table.ts';
 import { clockFor } from './usage-timeline.ts';
-import { putWithUsage, VAULT, vaultCatalogue } from './usage-test-catalogue.ts';
+import { dashboardBothWays, putWithUsage, VAULT, vaultCatalogue } from './usage-test-catalogue.ts';
 
 const NOW = Date.UTC(2026, 10, 1);
 const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -53,16 +52,8 @@ function fill(catalogue: IndexedCatalogue): void {
   }
 }
 
-/** The dashboard as the app answers it and from every counted file's hourly rows, compared to 12 significant digits. */
-function both(catalogue: IndexedCatalogue, query: string, breakdown: 'model' | 'source' | 'project') {
-  catalogue.index.flush();
-  const pick = (d: ReturnType<typeof usageDashboard>) =>
-    JSON.parse(JSON.stringify({ ...d, tookMs: 0 }), (_, v: unknown) => (typeof v === 'number' ? Number(v.toPrecision(12)) : v)) as typeof d;
-  return [
-    pick(usageDashboard(catalogue, { query, timezone: HERE, breakdown }, () => null, NOW)),
-    pick(usageDashboard(catalogue, { query, timezone: HERE, breakdown }, () => null, NOW, true)),
-  ] as const;
-}
+const both = (catalogue: IndexedCatalogue, query: string, breakdown: 'model' | 'source' | 'project') =>
+  dashboardBothWays(catalogue, query, breakdown, HERE, NOW);
 
 /** Whether the query is counted from the totals per day (the dashboard's own steps up to the choice). */
 function fromTotals(catalogue: IndexedCatalogue, query: string): boolean {
