@@ -1,4 +1,4 @@
-// The dashboard's fast ways (the writer's totals, the files' day rows, the totals less the other files, over all time or a query's dates, model: by its indexed names and the totals per set of names) show what every matched file's hourly rows show, for each query shape the bench times, on a varied generated index; and indexes of schema 10 and 11 upgrade to the same answers.
+// The dashboard's fast ways (the writer's totals, the files' day rows, the totals less the other files, over all time or a query's dates, model: by its indexed names and the totals per set of names) show what every matched file's hourly rows show, for each query shape the bench times, on a varied generated index with and without kept copies; and indexes of schema 10 and 11 upgrade to the same answers.
 import { DatabaseSync } from 'node:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,13 +25,13 @@ const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
  * of the Claude ones, tools that fail), with kept copies of some (shadowed by the live file) and of a few whose live
  * file is gone (counted as the copy).
  */
-function fill(catalogue: IndexedCatalogue, sessions: number): void {
+function fill(catalogue: IndexedCatalogue, sessions: number, copies = true): void {
   const rng = new Prng(11);
   for (let n = 0; n < sessions; n++) {
     const s = syntheticSession(rng, n);
     const path = s.sourceFiles[0]?.path as string;
-    const kept = n % 17 === 0;
-    const gone = n % 29 === 0;
+    const kept = copies && n % 17 === 0;
+    const gone = copies && n % 29 === 0;
     if (!gone) putWithUsage(catalogue, path, s);
     if (kept || gone) putWithUsage(catalogue, `${VAULT}${s.key}/source${path}`, s);
     if (s.format === 'claude-code' && rng.next() < 0.25) {
@@ -60,6 +60,12 @@ const SHAPES = [
   ['model:haiku parser', 'model'],
   ['model:opus after:90d', 'project'],
   ['-parser', 'model'],
+  // Words: most files (the totals less the others), by every breakdown; a prefix, an excluded word, two words, a part of an identifier.
+  ['parser', 'source'],
+  ['pars*', 'project'],
+  ['parser -release', 'model'],
+  ['parser cache', 'project'],
+  ['laude-opu', 'model'],
   // Dates: the totals per day less the other files with usage on those days (usage-dated-totals.ts), the first and last
   // day held whole or cut at an hour, stacked each way; and dates with a narrowing filter (the counted files' own rows).
   ['after:30d', 'project'],
@@ -120,7 +126,18 @@ describe('the dashboard on a varied index of 400 sessions', () => {
   });
 
   it('counts sessions for the broad and narrow shapes alike (the comparison is not of empty dashboards)', () => {
-    for (const query of ['', 'parser', 'model:opus', 'after:30d', 'project:proj-7', 'parser project:proj-7 after:90d'])
+    for (const query of [
+      '',
+      'parser',
+      'pars*',
+      'parser -release',
+      'parser cache',
+      'laude-opu',
+      'model:opus',
+      'after:30d',
+      'project:proj-7',
+      'parser project:proj-7 after:90d',
+    ])
       expect(both(catalogue, query, 'model')[0].totals.sessions, query).toBeGreaterThan(0);
   });
 
@@ -255,6 +272,26 @@ describe('an index of schema 11', () => {
     } finally {
       index.close();
     }
+  });
+});
+
+describe('the dashboard on an index with no kept copies (no shadowed copy to take off the totals)', () => {
+  const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
+  fill(catalogue, 300, false);
+
+  it.each([
+    ['', 'model'],
+    ['', 'project'],
+    ['', 'source'],
+    ['source:gemini', 'project'],
+    ['parser', 'model'],
+    ['parser', 'project'],
+    ['parser', 'source'],
+    ['after:30d', 'project'],
+  ] as const)('shows for %s (by %s) what the hourly rows show', (query, breakdown) => {
+    const [fast, reference] = both(catalogue, query, breakdown);
+    expect(fast.totals.sessions).toBeGreaterThan(0);
+    expect(fast).toEqual(reference);
   });
 });
 

@@ -4,6 +4,7 @@ import type { DashboardBreakdown } from '../../shared/usage-api.ts';
 import { LENGTH_BUCKETS, TURN_BUCKETS, turnBucket } from './usage-buckets.ts';
 import type { UsageSource } from './usage-match.ts';
 import { eachHour } from './usage-hours-json.ts';
+import { eachTool } from './usage-tools-json.ts';
 import { localHours } from './usage-periods.ts';
 import { FAMILY_TABLE, OTHERS_TABLE } from './usage-scope-table.ts';
 import { projectName as firstLine } from './usage-write.ts';
@@ -243,26 +244,26 @@ export function setHeatmap(usage: Pick<SetUsage, 'hours'>, clock: Clock, days: r
 /** The side's tool calls (every file), and its top-level sessions per length and turns bucket. */
 export function setSessions(source: Pick<UsageSource, 'index'>, side: Side): SetSessions {
   const tools = new Map<string, ToolSum>();
-  const fromTools = `${tableOf(side)} x CROSS JOIN usage_sessions s ON s.file_id = x.id WHERE s.tools IS NOT NULL`;
-  each(source.index.prepared(`SELECT s.tools FROM ${fromTools}`), [], (r) => {
-    for (const [name, calls, failures] of JSON.parse(r[0] as string) as Array<[string, number, number]>) {
-      const t = tools.get(name) ?? { name, calls: 0, failures: 0 };
-      t.calls += calls;
-      t.failures += failures;
-      tools.set(name, t);
-    }
-  });
   const lengths = LENGTH_BUCKETS.map(() => 0);
   const turns = TURN_BUCKETS.map(() => 0);
-  // The top-level sessions among the side's files (as their session rows say).
-  const fromSessions = `${tableOf(side)} x CROSS JOIN usage_sessions s INDEXED BY usage_sessions_narrow ON s.file_id = x.id WHERE s.top_level = 1`;
-  // Counted per length bucket and number of turns in SQL: a few dozen rows where there was one per session.
-  each(source.index.prepared(`SELECT s.length_bucket, s.turns, count(*) FROM ${fromSessions} GROUP BY 1, 2`), [], (r) => {
-    const lb = r[0] as number;
-    const n = r[2] as number;
-    if (lb >= 0) lengths[lb] = (lengths[lb] ?? 0) + n;
-    const tb = turnBucket(r[1] as number);
-    turns[tb] = (turns[tb] ?? 0) + n;
+  const addTool = (name: string, calls: number, failures: number) => {
+    const t = tools.get(name);
+    if (t) {
+      t.calls += calls;
+      t.failures += failures;
+    } else tools.set(name, { name, calls, failures });
+  };
+  // One read of the side's session rows for both: each file's tools JSON, read without JSON.parse's arrays, and the
+  // top-level sessions' buckets, where a second statement walked the files again (100,000 sessions, a word in 90%:
+  // the others' 11,152 rows, 33 -> 25 ms; `after:30d`'s 10,197 files 34 -> 30 ms).
+  const rows = `SELECT s.tools, s.top_level, s.length_bucket, s.turns FROM ${tableOf(side)} x CROSS JOIN usage_sessions s ON s.file_id = x.id`;
+  each(source.index.prepared(rows), [], (r) => {
+    if (r[0] !== null) eachTool(r[0] as string, addTool);
+    if (r[1] !== 1) return;
+    const lb = r[2] as number;
+    if (lb >= 0) lengths[lb] = (lengths[lb] ?? 0) + 1;
+    const tb = turnBucket(r[3] as number);
+    turns[tb] = (turns[tb] ?? 0) + 1;
   });
   return { tools: [...tools.values()], lengths, turns };
 }

@@ -36,15 +36,15 @@ const count = (source: Pick<UsageSource, 'index'>, sql: string) => (source.index
 
 /**
  * The sub-agents of the matched files (the rows in the files table so far) that are not shadowed copies. Few matches:
- * each one's sub-agents, by its key (files_parent); many: every sub-agent's parent looked up by key, kept when it is
- * one of them (100,000 sessions, a word in 90%: 23 -> 9 ms).
+ * each one's sub-agents, by its key (files_parent); many: every sub-agent not matched itself has its parent looked up
+ * by key, kept when it is one of them (100,000 sessions, a word in 90%: 23 -> 9 ms; the matched ones passed over, 14 -> 6 ms).
  */
 function addSubAgents(source: Pick<UsageSource, 'index'>, matched: number, shadowed: string): void {
   const subAgents = count(source, 'SELECT count(*) AS n FROM files INDEXED BY files_parent WHERE parent_key IS NOT NULL');
   if (!subAgents) return;
   const select =
     matched > subAgents
-      ? `SELECT c.id FROM files c INDEXED BY files_parent WHERE c.parent_key IS NOT NULL
+      ? `SELECT c.id FROM files c INDEXED BY files_parent WHERE c.parent_key IS NOT NULL AND c.id NOT IN ${IN_FILES}
         AND EXISTS (SELECT 1 FROM files p INDEXED BY files_key CROSS JOIN ${FAMILY_TABLE} x ON x.id = p.id WHERE p.key = c.parent_key)`
       : `SELECT c.id FROM ${FAMILY_TABLE} x CROSS JOIN files p ON p.id = x.id CROSS JOIN files c INDEXED BY files_parent ON c.parent_key = p.key WHERE c.parent_key IS NOT NULL`;
   run(source, `INSERT OR IGNORE INTO ${FAMILY_TABLE} (id) SELECT id FROM (${select}) WHERE id NOT IN (SELECT value FROM json_each(?))`, [shadowed]);
@@ -61,8 +61,8 @@ export function storeScope(source: Pick<UsageSource, 'index'>, scope: UsageScope
   run(source, CREATE_FAMILY);
   run(source, `DELETE FROM ${FAMILY_TABLE}`);
   if (scope.any && scope.matched) {
-    const { ctes, params, where } = scope.matched;
-    const matched = run(source, `${withClause(ctes)}INSERT INTO ${FAMILY_TABLE} (id) SELECT f.id FROM files f WHERE ${where}`, params);
+    const { ctes, params, select } = scope.matched;
+    const matched = run(source, `${withClause(ctes)}INSERT INTO ${FAMILY_TABLE} (id) ${select}`, params);
     addSubAgents(source, Number(matched.changes), JSON.stringify(scope.shadowed));
   } else if (scope.any)
     run(source, `${withClause(scope.ctes)}INSERT INTO ${FAMILY_TABLE} (id) SELECT f.id FROM files f WHERE ${scope.cond('f.id')}`, scope.params);
