@@ -137,7 +137,13 @@ const PLANTS: Plant[] = [
     home: 'opencode',
     file: '.local/share/opencode/storage/session/proj_test/ses_s_stage0_small.json',
     removes: true,
-    plant: (abs) => rmSync(join(abs, '../../../part/m_user_small/001.json')),
+    // The prompt's only part removed, and its summary (which would be shown in its place) with it.
+    plant: (abs) => {
+      rmSync(join(abs, '../../../part/m_user_small/001.json'));
+      const message = join(abs, '../../../message/s_stage0_small/msg_0001.json');
+      const { summary: _shownInstead, ...rest } = JSON.parse(readFileSync(message, 'utf8')) as Record<string, unknown>;
+      writeFileSync(message, JSON.stringify(rest));
+    },
   },
   {
     format: 'kilo',

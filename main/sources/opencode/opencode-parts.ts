@@ -48,11 +48,17 @@ function toolParts(data: Record<string, unknown>, out: PartsOfMessage, warnings:
   if (status === 'completed') out.parts.push({ type: 'tool_result', callId, output: outputText(state.output), isError: false });
   else if (status === 'error') out.parts.push({ type: 'tool_result', callId, output: outputText(state.error ?? state.output), isError: true });
   else if (status === 'pending' || status === 'running') out.openTool = true;
-  else
+  else {
+    // A status the current app does not write (older trees wrote "success"): what the part holds is still shown.
+    const failed = status === 'failed' || (state.error !== undefined && state.error !== null);
+    const output = failed ? (state.error ?? state.output) : state.output;
+    const shown = output !== undefined && output !== null;
+    if (shown) out.parts.push({ type: 'tool_result', callId, output: outputText(output), isError: failed });
     warnings.add(
       'unknown_tool_status',
-      `A ${name} tool part has the status ${JSON.stringify(status)}, which OpenCode does not write; its result was not shown.`,
+      `A ${name} tool part has the status ${JSON.stringify(status)}, which OpenCode does not write; ${shown ? 'the output it holds is shown' : 'it holds no output to show'}.`,
     );
+  }
   const metadata = isRecord(state.metadata) ? state.metadata : {};
   const child = stringOf(metadata.sessionId) ?? stringOf(metadata.sessionID);
   if (child) {

@@ -36,6 +36,12 @@ function errorText(value: unknown): string | null {
   return name && message ? `Error (${name}): ${message}` : `Error: ${message ?? name}`;
 }
 
+/** A prompt's `summary: {title, body}` as its text: the title (the body can describe the reply), else the body; or null. */
+function summaryOf(value: unknown): string | null {
+  if (!isRecord(value)) return null;
+  return str(value.title)?.trim() || str(value.body)?.trim() || null;
+}
+
 function buildMessage(record: OcRecord, own: readonly OcPart[], app: OpenCodeApp, rows: OcRows): MessageFacts | null {
   const data = record.data;
   if (!data) return null;
@@ -47,6 +53,13 @@ function buildMessage(record: OcRecord, own: readonly OcPart[], app: OpenCodeApp
   const parts = partsOfMessage(own, warnings);
   const error = errorText(data.error);
   if (error) parts.parts.push({ type: 'text', text: error });
+  // Older trees could keep a prompt only as its message's summary (no text part): shown from there, and said so (as
+  // agent-sessions shows it).
+  const summaryText = role === 'user' && !parts.parts.length ? summaryOf(data.summary) : null;
+  if (summaryText) {
+    parts.parts.push({ type: 'text', text: summaryText });
+    warnings.add('text_from_summary', `A ${app.label} prompt has no text part; the text shown is its message's summary.`);
+  }
   const time = isRecord(data.time) ? data.time : {};
   const createdMs = typeof time.created === 'number' ? time.created : record.createdMs;
   const model = modelOf(data);
@@ -63,6 +76,7 @@ function buildMessage(record: OcRecord, own: readonly OcPart[], app: OpenCodeApp
   if (str(data.parentID)) annotations.parentId = data.parentID;
   if (parts.patchedFiles.length) annotations.patchedFiles = parts.patchedFiles;
   if (!parts.parts.length) annotations.noContent = true;
+  if (summaryText) annotations.textFrom = 'summary';
   return {
     data,
     parts,

@@ -1,4 +1,4 @@
-// Reads a session of OpenCode's legacy storage/ JSON tree: session/<project>/<id>.json, message/<id>/*.json, part/<message>/*.json (or the older part/<session>/<message>/*.json).
+// Reads a session of OpenCode's legacy storage/ JSON tree: session/<project>/<id>.json, message/<id>/*.json, part/<message>/*.json (or the older part/<session>/<message>/*.json, or flat part/*.json naming their message).
 import { basename, join } from 'node:path';
 import type { SourceFile } from '../../../shared/session.ts';
 import { isRecord, readDocument, WarningList, notAnObject } from '../coerce.ts';
@@ -49,6 +49,29 @@ async function jsonFiles(folder: string, storage: string): Promise<string[]> {
     if (await companionInside(path, storage)) files.push(path);
   }
   return files;
+}
+
+/** Flat part indexes by tree, kept while their part/ folder's time stands: a current tree's part/ holds a folder per message. */
+const flatIndexes = new Map<string, { mtimeMs: number; byMessage: Map<string, string[]> }>();
+
+/** The flat part files of a tree (part/<part>.json, each naming its message in `messageID`) by message id, sorted by name. */
+async function flatParts(storage: string, warnings: WarningList): Promise<Map<string, string[]>> {
+  const folder = join(storage, 'part');
+  const mtimeMs = (await statPath(folder).catch(() => null))?.mtimeMs ?? -1;
+  const known = flatIndexes.get(storage);
+  if (known && known.mtimeMs === mtimeMs) return known.byMessage;
+  const byMessage = new Map<string, string[]>();
+  for (const file of await jsonFiles(folder, storage)) {
+    const loaded = await load(file, 'payload', warnings, 'Part');
+    const messageId = text(loaded?.record?.messageID);
+    if (!messageId) continue;
+    const list = byMessage.get(messageId) ?? [];
+    list.push(file);
+    byMessage.set(messageId, list);
+  }
+  if (flatIndexes.size >= 8) flatIndexes.delete(flatIndexes.keys().next().value!);
+  flatIndexes.set(storage, { mtimeMs, byMessage });
+  return byMessage;
 }
 
 interface Loaded {
@@ -110,14 +133,20 @@ export async function loadStorageSession(absPath: string, label: string): Promis
     });
   }
   messages.sort((a, b) => (a.createdMs ?? 0) - (b.createdMs ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  let flat: Map<string, string[]> | undefined;
   for (const message of messages) {
     if (!SAFE_ID.test(message.id)) {
       warnings.add('wrong_shape', `Message ${JSON.stringify(message.id.slice(0, 40))} has an id ${label} does not write; its parts were not looked for.`);
       continue;
     }
-    // Current trees keep a message's parts in part/<message>/, older ones in part/<session>/<message>/.
+    // Current trees keep a message's parts in part/<message>/, older ones in part/<session>/<message>/, the oldest
+    // flat in part/ (read once per session, only when a message has neither folder).
     let files = await jsonFiles(join(storage, 'part', message.id), storage);
     if (!files.length) files = await jsonFiles(join(storage, 'part', id, message.id), storage);
+    if (!files.length) {
+      flat ??= await flatParts(storage, warnings);
+      files = flat.get(message.id) ?? [];
+    }
     const own: OcPart[] = [];
     for (const file of files) {
       const loaded = await load(file, 'payload', warnings, 'Part');

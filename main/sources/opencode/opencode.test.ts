@@ -64,6 +64,28 @@ describe('OpenCode rows that are not what the reader expects', () => {
     expect(s.warnings.find((w) => w.code === 'unknown_part_type')?.message).toContain('"hologram"');
   });
 
+  // Older OpenCode trees wrote statuses such as "success" (agent-sessions' stage0 legacy fixture); that app shows their output.
+  it('shows the output of a tool part whose status OpenCode does not write, as failed when the status or an error says so', async () => {
+    const { path, db } = store();
+    session(db, 'ses_s', 'Odd statuses', 1767225600000);
+    message(db, 'msg_1', 'ses_s', 1767225601000, { role: 'assistant', time: { created: 1767225601000, completed: 1767225605000 } });
+    const tool = (id: string, callID: string, state: object) => part(db, id, 'msg_1', 'ses_s', 1767225601001, { type: 'tool', tool: 'bash', callID, state });
+    tool('prt_1', 'call_ok', { status: 'success', input: { command: 'ls' }, output: 'a.txt\n' });
+    tool('prt_2', 'call_bad', { status: 'failed', input: { command: 'false' }, error: 'exit 1' });
+    tool('prt_3', 'call_none', { status: 'queued', input: { command: 'sleep 1' } });
+    const s = await container.readOne(path, 'ses_s');
+    const results = s.messages[0]!.parts.filter((p) => p.type === 'tool_result');
+    expect(results).toEqual([
+      { type: 'tool_result', callId: 'call_ok', output: 'a.txt\n', isError: false },
+      { type: 'tool_result', callId: 'call_bad', output: 'exit 1', isError: true },
+    ]);
+    expect(s.warnings.filter((w) => w.code === 'unknown_tool_status').map((w) => [w.message.match(/"\w+"/)?.[0], w.count])).toEqual([
+      ['"success"', 1],
+      ['"failed"', 1],
+      ['"queued"', 1],
+    ]);
+  });
+
   it('points each message at its row, escaping "/" and "~" in its id as a JSON pointer must', async () => {
     const { path, db } = store();
     session(db, 'ses_p', 'Pointers', 1767225600000);
@@ -253,6 +275,47 @@ describe('the legacy storage/ tree', () => {
     const s = await openCodeReader.read(file);
     expect(s.messages.map((m) => m.parts)).toEqual([[{ type: 'text', text: 'from the old layout' }]]);
     expect(s.warnings.map((w) => w.code)).toEqual(['unreadable_file']);
+  });
+
+  // The flat layout (part/<part>.json naming its message in `messageID`) and a user message kept only as its summary,
+  // as in jazzyalex/agent-sessions' stage0 `storage_legacy` fixture, which that app's parser reads; this tree is written here.
+  it('finds parts kept flat in part/ by the message they name, and shows a part-less prompt from its summary', async () => {
+    const storage = await tree();
+    const file = join(storage, 'session', 'global', 'ses_flat.json');
+    await writeFile(file, JSON.stringify({ id: 'ses_flat', title: 'Flat parts', directory: '/w', time: { created: 1720000000000 } }));
+    await mkdir(join(storage, 'message', 'ses_flat'), { recursive: true });
+    const msg = (name: string, body: object) => writeFile(join(storage, 'message', 'ses_flat', `${name}.json`), JSON.stringify(body));
+    await msg('msg_1', {
+      id: 'm_user',
+      sessionID: 'ses_flat',
+      role: 'user',
+      time: { created: 1720000001000 },
+      summary: { title: 'Open NOTES.md', body: 'Read the notes and said what they say.' },
+    });
+    await msg('msg_2', { id: 'm_reply', sessionID: 'ses_flat', role: 'assistant', time: { created: 1720000002000 }, modelID: 'gpt-4o-mini' });
+    await mkdir(join(storage, 'part', 'm_elsewhere'), { recursive: true });
+    const flat = (name: string, body: object) => writeFile(join(storage, 'part', `${name}.json`), JSON.stringify(body));
+    await flat('prt_2', { messageID: 'm_reply', id: 'prt_text', type: 'text', text: 'The notes say hello.' });
+    await flat('prt_1', {
+      messageID: 'm_reply',
+      id: 'prt_tool',
+      type: 'tool',
+      callID: 'call_1',
+      tool: 'bash',
+      state: { status: 'completed', input: { command: 'cat NOTES.md' }, output: 'hello\n' },
+    });
+    await flat('prt_3', { messageID: 'm_other_session', id: 'prt_other', type: 'text', text: 'not this session' });
+    const s = await openCodeReader.read(file);
+    expect(s.messages.map((m) => [m.role, m.parts.map((p) => (p.type === 'text' ? p.text : p.type))])).toEqual([
+      ['user', ['Open NOTES.md']],
+      ['assistant', ['tool_call', 'tool_result', 'The notes say hello.']],
+    ]);
+    expect(s.messages[1]!.parts.filter((p) => p.type === 'tool_call' || p.type === 'tool_result').map((p) => p.callId)).toEqual(['call_1', 'call_1']);
+    expect(s.messages[0]!.annotations).toMatchObject({ textFrom: 'summary' });
+    expect(s.sourceFiles.map((f) => f.path.slice(storage.length + 1))).toEqual(
+      expect.arrayContaining([join('part', 'prt_1.json'), join('part', 'prt_2.json')]),
+    );
+    expect(s.sourceFiles.some((f) => f.path.endsWith('prt_3.json'))).toBe(false);
   });
 
   it('never looks outside the tree for an id that names another folder', async () => {
