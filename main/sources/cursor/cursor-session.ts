@@ -1,7 +1,7 @@
 // Assembles the canonical Session from a Cursor agent transcript (lines without ids or times) and its chat store's metadata.
 import { heldKeys, warnMissingContent } from '../missing-content.ts';
 import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
-import type { Message, Operation, Session } from '../../../shared/session.ts';
+import type { Message, MessagePart, Operation, Session } from '../../../shared/session.ts';
 import { isRecord, kindOfJson, lastSegment, primarySourceFile, titleFromText, type DocumentContext, type WarningList } from '../coerce.ts';
 import type { JsonLine } from '../jsonl.ts';
 import { contentParts, type BlockAcc } from './cursor-blocks.ts';
@@ -33,10 +33,38 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** Calls seen so far: the ids they carry, and those that came without one, oldest first, still waiting for a result. */
+type ToolCallPart = Extract<MessagePart, { type: 'tool_call' }>;
+
+interface Pairing {
+  known: Set<string>;
+  waiting: Array<{ part: ToolCallPart; ref: string }>;
+}
+
+/**
+ * Cursor often writes calls without ids, and results whose id no call has (or none): such a result belongs to the
+ * oldest call still waiting that had no id, which takes the result's id (or one made from its place).
+ */
+function pairByOrder(parts: MessagePart[], lineId: string, pairing: Pairing): void {
+  parts.forEach((p, k) => {
+    if (p.type === 'tool_call') {
+      if (p.callId === null) pairing.waiting.push({ part: p, ref: `${lineId}:${k}` });
+      else pairing.known.add(p.callId);
+    } else if (p.type === 'tool_result' && (p.callId === null || !pairing.known.has(p.callId))) {
+      const call = pairing.waiting.shift();
+      if (!call) return;
+      call.part.callId ??= p.callId ?? call.ref;
+      p.callId = call.part.callId;
+      pairing.known.add(p.callId);
+    }
+  });
+}
+
 function readLines(records: readonly JsonLine[], warnings: WarningList, children: string[]): Transcript {
   const acc: BlockAcc = { warnings, unknownBlocks: new Map() };
   const out: Transcript = { messages: [], operations: [], turns: 0, lastTurnStatus: null, endsWithTurnEnd: false };
   const unknown = new Map<string, number>();
+  const pairing: Pairing = { known: new Set(), waiting: [] };
   for (const { value, line } of records) {
     out.endsWithTurnEnd = false;
     if (!isRecord(value)) {
@@ -65,6 +93,7 @@ function readLines(records: readonly JsonLine[], warnings: WarningList, children
       continue;
     }
     const id = `line-${line}`;
+    pairByOrder(parts, id, pairing);
     parts.forEach((p, k) => {
       if (p.type !== 'tool_call' || !SPAWN.test(p.name)) return;
       p.callId ??= `${id}:${k}`;
@@ -85,7 +114,8 @@ function readLines(records: readonly JsonLine[], warnings: WarningList, children
         origin: { fileIndex: 0, line, pointer: null },
       });
     });
-    out.messages.push({ id, role, timestamp: null, model: null, usage: null, cost: null, parts, agentId: null, origin: { fileIndex: 0, line, pointer: null } });
+    const model = typeof value.model === 'string' && value.model !== '' ? value.model : null;
+    out.messages.push({ id, role, timestamp: null, model, usage: null, cost: null, parts, agentId: null, origin: { fileIndex: 0, line, pointer: null } });
   }
   // Transcripts carry no ids: a single spawn and a single sub-agent file are the only link that can be told.
   if (out.operations.length === 1 && children.length === 1) out.operations[0]!.childSessionKey = children[0]!;
@@ -93,6 +123,12 @@ function readLines(records: readonly JsonLine[], warnings: WarningList, children
   for (const [kind, n] of acc.unknownBlocks)
     warnings.add('unknown_block_type', `Unknown Cursor content block "${kind}" (${plural(n, 'block')}): its text is shown where it has one.`);
   return out;
+}
+
+/** The chat store's last-used model, else the last one a transcript line names. */
+function modelOf(stored: string | null, messages: Message[]): Session['model'] {
+  const name = stored && stored !== 'default' ? stored : (messages.findLast((m) => m.model !== null)?.model ?? null);
+  return name ? { provider: null, name, parameters: {} } : null;
 }
 
 function firstQuery(messages: Message[]): string | null {
@@ -141,7 +177,7 @@ export function buildCursorSession(records: readonly JsonLine[], ctx: CursorCont
     closedAt: null,
     status: isLive(t, ctx) ? 'active' : 'unknown',
     outcome: null,
-    model: meta?.model && meta.model !== 'default' ? { provider: null, name: meta.model, parameters: {} } : null,
+    model: modelOf(meta?.model ?? null, t.messages),
     config: [],
     systemPrompt: null,
     toolVersion: null,

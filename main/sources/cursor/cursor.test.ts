@@ -56,6 +56,30 @@ describe('Cursor transcript lines', () => {
     ]);
   });
 
+  // Shapes of jazzyalex/agent-sessions' stage0 Cursor fixtures (calls without ids, results naming ids no call has, a
+  // model on the line); the lines here are written for this test.
+  it('pairs a call that has no id with the result that follows it, in order, and reads a model named on the line', () => {
+    const s = parse(
+      lines(
+        say('user', [{ type: 'text', text: 'what is here?' }]),
+        { role: 'assistant', model: 'cursor-auto', message: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'ls' } }] } },
+        say('user', [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'a.txt' }] }]),
+        say('assistant', [
+          { type: 'tool_use', name: 'Read', input: { path: 'a.txt' } },
+          { type: 'tool_use', id: 'known', name: 'Read', input: { path: 'b.txt' } },
+        ]),
+        say('user', [{ type: 'tool-result', name: 'Read', content: [{ type: 'text', text: 'hello' }] }]),
+        say('user', [{ type: 'tool_result', tool_use_id: 'known', content: 'bye' }]),
+        say('user', [{ type: 'tool_result', tool_use_id: 'stray', content: 'no call before it' }]),
+      ),
+    );
+    const ids = (type: string) => s.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === type && 'callId' in p ? [p.callId] : [])));
+    expect(ids('tool_call')).toEqual(['t1', 'line-4:0', 'known']);
+    expect(ids('tool_result')).toEqual(['t1', 'line-4:0', 'known', 'stray']);
+    expect(s.messages[1]!.model).toBe('cursor-auto');
+    expect(s.model?.name).toBe('cursor-auto');
+  });
+
   it('warns about a line with no content instead of showing an empty message, and refuses a file with no conversation', () => {
     const s = parse(lines(say('user', 'hello'), say('assistant', [])));
     expect([s.messages.length, s.warnings.map((w) => w.code)]).toEqual([1, ['missing_content']]);
