@@ -117,6 +117,11 @@ function readTokenCount(state: CodexState, f: Fields): void {
   if (!info) return;
   const total = info.present('total_token_usage') ? readCodexTokens(info.object('total_token_usage')) : null;
   const last = info.present('last_token_usage') ? readCodexTokens(info.object('last_token_usage')) : null;
+  // The parent's counts, replayed with a fork's copied history: where this session's own counting starts.
+  if (state.forkReplay.waiting) {
+    if (total) state.tokens.inherit(total);
+    return;
+  }
   const delta = total ? state.tokens.pushTotal(total) : last ? state.tokens.pushCall(last) : null;
   if (!delta) return;
   state.turns.addUsage(delta);

@@ -101,6 +101,8 @@ function buildExtra(state: CodexState, fileId: string | null): Record<string, un
   if (state.rateLimits) extra.rateLimits = state.rateLimits;
   if (state.models.size > 1) extra.models = [...state.models];
   if (state.tokens.resets) extra.tokenCounterResets = state.tokens.resets;
+  // The parent's usage a fork's copied history replayed: shown as a fact, never counted as this session's.
+  if (state.tokens.inherited) extra.inheritedUsage = state.tokens.inherited;
   if (state.turns.list.length) extra.turns = state.turns.list.length;
   if (state.otherRecords.size) extra.otherRecords = Object.fromEntries(state.otherRecords);
   return extra;

@@ -64,6 +64,11 @@ export class CodexState {
   readonly webSearches: Operation[] = [];
   readonly turns = new CodexTurns();
   readonly tokens = new CumulativeUsage();
+  /**
+   * A fork (session_meta with forked_from_id) may begin with its parent's history copied in, token counts included:
+   * until its own first turn (a turn id made after the fork's own id), the counts are the parent's.
+   */
+  forkReplay: { waiting: boolean; forkMs: number | null } = { waiting: false, forkMs: null };
   meta: CodexMeta | null = null;
   readonly laterMeta: CodexMeta[] = [];
   context: CodexContext | null = null;

@@ -1,4 +1,4 @@
-// Turns Codex's cumulative token_count counters into per-call deltas and a session total, surviving counter resets.
+// Turns Codex's cumulative token_count counters into per-call deltas and a session total, surviving counter resets and leaving out the parent's usage a fork's copied history replays.
 import type { TokenUsage } from '../../../shared/session.ts';
 import { addUsage, emptyUsage, type Fields } from '../coerce.ts';
 
@@ -56,10 +56,26 @@ function isReset(now: CodexTokens, before: CodexTokens): boolean {
 
 export class CumulativeUsage {
   #previous: CodexTokens | null = null;
+  /** The counters a fork's copied history ended at (its parent's usage): never this session's own. */
+  #baseline: CodexTokens | null = null;
+  /** What the copied history had counted, for the session's facts. */
+  inherited: TokenUsage | null = null;
   /** Everything counted before the last reset, plus usage reported only per call. */
   #settled = emptyUsage();
   #any = false;
   resets = 0;
+
+  /** Feeds a `total_token_usage` replayed from the parent's history (a fork's copied prefix): the counters start there. */
+  inherit(total: CodexTokens): void {
+    this.#previous = total;
+    this.#baseline = total;
+    this.inherited = toCanonicalUsage(total);
+  }
+
+  /** The counters since the inherited start (all of them when nothing was inherited). */
+  #own(total: CodexTokens): TokenUsage {
+    return toCanonicalUsage(this.#baseline ? minus(total, this.#baseline) : total);
+  }
 
   /** Feeds one `total_token_usage`; returns what this event added (null when it repeats the previous total). */
   pushTotal(total: CodexTokens): TokenUsage | null {
@@ -67,7 +83,8 @@ export class CumulativeUsage {
     let added: CodexTokens = total;
     if (before && isReset(total, before)) {
       this.resets++;
-      addUsage(this.#settled, toCanonicalUsage(before));
+      addUsage(this.#settled, this.#own(before));
+      this.#baseline = null;
     } else if (before) {
       added = minus(total, before);
     }
@@ -90,7 +107,7 @@ export class CumulativeUsage {
   total(): TokenUsage | null {
     if (!this.#any) return null;
     const sum = { ...this.#settled };
-    if (this.#previous) addUsage(sum, toCanonicalUsage(this.#previous));
+    if (this.#previous) addUsage(sum, this.#own(this.#previous));
     return sum;
   }
 }

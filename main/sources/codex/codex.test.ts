@@ -262,6 +262,38 @@ describe('parseCodexRollout edge cases', () => {
     expect(repeated.extra.tokenCounterResets).toBeUndefined();
   });
 
+  // Newer Codex forks copy the parent's session_meta and history, its cumulative token_count events included, before
+  // the fork's own first turn (ccusage/ccusage#1370, junhoyeo/tokscale#679); the rollout here is written for this test.
+  it("counts only a fork's own tokens, not the parent's usage its copied history replays", () => {
+    // meta() is the fork's own (id 0190aaaa-…, a UUID v7 made after the parent's turns 01900000-…).
+    const parent = '01900000-0000-7000-8000-0000000000aa';
+    const context = (turnId: string) => ({ timestamp: '2026-01-02T03:04:05.000Z', type: 'turn_context', payload: { turn_id: turnId, model: 'gpt-5.5' } });
+    const s = parseCodexRollout(
+      lines(
+        meta({ forked_from_id: parent }),
+        { timestamp: '2026-01-02T03:04:05.000Z', type: 'session_meta', payload: { id: parent, cwd: '/w/app' } },
+        context('01900000-1111-7000-8000-000000000001'),
+        item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'the parent asked this' }] }),
+        total(1000, 200, 100, 10),
+        context('01900000-2222-7000-8000-000000000002'),
+        total(3000, 1200, 300, 30),
+        context('0190aaaa-1111-7000-8000-000000000003'),
+        item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'the fork asks this' }] }),
+        total(3500, 1300, 350, 40),
+        total(4000, 1500, 420, 50),
+      ),
+      ctx,
+      HOUR,
+    );
+    // Its own two calls: 1,000 input (300 of it cached) and 120 output (20 of it reasoning).
+    expect(s.usage).toEqual({ input: 700, output: 100, cacheRead: 300, cacheWrite: 0, reasoning: 20 });
+    expect(s.extra.inheritedUsage).toEqual({ input: 1800, output: 270, cacheRead: 1200, cacheWrite: 0, reasoning: 30 });
+    // A fork whose first turn is its own (nothing replayed) counts everything, as before.
+    const plain = parseCodexRollout(lines(meta({ forked_from_id: parent }), context('0190aaaa-1111-7000-8000-000000000003'), total(50, 20, 5, 2)), ctx, HOUR);
+    expect(plain.usage).toEqual({ input: 30, output: 3, cacheRead: 20, cacheWrite: 0, reasoning: 2 });
+    expect(plain.extra.inheritedUsage).toBeUndefined();
+  });
+
   it('tells a turn still running (fresh file) from a crash (stale file without task_complete)', () => {
     const records = lines(
       meta(),

@@ -63,13 +63,21 @@ function readRecord(state: CodexState, value: Record<string, unknown>, line: num
     case 'session_meta': {
       const meta = readSessionMeta(payload, line);
       // The first session_meta is this thread's own; forks and resumes append the ones they carry over.
-      if (state.meta === null) state.meta = meta;
-      else state.laterMeta.push(meta);
+      if (state.meta === null) {
+        state.meta = meta;
+        if (meta.forkedFromId) state.forkReplay = { waiting: true, forkMs: uuidV7Ms(meta.id) };
+      } else state.laterMeta.push(meta);
       state.recognised++;
       return;
     }
     case 'turn_context': {
       const context = readTurnContext(payload, line);
+      if (state.forkReplay.waiting) {
+        // The copied history's turns were made before the fork; a turn id that cannot say when ends the wait.
+        const turnMs = uuidV7Ms(context.turnId);
+        const forkMs = state.forkReplay.forkMs;
+        if (turnMs === null || forkMs === null || turnMs >= forkMs) state.forkReplay.waiting = false;
+      }
       state.context = context;
       state.firstContextCwd ??= context.cwd;
       if (context.model !== null) {
@@ -94,6 +102,12 @@ function readRecord(state: CodexState, value: Record<string, unknown>, line: num
     default:
       bump(state.unknownRecords, type ?? 'record without a type');
   }
+}
+
+/** The creation time a UUID v7 carries (its first 48 bits, in ms), or null for any other id. */
+function uuidV7Ms(id: string | null): number | null {
+  const m = id === null ? null : /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-/i.exec(id);
+  return m ? parseInt(m[1]! + m[2]!, 16) : null;
 }
 
 /** Builds a session from a rollout's parsed lines (pure: tests feed malformed files through it). */
