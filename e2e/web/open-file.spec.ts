@@ -1,4 +1,4 @@
-// One session file opens on its own in the browser: dropped on the window or picked with "Open file…"; its folder is not added, and a file that is no session says why.
+// One session file opens on its own in the browser: dropped on the window or picked with "Open file…"; its folder is not added, it can be kept, and a file that is no session says why.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -36,6 +36,9 @@ test('a Claude Code transcript dropped on the window opens, and no folder is add
   await expect(detail.getByTestId('message').first()).toBeVisible();
   await expect(page.locator('.roots-count')).toHaveText(sources);
   expect(await callApi<unknown[]>(emptyVault, 'listRoots', {})).toHaveLength(roots.length);
+  // A file opened from outside every folder is offered for keeping, and kept on a click.
+  await page.getByTestId('keep-button').click();
+  await expect(page.getByTestId('kept-status')).toContainText('Kept');
 });
 
 test('"Open file…" opens a picked session file; a file that is no session says why', async ({ page, emptyVault }) => {
