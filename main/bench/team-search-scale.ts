@@ -111,7 +111,7 @@ async function indexSizes(url: string): Promise<Array<{ name: string; method: st
     const { rows } = await c.query<{ name: string; method: string; bytes: string }>(
       `SELECT i.relname AS name, am.amname AS method, pg_relation_size(i.oid) AS bytes FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
          JOIN pg_am am ON am.oid = i.relam JOIN pg_class t ON t.oid = x.indrelid JOIN pg_namespace n ON n.oid = t.relnamespace
-        WHERE n.nspname = 'session_vault' AND t.relname = 'session_texts' AND am.amname <> 'btree' ORDER BY 1`,
+        WHERE n.nspname = 'session_vault' AND t.relname IN ('session_texts', 'session_docs') AND am.amname <> 'btree' ORDER BY 1`,
     );
     return rows.map((r) => ({ name: r.name, method: r.method, mb: Number(r.bytes) / 1024 / 1024 }));
   } finally {
@@ -194,6 +194,7 @@ export async function benchTeamScale(rounds = 3, pushed = 10_000): Promise<TeamS
       [LARGE_DB, store.pushed * store.copies],
     ];
     for (const [db] of stores) {
+      if (db !== SMALL_DB) await store.aliasRoles(db);
       const t0 = performance.now();
       await (await connect(store.ownerUrl(db))).close();
       migrateMs[db] = performance.now() - t0;
@@ -205,7 +206,7 @@ export async function benchTeamScale(rounds = 3, pushed = 10_000): Promise<TeamS
       indexes[db] = await indexSizes(store.ownerUrl(db));
       const member = await connect(store.memberUrl(db));
       try {
-        runs.push(await measure(member, queries, sessions, indexes[db]?.find((i) => i.name.startsWith('session_texts_tsv'))?.method ?? '?', rounds));
+        runs.push(await measure(member, queries, sessions, indexes[db]?.find((i) => i.name.startsWith('session_texts_tsv'))?.method ?? 'gin', rounds));
       } finally {
         await member.close();
       }

@@ -7,6 +7,7 @@ import { createAccount } from '../team/accounts.ts';
 import { startCluster, type PgCluster } from '../team/pg-cluster.ts';
 import { pushSessions } from '../team/push.ts';
 import { connectTeam } from '../team/team-connection.ts';
+import { ident, teamRoles } from '../team/team-names.ts';
 import { resolveTeamTarget } from '../team/team-credentials.ts';
 import { benchServices } from './bench-services.ts';
 import { generateCorpus } from './corpus.ts';
@@ -31,6 +32,11 @@ export interface KeptStore {
   memberUrl(database: string): string;
   /** How long the store took to make (null when it was reused). */
   builtMs: number | null;
+  /**
+   * Gives a database copied from SMALL_DB (its roles are SMALL_DB's) the group roles named after it, which a
+   * migration grants to, each held by SMALL_DB's role of the same rank, so the bench's accounts keep their rights.
+   */
+  aliasRoles(database: string): Promise<void>;
 }
 
 interface StoreFacts {
@@ -107,7 +113,7 @@ async function copyUnderMachines(cluster: PgCluster, copies: number): Promise<vo
   await c.connect();
   try {
     const indexes = await c.query<{ name: string; def: string }>(
-      `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = 'session_vault' AND tablename IN ('sessions', 'session_texts')
+      `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = 'session_vault' AND tablename IN ('sessions', 'session_texts', 'session_docs')
           AND indexname NOT LIKE '%_pkey'`,
     );
     for (const i of indexes.rows) await c.query(`DROP INDEX session_vault.${i.name}`);
@@ -120,6 +126,7 @@ async function copyUnderMachines(cluster: PgCluster, copies: number): Promise<vo
       ).rows.map((r) => r.name);
     const sessionColumns = await columns('sessions');
     const textColumns = await columns('session_texts');
+    const docColumns = await columns('session_docs');
     const select = (cols: string[], label: string) => cols.map((n) => (n === 'machine' ? `'${label}'` : n)).join(', ');
     for (let i = 2; i <= copies; i++) {
       const label = `${MACHINE}-${i}`;
@@ -130,6 +137,10 @@ async function copyUnderMachines(cluster: PgCluster, copies: number): Promise<vo
       await c.query(
         `INSERT INTO session_vault.session_texts (${textColumns.join(', ')}) SELECT ${select(textColumns, label)} FROM session_vault.session_texts WHERE machine = '${MACHINE}'`,
       );
+      if (docColumns.length)
+        await c.query(
+          `INSERT INTO session_vault.session_docs (${docColumns.join(', ')}) SELECT ${select(docColumns, label)} FROM session_vault.session_docs WHERE machine = '${MACHINE}'`,
+        );
     }
     await c.query(`SET maintenance_work_mem = '256MB'`);
     for (const i of indexes.rows) await c.query(i.def);
@@ -169,6 +180,16 @@ export async function keptTeamStore(bin: string, dir: string, pushed = 10_000, c
       ownerUrl: (db) => cluster.url.replace(/\/[^/]*$/, `/${db}`),
       memberUrl: (db) => cluster.urlFor(MEMBER, facts.token, db),
       builtMs,
+      aliasRoles: async (db) => {
+        const from = teamRoles(SMALL_DB);
+        const to = teamRoles(db);
+        for (const rank of ['viewer', 'member', 'admin'] as const)
+          await superuserQuery(
+            cluster.url,
+            `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '${to[rank]}') THEN CREATE ROLE ${ident(to[rank])} NOLOGIN; END IF; END $$;
+             GRANT ${ident(to[rank])} TO ${ident(from[rank])}`,
+          );
+      },
     };
   } catch (err) {
     await cluster.stop();

@@ -30,6 +30,7 @@ describeWithPostgres('team store schema', (pgs) => {
       { relname: 'file_parts', relrowsecurity: true },
       { relname: 'machines', relrowsecurity: true },
       { relname: 'session_annotations', relrowsecurity: true },
+      { relname: 'session_docs', relrowsecurity: true },
       { relname: 'session_files', relrowsecurity: true },
       { relname: 'session_messages', relrowsecurity: true },
       { relname: 'session_summaries', relrowsecurity: true },
@@ -40,7 +41,8 @@ describeWithPostgres('team store schema', (pgs) => {
     const indexes = (await query<{ indexdef: string }>(url, `SELECT indexdef FROM pg_indexes WHERE schemaname = 'session_vault'`))
       .map((r) => r.indexdef)
       .join('\n');
-    expect(indexes).toMatch(/USING gin \(tsv\)/);
+    expect(indexes).toMatch(/session_docs USING gin \(words\)/);
+    expect(indexes).not.toMatch(/USING gin \(tsv\)/);
     expect(indexes).toMatch(/USING gin \(idents session_vault\.gin_trgm_ops\)/);
     const second = await connectUrl(url);
     expect(second.schema).toEqual({ before: TEAM_SCHEMA_VERSION, after: TEAM_SCHEMA_VERSION });

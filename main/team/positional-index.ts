@@ -27,15 +27,16 @@ export function hasPositionalIndex(client: ClientBase): Promise<boolean> {
 }
 
 /**
- * The statements that give a store a RUM index in place of its GIN one, as README gives them to an admin: the
+ * The statements that give a store's search-text chunks a RUM index, as README gives them to an admin: the
  * extension (untrusted: a superuser, or a managed service's admin role where the service offers RUM, creates it),
- * the index, then the GIN index dropped (a push would otherwise keep both up to date).
+ * the index, then the chunks' GIN index dropped where a store before schema 6 still has it (words and prefixes
+ * are found through the search documents' GIN index, search-docs.ts, with or without RUM).
  */
 export function positionalIndexStatements(): string[] {
   const texts = qualified('session_texts');
   return [
     'CREATE EXTENSION IF NOT EXISTS rum',
     `CREATE INDEX session_texts_tsv_rum ON ${texts} USING rum (tsv rum_tsvector_ops)`,
-    `DROP INDEX ${qualified('session_texts_tsv')}`,
+    `DROP INDEX IF EXISTS ${qualified('session_texts_tsv')}`,
   ];
 }

@@ -1,5 +1,6 @@
 // Translates the search box's syntax (query-parser.ts) into one SQL statement over the team store, plus machine: and user: filters; tag: reads the team's shared tags.
 import { parseQuery, type Filters, type Term } from '../search-index/query-parser.ts';
+import { SEARCH_DOCS } from './search-docs.ts';
 import { qualified } from './team-names.ts';
 
 export interface TeamQuery {
@@ -90,34 +91,53 @@ export function termTsquery(term: Term, param: (value: unknown) => string): stri
 
 /**
  * How much a chunk's match counts, by where the words are: the title most, then the user's prompts, then the rest.
- * Read from the chunk's weight column only, so ranking never reads (de-TOASTs) a tsvector: ts_rank over every
- * matching chunk made a common word's query read the whole text of nearly every session.
+ * Read from the chunk's weight column only, so ranking never reads (de-TOASTs) a tsvector.
  */
 const CHUNK_SCORE = `CASE t.weight WHEN 'A' THEN 1.0 WHEN 'B' THEN 0.4 ELSE 0.1 END`;
+/** The same places for a chunk's search document (search-docs.ts). */
+const DOC_SCORE = `CASE d.weight WHEN 'A' THEN 1.0 WHEN 'B' THEN 0.4 ELSE 0.1 END`;
 
 /**
- * The sessions a phrase matches, with their score. A GIN index over tsvectors holds no word positions, so every
- * chunk it finds for a phrase must have its tsvector read (de-TOASTed) to check the words' order: for a phrase of
- * common words, every chunk of nearly every session (1.6-5.3 s at 10,000 sessions). Instead, the sessions holding
- * all its words are found through the index alone (`words`: no recheck), and each is checked chunk by chunk in
- * weight order (title, prompts, the rest) until one holds the phrase: one tsvector read for a session that has it
- * early, and its score is that chunk's place. With a positional (RUM) index (`words` null), the chunks holding the
- * phrase come from the index with no tsvector read, and the score is the same: the best place among them.
+ * The sessions a phrase matches, with their score and activity. A GIN index holds no word positions, so a
+ * phrase's candidates are the sessions with a chunk holding all its words (`words`: found through the search
+ * documents' index alone, no recheck), and each is checked chunk by chunk in weight order (title, prompts, the
+ * rest) until one holds the phrase: one tsvector read for a session that has it early, and its score is that
+ * chunk's place. With a positional (RUM) index over the chunks (`words` null), the chunks holding the phrase come
+ * from that index with no tsvector read, and the score is the same: the best place among them.
  */
 function phraseMatches(texts: string, phrase: string, words: string | null): string {
-  if (words === null) return `SELECT t.machine, t.key, max(${CHUNK_SCORE}) AS score FROM ${texts} t WHERE t.tsv @@ ${phrase} GROUP BY t.machine, t.key`;
-  return `SELECT c.machine, c.key, f.score FROM (SELECT DISTINCT t.machine, t.key FROM ${texts} t WHERE t.tsv @@ ${words}) c
+  if (words === null)
+    return `SELECT p.machine, p.key, p.score, coalesce(s.updated_at, s.created_at) AS activity
+      FROM (SELECT t.machine, t.key, max(${CHUNK_SCORE}) AS score FROM ${texts} t WHERE t.tsv @@ ${phrase} GROUP BY t.machine, t.key) p
+      JOIN ${qualified('sessions')} s ON s.machine = p.machine AND s.key = p.key`;
+  return `SELECT c.machine, c.key, f.score, c.activity
+      FROM (SELECT d.machine, d.key, max(d.activity) AS activity FROM ${SEARCH_DOCS} d WHERE d.words @@ ${words} GROUP BY d.machine, d.key) c
       CROSS JOIN LATERAL (SELECT ${CHUNK_SCORE} AS score FROM ${texts} t WHERE t.machine = c.machine AND t.key = c.key AND t.tsv @@ ${phrase}
                           ORDER BY t.weight, t.seq LIMIT 1) f`;
 }
 
 /**
+ * The words a term's sessions must hold, whatever their order, as a tsquery over the position-less search
+ * documents: a phrase's words, and a prefix term's words (the last a prefix) joined with AND.
+ */
+function unorderedTsquery(term: Term, param: (value: unknown) => string): string | null {
+  if (term.kind === 'phrase') return `plainto_tsquery('simple', ${param(term.text)})`;
+  const q = prefixQuery(term.text);
+  return q === null ? null : `to_tsquery('simple', ${param(q.replaceAll(' <-> ', ' & '))})`;
+}
+
+/** Whether a term's words must follow each other (a phrase, or a prefix term of several words): checked on the chunks, which keep positions. */
+const needsPositions = (term: Term) => term.kind === 'phrase' || (term.kind === 'prefix' && (prefixQuery(term.text) ?? '').includes(' <-> '));
+
+/**
  * One statement that filters, ranks, pages and counts. Each positive term is a set of sessions found through an
- * index: chunks whose tsvector matches it (GIN; words and prefixes, phrases as phrases) and, for a word or prefix
- * of three characters or more, sessions with it as a substring of an identifier or path (pg_trgm's GIN), as the
- * local search does; the sessions are those in every set, less those a negated term matches. A session's score
- * is, per term, its best chunk's place (title 1, prompts 0.4, the rest 0.1) plus a little for every further
- * matching chunk (capped), summed over the terms; ties go to the most recent.
+ * index: chunks whose search documents hold it (GIN over their words; words and prefixes; phrases checked on
+ * their candidates' chunks) and, for a word or prefix of three characters or more, sessions with it as a substring
+ * of an identifier or path (pg_trgm's GIN), as the local search does; the sessions are those in every set, less
+ * those a negated term matches. A session's score is, per term, its best chunk's place (title 1, prompts 0.4, the
+ * rest 0.1) plus a little for every further matching chunk (capped), summed over the terms; ties go to the most
+ * recent. Sets, ranks and counts read the narrow documents (with the session's activity) only; the session rows
+ * are read for filters on their columns and for the page.
  */
 export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
   const values: unknown[] = [];
@@ -138,85 +158,97 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
       problems.push(`"${term.text}" has no letters or digits to search for; it was left out.`);
       continue;
     }
+    const positional = tsq !== null && needsPositions(term);
+    const words = positional ? (page.positions ? null : unorderedTsquery(term, param)) : null;
     if (term.negated) {
-      // The sessions it matches, found through the indexes (words through the tsvectors' GIN, identifier substrings
+      // The sessions it matches, found through the indexes (words through the documents' GIN, identifier substrings
       // through the trigrams'), left out by a hashed NOT IN: a per-session ILIKE read every candidate's identifiers
       // (de-TOASTed), and the anti-join the planner chose from its estimate compared every pair (290 ms at 1,000 sessions).
       const found: string[] = [];
       if (tsq)
         found.push(
-          term.kind === 'phrase'
-            ? `SELECT machine, key FROM (${phraseMatches(texts, tsq, page.positions ? null : `plainto_tsquery('simple', ${param(term.text)})`)}) p`
-            : `SELECT t.machine, t.key FROM ${texts} t WHERE t.tsv @@ ${tsq}`,
+          positional
+            ? `SELECT machine, key FROM (${phraseMatches(texts, tsq, words)}) p`
+            : `SELECT d.machine, d.key FROM ${SEARCH_DOCS} d WHERE d.words @@ ${tsq}`,
         );
       if (ident) found.push(`SELECT i.machine, i.key FROM ${sessions} i WHERE i.idents ILIKE ${ident}`);
       const name = `n${excluded.length}`;
       excluded.push(`${name} AS MATERIALIZED (${found.join(' UNION ')})`);
-      where.push(`(s.machine, s.key) NOT IN (SELECT machine, key FROM ${name})`);
+      where.push(`(KEYS.machine, KEYS.key) NOT IN (SELECT machine, key FROM ${name})`);
       continue;
     }
     const parts: string[] = [];
-    if (tsq && term.kind === 'phrase') parts.push(phraseMatches(texts, tsq, page.positions ? null : `plainto_tsquery('simple', ${param(term.text)})`));
+    if (tsq && positional) parts.push(phraseMatches(texts, tsq, words));
     else if (tsq)
       parts.push(
-        `SELECT t.machine, t.key, max(${CHUNK_SCORE}) + least(count(*) - 1, 20) * 0.01 AS score FROM ${texts} t WHERE t.tsv @@ ${tsq} GROUP BY t.machine, t.key`,
+        `SELECT d.machine, d.key, max(${DOC_SCORE}) + least(count(*) - 1, 20) * 0.01 AS score, max(d.activity) AS activity
+           FROM ${SEARCH_DOCS} d WHERE d.words @@ ${tsq} GROUP BY d.machine, d.key`,
       );
-    if (ident) parts.push(`SELECT i.machine, i.key, 0.1 AS score FROM ${sessions} i WHERE i.idents ILIKE ${ident}`);
+    if (ident)
+      parts.push(`SELECT i.machine, i.key, 0.1 AS score, coalesce(i.updated_at, i.created_at) AS activity FROM ${sessions} i WHERE i.idents ILIKE ${ident}`);
     const name = `m${sets.length}`;
     sets.push(
       parts.length > 1
         ? // The better of its two ways, per session. A full join, not a GROUP BY over their UNION: the planner took that
           // grouping for a tenth of its rows and looked every match up in sessions one by one (9,751 probes for a common word).
-          `${name} AS (SELECT coalesce(w.machine, i.machine) AS machine, coalesce(w.key, i.key) AS key, greatest(w.score, i.score) AS score
+          `${name} AS (SELECT coalesce(w.machine, i.machine) AS machine, coalesce(w.key, i.key) AS key, greatest(w.score, i.score) AS score,
+                  coalesce(w.activity, i.activity) AS activity
               FROM (${parts[0]}) w FULL JOIN (${parts[1]}) i ON i.machine = w.machine AND i.key = w.key)`
         : `${name} AS (${parts[0]})`,
     );
   }
+  /** Whether a condition reads a session row's own columns (then the rows are joined in); keys come from the first set. */
+  let readsRows = false;
+  const rowWhere = (condition: string) => {
+    readsRows = true;
+    where.push(condition);
+  };
   const f = query.filters;
-  if (f.source) where.push(`s.format = ${param(f.source)}`);
+  if (f.source) rowWhere(`s.format = ${param(f.source)}`);
   if (f.project) {
-    if (f.exact?.project) where.push(`(lower(s.project_name) = lower(${param(f.project)}) OR lower(s.project_path) = lower($${values.length}))`);
-    else where.push(`(s.project_name ILIKE ${param(`%${wildLike(f.project)}%`)} OR s.project_path ILIKE $${values.length})`);
+    if (f.exact?.project) rowWhere(`(lower(s.project_name) = lower(${param(f.project)}) OR lower(s.project_path) = lower($${values.length}))`);
+    else rowWhere(`(s.project_name ILIKE ${param(`%${wildLike(f.project)}%`)} OR s.project_path ILIKE $${values.length})`);
   }
-  if (f.branch) where.push(f.exact?.branch ? `lower(s.branch) = lower(${param(f.branch)})` : `s.branch ILIKE ${param(wildLike(f.branch))}`);
-  if (f.status) where.push(`lower(s.status) = lower(${param(f.status)})`);
-  if (f.outcome) where.push(`lower(s.outcome) = lower(${param(f.outcome)})`);
-  if (f.model) where.push(f.exact?.model ? `lower(s.model) = lower(${param(f.model)})` : `s.model ILIKE ${param(`${wildLike(f.model)}%`)}`);
-  if (f.hasSummary !== undefined) where.push(f.hasSummary ? HAS_SUMMARY : `NOT ${HAS_SUMMARY}`);
+  if (f.branch) rowWhere(f.exact?.branch ? `lower(s.branch) = lower(${param(f.branch)})` : `s.branch ILIKE ${param(wildLike(f.branch))}`);
+  if (f.status) rowWhere(`lower(s.status) = lower(${param(f.status)})`);
+  if (f.outcome) rowWhere(`lower(s.outcome) = lower(${param(f.outcome)})`);
+  if (f.model) rowWhere(f.exact?.model ? `lower(s.model) = lower(${param(f.model)})` : `s.model ILIKE ${param(`${wildLike(f.model)}%`)}`);
+  if (f.hasSummary !== undefined) rowWhere(f.hasSummary ? HAS_SUMMARY : `NOT ${HAS_SUMMARY}`);
   // tag: the team's shared tags of the session (session_annotations), compared without case as the vault's are; every one asked for.
   for (const tag of f.tags)
     where.push(
-      `EXISTS (SELECT 1 FROM ${qualified('session_annotations')} a WHERE a.machine = s.machine AND a.key = s.key AND lower(${param(tag)}) = ANY (SELECT lower(t) FROM unnest(a.tags) t))`,
+      `EXISTS (SELECT 1 FROM ${qualified('session_annotations')} a WHERE a.machine = KEYS.machine AND a.key = KEYS.key AND lower(${param(tag)}) = ANY (SELECT lower(t) FROM unnest(a.tags) t))`,
     );
   const activity = 'coalesce(s.updated_at, s.created_at)';
-  if (f.afterMs !== undefined) where.push(`${activity} >= to_timestamp(${param(f.afterMs / 1000, '::double precision')})`);
-  if (f.beforeMs !== undefined) where.push(`${activity} <= to_timestamp(${param(f.beforeMs / 1000, '::double precision')})`);
-  if (f.minTokens !== undefined) where.push(`s.total_tokens >= ${param(f.minTokens)}`);
-  if (f.maxTokens !== undefined) where.push(`s.total_tokens <= ${param(f.maxTokens)}`);
-  if (f.minCost !== undefined) where.push(`s.cost_usd >= ${param(f.minCost)}`);
-  if (f.maxCost !== undefined) where.push(`s.cost_usd <= ${param(f.maxCost)}`);
+  if (f.afterMs !== undefined) rowWhere(`${activity} >= to_timestamp(${param(f.afterMs / 1000, '::double precision')})`);
+  if (f.beforeMs !== undefined) rowWhere(`${activity} <= to_timestamp(${param(f.beforeMs / 1000, '::double precision')})`);
+  if (f.minTokens !== undefined) rowWhere(`s.total_tokens >= ${param(f.minTokens)}`);
+  if (f.maxTokens !== undefined) rowWhere(`s.total_tokens <= ${param(f.maxTokens)}`);
+  if (f.minCost !== undefined) rowWhere(`s.cost_usd >= ${param(f.minCost)}`);
+  if (f.maxCost !== undefined) rowWhere(`s.cost_usd <= ${param(f.maxCost)}`);
   for (const [column, set] of [
-    ['s.machine', query.machines],
+    ['KEYS.machine', query.machines],
     ['s.pushed_by', query.users],
   ] as const) {
+    const add = column.startsWith('s.') ? rowWhere : (c: string) => where.push(c);
     if (set.include.length)
-      where.push(
+      add(
         `lower(${column}) = ANY(${param(
           set.include.map((v) => v.toLowerCase()),
           '::text[]',
         )})`,
       );
     if (set.exclude.length)
-      where.push(
+      add(
         `NOT lower(${column}) = ANY(${param(
           set.exclude.map((v) => v.toLowerCase()),
           '::text[]',
         )})`,
       );
   }
-  if (query.only) {
+  if (query.only)
     where.push(
-      `(s.machine, s.key) IN (SELECT * FROM unnest(${param(
+      `(KEYS.machine, KEYS.key) IN (SELECT * FROM unnest(${param(
         query.only.map((o) => o.machine),
         '::text[]',
       )}, ${param(
@@ -224,33 +256,53 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
         '::text[]',
       )}))`,
     );
-  }
-  const joins = sets.map((_, i) => `JOIN m${i} ON m${i}.machine = s.machine AND m${i}.key = s.key`).join('\n    ');
-  const score = sets.length ? sets.map((_, i) => `m${i}.score`).join(' + ') : 'NULL::numeric';
-  const order =
-    {
-      created: 's.created_at DESC NULLS LAST',
-      size: 's.size_bytes DESC',
-      tokens: 's.total_tokens DESC NULLS LAST',
-      cost: 's.cost_usd DESC NULLS LAST',
-      date: `${activity} DESC NULLS LAST`,
-      updated: `${activity} DESC NULLS LAST`,
-    }[query.sort ?? ''] ?? (sets.length ? `score DESC, ${activity} DESC NULLS LAST` : `${activity} DESC NULLS LAST`);
+  // Orders by a session row's own column read the rows; by relevance or activity, the sets' own columns do.
+  const byColumn = {
+    created: 's.created_at DESC NULLS LAST',
+    size: 's.size_bytes DESC',
+    tokens: 's.total_tokens DESC NULLS LAST',
+    cost: 's.cost_usd DESC NULLS LAST',
+  }[query.sort ?? ''];
+  if (byColumn) readsRows = true;
+  const byActivity = query.sort === 'date' || query.sort === 'updated' || !sets.length;
   const ctes = [...sets, ...excluded];
   const withClause = ctes.length ? `WITH ${ctes.join(',\n  ')}\n` : '';
-  const from = `FROM ${sessions} s
-    ${joins}
-    ${where.length ? `WHERE ${where.join('\n      AND ')}` : ''}`;
-  const matched = { with: withClause, from, values: [...values] };
-  // The page is ordered and counted over narrow rows (key, score), and only its own rows' columns are read after:
-  // counting every match with the listing's columns carried along sorted and spilled them all.
-  const text = `${withClause}SELECT s.machine, s.key, s.pushed_by, s.pushed_at, s.format, s.title, s.status, s.outcome, s.created_at, s.updated_at,
-      s.model, s.project_name, s.project_path, s.branch, s.message_count, s.total_tokens, s.cost_usd, s.parent_key, s.size_bytes, p.score, p.total
-    FROM (SELECT s.machine, s.key, (${score})::float8 AS score, count(*) OVER () AS total
-      ${from}
+  const keys = sets.length ? 'm0' : 's';
+  const conditions = where.length ? `WHERE ${where.join('\n      AND ').replaceAll('KEYS.', `${keys}.`)}` : '';
+  const joins = sets
+    .slice(1)
+    .map((_, i) => `JOIN m${i + 1} ON m${i + 1}.machine = m0.machine AND m${i + 1}.key = m0.key`)
+    .join('\n    ');
+  const rows = `JOIN ${sessions} s ON s.machine = m0.machine AND s.key = m0.key`;
+  const from = (withRows: boolean) =>
+    sets.length ? `FROM m0 ${joins}\n    ${withRows ? rows : ''}\n    ${conditions}` : `FROM ${sessions} s\n    ${conditions}`;
+  // Facets count over the session rows' columns: they always read them.
+  const matched = { with: withClause, from: from(true), values: [...values] };
+  const limit = param(page.limit);
+  const offset = param(page.offset);
+  const columns = `s.machine, s.key, s.pushed_by, s.pushed_at, s.format, s.title, s.status, s.outcome, s.created_at, s.updated_at,
+      s.model, s.project_name, s.project_path, s.branch, s.message_count, s.total_tokens, s.cost_usd, s.parent_key, s.size_bytes`;
+  if (!sets.length) {
+    // No words: the page in the newest-first index's order (sessions_newest) or a column's, and the count apart, over
+    // keys only (a count carried along every row read them all).
+    const order = byColumn ?? `${activity} DESC NULLS LAST`;
+    const text = `${withClause}SELECT ${columns}, NULL::float8 AS score, (SELECT count(*) ${from(false)}) AS total
+      ${from(false)}
       ORDER BY ${order}, s.machine, s.key
-      LIMIT ${param(page.limit)} OFFSET ${param(page.offset)}) p
+      LIMIT ${limit} OFFSET ${offset}`;
+    return { text, values, problems, indexOnly: ctes.length > 0, matched };
+  }
+  // The page is ordered and counted over narrow rows (key, score, activity), and only its own rows' columns are read
+  // after: counting every match with the listing's columns carried along sorted and spilled them all.
+  const score = sets.map((_, i) => `m${i}.score`).join(' + ');
+  const inner = byColumn ?? (byActivity ? 'activity DESC NULLS LAST' : 'score DESC, activity DESC NULLS LAST');
+  const outer = byColumn ?? (byActivity ? 'p.activity DESC NULLS LAST' : 'p.score DESC, p.activity DESC NULLS LAST');
+  const text = `${withClause}SELECT ${columns}, p.score, p.total
+    FROM (SELECT m0.machine, m0.key, (${score})::float8 AS score, m0.activity, count(*) OVER () AS total
+      ${from(readsRows)}
+      ORDER BY ${inner}, m0.machine, m0.key
+      LIMIT ${limit} OFFSET ${offset}) p
     JOIN ${sessions} s ON s.machine = p.machine AND s.key = p.key
-    ORDER BY ${order}, s.machine, s.key`;
-  return { text, values, problems, indexOnly: ctes.length > 0, matched };
+    ORDER BY ${outer}, p.machine, p.key`;
+  return { text, values, problems, indexOnly: true, matched };
 }

@@ -48,16 +48,24 @@ export const STORE_KINDS: StoreKind[] = [
   },
 ];
 
-/** The access methods of the search text's full-text indexes in the store at `url`. */
+/**
+ * The access methods of the full-text index the search text is found through: the chunks' own (an admin's RUM
+ * index, which matches phrases by itself) where they have one, else that of their search documents (GIN).
+ */
 export async function searchIndexMethod(url: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ method: string }>(
-      `SELECT am.amname AS method FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_am am ON am.oid = i.relam
-        WHERE x.indrelid = 'session_vault.session_texts'::regclass AND am.amname <> 'btree'`,
-    );
-    return rows.map((r) => r.method);
+    const of = async (table: string) =>
+      (
+        await client.query<{ method: string }>(
+          `SELECT am.amname AS method FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_am am ON am.oid = i.relam
+            WHERE x.indrelid = $1::regclass AND am.amname <> 'btree'`,
+          [table],
+        )
+      ).rows.map((r) => r.method);
+    const chunks = await of('session_vault.session_texts');
+    return chunks.length ? chunks : await of('session_vault.session_docs');
   } finally {
     await client.end();
   }

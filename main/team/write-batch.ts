@@ -1,5 +1,6 @@
-// Writes one batch of sessions to the team store in one transaction: the machine claimed, the rows upserted, their changed message chunks, search-text chunks and file parts replaced.
+// Writes one batch of sessions to the team store in one transaction: the machine claimed, the rows upserted, their changed message chunks, search-text chunks and file parts replaced, their search documents made again.
 import type { ClientBase } from 'pg';
+import { CLEAR_REPLACED_DOCS, DOCS_OF_WRITTEN, KEPT_DOCS_ACTIVITY } from './search-docs.ts';
 import { qualified } from './team-names.ts';
 import type { WireRow } from './push-prepare.ts';
 import type { SessionWrite } from './stored-chunks.ts';
@@ -150,13 +151,17 @@ export async function writeBatch(client: ClientBase, machine: string, batch: Pus
     await client.query(DROP_MESSAGES, [machine, keys, rows.map((r) => r.row.messages.length)]);
     const keptTexts = rows.flatMap((r) => r.keptTexts.map((c) => `${r.row.key}\n${c.weight}${c.seq}`));
     await client.query(CLEAR_TEXT, [machine, keys, keptTexts]);
+    // Search documents (search-docs.ts) go and come with their chunks: each written chunk's from the tsvector its insert
+    // computed; the kept ones' take the session's new activity.
+    await client.query(CLEAR_REPLACED_DOCS, [machine, keys, keptTexts]);
     await insertRows(
       client,
-      TEXT_HEAD,
-      '',
+      `WITH written AS (${TEXT_HEAD}`,
+      DOCS_OF_WRITTEN,
       machine,
       rows.flatMap((r) => r.texts.map((c) => [r.row.key, c.weight, c.seq, c.sha256, c.body, c.starts, c.messages])),
     );
+    await client.query(KEPT_DOCS_ACTIVITY, [machine, keys]);
     // Files: those the sessions have now stay (their changed parts rewritten, parts past their end removed), the rest go.
     const kept = files.map((f) => `${f.key}\n${f.path}`);
     await client.query(DROP_FILES, [machine, keys, kept]);
