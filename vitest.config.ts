@@ -29,6 +29,7 @@ const SLOW = [
   'main/cli/summary-command.test.ts',
   'main/pricing/ccusage-agreement.test.ts',
   'main/pricing/usage-ccusage-agreement.test.ts',
+  'main/pricing/usage-ccusage-breakdowns.test.ts',
   'main/pricing/usage-blocks-ccusage.test.ts',
   'main/cli/usage-fast-path.test.ts',
   'main/cli/fast-paths.test.ts',

@@ -29,7 +29,7 @@ export type UsageFigures = z.infer<typeof UsageFigures>;
 export const UsageRowOut = UsageFigures.extend({
   /** The day (YYYY-MM-DD), the week's first day (a Monday), the month (YYYY-MM), or the session's key. */
   period: z.string(),
-  /** For `session`: the last day with usage. */
+  /** For `session`: the last day with usage (absent when none of its calls has a known time). */
   lastDay: z.string().optional(),
   /** The models used in this row (with a breakdown by model, the one model). */
   models: z.array(z.string()),

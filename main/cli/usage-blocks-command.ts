@@ -2,7 +2,7 @@
 import type { MethodOutput } from '../../shared/api.ts';
 import type { RateLimitOut, UsageBlock } from '../../shared/usage-api.ts';
 import { sanitizeForTerminal } from './terminal-text.ts';
-import { costText } from './usage-text.ts';
+import { costText } from '../search-index/usage-cost-text.ts';
 
 type Blocks = MethodOutput<'usageBlocks'>;
 

@@ -10,15 +10,16 @@ import { recordScan } from './scan-snapshot.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 import { UsageError } from './usage-error.ts';
-import { costText } from './usage-text.ts';
+import { costText } from '../search-index/usage-cost-text.ts';
 import { formatBlocks } from './usage-blocks-command.ts';
 
 export const USAGE_HELP = `Usage: session-vault usage daily|weekly|monthly|session|blocks [options]
 
 Input, output, cache read, cache write and reasoning tokens and cost, for every session the app reads,
 added up from the search index (no session file is read again). Each call counts on the day it was
-made, so a session that runs past midnight counts on both days. Weeks start on Monday. A session's row
-is its total with its sub-agents ("own" in the JSON is the session alone).
+made, so a session that runs past midnight counts on both days; calls with no known time are on no day
+(a warning says how many tokens the days leave out; the session report counts them). Weeks start on
+Monday. A session's row is its total with its sub-agents ("own" in the JSON is the session alone).
 
 blocks: Claude's 5-hour windows as ccusage counts them (Claude Code sessions unless --query names a
 source): each from the hour of its first call; the active one with its burn rate and where it ends

@@ -4,7 +4,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UsageBlock } from '../../shared/usage-api.ts';
+import { usageApi, type UsageBlock } from '../../shared/usage-api.ts';
 import { claudeSamplesRoot, costsAgree, COPY_ID, repo, runCcusage } from '../test-support/ccusage.ts';
 
 const cli = join(repo, 'main/cli/cli.ts');
@@ -64,6 +64,8 @@ async function blocks(...extra: string[]): Promise<UsageBlock[]> {
     env,
     maxBuffer: 16 << 20,
   });
+  const parsed = usageApi.usageBlocks.output.safeParse(JSON.parse(stdout));
+  expect(parsed.error?.issues ?? [], `usage blocks ${extra.join(' ')} --json is the contract's blocks report`).toEqual([]);
   return (JSON.parse(stdout) as { blocks: UsageBlock[] }).blocks;
 }
 

@@ -103,4 +103,22 @@ describe('usage reports', () => {
     ]);
     expect(r.rows[1]).toMatchObject({ costUsd: 0.25, unpricedCalls: 1, models: ['claude-sonnet-4-5', 'mystery-1'] });
   });
+
+  it('leaves usage with no known time out of the days (as the dashboard does), says so, and lists its session without a day', () => {
+    const undated = { ...call('2026-03-02T10:00:00Z', 700, 0.07), timestamp: null };
+    add(makeSession('undated', { createdAt: null, updatedAt: null, messages: [undated] }));
+    catalogue.index.flush();
+    for (const period of ['daily', 'weekly', 'monthly'] as const) {
+      const r = report(period);
+      expect(r.rows.map((row) => row.period).filter((p) => p.startsWith('1970'))).toEqual([]);
+      expect(r.totals).toMatchObject({ input: 3750, sessions: 3 });
+      expect(r.problems).toContain('1 session has usage with no known time (811 tokens, $0.0700): left out of the days.');
+    }
+    const bySession = report('session');
+    expect(bySession.rows.find((row) => row.period === 'vizier:undated')).toMatchObject({ input: 700, costUsd: 0.07 });
+    expect(bySession.rows.find((row) => row.period === 'vizier:undated')?.lastDay).toBeUndefined();
+    expect(bySession.problems).toEqual([]);
+    // --since or --until leaves it out without a word: it is on no day, so on none of theirs.
+    expect(report('daily', { since: '2026-03-02' }).problems).toEqual([]);
+  });
 });

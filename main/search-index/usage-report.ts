@@ -7,6 +7,7 @@ import { withClause } from './search.ts';
 import type { Annotated } from './search-service.ts';
 import { catalogueSource, usageScope, type UsageSource } from './usage-match.ts';
 import { dayIn, localHours, periodOfDay } from './usage-periods.ts';
+import { costText } from './usage-cost-text.ts';
 
 type Input = MethodInput<'usageReport'>;
 type Output = MethodOutput<'usageReport'>;
@@ -57,6 +58,12 @@ const emptyFigures = (): UsageFigures => ({
 });
 
 /**
+ * Hour 0 holds the calls with no known time (usage-rows.ts dates them by the session, else at 0): they are on no day,
+ * so the periods and any --since/--until leave them out (as the dashboard does); only the session report counts them.
+ */
+const UNDATED_HOUR = 0;
+
+/**
  * The hours with usage, each with its period, for the days the input allows (as a JSON array of [hour, period]); the
  * hours from the writer's totals (one row per hour and model, not per file), their days asked of Intl once a day.
  */
@@ -64,11 +71,23 @@ function hourPeriods(catalogue: Pick<UsageSource, 'index'>, input: Input, timeZo
   const local = localHours(timeZone);
   const pairs: Array<[number, string]> = [];
   for (const { h } of catalogue.index.prepared('SELECT DISTINCT hour_ms AS h FROM usage_hours').all() as Array<{ h: number }>) {
+    if (h === UNDATED_HOUR && (input.period !== 'session' || input.since || input.until)) continue;
     const d = local(h).day;
     if ((input.since && d < input.since) || (input.until && d > input.until)) continue;
     pairs.push([h, input.period === 'session' ? d : periodOfDay(input.period, d)]);
   }
   return JSON.stringify(pairs);
+}
+
+/** What the periods left out for having no known time, as a sentence (null when nothing was). */
+function undatedProblem(catalogue: UsageSource, scope: ReturnType<typeof usageScope>): string | null {
+  const sql = `${withClause(scope.ctes)}SELECT count(DISTINCT u.file_id) AS files, sum(u.input + u.output + u.cache_read + u.cache_write + u.reasoning) AS tokens,
+    sum(u.cost) AS cost, sum(u.unpriced) AS unpriced FROM usage u WHERE u.hour_ms = ${UNDATED_HOUR} AND ${scope.cond('u.file_id')}`;
+  const r = catalogue.index.prepared(sql).get(...scope.params) as { files: number; tokens: number | null; cost: number | null; unpriced: number | null };
+  if (!r.files) return null;
+  const cost = costText({ costUsd: r.cost ?? 0, unpricedCalls: r.unpriced ?? 0 });
+  const tokens = Math.round(r.tokens ?? 0).toLocaleString('en-US');
+  return `${r.files} session${r.files === 1 ? ' has' : 's have'} usage with no known time (${tokens} tokens, ${cost}): left out of the days.`;
 }
 
 export function usageReport(catalogue: IndexedCatalogue, input: Input, annotated: Annotated): Output {
@@ -102,7 +121,7 @@ export function reportFrom(catalogue: UsageSource, input: Input): Output {
     const totalTokens = r.input + r.output + r.cacheRead + r.cacheWrite + r.reasoning;
     const row: UsageRowOut = {
       period: r.period,
-      ...(bySession ? { lastDay: day(r.lastHour) } : {}),
+      ...(bySession && r.lastHour !== UNDATED_HOUR ? { lastDay: day(r.lastHour) } : {}),
       models: r.models ? r.models.split(',').sort() : [],
       ...(input.breakdown ? { group: r.grp } : {}),
       input: r.input,
@@ -122,6 +141,10 @@ export function reportFrom(catalogue: UsageSource, input: Input): Output {
   }
   // Distinct files across all the rows: a session spanning two days is one session in the totals.
   out.totals.sessions = bySession ? sessions.size : (catalogue.index.prepared(select('count(DISTINCT u.file_id) AS n')).get(...params) as { n: number }).n;
+  if (!bySession && !input.since && !input.until) {
+    const problem = undatedProblem(catalogue, scope);
+    if (problem) out.problems.push(problem);
+  }
   out.tookMs = Math.round((performance.now() - t0) * 10) / 10;
   return out;
 }

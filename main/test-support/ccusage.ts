@@ -41,10 +41,18 @@ export async function claudeSamplesRoot(prefix: string): Promise<string> {
   return root;
 }
 
-/** `ccusage claude <report> --offline --json --timezone UTC` over that folder (blocks: 5-hour windows, UTC hours whatever the zone). */
-export async function runCcusage(root: string, report: 'session' | 'daily' | 'blocks'): Promise<Record<string, unknown>> {
+/**
+ * `ccusage claude <report> --offline --json --timezone UTC [extra]` over that folder (blocks: 5-hour windows, UTC hours
+ * whatever the zone); a `--timezone` in `extra` wins over UTC (the last one given counts).
+ */
+export async function runCcusage(
+  root: string,
+  report: 'session' | 'daily' | 'weekly' | 'monthly' | 'blocks',
+  ...extra: string[]
+): Promise<Record<string, unknown>> {
   const env = { PATH: process.env.PATH ?? '', HOME: root, CLAUDE_CONFIG_DIR: root, NO_COLOR: '1' };
-  const { stdout } = await promisify(execFile)(process.execPath, [ccusageCli, 'claude', report, '--offline', '--json', '--timezone', 'UTC'], {
+  const args = [ccusageCli, 'claude', report, '--offline', '--json', '--timezone', 'UTC', ...extra];
+  const { stdout } = await promisify(execFile)(process.execPath, args, {
     cwd: root,
     env,
     maxBuffer: 16 << 20,
