@@ -71,6 +71,17 @@ describe('codex exec --json output', () => {
     expect(s.title).toBe('The repo has a README and a src folder.');
   });
 
+  // OpenAI's usage counts reasoning inside output_tokens, as the rollout's token_count does (codex-usage.ts): a turn
+  // that reports both must not have its reasoning counted (and billed) twice.
+  it('counts reasoning once when a turn reports it inside its output', async () => {
+    const path = write([
+      RUN[0]!,
+      { type: 'turn.completed', usage: { input_tokens: 1000, cached_input_tokens: 400, output_tokens: 300, reasoning_output_tokens: 120 } },
+    ]);
+    const s = await (await resolveReader(path))!.read(path);
+    expect(s.usage).toEqual({ input: 600, cacheRead: 400, cacheWrite: 0, output: 180, reasoning: 120 });
+  });
+
   it("keeps a nested provider error's own words first and the wrapper after them", () => {
     expect(errorText({ message: '{"error":{"message":"Rate limit reached"}}' })).toBe('Rate limit reached\n({"error":{"message":"Rate limit reached"}})');
     expect(errorText({ message: 'plain words' })).toBe('plain words');

@@ -47,16 +47,20 @@ export function errorText(value: unknown): string {
   return outer;
 }
 
-/** turn.completed usage: input includes the cached part, which Session Vault counts apart. */
+/**
+ * turn.completed usage, in OpenAI's terms as the rollout's counters are (codex-usage.ts): input includes the cached
+ * part and output the reasoning, which Session Vault counts apart (so neither is billed twice).
+ */
 function turnUsage(u: unknown): TokenUsage | null {
   if (!isRecord(u)) return null;
   const cached = num(u.cached_input_tokens);
+  const reasoning = num(u.reasoning_output_tokens);
   return {
     ...emptyUsage(),
     input: Math.max(0, num(u.input_tokens) - cached),
     cacheRead: cached,
-    output: num(u.output_tokens),
-    reasoning: num(u.reasoning_output_tokens),
+    output: Math.max(0, num(u.output_tokens) - reasoning),
+    reasoning,
   };
 }
 
