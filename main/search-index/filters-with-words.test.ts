@@ -39,6 +39,12 @@ describe('a model filter with words', () => {
     expect(keys('model:opus deadlock', 1)).toEqual(['vizier:opus-lock']);
   });
 
+  it('passes over a stray mark with nothing to look up (`deadlock -`, `x = 2`), instead of finding nothing', () => {
+    expect(keys('model:opus deadlock -')).toEqual(['vizier:opus-lock']);
+    expect(keys('deadlock = between')).toEqual(['vizier:sonnet-lock']);
+    expect(keys('"=>" deadlock again')).toEqual(['vizier:codex-lock']);
+  });
+
   it('keeps a quoted name exact', () => {
     expect(keys('model:"claude-opus-4-7" deadlock')).toEqual(['vizier:opus-lock']);
     expect(keys('model:"opus" deadlock')).toEqual([]);

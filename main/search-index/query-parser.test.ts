@@ -104,6 +104,44 @@ describe('parseQuery', () => {
     expect(parseQuery('https://example.com/x std::vector C:\\temp').problems).toEqual([]);
   });
 
+  it('says a filter cannot be excluded instead of searching "-model:opus" as text', () => {
+    const q = parseQuery('deadlock -model:opus -project:"my app" -source:codex -tokens>10k -has:summary');
+    expect(q.terms).toEqual([{ kind: 'word', text: 'deadlock', negated: false }]);
+    expect(q.filters).toEqual({ tags: [], hasSummary: false });
+    expect(q.problems).toEqual([
+      '"-model:opus": a filter cannot be excluded (only -has:summary), so it was left out of the search.',
+      '"-project:"my app"": a filter cannot be excluded (only -has:summary), so it was left out of the search.',
+      '"-source:codex": a filter cannot be excluded (only -has:summary), so it was left out of the search.',
+      '"-tokens>10k": a filter cannot be excluded (only -has:summary), so it was left out of the search.',
+    ]);
+    // A minus before a colon that is no filter still excludes the text.
+    expect(parseQuery('-std::vector').terms).toEqual([{ kind: 'word', text: 'std::vector', negated: true }]);
+  });
+
+  it('reads NOT as the minus before the next term, and says there is no OR instead of matching both words', () => {
+    const not = parseQuery('deadlock NOT café AND "lock order"');
+    expect(not.terms).toEqual([
+      { kind: 'word', text: 'deadlock', negated: false },
+      { kind: 'word', text: 'café', negated: true },
+      { kind: 'phrase', text: 'lock order', negated: false },
+    ]);
+    expect(not.problems).toEqual([]);
+    const or = parseQuery('deadlock OR livelock');
+    expect(or.terms.map((t) => t.text)).toEqual(['deadlock', 'livelock']);
+    expect(or.problems).toEqual(['"OR": there is no OR, every word must appear; search for each word on its own.']);
+  });
+
+  it('leaves out a term with no letter or digit too short to look up, and says so (a lone minus, being typed, silently)', () => {
+    const q = parseQuery('fix - deadlock = "=>" ===');
+    expect(q.terms.map((t) => t.text)).toEqual(['fix', 'deadlock', '===']);
+    expect(q.problems).toEqual([
+      '"=" has no letter or digit to search for, so it was left out.',
+      '"=>" has no letter or digit to search for, so it was left out.',
+    ]);
+    // With no word beside them they stay, and match nothing.
+    expect(parseQuery('->').terms).toEqual([{ kind: 'word', text: '->', negated: false }]);
+  });
+
   it('treats an unclosed quote as a phrase to the end', () => {
     expect(parseQuery('"unclosed phrase').terms).toEqual([{ kind: 'phrase', text: 'unclosed phrase', negated: false }]);
   });

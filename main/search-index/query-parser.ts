@@ -84,6 +84,19 @@ function unknownFilterProblem(name: string, text: string): string {
   return `"${name}:" is not a filter, so ${text} was searched as text (filters: ${FILTER_NAMES}).`;
 }
 
+/** The filters' names (with `format:`, `source:`'s other name, and the comparisons' `tokens`, `cost`): a minus cannot exclude them. */
+const FILTER_NAME = /^(source|format|project|branch|status|outcome|model|tag|is|has|after|before|sort|tokens|cost)$/i;
+
+/**
+ * Only `-has:summary` excludes. Any other minus before a filter (`-model:opus`, `-tokens>10k`) is left out with a
+ * problem saying so: searched as text, it excluded nothing and the results looked filtered when they were not.
+ */
+function unexcludable(name: string, value: string, text: string, problems: string[]): boolean {
+  if (!FILTER_NAME.test(name) || (name.toLowerCase() === 'has' && value === 'summary')) return false;
+  problems.push(`"-${text}": a filter cannot be excluded (only -has:summary), so it was left out of the search.`);
+  return true;
+}
+
 function applyFilter(filters: Filters, name: string, value: string, problems: string[], negated: boolean, now: number, quoted = false): boolean {
   const lower = name.toLowerCase();
   if (negated && lower === 'has' && value === 'summary') {
@@ -155,16 +168,31 @@ function applyComparison(filters: Filters, text: string): boolean {
   return true;
 }
 
+/**
+ * Whether a term can be looked up: by its letters or digits in the word index, or, a word of three characters or more,
+ * as a substring of identifiers (search.ts). One that cannot (`-`, `=`, `"=>"`) would make the query match nothing.
+ */
+function searchable(term: Term): boolean {
+  return /[\p{L}\p{N}]/u.test(term.text) || (term.kind !== 'phrase' && [...term.text].length >= 3);
+}
+
 /** `now` is what spans back from now (`after:7d`) are measured from. */
 export function parseQuery(input: string, now = Date.now()): ParsedQuery {
   const terms: Term[] = [];
   const filters: Filters = { tags: [] };
   const problems: string[] = [];
   let sort: ParsedQuery['sort'] = null;
+  // Terms with nothing to look up, left out beside words; a query of nothing else keeps them and matches nothing.
+  const unsearchable: Term[] = [];
+  const addTerm = (term: Term) => (searchable(term) ? terms : unsearchable).push(term);
+  // `NOT x` is `-x`: the word before a term excludes it.
+  let notNext = false;
   for (const m of input.matchAll(TOKEN)) {
-    const negated = m[1] === '-';
+    const negated = m[1] === '-' || notNext;
+    notNext = m[5] === 'NOT';
     const [, , filterName, filterQuoted, phrase, bare] = m;
     if (filterName !== undefined && filterQuoted !== undefined) {
+      if (negated && unexcludable(filterName, filterQuoted, `${filterName}:"${filterQuoted}"`, problems)) continue;
       if (!applyFilter(filters, filterName, filterQuoted, problems, negated, now, true)) {
         terms.push({ kind: 'phrase', text: `${filterName}:${filterQuoted}`, negated });
         if (!negated && unknownFilter(filterName, filterQuoted)) problems.push(unknownFilterProblem(filterName, `${filterName}:"${filterQuoted}"`));
@@ -172,11 +200,15 @@ export function parseQuery(input: string, now = Date.now()): ParsedQuery {
       continue;
     }
     if (phrase !== undefined) {
-      if (phrase.trim()) terms.push({ kind: 'phrase', text: phrase.trim(), negated });
+      if (phrase.trim()) addTerm({ kind: 'phrase', text: phrase.trim(), negated });
       continue;
     }
     const text = bare ?? '';
     if (!text) continue;
+    if (negated && COMPARISON.test(text)) {
+      unexcludable(/^[a-z]+/i.exec(text)?.[0] ?? '', '', text, problems);
+      continue;
+    }
     if (!negated && applyComparison(filters, text)) continue;
     const bad = negated ? null : BAD_COMPARISON.exec(text);
     if (bad) {
@@ -192,14 +224,19 @@ export function parseQuery(input: string, now = Date.now()): ParsedQuery {
         else problems.push(`"sort:${colon[2]}" is not an order (sort:${SEARCH_SORTS.join(', sort:')}).`);
         continue;
       }
+      if (negated && unexcludable(colon[1], colon[2], text, problems)) continue;
       if (applyFilter(filters, colon[1], colon[2], problems, negated, now)) continue;
       if (!negated && unknownFilter(colon[1], colon[2])) {
         problems.push(unknownFilterProblem(colon[1], text));
       }
     }
+    if (text === 'OR') problems.push('"OR": there is no OR, every word must appear; search for each word on its own.');
     if (text === 'OR' || text === 'AND' || text === 'NOT') continue;
-    if (text.length > 1 && text.endsWith('*')) terms.push({ kind: 'prefix', text: text.slice(0, -1), negated });
-    else terms.push({ kind: 'word', text, negated });
+    if (text.length > 1 && text.endsWith('*')) addTerm({ kind: 'prefix', text: text.slice(0, -1), negated });
+    else addTerm({ kind: 'word', text, negated });
   }
+  if (!terms.length) terms.push(...unsearchable);
+  // A lone minus is an exclusion still being typed: left out without a word.
+  else for (const t of unsearchable) if (t.text !== '-') problems.push(`"${t.text}" has no letter or digit to search for, so it was left out.`);
   return { terms, filters, sort, problems };
 }
