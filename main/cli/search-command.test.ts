@@ -65,6 +65,19 @@ describe('session-vault search', () => {
     expect(wrong.stderr).toContain('--sort must be one of relevance, date, updated, created, size, tokens, cost');
   });
 
+  it('reads a query that starts with a minus as an exclusion, not as an option', async () => {
+    const keys = (out: CliRun) => (JSON.parse(out.stdout) as { results: Array<{ summary: { key: string } }> }).results.map((r) => r.summary.key);
+    const all = await run(['search', '', '--facets', '--json', '--root', root, '--no-defaults']);
+    expect(keys(all).sort()).toEqual(['jido-code:j-1', 'vizier:v-1']);
+    for (const args of [['-deterministic'], ['-deterministic', 'source:jido-code'], ['-deterministic source:jido-code']]) {
+      const out = await run(['search', ...args, '--json', '--root', root, '--no-defaults']);
+      expect(out.stderr).toBe('');
+      expect(out.code).toBe(0);
+      expect(keys(out)).toEqual(['jido-code:j-1']);
+    }
+    expect((await run(['search', '-h'])).stdout).toContain('Usage: session-vault search');
+  });
+
   it('refuses a missing query with usage help', async () => {
     const { code, stderr } = await run(['search', '--no-defaults']);
     expect(code).toBe(2);

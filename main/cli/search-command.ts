@@ -5,6 +5,7 @@ import { resolveDataDir } from '../env/data-dir.ts';
 import type { SearchOutput } from '../search-index/search-service.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { minusWordsAsQuery } from './minus-words.ts';
 import { recordScan } from './scan-snapshot.ts';
 import { fastSearch } from './search-fast-path.ts';
 import { sanitizeDeep, sanitizeForTerminal, terminalJson } from './terminal-text.ts';
@@ -17,7 +18,7 @@ Query syntax:
   words             every word must appear (also inside identifiers: VizierDoc finds parseVizierDocument)
   "exact phrase"    the words in this order
   pars*             words starting with pars
-  -word             sessions without the word
+  -word, NOT word   sessions without the word (a filter cannot be excluded, only -has:summary)
   source:codex project:NAME branch:NAME status:closed outcome:accepted model:gpt-5 tag:NAME
   is:starred is:kept has:summary after:2026-01-31 before:2026-02 tokens>10k cost>1.5 sort:size
   after:7d          a span back from now (h, d, w): active in the past 7 days; before:24h, older than a day
@@ -74,7 +75,7 @@ export function formatFacets(facets: Facets): string {
 
 export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const { values, positionals } = parseCommandArgs(
-    argv,
+    minusWordsAsQuery(argv),
     {
       json: { type: 'boolean' },
       limit: { type: 'string' },
