@@ -16,7 +16,7 @@ export interface IndexText {
   /**
    * Every other word of the session, each once (space-separated): what the caps cut from the body (long tool inputs
    * and outputs, a body past BODY_CAP), tool payloads kept beside a message (Claude Code's toolUseResult: an edited
-   * file's whole text), format extras and the system prompt. Indexed with the body, never stored: a match there has
+   * file's whole text), format extras, the system prompt, operations' details and todos' in-progress wording. Indexed with the body, never stored: a match there has
    * no snippet, and phrases are matched in the stored body only.
    */
   more: string;
@@ -332,10 +332,14 @@ export function extractPackedIndexText(session: Session): PackedIndexText {
   for (const line of meta.split('\n')) more.know(line);
   const metaEnd = out.at;
   const identsEnd = metaEnd;
-  // The rest of the session's words: its extras (titles, summaries), the system prompt, the configuration.
+  // The rest of the session's words: its extras (titles, summaries), the system prompt, the configuration, operations.
   more.addStrings(session.extra);
   if (session.systemPrompt?.text) more.addStrings(session.systemPrompt.text);
   for (const entry of session.config) more.addStrings(entry.value);
+  // What each operation's detail holds (a gate's note, a command run), shown in its operation tree; a todo's
+  // in-progress wording.
+  for (const op of session.operations) more.addStrings(op.detail);
+  for (const todo of session.todos) if (todo.activeForm) more.addStrings(todo.activeForm);
   // Only found, never shown: each of its words once (distinct-words.ts). A sixth of the bytes on the realistic
   // corpus, so the catch-up indexes it sooner, and a common word's list of positions stays short for ranking.
   more.pieces.forEach((piece, i) => {

@@ -35,6 +35,38 @@ describe('words the stored body does not hold', () => {
     }
   });
 
+  it('finds a word only an operation (a gate note, a command run) or a todo in progress holds, as the session shows them', () => {
+    const gated = makeSession('gated', {
+      messages: [textMessage('user', 'tidy the branch')],
+      todos: [{ content: 'Profile the insert loop', status: 'in_progress', activeForm: 'Profiling the quokka loop' }],
+      operations: [
+        {
+          id: 'op1',
+          type: 'gate_accept',
+          name: 'commit gate',
+          timestamp: null,
+          endedAt: null,
+          status: 'ok',
+          latencyMs: null,
+          detail: { note: 'reviewed by the wombat team', command: ['git', 'restore', '--staged', '--worktree', '.'] },
+          vcs: null,
+          usage: null,
+          cost: null,
+          parentId: null,
+          childSessionKey: null,
+          origin: null,
+        },
+      ],
+    });
+    const read = readResult(gated);
+    index.put('/roots/gated.json', 100, 1, gated.key, read.result, read.text);
+    for (const word of ['wombat', 'worktree', 'quokka'])
+      expect(
+        searchIndex(index, word).hits.map((h) => h.key),
+        word,
+      ).toEqual(['vizier:gated']);
+  });
+
   it('still shows the stored message when every term is in it', () => {
     const [hit] = searchIndex(index, 'does fail').hits;
     expect(hit?.messageIndex).toBe(0);
