@@ -5,7 +5,7 @@ const SYNTAX: ReadonlyArray<[string, string]> = [
   ['flaky test', 'sessions holding every word'],
   ['"exact phrase"', 'these words in this order'],
   ['refact*', 'words starting with refact'],
-  ['-draft', 'leave out sessions holding draft'],
+  ['-draft  or  NOT draft', 'leave out sessions holding draft (filters cannot be left out, but -has:summary)'],
   ['parseConfig, src/app.ts', 'parts of identifiers, ids and paths'],
   ['source:codex', 'one tool (claude-code, codex, gemini, vizier, …)'],
   ['project:api  branch:main', 'project or branch'],
