@@ -56,7 +56,7 @@ const EXAMPLES = [
   'lin_api_',
   'ntn_',
   'SG.',
-  'shp',
+  'shpat_',
   'ghr_',
   'github_pat_',
   'glpat-',

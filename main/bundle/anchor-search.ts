@@ -39,7 +39,8 @@ export const ANCHOR_PATTERNS = [
   'lin_api_',
   'ntn_',
   'SG\\.',
-  'shp', // openai, anthropic, stripe, groq, huggingface, linear, notion, sendgrid, shopify
+  // shopify's keys start shppa_, shpca_, shpat_ or shpss_; a bare 'shp' is in ordinary words (pushpin, cashpoint, washplate).
+  'shp[pcas][ast]_', // openai, anthropic, stripe, groq, huggingface, linear, notion, sendgrid, shopify
   'gh[pousr]_',
   'github_pat_',
   'glpat-',

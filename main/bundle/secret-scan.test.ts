@@ -109,6 +109,25 @@ describe('SecretScanStream', () => {
     const later = await run(Buffer.from(`bare: ${SECRETS.awsSecretKey}\n`), { file: 'later.txt' }, ctx);
     expect(later.out.toString()).toBe('bare: [REDACTED:aws]\n');
   });
+
+  it('scans a whole buffer (scanWhole, as session.json is scanned) with the findings and output of streaming it', async () => {
+    const jsonl = `${[PLANTED_TEXT, filler(40), `key=${SECRETS.github}`].map((output, i) => JSON.stringify({ i, output })).join('\n')}\n`;
+    const binary = Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from(`key=${SECRETS.github};`), Buffer.alloc(20, 0)]);
+    for (const [input, clip, window] of [
+      [Buffer.from(`${filler(30)}\n${PLANTED_TEXT}\n${filler(900)}`), 'text', 9000],
+      [Buffer.from(jsonl), 'json', 1 << 20],
+      [binary, 'text', 1 << 20],
+      [Buffer.alloc(0), 'json', 1 << 20],
+    ] as const) {
+      const options = { clip, window, overlap: 2048, context: 256, file: 'whole.txt' };
+      const streamed = await run(input, options, context(), 1 << 20);
+      const scan = new SecretScanStream(context(), { emit: true, ...options });
+      const pieces: Buffer[] = [];
+      await scan.scanWhole(input, (piece) => pieces.push(piece));
+      expect(Buffer.concat(pieces).equals(streamed.out), clip).toBe(true);
+      expect(scan.findings).toEqual(streamed.findings);
+    }
+  });
 });
 
 describe('the line prefilter', () => {
@@ -170,6 +189,42 @@ describe('the line prefilter', () => {
     }
   });
 
+  it("filters small windows too: the full rule set's findings, and a window with no candidate line never reaches the rules", async () => {
+    const small = [
+      PLANTED_TEXT,
+      PEM_FREE,
+      `${filler(20)}\nexport GITHUB_TOKEN=${SECRETS.github}\n${filler(20)}`,
+      `url: postgres://app:${SECRETS.envValue}@db:5432/x`,
+    ];
+    for (const text of small) {
+      const jsonl = `${text
+        .split('\n')
+        .map((line, i) => JSON.stringify({ i, output: line }))
+        .join('\n')}\n`;
+      for (const [input, clip] of [
+        [text, 'text'],
+        [jsonl, 'json'],
+      ] as const) {
+        const full = await run(Buffer.from(input), { clip }, context([], false));
+        const filtered = await run(Buffer.from(input), { clip }, context());
+        expect(filtered.out.toString()).toBe(full.out.toString());
+        expect(filtered.findings).toEqual(full.findings);
+        expect(filtered.findings.length).toBeGreaterThan(0);
+      }
+    }
+    // Words that hold a rule's first letters (shopify's 'shp' in 'pushpin', 'cashpoint') but no anchor whole: nothing for the rule set to read.
+    const ctx = context();
+    let ruled = 0;
+    const findSpans = ctx.redactor.findSpans.bind(ctx.redactor);
+    ctx.redactor.findSpans = (...args) => {
+      ruled++;
+      return findSpans(...args);
+    };
+    const clean = await run(Buffer.from(`${filler(50)}\nthe pushpin on the cashpoint map\n`), {}, ctx);
+    expect(clean.findings).toEqual([]);
+    expect(ruled).toBe(0);
+  });
+
   it('still sends a private key block (which spans lines) through whole', async () => {
     const text = `${filler(2000)}\n${PLANTED_TEXT}\n${filler(2000)}`;
     const { out, findings } = await run(Buffer.from(text), { window: 512 * 1024, overlap: 8 * 1024, context: 1024 });
@@ -227,6 +282,11 @@ describe('clipToJsonString', () => {
     expect(clipToJsonString(text, { start: 6, end: 20 })).toEqual({ start: 6, end: 12 });
     expect(clipToJsonString(text, { start: 9, end: 11 })).toEqual({ start: 8, end: 11 });
     expect(clipToJsonString('"\\u00e9xyz"', { start: 1, end: 4 })).toEqual({ start: 1, end: 7 });
+    // Only a `\uXXXX` the span starts inside moves its start; one further back (or an escaped backslash before a u) does not.
+    const far = `"\\u00e9${'x'.repeat(5000)}abcdef"`;
+    expect(clipToJsonString(far, { start: 5005, end: 5009 })).toEqual({ start: 5005, end: 5009 });
+    expect(clipToJsonString('"\\\\u00e9"', { start: 3, end: 6 })).toEqual({ start: 3, end: 6 });
+    expect(clipToJsonString(`${'a'.repeat(9000)}\\u00e9"`, { start: 9004, end: 9007 })).toEqual({ start: 9000, end: 9006 });
     expect(clipToJsonString('"a"\n"b"', { start: 3, end: 6 })).toBeNull();
   });
 });

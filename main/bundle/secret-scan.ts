@@ -96,6 +96,8 @@ export class SecretScanStream extends Transform {
   private settled = 0;
   private pending: Placed[] = [];
   private binary: boolean | null = null;
+  /** Where redacted output goes when the scan is run on a whole buffer (`scanWhole`), not as a stream. */
+  private sink: ((piece: Buffer) => void) | null = null;
 
   constructor(ctx: ScanContext, options: ScanOptions) {
     super();
@@ -117,6 +119,23 @@ export class SecretScanStream extends Transform {
 
   override _flush(done: TransformCallback): void {
     this.drain(true).then(() => done(), done);
+  }
+
+  /**
+   * Scans `bytes` as the whole file, exactly as streaming it in one chunk would, handing each piece that comes out
+   * to `take`, without the stream machinery (a session.json is scanned this way, a thousand of them in a push).
+   * For a scan not used as a stream.
+   */
+  async scanWhole(bytes: Buffer, take: (piece: Buffer) => void): Promise<void> {
+    this.sink = take;
+    try {
+      this.binary = bytes.subarray(0, 8192).includes(0);
+      this.chunks.push(bytes);
+      this.length += bytes.length;
+      await this.drain(true);
+    } finally {
+      this.sink = null;
+    }
   }
 
   private async drain(final: boolean): Promise<void> {
@@ -290,7 +309,9 @@ export class SecretScanStream extends Transform {
     take(at, end);
     this.emitted = end;
     this.pending = later;
-    if (this.options.emit) for (const b of out) this.push(b);
+    if (!this.options.emit) return;
+    if (this.sink) for (const b of out) this.sink(b);
+    else for (const b of out) this.push(b);
   }
 }
 
@@ -318,6 +339,7 @@ export async function scanChunks(chunks: Iterable<Buffer>, scan: SecretScanStrea
  */
 export async function redactedPieces(bytes: Buffer, scan: SecretScanStream, signal?: AbortSignal): Promise<Buffer[] | null> {
   const pieces: Buffer[] = [];
-  await scanChunks([bytes], scan, (piece) => pieces.push(piece), signal);
+  if (signal) await scanChunks([bytes], scan, (piece) => pieces.push(piece), signal);
+  else await scan.scanWhole(bytes, (piece) => pieces.push(piece));
   return scan.redactedCount === 0 ? null : pieces;
 }

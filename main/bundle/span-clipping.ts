@@ -6,6 +6,12 @@ function backslashesBefore(text: string, at: number): number {
   return n;
 }
 
+/** The last `\u` starting at `at` or up to 5 characters before it (where a `\uXXXX` covering `at` starts), or -1. */
+function unicodeEscapeAt(text: string, at: number): number {
+  for (let u = Math.min(at, text.length - 2); u >= 0 && u > at - 6; u--) if (text.charCodeAt(u) === 0x5c && text.charCodeAt(u + 1) === 0x75) return u;
+  return -1;
+}
+
 /**
  * Keeps a span inside one JSON string: it starts on no escape's tail, stops at a line break or an
  * unescaped quote, and ends on no escape's head, so replacing it leaves valid JSON.
@@ -14,8 +20,10 @@ export function clipToJsonString(text: string, span: { start: number; end: numbe
   let start = span.start;
   if (backslashesBefore(text, start) % 2 === 1) start--;
   else {
-    const u = text.lastIndexOf('\\u', start);
-    if (u !== -1 && start - u < 6 && backslashesBefore(text, u) % 2 === 0) start = u;
+    // A `\uXXXX` the span starts inside begins at most 5 characters before it: looked for there only (a search
+    // back through the whole text made each finding in a big window cost a pass over it).
+    const u = unicodeEscapeAt(text, start);
+    if (u !== -1 && backslashesBefore(text, u) % 2 === 0) start = u;
   }
   let end = start;
   while (end < span.end) {
