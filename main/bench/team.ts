@@ -23,6 +23,8 @@ export interface TeamPushRun {
   ms: number;
   /** CPU of this process (every thread) and of the server while it ran (null without /proc). */
   selfCpuMs: number;
+  /** Of `selfCpuMs`, the main thread's (it writes the batches); the rest is the loader's worker (it prepares each session) and libuv's pool. */
+  mainThreadCpuMs: number;
   serverCpuMs: number | null;
   /** The machine's 1-minute load average when it ended: on a shared machine, wall times swing with it. */
   loadAvg: number;
@@ -92,15 +94,25 @@ async function timedPush(
   const loader = services.bundles.openLoader();
   const server0 = await cluster.cpuMs();
   const cpu0 = process.cpuUsage();
+  const main0 = process.threadCpuUsage();
   const t0 = performance.now();
   try {
     const report = await pushSessions({ client: conn.client, machine: MACHINE, keys, loader, env: {}, ledger, listing: (k) => listings.get(k) });
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    const main = process.threadCpuUsage(main0);
     const server1 = await cluster.cpuMs();
     const serverCpuMs = server0 === null || server1 === null ? null : server1 - server0;
     return {
-      run: { sessions: keys.length, ms, selfCpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs, loadAvg: loadavg()[0] ?? 0, bytes: report.bytes },
+      run: {
+        sessions: keys.length,
+        ms,
+        selfCpuMs: (cpu.user + cpu.system) / 1000,
+        mainThreadCpuMs: (main.user + main.system) / 1000,
+        serverCpuMs,
+        loadAvg: loadavg()[0] ?? 0,
+        bytes: report.bytes,
+      },
       report,
     };
   } finally {
@@ -294,6 +306,9 @@ export function printTeam(f: TeamFigures | string): void {
     const copyCpu = f.copy.serverCpuMs + (f.copy.psqlCpuMs ?? 0);
     console.log(
       `    CPU: push ${(pushCpu / 1000).toFixed(1)} s (this process ${(f.first.selfCpuMs / 1000).toFixed(1)} s, server ${(f.first.serverCpuMs / 1000).toFixed(1)} s), COPY ${(copyCpu / 1000).toFixed(1)} s (server ${(f.copy.serverCpuMs / 1000).toFixed(1)} s, psql ${((f.copy.psqlCpuMs ?? 0) / 1000).toFixed(1)} s)`,
+    );
+    console.log(
+      `      this process: main thread (writes the batches) ${(f.first.mainThreadCpuMs / 1000).toFixed(1)} s, the loader's worker (prepares each session) and libuv's pool ${((f.first.selfCpuMs - f.first.mainThreadCpuMs) / 1000).toFixed(1)} s`,
     );
     console.log(`    push used ${(pushCpu / copyCpu).toFixed(2)}x COPY's CPU time for the same rows`);
   }

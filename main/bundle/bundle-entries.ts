@@ -1,10 +1,12 @@
 // The files one session contributes to a bundle, and the streams that read them (scanned and redacted on the way).
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { isMainThread } from 'node:worker_threads';
 import { Readable, type Duplex } from 'node:stream';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import type { Session, SourceFile } from '../../shared/session.ts';
+import { statPath } from '../sources/file-bytes.ts';
 import { safeName } from '../vault/vault-store.ts';
 import { entryNameProblem, foldedName, sessionJsonPath, sourceEntryPath } from './bundle-paths.ts';
 import type { PreparedSession, SessionHead } from './prepare-session.ts';
@@ -55,15 +57,26 @@ export interface SessionPlan {
 const JSON_NAME = /\.(json|jsonl|ndjson)(\.gz)?$/i;
 const READ_CHUNK = 1024 * 1024;
 
+/** Whether a file starts as gzip does; in blocking calls in a worker (a push or export worker plans every file of every session: see file-bytes.ts). */
 async function isGzip(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(2);
-    const { bytesRead } = await handle.read(head, 0, 2, 0);
-    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
-  } finally {
-    await handle.close();
+  const head = Buffer.alloc(2);
+  let bytesRead: number;
+  if (isMainThread) {
+    const handle = await open(path, 'r');
+    try {
+      ({ bytesRead } = await handle.read(head, 0, 2, 0));
+    } finally {
+      await handle.close();
+    }
+  } else {
+    const fd = openSync(path, 'r');
+    try {
+      bytesRead = readSync(fd, head, 0, 2, 0);
+    } finally {
+      closeSync(fd);
+    }
   }
+  return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
 /**
@@ -127,7 +140,7 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
   for (const f of session.sourceFiles) if (!files.has(f.path)) files.set(f.path, f.role);
   for (const a of session.artifacts) if (a.resolvedPath && !files.has(a.resolvedPath)) files.set(a.resolvedPath, 'artifact');
   for (const [path, role] of files) {
-    const info = await stat(path).catch(() => null);
+    const info = await statPath(path).catch(() => null);
     if (!info?.isFile()) {
       if (role === 'artifact') continue; // an artifact the session names but that is not there
       throw new Error(`A source file of ${session.key} is missing: ${path}`);

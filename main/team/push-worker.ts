@@ -2,7 +2,7 @@
 import type { JsonScan, PreparedSession, ShareSpec } from '../bundle/prepare-session.ts';
 import { scanContext } from '../bundle/prepare-session.ts';
 import { prepareGated } from '../bundle/session-gate.ts';
-import { SessionFileCheck } from '../roots/session-files.ts';
+import { PushFileCheck } from './push-file-check.ts';
 import { readyToPush, type PushGate, type PushReady, type PushSpec } from './push-prepare.ts';
 
 /**
@@ -20,9 +20,7 @@ export async function preparePushHere(
 ): Promise<PushReady> {
   let prepared: PreparedSession;
   try {
-    prepared = gate
-      ? await prepareGated(key, prepare, new SessionFileCheck(() => gate.roots, true), gate.vault, (p) => p.json && letGo(p.json))
-      : await prepare(undefined);
+    prepared = gate ? await prepareGated(key, prepare, new PushFileCheck(gate.roots), gate.vault, (p) => p.json && letGo(p.json)) : await prepare(undefined);
   } catch (err) {
     return { kind: 'skipped', reason: (err as Error).message ?? String(err), findings: [] };
   }
