@@ -17,6 +17,8 @@ const TABLES: Array<[string, string]> = [
   ],
   ['session_messages', 'machine, key, chunk, sha256, body'],
   ['session_texts', 'machine, key, weight, seq, sha256, body, message_starts, message_indexes'],
+  // The search documents a push writes beside each chunk (schema 6, search-docs.ts): rows of the push as the others.
+  ['session_docs', 'machine, key, weight, seq, activity, words'],
   ['session_files', 'machine, key, path, role, size, mtime_ms, sha256, parts'],
   ['file_parts', 'machine, key, path, part, sha256, bytes'],
 ];
