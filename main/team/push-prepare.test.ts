@@ -1,11 +1,11 @@
 // A session made ready to push hands on, as UTF-8 bytes, exactly the row's bodies and its files' parts: any text (accents, emoji), any size, session after session.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareSession, scanContext } from '../bundle/prepare-session.ts';
 import { findReader } from '../sources/registry.ts';
-import { jidoSession } from '../test-support/session-files.ts';
+import { writeJidoFile } from '../test-support/session-files.ts';
 import { readyToPush, unpackReady } from './push-prepare.ts';
 import { sessionRow } from './session-row.ts';
 
@@ -18,17 +18,6 @@ describe('readyToPush', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** A Jido Code session file whose first prompt is `text`. */
-  async function sessionFile(id: string, text: string): Promise<string> {
-    const folder = join(dir, '.jido_code', 'sessions');
-    await mkdir(folder, { recursive: true });
-    const file = JSON.parse(jidoSession(id, `project-${id}`)) as { conversation: Array<{ content: string }> };
-    (file.conversation[0] as { content: string }).content = text;
-    const path = join(folder, `${id}.json`);
-    await writeFile(path, JSON.stringify(file, null, 2));
-    return path;
-  }
-
   it('packs the row and the parts as the bytes of the text they came from', async () => {
     const texts = [
       'plain ascii words about the build',
@@ -37,7 +26,7 @@ describe('readyToPush', () => {
       'short again, after a big one: ✓',
     ];
     for (const [i, text] of texts.entries()) {
-      const path = await sessionFile(`s${i}`, text);
+      const path = await writeJidoFile(dir, `s${i}`, text);
       const session = await findReader(path)!.read(path);
       const ctx = scanContext({}, []);
       const prepared = await prepareSession(session, ctx);

@@ -1,6 +1,6 @@
 // A push through the app's loader (its read worker prepares each session whole): secrets never reach the store, the same rows as sessions prepared on this thread, and the roots check against roots resolved once per push.
 import { statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -10,22 +10,11 @@ import { workerLoader } from '../bundle/worker-loader.ts';
 import { SessionFileCheck } from '../roots/session-files.ts';
 import { findReader } from '../sources/registry.ts';
 import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../test-support/planted-secrets.ts';
-import { jidoSession } from '../test-support/session-files.ts';
+import { writeJidoFile } from '../test-support/session-files.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
 import { pushSessions } from './push.ts';
 import type { TeamConnection } from './team-connection.ts';
 import { accountConnection, connectUrl } from './test-team.ts';
-
-/** A Jido Code session file in `dir`, its first prompt `text`. */
-async function jidoFile(dir: string, id: string, text: string): Promise<string> {
-  const folder = join(dir, '.jido_code', 'sessions');
-  await mkdir(folder, { recursive: true });
-  const file = JSON.parse(jidoSession(id, `project-${id}`)) as { conversation: Array<{ content: string }> };
-  (file.conversation[0] as { content: string }).content = text;
-  const path = join(folder, `${id}.json`);
-  await writeFile(path, JSON.stringify(file, null, 2));
-  return path;
-}
 
 describeWithPostgres('team push through the loader worker', (pgs) => {
   let base: string;
@@ -78,8 +67,8 @@ describeWithPostgres('team push through the loader worker', (pgs) => {
 
   it('redacts every planted secret there, in session.json and the source file, and stores what a push prepared on this thread stores', async () => {
     const dir = join(base, 'planted');
-    paths.set('jido-code:p-1', await jidoFile(dir, 'p-1', PLANTED_TEXT));
-    paths.set('jido-code:p-2', await jidoFile(dir, 'p-2', 'Nothing secret here; ünïcödé and "quotes" \\ stay as they are.'));
+    paths.set('jido-code:p-1', await writeJidoFile(dir, 'p-1', PLANTED_TEXT));
+    paths.set('jido-code:p-2', await writeJidoFile(dir, 'p-2', 'Nothing secret here; ünïcödé and "quotes" \\ stay as they are.'));
     const keys = ['jido-code:p-1', 'jido-code:p-2'];
     const loader = gatedLoader(workerLoader(locate), new SessionFileCheck(() => [dir]));
     try {
@@ -107,8 +96,8 @@ describeWithPostgres('team push through the loader worker', (pgs) => {
 
   it('checks each push against its roots as they are when it starts: a root pointed elsewhere between two pushes is seen by the second', async () => {
     const [a, b] = [join(base, 'roots', 'a'), join(base, 'roots', 'b')];
-    paths.set('jido-code:in-a', await jidoFile(a, 'in-a', 'a session kept in folder a'));
-    paths.set('jido-code:in-b', await jidoFile(b, 'in-b', 'a session kept in folder b'));
+    paths.set('jido-code:in-a', await writeJidoFile(a, 'in-a', 'a session kept in folder a'));
+    paths.set('jido-code:in-b', await writeJidoFile(b, 'in-b', 'a session kept in folder b'));
     // The root the user added is a link; where it points decides which files lie inside it.
     const root = join(base, 'roots', 'current');
     await symlink(a, root);

@@ -1,4 +1,6 @@
 // Small, valid JidoCode and Vizier session documents that tests write into temporary roots.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 export function jidoSession(id: string, name: string, updated = '2026-01-02T10:00:00.000000Z') {
   return JSON.stringify({
@@ -35,4 +37,15 @@ export function vizierSession(id: string) {
     artifacts: [],
     outcome: { status: 'accepted', summary: 'Tie-break fixed', commit_sha: 'abc123' },
   });
+}
+
+/** A Jido Code session file in `dir`'s own layout (`.jido_code/sessions/<id>.json`), its first prompt `text`; its path. */
+export async function writeJidoFile(dir: string, id: string, text: string): Promise<string> {
+  const folder = join(dir, '.jido_code', 'sessions');
+  await mkdir(folder, { recursive: true });
+  const file = JSON.parse(jidoSession(id, `project-${id}`)) as { conversation: Array<{ content: string }> };
+  (file.conversation[0] as { content: string }).content = text;
+  const path = join(folder, `${id}.json`);
+  await writeFile(path, JSON.stringify(file, null, 2));
+  return path;
 }
