@@ -152,6 +152,10 @@ describe('Qwen Code files and paths', () => {
       ),
     ).toEqual([true, true, false, false]);
     expect(qwenCodeReader.recognizes?.(new Head(`${JSON.stringify(user('u1', null, 'hi'))}\n`, true))).toBe(true);
+    // A first line of two records glued together (a crashed append) is recognised too, "}{" in a string or not.
+    const glued = `${JSON.stringify(user('u1', null, 'a }{ b'))}${JSON.stringify(user('u2', 'u1', 'next'))}\n`;
+    expect(qwenCodeReader.recognizes?.(new Head(glued, true))).toBe(true);
+    expect(qwenCodeReader.recognizes?.(new Head(`${JSON.stringify({ type: 'user', message: { parts: [{}, {}] } })}\n`, true))).toBe(false);
     expect(qwenCodeReader.defaultRoots({ QWEN_RUNTIME_DIR: '/rt', QWEN_HOME: '/qh' }, '/home/u')).toEqual(['/rt/projects']);
     expect(qwenCodeReader.defaultRoots({}, '/home/u')).toEqual(['/home/u/.qwen/projects']);
     expect(qwenCodeReader.resumeCommand({ id: SID, isSubAgent: false })).toBe(`qwen --resume ${SID}`);
