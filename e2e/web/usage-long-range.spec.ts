@@ -2,7 +2,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Locator } from '@playwright/test';
-import { test as base, callApi, expect, startVault, type Vault } from './vault-fixture.ts';
+import { test as base, expect, startVault, type Vault } from './vault-fixture.ts';
+import { indexed } from './format-samples.ts';
 
 const DAYS = 120;
 /** The day with fifty times the tokens of the others: the tallest bar. */
@@ -43,19 +44,6 @@ async function writeDailySessions({ root }: { root: string }): Promise<void> {
     ];
     await writeFile(join(dir, `${sessionId}.jsonl`), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   }
-}
-
-/** Waits until every session is read and indexed, so the figures no longer grow under the test. */
-async function indexed(vault: Vault): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const p = await callApi<{ phase: string; searchPending?: number }>(vault, 'getIndexProgress', {});
-        return p.phase === 'idle' && !p.searchPending;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(true);
 }
 
 const test = base.extend<{ dailyVault: Vault }>({

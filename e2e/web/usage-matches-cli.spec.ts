@@ -1,6 +1,7 @@
 // The dashboard's figures are the usage report's (what `session-vault usage daily --json` prints) for the same query: totals, tokens and cost per day.
 import type { Page } from '@playwright/test';
-import { test, expect, callApi, searchFor, type Vault } from './vault-fixture.ts';
+import { test, expect, callApi, searchFor } from './vault-fixture.ts';
+import { indexed } from './format-samples.ts';
 
 interface Figures {
   totalTokens: number;
@@ -18,18 +19,6 @@ interface Report {
 const usd = (n: number) => `$${n.toFixed(n !== 0 && Math.abs(n) < 1 ? 4 : 2)}`;
 const costText = (f: Pick<Figures, 'costUsd' | 'unpricedCalls'>) =>
   f.unpricedCalls ? `≥ ${usd(f.costUsd)} (${f.unpricedCalls.toLocaleString('en-US')} calls unpriced)` : usd(f.costUsd);
-
-async function indexed(vault: Vault): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const p = await callApi<{ phase: string; searchPending?: number }>(vault, 'getIndexProgress', {});
-        return p.phase === 'idle' && !p.searchPending;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(true);
-}
 
 /** A chart's data table, opened, as its rows' cells. */
 async function tableOf(page: Page, chart: string): Promise<string[][]> {

@@ -1,22 +1,11 @@
 // The usage dashboard on the sample corpus: it follows the search box, a click on a day or a model narrows the list, dark mode and the text size, no serious a11y problem.
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, callApi, searchFor, type Vault } from './vault-fixture.ts';
+import { test, expect, searchFor } from './vault-fixture.ts';
+import { indexed } from './format-samples.ts';
 
 const totalTokens = (page: Page) => page.getByTestId('usage-total-tokens').innerText();
 
-/** Waits until every sample is read and indexed, so the figures no longer grow under the test. */
-async function indexed(vault: Vault): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        const p = await callApi<{ phase: string; searchPending?: number }>(vault, 'getIndexProgress', {});
-        return p.phase === 'idle' && !p.searchPending;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(true);
-}
 const chart = (page: Page, id: string) => page.getByTestId(`usage-chart-${id}`);
 
 /** The chart's background: ECharts' SVG renderer draws it as the first rect. */
