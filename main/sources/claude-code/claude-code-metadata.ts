@@ -15,8 +15,20 @@ export interface SessionMetadata {
   mode: string | null;
   agentName: string | null;
   pullRequests: Array<{ number: number | null; url: string | null; repository: string | null }>;
+  /** The hooks the session names (hook_progress records, hook attachments, stop-hook summaries), each distinct hook once. */
+  hooks: NamedHook[];
   /** Known record types that carry nothing shown in the transcript, counted per type. */
   ignored: Record<string, number>;
+}
+
+/**
+ * One hook as its records name it: the event it answers, its name and the command it runs. Listed once, not counted:
+ * one run of a hook writes both a progress record and an attachment.
+ */
+export interface NamedHook {
+  hookEvent: string | null;
+  hookName: string | null;
+  command: string | null;
 }
 
 export function emptyMetadata(): SessionMetadata {
@@ -29,6 +41,7 @@ export function emptyMetadata(): SessionMetadata {
     mode: null,
     agentName: null,
     pullRequests: [],
+    hooks: [],
     ignored: {},
   };
 }
@@ -39,7 +52,6 @@ export function emptyMetadata(): SessionMetadata {
  */
 const IGNORED_TYPES = new Set([
   'file-history-snapshot',
-  'progress',
   'queue-operation',
   'frame-link',
   'worktree-state',
@@ -52,6 +64,23 @@ const IGNORED_TYPES = new Set([
 
 export function countIgnored(meta: SessionMetadata, label: string): void {
   meta.ignored[label] = (meta.ignored[label] ?? 0) + 1;
+}
+
+/**
+ * A hook's progress record names the hook and the command it runs (what the user configured, worth finding); the
+ * other progress records repeat what the transcript or a sub-agent's file holds (a command's output so far).
+ */
+function noteHook(record: Fields, meta: SessionMetadata): void {
+  const data = record.object('data');
+  if (data?.string('type') !== 'hook_progress') return;
+  addHook(meta, { hookEvent: data.string('hookEvent'), hookName: data.string('hookName'), command: data.string('command') });
+}
+
+/** Lists a hook the first time a record names it. */
+export function addHook(meta: SessionMetadata, hook: NamedHook): void {
+  if (hook.hookEvent === null && hook.hookName === null && hook.command === null) return;
+  const same = meta.hooks.some((h) => h.hookEvent === hook.hookEvent && h.hookName === hook.hookName && h.command === hook.command);
+  if (!same) meta.hooks.push({ ...hook });
 }
 
 /** Applies one metadata record; false when the type is not a metadata type this reader knows. */
@@ -83,6 +112,10 @@ export function readMetadataRecord(type: string, record: Fields, meta: SessionMe
     case 'pr-link':
       meta.pullRequests.push({ number: record.number('prNumber'), url: record.string('prUrl'), repository: record.string('prRepository') });
       return true;
+    case 'progress':
+      noteHook(record, meta);
+      countIgnored(meta, type);
+      return true;
     default:
       if (!IGNORED_TYPES.has(type)) return false;
       countIgnored(meta, type);
@@ -101,6 +134,7 @@ export function metadataExtra(meta: SessionMetadata): Record<string, unknown> {
   if (meta.mode !== null) extra.mode = meta.mode;
   if (meta.agentName !== null) extra.agentName = meta.agentName;
   if (meta.pullRequests.length) extra.pullRequests = meta.pullRequests;
+  if (meta.hooks.length) extra.hooks = meta.hooks;
   if (Object.keys(meta.ignored).length) extra.ignoredRecords = meta.ignored;
   return extra;
 }

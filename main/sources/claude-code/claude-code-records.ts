@@ -3,7 +3,7 @@ import { addUsage, emptyUsage, Fields, isRecord, kindOfJson, limitDepth, type Wa
 import type { JsonLine } from '../jsonl.ts';
 import { heldKeys, showsNothing, warnMissingContent } from '../missing-content.ts';
 import { contentToParts, maxUsage, readUsage, textOf, wellFormed, type BlockNotes } from './claude-code-blocks.ts';
-import { countIgnored, readMetadataRecord } from './claude-code-metadata.ts';
+import { addHook, countIgnored, readMetadataRecord } from './claude-code-metadata.ts';
 import {
   closeSpawns,
   COMMAND_TEXT,
@@ -123,10 +123,20 @@ function assistantRecord(state: State, rec: Fields, line: number): void {
   const stop = msg.string('stop_reason');
   if (stop !== null && stop !== 'end_turn' && stop !== 'tool_use') note(message, 'stopReason', stop);
   if (rec.raw.isApiErrorMessage === true) note(message, 'isApiErrorMessage', true);
+  // Which plugin, skill or MCP tool the reply came through (newer CLIs): kept on the message, found by search.
+  for (const key of ATTRIBUTION) {
+    const value = rec.string(key);
+    if (value !== null && value !== '') note(message, key, value);
+  }
   for (const [k, v] of Object.entries(notes)) note(message, k, v);
   state.conv.effort = rec.string('effort') ?? state.conv.effort;
   noteToolCalls(state, message, parts, line);
 }
+
+const ATTRIBUTION = ['attributionPlugin', 'attributionSkill', 'attributionMcpServer', 'attributionMcpTool'] as const;
+
+/** Text with a letter or digit in it (a hook that printed `{}` said nothing). */
+const saysSomething = (text: unknown): text is string => typeof text === 'string' && /[\p{L}\p{N}]/u.test(text);
 
 /** API errors nest the provider's message one or two levels deep ({error: {error: {message}}}). */
 function errorText(error: unknown, depth = 0): string | null {
@@ -150,8 +160,11 @@ function systemRecord(state: State, rec: Fields, line: number): void {
     state.pendingCompaction = { message, part };
     return;
   }
+  const hookErrors = subtype === 'stop_hook_summary' ? stopHooks(state, rec) : null;
   const content = rec.raw.content;
-  const text = typeof content === 'string' && content.trim() !== '' ? content : errorText(rec.raw.error);
+  // An API refusal's content is the word "refusal"; its explanation says why.
+  const refusal = subtype === 'api_refusal' ? rec.string('apiRefusalExplanation') : null;
+  const text = refusal ?? (typeof content === 'string' && content.trim() !== '' ? content : (errorText(rec.raw.error) ?? hookErrors));
   if (text === null) {
     countIgnored(state.conv.meta, `system:${subtype ?? 'none'}`);
     return;
@@ -160,6 +173,20 @@ function systemRecord(state: State, rec: Fields, line: number): void {
   if (subtype !== null) note(message, 'subtype', subtype);
   const level = rec.string('level');
   if (level !== null) note(message, 'level', level);
+  const category = subtype === 'api_refusal' ? rec.string('apiRefusalCategory') : null;
+  if (category !== null) note(message, 'refusalCategory', category);
+}
+
+/**
+ * A stop hook's summary names the commands that ran when the turn stopped (listed with the hooks' progress records);
+ * returns the errors they reported, as the note's text, or null when none did.
+ */
+function stopHooks(state: State, rec: Fields): string | null {
+  for (const info of Array.isArray(rec.raw.hookInfos) ? rec.raw.hookInfos : []) {
+    if (isRecord(info) && typeof info.command === 'string') addHook(state.conv.meta, { hookEvent: 'Stop', hookName: null, command: info.command });
+  }
+  const errors = Array.isArray(rec.raw.hookErrors) ? rec.raw.hookErrors.filter(saysSomething) : [];
+  return errors.length ? errors.join('\n') : null;
 }
 
 /** Claude Code 1.x wrote tool calls and results as records of their own. */
@@ -176,10 +203,40 @@ function legacyToolRecord(state: State, rec: Fields, line: number, type: 'tool_u
   newMessage(state, rec, line, 'tool', [{ type: 'tool_result', callId: rec.string('tool_use_id'), output: wellFormed(text, state.warnings), isError }]);
 }
 
-/** A prompt typed while the agent was busy is stored as a `queued_command` attachment. */
+/**
+ * A hook's attachment (hook_success, hook_additional_context, a hook's error ...): the hook joins the session's list of
+ * hooks, and what it printed or added to the model's context is shown as a system note, folded like other hook output.
+ */
+function hookAttachment(state: State, rec: Fields, attachment: Fields, kind: string, line: number): void {
+  const hookEvent = attachment.string('hookEvent');
+  const hookName = attachment.string('hookName');
+  // A blocking error nests its message and command one level down ({blockingError: {blockingError, command}}).
+  const blocking = isRecord(attachment.raw.blockingError) ? attachment.raw.blockingError : {};
+  const command = attachment.string('command') ?? (typeof blocking.command === 'string' ? blocking.command : null);
+  addHook(state.conv.meta, { hookEvent, hookName, command });
+  const content = attachment.raw.content;
+  const printed = [attachment.raw.stdout, attachment.raw.stderr, blocking.blockingError];
+  const said = [...(Array.isArray(content) ? content : [content]), ...printed].filter(saysSomething);
+  if (said.length === 0) {
+    countIgnored(state.conv.meta, `attachment:${kind}`);
+    return;
+  }
+  const message = newMessage(state, rec, line, 'system', [{ type: 'text', text: wellFormed(said.join('\n'), state.warnings) }]);
+  note(message, 'kind', 'hook');
+  note(message, 'attachment', kind);
+  if (hookEvent !== null) note(message, 'hookEvent', hookEvent);
+  if (hookName !== null) note(message, 'hookName', hookName);
+}
+
+/** Attachments: a hook's (hookAttachment), a prompt typed while the agent was busy (`queued_command`); the rest are counted. */
 function attachmentRecord(state: State, rec: Fields, line: number): void {
   const attachment = rec.object('attachment');
-  if (attachment?.string('type') !== 'queued_command') {
+  const kind = attachment?.string('type') ?? null;
+  if (attachment && kind?.startsWith('hook_')) {
+    hookAttachment(state, rec, attachment, kind, line);
+    return;
+  }
+  if (!attachment || kind !== 'queued_command') {
     countIgnored(state.conv.meta, 'attachment');
     return;
   }

@@ -10,6 +10,7 @@ import { claimsClaudeCode, claudeCodeReader, parseClaudeCode, readClaudeCodeFile
 import type { JsonLine } from '../jsonl.ts';
 import { UnreadableError } from '../types.ts';
 import { valid } from '../../test-support/reader-checks.ts';
+import { extractIndexText } from '../../search-index/index-text.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const project = join(here, './fixtures/projects/-home-dev-proj-ledger');
@@ -388,6 +389,127 @@ describe('parseClaudeCode', () => {
       );
     expect(run).toThrow(UnreadableError);
     expect(run).toThrow('Not a Claude Code conversation: no user, assistant or system record (the file holds 1 × summary, 2 × file-history-snapshot).');
+  });
+
+  it('lists the hooks its hook_progress records, hook attachments and stop-hook summaries name, each once, where search finds them', () => {
+    const hook = (hookEvent: string, command: string) => ({
+      type: 'progress',
+      uuid: `p-${hookEvent}-${command.length}`,
+      data: { type: 'hook_progress', hookEvent, hookName: `${hookEvent}:startup`, command },
+    });
+    const s = parseClaudeCode(
+      lines(
+        hook('SessionStart', 'bin/announce-sprint'),
+        user('u1', 'hi'),
+        hook('PreToolUse', 'lint-staged --quiet'),
+        hook('PreToolUse', 'lint-staged --quiet'),
+        { type: 'progress', uuid: 'p-bash', data: { type: 'bash_progress', output: 'partial' } },
+        // The same run's attachment: it printed nothing worth a note.
+        {
+          type: 'attachment',
+          uuid: 'a1',
+          attachment: {
+            type: 'hook_success',
+            hookEvent: 'PreToolUse',
+            hookName: 'PreToolUse:startup',
+            command: 'lint-staged --quiet',
+            stdout: '{}',
+            stderr: '',
+          },
+        },
+        // A stop hook's summary names the commands it ran.
+        { type: 'system', subtype: 'stop_hook_summary', uuid: 's-stop', hookInfos: [{ command: 'node review-gate.mjs', durationMs: 112 }] },
+      ),
+      ctx(),
+    );
+    expect(s.extra.hooks).toEqual([
+      { hookEvent: 'SessionStart', hookName: 'SessionStart:startup', command: 'bin/announce-sprint' },
+      { hookEvent: 'PreToolUse', hookName: 'PreToolUse:startup', command: 'lint-staged --quiet' },
+      { hookEvent: 'Stop', hookName: null, command: 'node review-gate.mjs' },
+    ]);
+    expect(s.messages).toHaveLength(1);
+    expect(s.extra.ignoredRecords).toEqual({ progress: 4, 'attachment:hook_success': 1, 'system:stop_hook_summary': 1 });
+    expect(extractIndexText(s).more.split(/\s+/)).toEqual(expect.arrayContaining(['announce', 'sprint', 'staged']));
+  });
+
+  it("shows what a hook added to the model's context or reported as an error as a folded system note", () => {
+    const attachment = (uuid: string, body: object) => ({ type: 'attachment', uuid, attachment: body });
+    const s = parseClaudeCode(
+      lines(
+        user('u1', 'deploy it'),
+        attachment('a1', { type: 'hook_additional_context', hookEvent: 'PreToolUse', hookName: 'guard', content: ['Deploys freeze on Fridays.'] }),
+        attachment('a2', {
+          type: 'hook_blocking_error',
+          hookEvent: 'PreToolUse',
+          hookName: 'guard',
+          blockingError: { blockingError: 'Blocked: freeze window', command: 'bin/guard' },
+        }),
+      ),
+      ctx(),
+    );
+    expect(s.messages.slice(1).map((m) => [m.role, m.parts, m.annotations])).toEqual([
+      [
+        'system',
+        [{ type: 'text', text: 'Deploys freeze on Fridays.' }],
+        { kind: 'hook', attachment: 'hook_additional_context', hookEvent: 'PreToolUse', hookName: 'guard' },
+      ],
+      [
+        'system',
+        [{ type: 'text', text: 'Blocked: freeze window' }],
+        { kind: 'hook', attachment: 'hook_blocking_error', hookEvent: 'PreToolUse', hookName: 'guard' },
+      ],
+    ]);
+    expect(s.extra.hooks).toEqual([
+      { hookEvent: 'PreToolUse', hookName: 'guard', command: null },
+      { hookEvent: 'PreToolUse', hookName: 'guard', command: 'bin/guard' },
+    ]);
+    // A stop hook's errors are its summary's text.
+    const stop = {
+      type: 'system',
+      subtype: 'stop_hook_summary',
+      uuid: 's1',
+      hookInfos: [{ command: 'bin/check' }],
+      hookErrors: ['check failed: 2 lint errors'],
+    };
+    const stopped = parseClaudeCode(lines(user('u1', 'go'), stop), ctx());
+    expect(stopped.messages[1]?.parts).toEqual([{ type: 'text', text: 'check failed: 2 lint errors' }]);
+  });
+
+  it('keeps the plugin, skill and MCP tool a reply is attributed to on the message', () => {
+    const attributed = { attributionPlugin: 'codex', attributionSkill: 'review', attributionMcpServer: 'filesystem', attributionMcpTool: 'read_file' };
+    const s = parseClaudeCode(lines(user('u1', 'review it'), assistant('a1', 'msg_1', [{ type: 'text', text: 'Reviewed.' }], attributed)), ctx());
+    expect(s.messages[1]?.annotations).toEqual(attributed);
+  });
+
+  it("shows an API refusal by its explanation, not by the bare word 'refusal'", () => {
+    const refusal = {
+      type: 'system',
+      subtype: 'api_refusal',
+      uuid: 's3',
+      content: 'refusal',
+      apiRefusalCategory: 'policy',
+      apiRefusalExplanation: 'Refused for policy reasons.',
+    };
+    const s = parseClaudeCode(lines(user('u1', 'hi'), refusal), ctx());
+    expect(s.messages[1]?.parts).toEqual([{ type: 'text', text: 'Refused for policy reasons.' }]);
+    expect(s.messages[1]?.annotations).toEqual({ subtype: 'api_refusal', refusalCategory: 'policy' });
+  });
+
+  it("takes a loose file's id from its records' sessionId, as Claude Code does, not from the name it was renamed to", () => {
+    const loose = { path: '/home/u/Downloads/claude-session (1).jsonl', layout: null };
+    const own = '11111111-1111-4111-8111-111111111111';
+    const resumed = parseClaudeCode(
+      lines(user('u1', 'earlier', { sessionId: '0a0a0a0a-0000-4000-8000-000000000000' }), user('u2', 'go on', { sessionId: own })),
+      ctx(loose),
+    );
+    expect([resumed.id, resumed.key]).toEqual([own, `claude-code:${own}`]);
+    // No record names a session: the file's name is all there is.
+    expect(parseClaudeCode(lines(user('u1', 'hi')), ctx(loose)).id).toBe('claude-session (1)');
+    // A sub-agent's records carry its parent's id: its name stays its id.
+    const agent = user('u1', 'task', { sessionId: own, isSidechain: true, agentId: 'a1' });
+    expect(parseClaudeCode(lines(agent), ctx({ ...loose, path: '/home/u/Downloads/agent copy.jsonl' })).id).toBe('agent copy');
+    // In its projects folder the file's name is the id Claude Code resumes by.
+    expect(parseClaudeCode(lines(user('u1', 'hi', { sessionId: own })), ctx({ layout: { kind: 'session', sessionId: 's1' } })).id).toBe('s1');
   });
 
   it('names the session after the file and falls back to a generic title when nothing else says one', () => {

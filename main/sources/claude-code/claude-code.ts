@@ -53,6 +53,19 @@ function legacyAgentLayout(layout: ClaudeCodeLayout, conv: Conversation): Claude
   return parent ? { kind: 'subagent', parentSessionId: parent, agentId: layout.sessionId.slice('agent-'.length), workflowRun: null } : layout;
 }
 
+/**
+ * A file outside any projects folder (opened directly, or found loose by its content) is the session its records
+ * name, as it is to Claude Code, whatever it was renamed to: the last `sessionId` its records carry (a resumed file
+ * begins with the records of the session it resumed). Its name serves only when no record names one, and for a
+ * sub-agent's transcript, whose records carry its parent's id.
+ */
+function looseLayout(named: ClaudeCodeLayout, conv: Conversation): ClaudeCodeLayout {
+  const legacy = legacyAgentLayout(named, conv);
+  if (legacy !== named || conv.sidechainOnly) return legacy;
+  const own = conv.sessionIds.at(-1);
+  return own ? { kind: 'session', sessionId: own } : named;
+}
+
 /** Parses the records of one Claude Code JSONL file into the canonical model (pure; tests call it directly). */
 export function parseClaudeCode(records: readonly JsonLine[], ctx: ClaudeCodeContext): Session {
   const warnings = new WarningList();
@@ -61,7 +74,7 @@ export function parseClaudeCode(records: readonly JsonLine[], ctx: ClaudeCodeCon
   const childByToolUseId = new Map(ctx.children.flatMap((c) => (c.meta?.toolUseId ? [[c.meta.toolUseId, c.key] as const] : [])));
   const conv = readConversation(records, warnings, { agentFile: given.kind === 'subagent' || given.sessionId.startsWith('agent-'), childByToolUseId });
   if (conv.conversationRecords === 0) throw noConversation(conv);
-  const layout = legacyAgentLayout(given, conv);
+  const layout = ctx.layout === null ? looseLayout(given, conv) : legacyAgentLayout(given, conv);
 
   const id = layout.kind === 'session' ? layout.sessionId : `${layout.parentSessionId}/agent-${layout.agentId}`;
   const key = layout.kind === 'session' ? sessionKey(id) : agentKey(layout.parentSessionId, layout.agentId);
