@@ -85,9 +85,38 @@ function itemsText(items: unknown[]): string {
  * A tool output: a string, a list of content items, `{content, success}` (function_call_output of some
  * writers) or a single content item. `isError` is only known when the output says `success`.
  */
+/**
+ * A drift writer's command result `{stdout, stderr, exitCode}`: the streams as the command printed them (as JSON
+ * their lines would be glued to the `\n` escapes between them, and a search for a word that starts a line would miss it).
+ */
+function commandStreams(raw: Record<string, unknown>): { text: string; isError: boolean | null } | null {
+  if (typeof raw.stdout !== 'string' && typeof raw.stderr !== 'string') return null;
+  const text = [raw.stdout, raw.stderr].filter((s): s is string => typeof s === 'string' && s !== '').join('\n');
+  const exit = typeof raw.exitCode === 'number' ? raw.exitCode : typeof raw.exit_code === 'number' ? raw.exit_code : null;
+  return { text, isError: exit === null ? null : exit !== 0 };
+}
+
+/**
+ * Codex CLIs of 2025 wrote a shell call's result as a JSON string, `{"output": "...", "metadata": {"exit_code", ...}}`:
+ * the output is what the command printed. Shown as JSON, its lines would be glued to the `\n` escapes between them,
+ * and a search for a word that starts a line would miss it.
+ */
+function wrappedOutput(raw: string): { text: string; isError: boolean | null } | null {
+  if (!/^\s*\{\s*"output"/.test(raw)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (!isRecord(value) || typeof value.output !== 'string' || Object.keys(value).some((k) => k !== 'output' && k !== 'metadata')) return null;
+  const exit = isRecord(value.metadata) && typeof value.metadata.exit_code === 'number' ? value.metadata.exit_code : null;
+  return { text: value.output, isError: exit === null ? null : exit !== 0 };
+}
+
 export function outputText(raw: unknown, warnings: WarningList, field: string): { text: string; isError: boolean | null } {
   if (raw === undefined || raw === null) return { text: '', isError: null };
-  if (typeof raw === 'string') return { text: raw, isError: null };
+  if (typeof raw === 'string') return wrappedOutput(raw) ?? { text: raw, isError: null };
   if (Array.isArray(raw)) return { text: itemsText(raw), isError: null };
   if (isRecord(raw)) {
     const success = typeof raw.success === 'boolean' ? raw.success : null;
@@ -95,6 +124,8 @@ export function outputText(raw: unknown, warnings: WarningList, field: string): 
     if ('content' in raw) return { text: outputText(raw.content, warnings, `${field}.content`).text, isError };
     if (typeof raw.text === 'string') return { text: raw.text, isError };
     if ('output' in raw) return { text: outputText(raw.output, warnings, `${field}.output`).text, isError };
+    const streams = commandStreams(raw);
+    if (streams) return streams;
     return { text: JSON.stringify(limitDepth(raw, warnings, field)), isError };
   }
   return { text: String(raw), isError: null };

@@ -130,6 +130,12 @@ function readTokenCount(state: CodexState, f: Fields): void {
   state.lastAssistant = null;
 }
 
+/** Older events carry the two streams without the combined output. */
+function joinStreams(f: Fields): string | null {
+  const streams = [f.string('stdout'), f.string('stderr')].filter((s): s is string => s !== null && s !== '');
+  return streams.length ? streams.join('\n') : null;
+}
+
 function readExecEnd(state: CodexState, f: Fields, line: number, ts: string | null): void {
   const op = toolFor(state, f, line, ts, 'exec', 'exec_command');
   const d = detailOf(op);
@@ -138,9 +144,10 @@ function readExecEnd(state: CodexState, f: Fields, line: number, ts: string | nu
   const cwd = f.string('cwd');
   if (cwd !== null) d.cwd = cwd;
   if (exitCode !== null) d.exitCode = exitCode;
-  const output = f.string('aggregated_output');
+  const output = f.string('aggregated_output') ?? joinStreams(f);
   // Codex cuts long output in the middle and says so with this marker.
   if (output !== null && /\[\.\. omitted \d+ bytes \.\.\]/.test(output)) d.outputTruncated = true;
+  if (output !== null && output.trim() !== '') state.execOutputs.push({ op, callId: f.string('call_id'), text: output });
   op.status = f.string('status') ?? (exitCode === null ? 'completed' : exitCode === 0 ? 'completed' : 'failed');
   op.endedAt = ts;
   op.latencyMs = durationMs(f.raw.duration) ?? op.latencyMs;

@@ -5,6 +5,7 @@ import type { Cost, Message, MessagePart, ModelInfo, Operation, Session } from '
 import { builtinPricing } from '../../pricing/pricing-table.ts';
 import { CostTotal } from '../../pricing/cost-total.ts';
 import { Fields, flattenConfig, lastSegment, primarySourceFile, titleFromText, type DocumentContext } from '../coerce.ts';
+import { keepExecOutputs } from './codex-exec-output.ts';
 import { isInjected } from './codex-items.ts';
 import { spokenKey, type CodexMeta, type CodexState, type FallbackMessage } from './codex-state.ts';
 import { UnreadableError } from '../types.ts';
@@ -156,6 +157,7 @@ export function buildCodexSession(state: CodexState, ctx: DocumentContext, now: 
   }
 
   mergeEchoes(state);
+  keepExecOutputs(state.execOutputs, state.messages);
   const { status, closedAt } = settleStatus(state, ctx, now);
   const model = readModel(state);
   for (const m of state.messages) if (m.usage) m.cost = builtinPricing.estimate(m.model ?? model?.name, m.usage);

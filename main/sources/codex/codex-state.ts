@@ -4,6 +4,7 @@ import { WarningList } from '../coerce.ts';
 import { CodexTurns } from './codex-turns.ts';
 import { CumulativeUsage } from './codex-usage.ts';
 import type { RateLimitState } from './codex-rate-limits.ts';
+import type { ExecOutput } from './codex-exec-output.ts';
 
 /** A message known only from an event (user_message, agent_message ...), kept when no response_item says the same. */
 export interface FallbackMessage {
@@ -58,6 +59,8 @@ export class CodexState {
   readonly spoken = new Map<string, number>();
   readonly operations: Operation[] = [];
   readonly toolsByCallId = new Map<string, Operation>();
+  /** exec_command_end outputs, compared with the calls' results once every record is read (codex-exec-output.ts). */
+  readonly execOutputs: ExecOutput[] = [];
   /** Results without a call id (old writers) pair with the latest call of the same name still waiting. */
   readonly waitingByName = new Map<string, Operation[]>();
   /** web_search_call items carry no call id; web_search_end events pair with them in order. */

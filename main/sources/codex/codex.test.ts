@@ -12,6 +12,7 @@ import { claimsCodex, parseCodexRollout, readCodexFile } from './codex.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import type { UnreadableError } from '../types.ts';
 import { failure, valid } from '../../test-support/reader-checks.ts';
+import { extractIndexText } from '../../search-index/index-text.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const home = join(here, './fixtures/.codex');
@@ -347,6 +348,71 @@ describe('parseCodexRollout edge cases', () => {
       { code: 'unknown_record_type', message: 'Unknown Codex record type "telemetry_blob" (1 record) ignored.', count: 1 },
       { code: 'unknown_block_type', message: 'Unknown Codex content type "output_audio" (1 item) ignored.', count: 1 },
     ]);
+  });
+
+  it("keeps a command's aggregated_output in its operation only where the call's result lacks its words", () => {
+    const call = (id: string, cmd: string) => item({ type: 'function_call', name: 'shell', call_id: id, arguments: JSON.stringify({ command: cmd }) });
+    const result = (id: string, output: string) => item({ type: 'function_call_output', call_id: id, output });
+    const end = (id: string, aggregated: Record<string, unknown>) =>
+      event({ type: 'exec_command_end', call_id: id, command: ['bash', '-lc', id], exit_code: 0, ...aggregated });
+    const s = parseCodexRollout(
+      lines(
+        meta(),
+        // The result repeats the output, framed: nothing to keep twice.
+        call('same', 'ls'),
+        end('same', { aggregated_output: 'a.txt\nb.txt\n' }),
+        result('same', 'Exit code: 0\nOutput:\na.txt\nb.txt\n'),
+        // The model saw the head of a long output; the event kept its tail too.
+        call('cut', 'cat big.txt'),
+        result('cut', 'line1\nline2'),
+        end('cut', { aggregated_output: 'line1\n[.. omitted 4096 bytes ..]\nfinalTailWord' }),
+        // An older event with the two streams and no result at all.
+        call('lost', 'make'),
+        end('lost', { stdout: 'compiled quietly', stderr: 'warning: unusedVariable' }),
+      ),
+      ctx,
+      HOUR,
+    );
+    const detail = (id: string) => s.operations.find((o) => (o.detail as { callId?: string }).callId === id)?.detail as Record<string, unknown>;
+    expect(detail('same').output).toBeUndefined();
+    expect(detail('cut').output).toBe('line1\n[.. omitted 4096 bytes ..]\nfinalTailWord');
+    expect(detail('lost').output).toBe('compiled quietly\nwarning: unusedVariable');
+    expect(extractIndexText(s).more.split(/\s+/)).toEqual(expect.arrayContaining(['finalTailWord', 'unusedVariable']));
+  });
+
+  it("shows a drift writer's {stdout, stderr, exitCode} result as the command printed it, every line's words searchable", () => {
+    const s = parseCodexRollout(
+      lines(
+        meta(),
+        item({ type: 'tool_call', function: { name: 'run_shell_command' }, arguments: { command: 'make' } }),
+        item({ type: 'tool_result', name: 'run_shell_command', result: { stdout: 'line1\nsecondline\n', stderr: 'oops', exitCode: 2 } }),
+      ),
+      ctx,
+      HOUR,
+    );
+    expect(s.messages[1]?.parts).toEqual([{ type: 'tool_result', callId: null, output: 'line1\nsecondline\n\noops', isError: true }]);
+    expect(extractIndexText(s).body.split(/[^\p{L}\p{N}]+/u)).toEqual(expect.arrayContaining(['secondline', 'oops']));
+  });
+
+  it('shows a 2025 result written as {"output", "metadata"} JSON as the command printed it, failed by its exit code', () => {
+    const wrapped = (output: string, exit_code: number) => JSON.stringify({ output, metadata: { exit_code, duration_seconds: 0.3 } });
+    const s = parseCodexRollout(
+      lines(
+        meta(),
+        item({ type: 'function_call', name: 'shell', call_id: 'c1', arguments: '{"command":["cargo","test"]}' }),
+        item({ type: 'function_call_output', call_id: 'c1', output: wrapped('running 2 tests\nwebhookRetries FAILED\n', 101) }),
+        item({ type: 'function_call', name: 'shell', call_id: 'c2', arguments: '{"command":["ls"]}' }),
+        // Not the wrapper: a JSON answer with other keys stays as written.
+        item({ type: 'function_call_output', call_id: 'c2', output: '{"output": "x", "next": 1}' }),
+      ),
+      ctx,
+      HOUR,
+    );
+    expect(s.messages.filter((m) => m.role === 'tool').map((m) => m.parts[0])).toEqual([
+      { type: 'tool_result', callId: 'c1', output: 'running 2 tests\nwebhookRetries FAILED\n', isError: true },
+      { type: 'tool_result', callId: 'c2', output: '{"output": "x", "next": 1}', isError: null },
+    ]);
+    expect(extractIndexText(s).body.split(/[^\p{L}\p{N}]+/u)).toContain('webhookRetries');
   });
 
   it('skips lines that are not objects and refuses a file with no Codex record at all', async () => {
