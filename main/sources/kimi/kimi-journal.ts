@@ -1,15 +1,13 @@
 // Reads a Kimi Code agent journal (agents/<agentId>/wire.jsonl): flat `{type, ..., time}` ops, user turns and loop events.
 import { warnMissingContent } from '../missing-content.ts';
 import type { Message, TokenUsage } from '../../../shared/session.ts';
-import { Fields, isRecord, kindOfJson } from '../coerce.ts';
+import { Fields, isRecord, kindOfJson, limitDepth } from '../coerce.ts';
 import type { JsonLine } from '../jsonl.ts';
 import { kimiPart, kimiParts, outputText, toolCallPart } from './kimi-parts.ts';
 import { addTokens, bump, isoFromEpoch, noteTime, pushMessage, stepMessage, type KimiState } from './kimi-state.ts';
 
 /** Ops that keep the tool's own state (tool lists, token gauges, permissions, bindings): known, counted, not shown. */
 const QUIET = new Set([
-  'tools.set_active_tools',
-  'llm.tools_snapshot',
   'token_counting.measured',
   'token_counting.turn_recorded',
   'permission.set_mode',
@@ -43,8 +41,39 @@ function configUpdate(state: KimiState, rec: Fields): void {
   state.systemPrompt = rec.string('systemPrompt') ?? state.systemPrompt;
 }
 
+/**
+ * The tool definitions the model was offered (names, descriptions, parameter schemas): kept in `extra.tools`, each
+ * distinct definition once across snapshots, as the Droid reader keeps its stream's tool list. Not a turn of the
+ * conversation; searchable (the index reads the extras) and shown folded in the session's facts.
+ */
+function toolsSnapshot(state: KimiState, rec: Fields): void {
+  const tools = rec.raw.tools;
+  if (!Array.isArray(tools)) {
+    state.warnings.add('missing_field', 'An llm.tools_snapshot op has no tools list; it was skipped.');
+    return;
+  }
+  const kept = Array.isArray(state.extra.tools) ? (state.extra.tools as unknown[]) : [];
+  const seen = new Set(kept.map((tool) => JSON.stringify(tool)));
+  for (const tool of tools) {
+    const copy = limitDepth(tool, state.warnings, 'llm.tools_snapshot.tools');
+    const key = JSON.stringify(copy);
+    if (!seen.has(key)) {
+      seen.add(key);
+      kept.push(copy);
+    }
+  }
+  state.extra.tools = kept;
+  bump(state.otherRecords, 'llm.tools_snapshot');
+}
+
+/** The names of the tools switched on (tools.set_active_tools `names`, profile.bind `activeToolNames`): the latest list. */
+function activeTools(state: KimiState, names: unknown): void {
+  if (Array.isArray(names)) state.extra.activeTools = names.filter((n): n is string => typeof n === 'string');
+}
+
 function profileBind(state: KimiState, rec: Fields): void {
   configUpdate(state, rec);
+  activeTools(state, rec.raw.activeToolNames);
   state.cwd ??= rec.object('environmentDisclosure')?.string('cwd') ?? null;
   bump(state.otherRecords, 'profile.bind');
 }
@@ -147,6 +176,11 @@ function op(state: KimiState, type: string, rec: Fields, line: number, ts: strin
       return profileBind(state, rec);
     case 'llm.request':
       return llmRequest(state, rec);
+    case 'llm.tools_snapshot':
+      return toolsSnapshot(state, rec);
+    case 'tools.set_active_tools':
+      activeTools(state, rec.raw.names);
+      return bump(state.otherRecords, type);
     case 'turn.prompt':
       state.turns++;
       state.openTurn = true;

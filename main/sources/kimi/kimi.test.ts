@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../../shared/session.ts';
 import { countToolCalls } from '../../../shared/summarize.ts';
+import { extractIndexText } from '../../search-index/index-text.ts';
 import { readHead } from '../head.ts';
 import { failure, valid } from '../../test-support/reader-checks.ts';
 import { kimiReader, readKimiFile } from './kimi.ts';
@@ -233,6 +234,27 @@ describe('Kimi Code', () => {
       'explore',
     ]);
     expect(kimiReader.resumeCommand({ id: child.id, isSubAgent: true })).toBeNull();
+  });
+
+  it('keeps the tool definitions of llm.tools_snapshot ops (each once) and the active tools in the extras, where search finds their words', async () => {
+    const agent = { name: 'Agent', description: 'Launch a subagent to handle a delegated task.', parameters: { type: 'object' } };
+    const grep = { name: 'Grep', description: 'Search file contents with ripgrep patterns.' };
+    const path = put(
+      join(home, '.kimi-code/sessions/wd_app_0123456789ab/session_tools/agents/main/wire.jsonl'),
+      jsonl(
+        { type: 'metadata', protocol_version: '1.4' },
+        op(1, 'llm.tools_snapshot', { hash: 'h1', tools: [agent] }),
+        op(2, 'context.append_message', { message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } }),
+        op(3, 'llm.tools_snapshot', { hash: 'h2', tools: [agent, grep] }),
+        op(4, 'tools.set_active_tools', { names: ['Agent', 'Grep', 'CreateGoal'] }),
+      ),
+    );
+    const s = await read(path);
+    expect(s.extra.tools).toEqual([agent, grep]);
+    // The latest list of the tools switched on, which may name tools no snapshot described.
+    expect(s.extra.activeTools).toEqual(['Agent', 'Grep', 'CreateGoal']);
+    expect(s.warnings).toEqual([]);
+    expect(extractIndexText(s).more).toContain('delegated');
   });
 
   it('recognises a journal and a kimi-cli context by their first records wherever they lie', async () => {
