@@ -29,12 +29,16 @@ function tagged(text: string, tag: string): string | null {
   return m ? (m[1] ?? '').trim() : null;
 }
 
-/** The user's words from a USER_INPUT step, and the settings changes the CLI wrapped around them. */
-export function unwrapUserInput(content: string): { request: string; settings: string | null; metadata: string | null } {
+/**
+ * The user's words from a USER_INPUT step, the settings changes the CLI wrapped around them, and the names of the
+ * wrappers it used (`USER_REQUEST`, `USER_SETTINGS_CHANGE`, ...), each once in the order they come.
+ */
+export function unwrapUserInput(content: string): { request: string; settings: string | null; metadata: string | null; wrappers: string[] } {
   const settings = tagged(content, 'USER_SETTINGS_CHANGE');
   const metadata = tagged(content, 'ADDITIONAL_METADATA');
   const request = tagged(content, 'USER_REQUEST') ?? content.replace(/<(USER_SETTINGS_CHANGE|ADDITIONAL_METADATA)>[\s\S]*?<\/\1>/g, '').trim();
-  return { request, settings, metadata };
+  const wrappers = [...new Set(Array.from(content.matchAll(/<([A-Z][A-Z_]*)>[\s\S]*?<\/\1>/g), (m) => m[1] as string))];
+  return { request, settings, metadata, wrappers };
 }
 
 /** `... Model Selection` from <old> to <new>.` names the model the conversation runs on from then on. */
@@ -124,9 +128,13 @@ export function readSteps(records: readonly JsonLine[], warnings: WarningList): 
     const notes: Record<string, unknown> = {};
     if (Array.isArray(f.raw.truncated_fields) && f.raw.truncated_fields.includes('content')) notes.note = 'content clipped by Antigravity';
     if (type) notes.stepType = type;
+    // Who the step came from (USER_EXPLICIT, MODEL, SYSTEM): the raw record says it, and so does the message.
+    if (source) notes.source = source;
 
     if (type === 'USER_INPUT') {
-      const { request, settings, metadata } = unwrapUserInput(content ?? '');
+      const { request, settings, metadata, wrappers } = unwrapUserInput(content ?? '');
+      // The wrappers' names, so the message says (and search finds) how the CLI framed the words it shows.
+      if (wrappers.length) notes.wrappers = wrappers;
       if (settings) {
         out.model = modelFromSettings(settings) ?? out.model;
         notes.note = [notes.note, settings].filter(Boolean).join(' · ');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Head } from '../head.ts';
 import { readers } from '../registry.ts';
 import { failure, valid } from '../../test-support/reader-checks.ts';
+import { extractIndexText } from '../../search-index/index-text.ts';
 import { antigravityReader, readAntigravityFile } from './antigravity.ts';
 import { antigravityRoots } from './antigravity-layout.ts';
 import { parseAntigravity, type AntigravityContext } from './antigravity-session.ts';
@@ -82,7 +83,13 @@ describe('Antigravity steps', () => {
       { type: 'tool_result', callId: 'step-2-1', output: 'boom', isError: true },
       { type: 'tool_result', callId: null, output: 'odd', isError: false },
     ]);
-    expect(s.messages[0]!.annotations).toEqual({ stepType: 'USER_INPUT', metadata: 'cwd /repo' });
+    expect(s.messages[0]!.annotations).toEqual({
+      stepType: 'USER_INPUT',
+      source: 'USER_EXPLICIT',
+      wrappers: ['USER_REQUEST', 'ADDITIONAL_METADATA'],
+      metadata: 'cwd /repo',
+    });
+    expect(extractIndexText(s).more.split(/[^\p{L}\p{N}]+/u)).toEqual(expect.arrayContaining(['REQUEST', 'EXPLICIT', 'ADDITIONAL']));
     expect(s.warnings.map((w) => w.message)).toEqual([
       'Unknown Antigravity step "VISION" (1 step); its content is shown as a system note.',
       'Antigravity step "TELEPORT" (1 step) is not a known tool step; it is shown as a tool result.',
@@ -91,7 +98,7 @@ describe('Antigravity steps', () => {
   });
 
   it("reads the user request and the model from the CLI's wrappers", () => {
-    expect(unwrapUserInput('plain words')).toEqual({ request: 'plain words', settings: null, metadata: null });
+    expect(unwrapUserInput('plain words')).toEqual({ request: 'plain words', settings: null, metadata: null, wrappers: [] });
     expect(unwrapUserInput('do it\n<USER_SETTINGS_CHANGE>\nx\n</USER_SETTINGS_CHANGE>').request).toBe('do it');
     expect(modelFromSettings('The user changed setting `Model Selection` from Gemini 3 Pro to Claude Sonnet 4.5 (Thinking).')).toBe(
       'Claude Sonnet 4.5 (Thinking)',

@@ -7,6 +7,7 @@ import type { Session } from '../../../shared/session.ts';
 import { Head } from '../head.ts';
 import type { JsonLine } from '../jsonl.ts';
 import { valid } from '../../test-support/reader-checks.ts';
+import { extractIndexText } from '../../search-index/index-text.ts';
 import { copilotCliReader, parseCopilot, readCopilotFile } from './copilot-cli.ts';
 import { USAGE_BILLING_FROM } from './copilot-usage.ts';
 
@@ -63,6 +64,21 @@ describe('Copilot CLI events', () => {
       [{ type: 'tool_call', callId: 'c1', name: 'bash', input: { command: 'ls' } }],
       [{ type: 'tool_result', callId: 'c1', output: 'a\n', isError: false }],
     ]);
+  });
+
+  it("keeps each tool request's intentionSummary with the run it names, or on the request when the call never ran", () => {
+    const request = (toolCallId: string, intentionSummary: string) => ({ toolCallId, name: 'bash', arguments: '{}', intentionSummary });
+    const s = parse(
+      lines(
+        start(),
+        ev('assistant.message', { messageId: 'm1', content: '', toolRequests: [request('c1', 'List the directory'), request('c2', 'Remove stale caches')] }),
+        ev('tool.execution_start', { toolCallId: 'c1', toolName: 'bash', arguments: {} }),
+        ev('tool.execution_complete', { toolCallId: 'c1', success: true, result: { content: 'a\n' } }),
+      ),
+    );
+    expect(s.operations.map((o) => o.detail)).toEqual([{ callId: 'c1', intention: 'List the directory' }]);
+    expect(s.messages[0]?.annotations).toEqual({ intentions: { c2: 'Remove stale caches' } });
+    expect(extractIndexText(s).more.split(/\s+/)).toEqual(expect.arrayContaining(['directory', 'stale']));
   });
 
   it('shows a call recorded only by its execution, and an error result with its message', () => {

@@ -1,7 +1,7 @@
 // Copilot CLI conversation events: user prompts (with attachments), assistant replies with reasoning and tool requests.
 import { warnMissingContent } from '../missing-content.ts';
-import type { MessagePart } from '../../../shared/session.ts';
-import { elementFields, limitDepth, type Fields } from '../coerce.ts';
+import type { Message, MessagePart } from '../../../shared/session.ts';
+import { elementFields, isRecord, limitDepth, type Fields } from '../coerce.ts';
 import { addMessage, bump, type CopilotState, type EventCtx } from './copilot-state.ts';
 
 /** Prompts the CLI injects for a skill rather than the user typing them (agentsview drops them; here they are meta). */
@@ -63,6 +63,30 @@ function toolRequestParts(data: Fields): MessagePart[] {
   return parts;
 }
 
+/** The `intentionSummary` of each tool request ("List the directory"), placed with its call once the run is known (placeIntentions). */
+function noteIntentions(state: CopilotState, data: Fields, message: Message): void {
+  for (const raw of data.present('toolRequests') ? (data.array('toolRequests') ?? []) : []) {
+    if (!isRecord(raw) || typeof raw.toolCallId !== 'string' || typeof raw.intentionSummary !== 'string') continue;
+    if (raw.intentionSummary.trim() !== '') state.intentions.set(raw.toolCallId, { text: raw.intentionSummary, message });
+  }
+}
+
+/**
+ * A call's intention goes to the detail of the operation that ran it (shown with the run, found by search); a call
+ * that never ran keeps it on the message that requested it (`intentions`, by call id).
+ */
+export function placeIntentions(state: CopilotState): void {
+  for (const [callId, { text, message }] of state.intentions) {
+    const op = state.toolOps.get(callId);
+    if (op) {
+      (op.detail as Record<string, unknown>).intention = text;
+      continue;
+    }
+    const notes = (message.annotations ?? {}) as Record<string, unknown>;
+    message.annotations = { ...notes, intentions: { ...((notes.intentions as Record<string, string> | undefined) ?? {}), [callId]: text } };
+  }
+}
+
 const threadOf = (ev: EventCtx) => ev.agentId ?? '';
 
 /** `assistant.reasoning` events: held until the assistant.message of the same thread that follows them. */
@@ -106,7 +130,8 @@ export function onAssistantMessage(state: CopilotState, ev: EventCtx): void {
   if (outputTokens !== null) annotations.outputTokens = outputTokens;
   const phase = data.string('phase');
   if (phase) annotations.phase = phase;
-  addMessage(state, ev, 'assistant', parts, { model, annotations });
+  const message = addMessage(state, ev, 'assistant', parts, { model, annotations });
+  noteIntentions(state, data, message);
   if (model && ev.agentId === null) bump(state.models, model);
 }
 

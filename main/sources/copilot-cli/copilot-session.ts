@@ -5,6 +5,7 @@ import { lastSegment, primarySourceFile, titleFromText, type DocumentContext, ty
 import { UnreadableError } from '../types.ts';
 import type { CopilotLayout } from './copilot-paths.ts';
 import type { CopilotState } from './copilot-state.ts';
+import { placeIntentions } from './copilot-content.ts';
 import { copilotUsage } from './copilot-usage.ts';
 import type { CopilotWorkspace } from './copilot-workspace.ts';
 
@@ -90,6 +91,7 @@ export function buildCopilotSession(state: CopilotState, ctx: CopilotContext, wa
   const latest = [...state.contexts].reverse();
   const status = lifecycle(state, ctx);
   const startMs = state.firstTs ? Date.parse(state.firstTs) : null;
+  placeIntentions(state);
   const { operations: usageOps, usage, cost } = copilotUsage(state, startMs);
   const model = mostUsed(state.models) ?? busiest(usageOps) ?? state.model;
   // A tool, hook or sub-agent still running when the session is no longer live never finished.

@@ -67,6 +67,8 @@ export interface CopilotState {
   shutdownFacts: Record<string, unknown>;
   /** assistant.reasoning text waiting for the next assistant.message of the same thread. */
   pendingReasoning: Map<string, string[]>;
+  /** Each tool request's `intentionSummary` (what the call is for, in words), by call id, with the message that requested it. */
+  intentions: Map<string, { text: string; message: Message }>;
   title: string | null;
   outcome: Outcome | null;
   systemPrompt: string | null;
@@ -98,6 +100,7 @@ export function newState(warnings: WarningList, requested: ReadonlySet<string>):
     shutdownAt: null,
     metrics: [],
     tailOutput: new Map(),
+    intentions: new Map(),
     nanoAiu: null,
     premiumRequests: null,
     shutdownFacts: {},

@@ -6,13 +6,18 @@ export interface BlockAcc {
   warnings: WarningList;
   /** Block types this reader does not know, with their count (one warning each). */
   unknownBlocks: Map<string, number>;
+  /** Set when a block of the current line was a `<user_query>` the reader unwrapped (the caller resets it per line). */
+  unwrappedQuery?: boolean;
 }
 
 const QUERY = /^\s*<user_query>\s*([\s\S]*?)\s*<\/user_query>\s*$/;
 
-/** User text is wrapped in `<user_query>`: the query is what the user typed. */
-export function unwrapQuery(text: string): string {
-  return QUERY.exec(text)?.[1] ?? text;
+/** User text is wrapped in `<user_query>`: the query is what the user typed (the wrapper is noted in `acc`). */
+export function unwrapQuery(text: string, acc: BlockAcc): string {
+  const query = QUERY.exec(text)?.[1];
+  if (query === undefined) return text;
+  acc.unwrappedQuery = true;
+  return query;
 }
 
 function str(v: unknown): string | null {
@@ -42,7 +47,7 @@ function imageOf(block: Record<string, unknown>): MessagePart {
 
 /** One content block: text, thinking, tool_use / tool_call / tool-call, tool_result / tool-result, image; others warned about. */
 export function blockPart(block: unknown, role: string, acc: BlockAcc): MessagePart | null {
-  if (typeof block === 'string') return { type: 'text', text: role === 'user' ? unwrapQuery(block) : block };
+  if (typeof block === 'string') return { type: 'text', text: role === 'user' ? unwrapQuery(block, acc) : block };
   if (!isRecord(block)) {
     acc.warnings.wrongType('message.content[]', 'a content block', block);
     return null;
@@ -50,7 +55,7 @@ export function blockPart(block: unknown, role: string, acc: BlockAcc): MessageP
   const type = typeof block.type === 'string' ? block.type.toLowerCase() : '';
   switch (type) {
     case 'text':
-      return { type: 'text', text: role === 'user' ? unwrapQuery(str(block.text) ?? '') : (str(block.text) ?? '') };
+      return { type: 'text', text: role === 'user' ? unwrapQuery(str(block.text) ?? '', acc) : (str(block.text) ?? '') };
     case 'thinking':
     case 'reasoning':
       return { type: 'thinking', text: str(block.thinking) ?? str(block.text) ?? '', redacted: false };

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { countToolCalls } from '../../../shared/summarize.ts';
 import { samplesDir } from '../../test-support/samples.ts';
 import { valid } from '../../test-support/reader-checks.ts';
+import { extractIndexText } from '../../search-index/index-text.ts';
 import { readCursorFile } from './cursor.ts';
 
 const projects = join(samplesDir, 'cursor-agent/.cursor/projects');
@@ -120,6 +121,10 @@ describe('shared Cursor samples', () => {
   it('strips the <user_query> wrapper, keeps a [REDACTED] block, and reads the store as a meta file of the session', async () => {
     const s = await readCursorFile(join(projects, SAMPLES[0]![0]), 0);
     expect(s.messages[0]?.parts).toEqual([{ type: 'text', text: 'run ls command' }]);
+    // The tag stays on the message, where the raw view and search find it.
+    expect(s.messages[0]?.annotations).toEqual({ wrapper: 'user_query' });
+    expect(new Set(s.messages.filter((m) => m.annotations).map((m) => m.role))).toEqual(new Set(['user']));
+    expect(extractIndexText(s).more.split(/[^\p{L}\p{N}]+/u)).toEqual(expect.arrayContaining(['user', 'query']));
     expect(s.messages[4]?.parts[0]).toEqual({ type: 'text', text: '[REDACTED]' });
     expect(s.messages[1]?.parts[1]).toEqual({
       type: 'tool_call',

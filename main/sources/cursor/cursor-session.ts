@@ -86,6 +86,7 @@ function readLines(records: readonly JsonLine[], warnings: WarningList, children
       continue;
     }
     const body = isRecord(value.message) ? value.message : value;
+    acc.unwrappedQuery = false;
     const parts = contentParts(body.content ?? body.text, role, acc);
     if (!parts.length) {
       const found = body.content === undefined && body.text === undefined ? heldKeys(body, ['role']) : 'nothing this reader can show';
@@ -115,7 +116,10 @@ function readLines(records: readonly JsonLine[], warnings: WarningList, children
       });
     });
     const model = typeof value.model === 'string' && value.model !== '' ? value.model : null;
-    out.messages.push({ id, role, timestamp: null, model, usage: null, cost: null, parts, agentId: null, origin: { fileIndex: 0, line, pointer: null } });
+    const message: Message = { id, role, timestamp: null, model, usage: null, cost: null, parts, agentId: null, origin: { fileIndex: 0, line, pointer: null } };
+    // The prompt is shown as typed; the tag Cursor wrapped it in stays on the message (and its words in the index).
+    if (acc.unwrappedQuery) message.annotations = { wrapper: 'user_query' };
+    out.messages.push(message);
   }
   // Transcripts carry no ids: a single spawn and a single sub-agent file are the only link that can be told.
   if (out.operations.length === 1 && children.length === 1) out.operations[0]!.childSessionKey = children[0]!;

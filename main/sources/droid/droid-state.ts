@@ -92,7 +92,11 @@ export function pushMessage(
   return message;
 }
 
-/** A user prompt, with any leading `<system-reminder>` blocks shown as a system message of their own. */
+/**
+ * A user prompt, with any leading `<system-reminder>` blocks shown as a system message of their own, marked with the
+ * tag's name (kind `system-reminder`): the transcript folds it as it folds Claude Code's reminders, and a search for
+ * the tag still finds the words the prompt was split at.
+ */
 export function pushPrompt(state: DroidState, wanted: string | null, line: number, timestamp: string | null, reminders: string[], parts: MessagePart[]): void {
   if (reminders.length) {
     pushMessage(
@@ -102,7 +106,7 @@ export function pushPrompt(state: DroidState, wanted: string | null, line: numbe
       'system',
       timestamp,
       reminders.map((text) => ({ type: 'text' as const, text })),
-      { systemReminder: true },
+      { kind: 'system-reminder' },
     );
   }
   if (parts.length) pushMessage(state, wanted, line, 'user', timestamp, parts);

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../../shared/session.ts';
 import { claimsClaudeCode } from '../claude-code/claude-code.ts';
 import type { DocumentContext } from '../coerce.ts';
+import { extractIndexText } from '../../search-index/index-text.ts';
 import { readHead } from '../head.ts';
 import type { JsonLine } from '../jsonl.ts';
 import { failure, valid } from '../../test-support/reader-checks.ts';
@@ -127,6 +128,9 @@ describe('Droid sessions', () => {
     ]);
     expect(s.messages[1]?.parts[0]).toEqual({ type: 'text', text: 'Fix the bug' });
     expect(s.messages[0]?.parts[0]).toEqual({ type: 'text', text: 'Be concise.' });
+    // The tag it was split at is kept as the message's kind: the transcript folds it, and search finds the tag's words.
+    expect(s.messages[0]?.annotations).toEqual({ kind: 'system-reminder' });
+    expect(extractIndexText(s).more.split(/\s+/)).toEqual(expect.arrayContaining(['system', 'reminder']));
     expect(s.messages[3]?.parts[0]).toEqual({ type: 'tool_result', callId: 'tu1', output: 'code', isError: false });
     expect(s.todos).toEqual([{ content: 'Fix the bug', status: 'in_progress', activeForm: null }]);
     expect([s.title, s.project.path, s.toolVersion]).toEqual(['Droid run', '/home/dev/app', '0.81.0']);
