@@ -34,6 +34,7 @@ const KNOWN_FIELDS = [
   'messages',
   'history',
   'start_time',
+  'meta',
 ] as const;
 
 /** Where the file sits in `tmp/<project>/chats/[<parent session>/]<file>`, when it does. */
@@ -159,7 +160,9 @@ export function buildGeminiSession(conv: GeminiConversation, ctx: DocumentContex
   const isHash = place.projectDir !== null && /^[0-9a-f]{64}$/i.test(place.projectDir);
   const projectPath = around.projectRoot;
   const projectHash = head.string('projectHash') ?? (isHash ? place.projectDir : null);
-  const lastModel = [...messages].reverse().find((m) => m.model)?.model ?? null;
+  // Legacy `history[]` files name the model once, in a top-level `meta` object ({model}), kept whole in the extras.
+  const meta = head.present('meta') ? head.object('meta') : null;
+  const lastModel = [...messages].reverse().find((m) => m.model)?.model ?? meta?.string('model') ?? null;
   const { usage, cost } = totals(messages, lastModel);
   const startTime = head.present('startTime') ? head.timestamp('startTime') : head.present('start_time') ? head.timestamp('start_time') : null;
   const lastUpdated = head.present('lastUpdated') ? head.timestamp('lastUpdated') : null;
@@ -172,6 +175,7 @@ export function buildGeminiSession(conv: GeminiConversation, ctx: DocumentContex
   if (kind !== null) extra.kind = kind;
   if (head.present('directories')) extra.directories = head.value('directories');
   if (conv.legacy) extra.legacyHistory = true;
+  if (meta) extra.meta = head.value('meta');
   // Rewinding is something the user did, not a fault of the file: the dropped messages are a fact, not a warning.
   if (conv.rewinds) extra.rewind = { rewinds: conv.rewinds, droppedMessages: conv.dropped };
   for (const [type, n] of conv.unknownRecords) warnings.add('unknown_record_type', `Unknown Gemini chat record (${type}): ${plural(n, 'record')} ignored.`);

@@ -257,7 +257,8 @@ describe('shared Gemini samples', () => {
     ]);
     expect([countToolCalls(s), s.operations.map((o) => o.status)]).toEqual([2, ['success', 'success']]);
     expect(s.usage).toEqual({ input: 100, output: 10, cacheRead: 0, cacheWrite: 0, reasoning: 0 });
-    expect(s.warnings).toEqual([{ code: 'unknown_field', message: 'Unknown top-level field ignored: meta.', count: 1 }]);
+    // The top-level `meta` is kept; the messages' own model wins over the one it names.
+    expect([s.model?.name, s.extra.meta, s.warnings]).toEqual(['gemini-3-flash-preview', { model: 'gmini-pro' }, []]);
   });
 
   it('reads the legacy history with an inline image under a slug folder', async () => {
@@ -278,8 +279,9 @@ describe('shared Gemini samples', () => {
       { type: 'text', text: 'Describe this image:' },
       { type: 'image', mediaType: 'image/png', data: 'AAAA', url: null },
     ]);
-    expect([s.usage, s.extra]).toEqual([null, { legacyHistory: true }]);
-    expect(s.warnings.map((w) => w.code)).toEqual(['missing_field', 'unknown_field']);
+    // A legacy file names its model only in its top-level `meta`.
+    expect([s.usage, s.model?.name, s.extra]).toEqual([null, 'gmini-pro', { legacyHistory: true, meta: { model: 'gmini-pro' } }]);
+    expect(s.warnings.map((w) => w.code)).toEqual(['missing_field']);
   });
 });
 

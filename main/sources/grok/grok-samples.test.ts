@@ -75,7 +75,13 @@ describe('Grok samples', () => {
     const s = await read(`${LAB}/019f6851-7ec4-7ef0-97d3-03f3eee38756`);
     expect(s.title).toBe('Count the Python files under the project root');
     expect(shape(s)).toEqual(['user:text', 'assistant:text+tool_call', 'tool:tool_result', 'assistant:text']);
-    expect(s.extra).toMatchObject({ sessionKind: 'subagent', agentName: 'explore' });
+    // The repository's remotes and the sandbox profile, as summary.json records them.
+    expect(s.extra).toMatchObject({
+      sessionKind: 'subagent',
+      agentName: 'explore',
+      gitRemotes: ['git@github.com:example-user/example.git'],
+      sandboxProfile: 'off',
+    });
     expect(s.parentKey).toBeNull();
     expect(s.warnings).toEqual([]);
   });

@@ -101,6 +101,8 @@ export function buildGrokSession(folder: GrokFolder): Session {
   const extra: Record<string, unknown> = {};
   if (summary.sessionKind) extra.sessionKind = summary.sessionKind;
   if (summary.agentName) extra.agentName = summary.agentName;
+  if (summary.gitRemotes.length) extra.gitRemotes = summary.gitRemotes;
+  if (summary.sandboxProfile) extra.sandboxProfile = summary.sandboxProfile;
   if (summary.sourceWorkspaceDir && summary.sourceWorkspaceDir !== path) extra.sourceWorkspace = summary.sourceWorkspaceDir;
   // A parent that is no sub-agent link is the session this one was forked from (/fork, --fork-session).
   if (summary.parentSessionId && !isSubagent) extra.forkedFrom = summary.parentSessionId;

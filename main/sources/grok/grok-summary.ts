@@ -22,6 +22,9 @@ export interface GrokSummary {
   sourceWorkspaceDir: string | null;
   agentName: string | null;
   numChatMessages: number | null;
+  /** The repository's remotes (`git_remotes`), as Codex keeps its repository URL. */
+  gitRemotes: string[];
+  sandboxProfile: string | null;
 }
 
 const KNOWN = [
@@ -82,6 +85,8 @@ export function readGrokSummary(value: unknown, warnings: WarningList): GrokSumm
     sourceWorkspaceDir: first(f, 'string', 'source_workspace_dir'),
     agentName: first(f, 'string', 'agent_name'),
     numChatMessages: num('num_chat_messages'),
+    gitRemotes: Array.isArray(f.raw.git_remotes) ? f.raw.git_remotes.filter((r): r is string => typeof r === 'string' && r !== '') : [],
+    sandboxProfile: first(f, 'string', 'sandbox_profile'),
   };
   if (summary.id === null && summary.createdAt === null && summary.title === null && summary.sessionSummary === null && summary.cwd === null) {
     throw noUsableField(value, warnings, 'Grok', KNOWN);
