@@ -225,3 +225,24 @@ describe('searchIndex query paths', () => {
     expect(within.total).toBe(3);
   });
 });
+
+describe('words of a tool call input', () => {
+  it('finds the word after a line break or a tab in a tool input, and keeps an escaped backslash', () => {
+    add(
+      makeSession('written', {
+        title: 'Writes',
+        messages: [
+          textMessage('assistant', 'writing the notes', [
+            { type: 'tool_call', callId: 'w1', name: 'Write', input: { file_path: 'C:\\new\\notes.md', content: 'first line\nsecondword here\ttabbedword' } },
+          ]),
+        ],
+      }),
+    );
+    expect(keys('secondword')).toEqual(['written']);
+    expect(keys('tabbedword')).toEqual(['written']);
+    expect(keys('nsecondword')).toEqual([]);
+    expect(keys('ttabbedword')).toEqual([]);
+    // `C:\new` is a backslash then "new", not a line break then "ew".
+    expect(keys('new')).toEqual(['written']);
+  });
+});

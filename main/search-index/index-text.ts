@@ -86,13 +86,24 @@ export const TOOL_OUTPUT_CAP = 8 * 1024;
 export const BODY_CAP = 2 * 1024 * 1024;
 const IDENTS_CAP = 256 * 1024;
 
+/** A JSON escape of a line break or tab (`\\n`, `\\r`, `\\t`), or an escaped backslash, which stays as it is. */
+const WHITESPACE_ESCAPE = /\\(?:([nrt])|\\)/g;
+const WHITESPACE: Record<string, string> = { n: '\n', r: '\r', t: '\t' };
+
+/**
+ * A tool's input as its JSON, with line breaks and tabs as the characters they stand for: written as `\\n`, the
+ * tokenizer read the word after a line break glued to the `n` (a Write whose content had "first\nsecond" was found
+ * by "nsecond", never by "second"). Escaped backslashes stay escaped, so `C:\\new` keeps its backslash.
+ */
 function json(value: unknown): string {
   if (typeof value === 'string') return value;
+  let text: string;
   try {
-    return JSON.stringify(value) ?? '';
+    text = JSON.stringify(value) ?? '';
   } catch {
     return '';
   }
+  return text.includes('\\') ? text.replace(WHITESPACE_ESCAPE, (escape, letter?: string) => (letter ? (WHITESPACE[letter] as string) : escape)) : text;
 }
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
