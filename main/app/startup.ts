@@ -8,6 +8,7 @@ import type { EarlyListingContext } from '../search-index/early-listing.ts';
 import type { IndexProgressTracker } from '../search-index/index-progress.ts';
 import type { SessionIndex } from '../search-index/index-store.ts';
 import type { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
+import { stampReadingVersion } from '../search-index/reading-version.ts';
 import type { Vault } from '../vault/vault-service.ts';
 import type { VaultMarksWatcher } from '../vault/marks-watcher.ts';
 import type { LibrarySync } from '../library/library-sync.ts';
@@ -40,6 +41,8 @@ export class Startup {
   private restore: Promise<void> | null = null;
   /** What the list needs to be read from the index alone while the catalogue is restored; null before a start. */
   private early: Promise<EarlyListingContext | null> = Promise.resolve(null);
+  /** The first scan read every file again for newer readers, and the index has said so (or nothing to say). */
+  private readingNoted: Promise<void> = Promise.resolve();
   /** The whole of start(), scans begun. */
   private started: Promise<void> | null = null;
   private autoKeepTimer: NodeJS.Timeout | null = null;
@@ -71,6 +74,7 @@ export class Startup {
   async whenListed(): Promise<void> {
     // A scan is started by start(): one not over yet has none to wait for yet.
     await this.started?.catch(() => undefined);
+    await this.readingNoted.catch(() => undefined);
     return this.deps.sync.whenScanned();
   }
 
@@ -106,6 +110,22 @@ export class Startup {
     }
   }
 
+  /**
+   * After a first scan that read again every file older readers had read (reading-version.ts): once what it read is
+   * in the index file (its text may still wait in the catch-up, already this version's), the index says so. A start
+   * that ends before reads them again.
+   */
+  private async noteReadingVersion(): Promise<void> {
+    const { index } = this.deps;
+    await index.settled();
+    if (stampReadingVersion(index)) return;
+    // The writer thread held the file past the busy timeout (the catch-up): once more when the text is in.
+    void index
+      .whenCaughtUp()
+      .then(() => stampReadingVersion(index))
+      .catch(() => undefined);
+  }
+
   /** Roots, prices and the vault loaded: enough to read the list from the index alone (early-listing.ts). */
   private async loadLibrary(): Promise<EarlyListingContext> {
     const { roots, vault, index } = this.deps;
@@ -131,7 +151,9 @@ export class Startup {
     await this.restore;
     for (const dir of vault.roots()) await mkdir(dir, { recursive: true });
     await sync.watchVault();
-    void sync.firstScan().then(() => vault.autoKeepSweep());
+    const scanned = sync.firstScan();
+    if (catalogue.readAgain) this.readingNoted = scanned.then(() => this.noteReadingVersion());
+    void scanned.then(() => vault.autoKeepSweep());
     if (this.deps.watch) {
       this.autoKeepTimer = setInterval(() => void vault.autoKeepSweep().catch(() => undefined), AUTO_KEEP_EVERY_MS);
       this.autoKeepTimer.unref();

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { appVersion } from '../env/app-version.ts';
+import { READING_VERSION } from '../search-index/reading-version.ts';
 import { SCHEMA_VERSION } from '../search-index/schema.ts';
 
 /** The index's file in the data folder (SessionIndex's INDEX_FILE_NAME: index-store.ts loads the writer, which a read does not need). */
@@ -43,13 +44,13 @@ const fileText = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8'
 
 /**
  * The roots' configuration as one string: saved roots, --root folders, the default folders that exist, the user's
- * prices (pricing.json: a start reports a bad one), app and index versions.
+ * prices (pricing.json: a start reports a bad one), app, index and reading versions.
  */
 export function configKey(dataDir: string, extraRoots: readonly string[], noDefaults: boolean, defaultPaths: readonly string[]): string {
   const saved = fileText(join(dataDir, 'roots.json'));
   const pricing = fileText(join(dataDir, 'pricing.json'));
   const defaults = noDefaults ? [] : defaultPaths.map((path) => `${path}:${existsSync(path)}`);
-  return JSON.stringify({ appVersion, schema: SCHEMA_VERSION, saved, pricing, extra: [...extraRoots].sort(), noDefaults, defaults });
+  return JSON.stringify({ appVersion, schema: SCHEMA_VERSION, reading: READING_VERSION, saved, pricing, extra: [...extraRoots].sort(), noDefaults, defaults });
 }
 
 /**

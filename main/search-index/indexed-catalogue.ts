@@ -3,6 +3,7 @@ import { Catalogue, summaryOf, type CatalogueEntry, type VaultKind } from '../ca
 import type { SessionSummary } from '../../shared/session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import type { SessionIndex } from './index-store.ts';
+import { indexedReadingVersion, READING_VERSION, stampReadingVersion } from './reading-version.ts';
 
 /** Files restored between two turns of the event loop. */
 const RESTORE_PIECE = 8192;
@@ -26,6 +27,9 @@ export class IndexedCatalogue extends Catalogue {
 
   /** False until `restore` is over: the list is then read from the index alone (early-listing.ts). */
   restored = false;
+
+  /** The restored files were read by older readers (reading-version.ts): the first scan reads every one again. */
+  readAgain = false;
 
   /** Paths whose entries still hold their summary. */
   private readonly holding = new Set<string>();
@@ -89,6 +93,8 @@ export class IndexedCatalogue extends Catalogue {
    * only files whose size or mtime changed. Files outside the current folders (a --root of an earlier run) leave the index.
    */
   async restore(isCovered: (path: string) => boolean): Promise<{ restored: number; dropped: number }> {
+    // Files read by older readers stay listed as they were and are read again by the scan that follows.
+    const older = indexedReadingVersion(this.index) !== READING_VERSION;
     let restored = 0;
     let dropped = 0;
     let sinceYield = 0;
@@ -105,8 +111,12 @@ export class IndexedCatalogue extends Catalogue {
       }
       const key = this.putStored(stored.path, stored.size, stored.mtimeMs, stored, stored.companions);
       if (key !== stored.key) this.index.setKeyIfChanged(stored, key);
+      if (older) this.markStale(stored.path);
       restored++;
     }
+    // An empty index is this version's as it is: what it will hold is read now.
+    if (older && restored === 0) stampReadingVersion(this.index);
+    this.readAgain = older && restored > 0;
     this.restored = true;
     return { restored, dropped };
   }

@@ -3,6 +3,7 @@ import { FTS_HASH_BYTES } from '../env/tuning.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { SINCE_TIDY, TEXT_TOTAL_SQL } from './index-tidy.ts';
 import { mergeModeSql } from './merge-mode.ts';
+import { READING_VERSION, READING_VERSION_STATE } from './reading-version.ts';
 import { CREATE_FILE_DAYS_BY_DAY, CREATE_NARROW_SESSIONS, USAGE_V10, USAGE_V8 } from './usage-schema.ts';
 import { addFileModels, CREATE_FILE_MODELS } from './usage-file-models.ts';
 import { addNameTotals, CREATE_NAME_TOTALS } from './usage-name-totals.ts';
@@ -27,9 +28,12 @@ ${AUTOMERGE}`;
 const CREATE_PENDING = `CREATE TABLE fts_pending (id INTEGER PRIMARY KEY, more BLOB);
 CREATE TABLE idents_pending (id INTEGER PRIMARY KEY, idents BLOB);`;
 
-/** Counters the writer keeps with the index (index-tidy.ts: the text written since the full-text tables were last merged). */
+/**
+ * Counters the writer keeps with the index (index-tidy.ts: the text written since the full-text tables were last
+ * merged), and the readers' version its files were read with (reading-version.ts: a new file's are this one's).
+ */
 const CREATE_STATE = `CREATE TABLE index_state (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-INSERT INTO index_state (name, value) VALUES ('${SINCE_TIDY}', 0);`;
+INSERT INTO index_state (name, value) VALUES ('${SINCE_TIDY}', 0), ('${READING_VERSION_STATE}', ${READING_VERSION});`;
 
 /**
  * The titles and metadata again, in a table of their own: when a word is in thousands of sessions, ranking only

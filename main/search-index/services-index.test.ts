@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServices, type Services } from '../app/services.ts';
 import { jidoSession } from '../test-support/session-files.ts';
+import { DatabaseSync } from 'node:sqlite';
 import { INDEX_FILE_NAME } from './index-store.ts';
+import { READING_VERSION } from './reading-version.ts';
 
 let base: string;
 let root: string;
@@ -96,6 +98,29 @@ describe('services with the search index', () => {
     expect((await s.client.listSessions({})).sessions.find((x) => x.key === 'jido-code:j-1')?.title).toBe('etlpipeline');
     expect(await found(s, 'backendwork')).toEqual(['jido-code:j-2']);
     expect(await found(s, 'frontend')).toEqual([]);
+  });
+
+  it('reads every file again once after the readers changed (an index of an older reading version), then only changes', async () => {
+    const same = join(jidoDir(), 'j-1.json');
+    await utimes(same, 1_700_000_000, 1_700_000_000);
+    let s = await startServices(false);
+    await s.close();
+    // What older readers made of an unchanged file (same size and mtime), in an index stamped with their version.
+    await writeFile(same, jidoSession('j-1', 'etlpipeliNE'));
+    await utimes(same, 1_700_000_000, 1_700_000_000);
+    const db = new DatabaseSync(join(dataDir(), INDEX_FILE_NAME));
+    db.prepare("UPDATE index_state SET value = ? WHERE name = 'reading_version'").run(READING_VERSION - 1);
+    db.close();
+    s = await startServices(false);
+    const title = async () => (await s.client.listSessions({})).sessions.find((x) => x.key === 'jido-code:j-1')?.title;
+    expect(await title()).toBe('etlpipeliNE');
+    expect((await s.client.listSessions({})).total).toBe(2);
+    await s.close();
+    // Read with this version now: an unchanged file is not read again.
+    await writeFile(same, jidoSession('j-1', 'ETLPIPELINE'));
+    await utimes(same, 1_700_000_000, 1_700_000_000);
+    s = await startServices(false);
+    expect(await title()).toBe('etlpipeliNE');
   });
 
   it('rebuilds a corrupt index at start, saying so, and still lists everything', async () => {
