@@ -110,6 +110,74 @@ describe('reading many sessions of a store at once', () => {
     for (const id of ids) expect(JSON.parse(alone.get(id)!).messages).toHaveLength(4);
   });
 
+  it('puts rows written out of order in the order reading a session alone gives: by time then id, ids by their UTF-8 bytes', async () => {
+    const path = join(testTempDir('sv-opencode-order-'), 'opencode.db');
+    const db = createOpenCodeStore(path);
+    writers.push(db);
+    const at = 1767225600000;
+    const insertSession = db.prepare("INSERT INTO session (id, project_id, title, directory, time_created, time_updated) VALUES (?, 'prj_main', ?, '/home/dev/app', ?, ?)");
+    const insertMessage = db.prepare('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)');
+    const insertPart = db.prepare('INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)');
+    // Ids whose UTF-16 order differs from their UTF-8 order (U+FF21 sorts before U+1F600 only by bytes), and messages that
+    // tie on time, one whose time is a fraction and one whose time is text (after every number): inserted out of order.
+    const partIds: Array<[string, string]> = [
+      ['prt_b', 'msg_c'],
+      ['prt_a', 'msg_c'],
+      ['prt_\u{1F600}', 'msg_b'],
+      ['prt_\uFF21', 'msg_b'],
+      ['prt_\u00E9', 'msg_a'],
+      ['prt_A', 'msg_a'],
+    ];
+    for (const sessionId of ['ses_1', 'ses_2']) {
+      insertSession.run(sessionId, `Order ${sessionId}`, at, at);
+      const messages: Array<[string, number | string]> = [
+        ['msg_c', at + 2],
+        ['msg_b', at + 1],
+        ['msg_a', at + 1],
+        ['7', at + 1],
+        ['msg_z', 1.5],
+        ['msg_t', 'later'],
+      ];
+      // Ids are unique across the store: the second session's carry a suffix.
+      const own = (id: string) => (sessionId === 'ses_1' ? id : `${id}~2`);
+      for (const [id, time] of messages) {
+        insertMessage.run(own(id), sessionId, time, at, JSON.stringify({ role: 'assistant', time: { created: at, completed: at + 5 } }));
+        if (id === '7' || id === 'msg_z' || id === 'msg_t') insertPart.run(own(`prt_only_${id}`), own(id), sessionId, at, at, JSON.stringify({ type: 'text', text: `only ${id}` }));
+      }
+      for (const [id, owner] of partIds) {
+        insertPart.run(own(id), own(owner), sessionId, at, at, JSON.stringify({ type: 'text', text: `part ${id}` }));
+      }
+    }
+    const ids = ['ses_1', 'ses_2'];
+    const alone = await readAlone(container, path, ids);
+    expect(await readInBatches(container, path, ids, 2)).toEqual(alone);
+    const first = JSON.parse(alone.get('ses_1')!) as { messages: Array<{ id: string; parts: Array<{ text: string }> }> };
+    expect(first.messages.map((m) => m.id)).toEqual(['msg_z', '7', 'msg_a', 'msg_b', 'msg_c', 'msg_t']);
+    const texts = (id: string) => first.messages.find((m) => m.id === id)!.parts.map((p) => p.text);
+    expect(texts('msg_c')).toEqual(['part prt_a', 'part prt_b']);
+    expect(texts('msg_b')).toEqual(['part prt_\uFF21', 'part prt_\u{1F600}']);
+    expect(texts('msg_a')).toEqual(['part prt_A', 'part prt_\u00E9']);
+  });
+
+  it('orders rows as a single read does in a store whose part ids declare a collation', async () => {
+    const path = join(testTempDir('sv-opencode-part-nocase-'), 'opencode.db');
+    const db = new DatabaseSync(path);
+    writers.push(db);
+    db.exec(OPENCODE_SCHEMA.replace('CREATE TABLE part (id TEXT PRIMARY KEY,', 'CREATE TABLE part (id TEXT PRIMARY KEY COLLATE NOCASE,'));
+    db.prepare("INSERT INTO project (id, worktree, time_created, time_updated) VALUES ('prj_main', '/home/dev/app', 1, 1)").run();
+    db.exec('BEGIN');
+    writeSession(db, { id: 'ses_n', title: 'Collated parts', directory: '/home/dev/app', startMs: 1767225600000, turns: [turn('first')] });
+    const insertPart = db.prepare("INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, 'ses_n', 1, 1, ?)");
+    const messageId = (db.prepare("SELECT id FROM message WHERE session_id = 'ses_n' ORDER BY time_created LIMIT 1").get() as { id: string }).id;
+    // "prt_B" < "prt_a" by bytes, "prt_a" < "prt_B" case-blind: the collation decides.
+    for (const id of ['prt_B', 'prt_a']) insertPart.run(id, messageId, JSON.stringify({ type: 'text', text: `text ${id}` }));
+    db.exec('COMMIT');
+    const alone = await readAlone(container, path, ['ses_n']);
+    expect(await readInBatches(container, path, ['ses_n'], 1)).toEqual(alone);
+    const texts = (JSON.parse(alone.get('ses_n')!) as { messages: Array<{ parts: Array<{ text?: string }> }> }).messages[0]!.parts.map((p) => p.text);
+    expect(texts.indexOf('text prt_a')).toBeLessThan(texts.indexOf('text prt_B'));
+  });
+
   it('reads a store of an older schema (parts that name only their message) session by session, as alone', async () => {
     const path = join(testTempDir('sv-opencode-old-'), 'opencode.db');
     const db = createOpenCodeStore(path);
