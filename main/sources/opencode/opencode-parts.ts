@@ -1,6 +1,6 @@
 // Turns a message's OpenCode parts (text, reasoning, tool, file, step-start/step-finish, patch, compaction, ...) into canonical message parts, step usage and sub-session links.
 import type { MessagePart, TokenUsage } from '../../../shared/session.ts';
-import { addUsage, emptyUsage, isRecord, limitDepth, type WarningList } from '../coerce.ts';
+import { addUsage, emptyUsage, isRecord, limitDepth, MAX_DEPTH, type WarningList } from '../coerce.ts';
 import type { OcPart } from './opencode-rows.ts';
 
 /** Parts that record how a turn ran, not what was said: known, and never content. */
@@ -39,12 +39,32 @@ function outputText(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** Whether a JSON value nests no deeper than limitDepth keeps (`depth` levels in already). */
+function withinDepth(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth >= MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!withinDepth(item, depth + 1)) return false;
+    return true;
+  }
+  for (const key in value) if (Object.hasOwn(value, key) && !withinDepth((value as Record<string, unknown>)[key], depth + 1)) return false;
+  return true;
+}
+
+/**
+ * A tool's input as limitDepth gives it: the parsed JSON itself when it is shallow enough (as every real input is),
+ * since limitDepth's copy of it cost a tenth of building a store's sessions and holds the same keys and values.
+ */
+function toolInput(value: unknown, warnings: WarningList, field: string): unknown {
+  return withinDepth(value) ? value : limitDepth(value, warnings, field);
+}
+
 function toolParts(data: Record<string, unknown>, out: PartsOfMessage, warnings: WarningList): void {
   const name = stringOf(data.tool) ?? 'tool';
   const callId = stringOf(data.callID) ?? stringOf(data.id);
   const state = isRecord(data.state) ? data.state : {};
   const status = stringOf(state.status);
-  out.parts.push({ type: 'tool_call', callId, name, input: limitDepth(state.input ?? {}, warnings, `${name}.input`) });
+  out.parts.push({ type: 'tool_call', callId, name, input: toolInput(state.input ?? {}, warnings, `${name}.input`) });
   if (status === 'completed') out.parts.push({ type: 'tool_result', callId, output: outputText(state.output), isError: false });
   else if (status === 'error') out.parts.push({ type: 'tool_result', callId, output: outputText(state.error ?? state.output), isError: true });
   else if (status === 'pending' || status === 'running') out.openTool = true;

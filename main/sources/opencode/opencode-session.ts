@@ -6,13 +6,14 @@ import { CostTotal } from '../../pricing/cost-total.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
 import { addUsage, emptyUsage, isRecord, lastSegment, titleFromText } from '../coerce.ts';
 import type { OpenCodeApp } from './opencode-layout.ts';
+import { isoTime } from './iso-time.ts';
 import { partsOfMessage, tokensOf, type PartsOfMessage } from './opencode-parts.ts';
 import type { OcPart, OcRecord, OcRows } from './opencode-rows.ts';
 
 /** The title OpenCode gives a session until the model names it ("New session - 2026-03-22T10:00:00.000Z"). */
 const PLACEHOLDER_TITLE = /^(New session|Child session) - \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+const iso = (ms: number | null) => (ms === null ? null : isoTime(ms));
 const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 
 interface MessageFacts {
@@ -146,9 +147,9 @@ export function buildOpenCodeSession(rows: OcRows, app: OpenCodeApp, now: number
   const partsBy = new Map<string, OcPart[]>();
   for (const part of rows.parts) {
     const key = part.messageId ?? '';
-    const list = partsBy.get(key) ?? [];
+    let list = partsBy.get(key);
+    if (!list) partsBy.set(key, (list = []));
     list.push(part);
-    partsBy.set(key, list);
   }
   const facts: MessageFacts[] = [];
   for (const record of rows.messages) {

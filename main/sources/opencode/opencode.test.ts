@@ -86,6 +86,29 @@ describe('OpenCode rows that are not what the reader expects', () => {
     ]);
   });
 
+  it('keeps a tool call’s input as written, and cuts one nested deeper than 32 levels with a warning', async () => {
+    const { path, db } = store();
+    session(db, 'ses_d', 'Deep input', 1767225600000);
+    message(db, 'msg_1', 'ses_d', 1767225601000, { role: 'assistant', time: { created: 1767225601000, completed: 1767225605000 } });
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 40; i++) deep = { level: deep };
+    const shallow = { command: 'ls', env: { PATH: '/bin' }, args: ['-l', { n: 2, flags: [true, null] }] };
+    const tool = (id: string, callID: string, input: unknown) =>
+      part(db, id, 'msg_1', 'ses_d', 1767225601001, { type: 'tool', tool: 'bash', callID, state: { status: 'completed', input, output: 'ok' } });
+    tool('prt_1', 'call_shallow', shallow);
+    part(db, 'prt_2', 'msg_1', 'ses_d', 1767225601002, `{"type":"tool","tool":"bash","callID":"call_proto","state":{"status":"completed","input":{"__proto__":{"x":1}},"output":"ok"}}`);
+    tool('prt_3', 'call_deep', deep);
+    const s = await container.readOne(path, 'ses_d');
+    const inputs = s.messages[0]!.parts.flatMap((p) => (p.type === 'tool_call' ? [JSON.stringify(p.input)] : []));
+    expect(inputs[0]).toBe(JSON.stringify(shallow));
+    expect(inputs[1]).toBe('{"__proto__":{"x":1}}');
+    expect(inputs[2]).toContain('[omitted: nested more than 32 levels deep]');
+    expect(inputs[2]).not.toContain('bottom');
+    expect(s.warnings.filter((w) => w.code === 'too_deep').map((w) => w.message)).toEqual([
+      'Field "bash.input" is nested more than 32 levels deep; the deeper part was left out.',
+    ]);
+  });
+
   it('points each message at its row, escaping "/" and "~" in its id as a JSON pointer must', async () => {
     const { path, db } = store();
     session(db, 'ses_p', 'Pointers', 1767225600000);
