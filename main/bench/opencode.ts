@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { generateOpenCodeStore, type OpenCodeStore } from './opencode-store.ts';
+import type { OpenCodeRecall } from './opencode-recall.ts';
 import { replayWriter, type WriterPhases } from './opencode-writer.ts';
 import type { FloorFigures } from './read-parse-floor.ts';
 import type { ColdFigures } from './search-cold.ts';
@@ -19,7 +20,12 @@ export interface OpenCodeFigures {
   runs: Array<{ floor: FloorFigures; cold: ColdFigures; start: ColdFigures }>;
   /** The writer thread's work replayed on one thread after the runs, with a floor measured beside it. */
   writer: { phases: WriterPhases; floor: FloorFigures };
+  /** After the last run's first scan: sampled sessions found by a phrase of their last answer. */
+  recall: OpenCodeRecall;
 }
+
+/** Sessions the recall check searches for, spread over the store. */
+const RECALL_SESSIONS = 50;
 
 /** Sessions of the store whose first scan measures the fixed start: enough to start every thread a big scan starts. */
 const START_SESSIONS = 10;
@@ -67,6 +73,13 @@ async function firstScan(base: string, store: OpenCodeStore): Promise<ColdFigure
   return JSON.parse(stdout) as ColdFigures;
 }
 
+/** The index the last first scan left, searched (in a process of its own) for a phrase of each sampled session's last answer. */
+async function recallAfterScan(base: string, store: OpenCodeStore): Promise<OpenCodeRecall> {
+  const args = [join(import.meta.dirname, 'opencode-recall.ts'), join(base, 'data'), store.root, store.path, String(RECALL_SESSIONS)];
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 1 << 20 });
+  return JSON.parse(stdout) as OpenCodeRecall;
+}
+
 /** `runs` floors and first scans, in turn (a busy minute falls on both alike), each beside the first scan of a small store. */
 export async function benchOpenCode(sessions: number, runs: number): Promise<OpenCodeFigures> {
   const base = await mkdtemp(join(tmpdir(), 'sv-bench-opencode-'));
@@ -76,13 +89,16 @@ export async function benchOpenCode(sessions: number, runs: number): Promise<Ope
     const generateMs = performance.now() - g0;
     const small = await generateOpenCodeStore(join(base, 'small'), START_SESSIONS);
     const measured: OpenCodeFigures['runs'] = [];
+    let recall: OpenCodeRecall | null = null;
     for (let r = 0; r < runs; r++) {
       const floor = storeFloor(store.path);
       const cold = await firstScan(base, store);
+      if (r === runs - 1) recall = await recallAfterScan(base, store);
       measured.push({ floor, cold, start: await firstScan(base, small) });
     }
     const writerFloor = storeFloor(store.path);
-    return { store, generateMs, runs: measured, writer: { phases: await replayWriter(store.path), floor: writerFloor } };
+    if (!recall) throw new Error('No run was measured.');
+    return { store, generateMs, runs: measured, writer: { phases: await replayWriter(store.path), floor: writerFloor }, recall };
   } finally {
     await rm(base, { recursive: true, force: true });
   }
@@ -159,6 +175,12 @@ export function printOpenCode(f: OpenCodeFigures): void {
       runs.map((r) => r.cold.peakRssMb),
       (n) => `${Math.round(n)} MB`,
     )}`,
+  );
+  const { recall } = f;
+  console.log(
+    `  recall after the last first scan:                   ${recall.found} of ${recall.checked} sampled sessions found by a phrase of their last answer${
+      recall.missed.length ? `; missed ${recall.missed.join(', ')}` : ''
+    }`,
   );
   // CPU on one thread, so a busy machine changes it little: what the writer thread spends per phase, as a ratio to the
   // floor's CPU. The words are what stands between the listed and the searchable store.
