@@ -97,6 +97,34 @@ describe('extractIndexText: every word is indexed once, whatever the caps keep f
     expect(text.more.split(' ')).toEqual(expect.arrayContaining(['aardvark', 'pangolin', 'tail']));
   });
 
+  it("indexes the model's provider and parameters, where the system prompt came from, and the files an operation staged", () => {
+    const session = makeSession('s8', {
+      model: { provider: 'openrouter', name: 'gpt-5', parameters: { reasoningEffort: 'painstaking' } },
+      systemPrompt: { path: '/etc/agents/reviewer.md', hash: null, text: null },
+      operations: [
+        {
+          id: 'op1',
+          type: 'gate_accept',
+          name: 'accept',
+          timestamp: null,
+          endedAt: null,
+          status: 'ok',
+          latencyMs: null,
+          detail: null,
+          vcs: {
+            staged: { A: ['migrations/0007_users.sql'], M: [], D: [], R: [{ from: 'old_name.rs', to: 'new_name.rs' }] },
+            appliedSha: null,
+            restoredSha: null,
+          },
+          usage: null,
+        },
+      ],
+    });
+    const text = extractIndexText(session);
+    expect(text.meta.split('\n')).toContain('openrouter');
+    expect(text.more.split(' ')).toEqual(expect.arrayContaining(['painstaking', 'reviewer', 'migrations', '0007', 'users', 'old', 'name', 'rs']));
+  });
+
   it('indexes what is not stored as its distinct words, so a huge session’s catch-up stays small', () => {
     const output = `${'alpha beta '.repeat(500_000)}gamma`;
     const session = makeSession('s9', { messages: [{ ...textMessage('tool', ''), parts: [{ type: 'tool_result', callId: 't9', output, isError: false }] }] });

@@ -257,6 +257,7 @@ function metaOf(session: Session): string {
     session.project.branch,
     session.project.headCommit,
     session.model?.name,
+    session.model?.provider,
     session.outcome?.status,
     session.outcome?.summary,
     session.outcome?.commitSha,
@@ -343,13 +344,18 @@ export function extractPackedIndexText(session: Session): PackedIndexText {
   for (const line of meta.split('\n')) more.know(line);
   const metaEnd = out.at;
   const identsEnd = metaEnd;
-  // The rest of the session's words: its extras (titles, summaries), the system prompt, the configuration, operations.
+  // The rest of the session's words: its extras (titles, summaries), the model's parameters, the system prompt and
+  // where it came from, the configuration, operations.
   more.addStrings(session.extra);
-  if (session.systemPrompt?.text) more.addStrings(session.systemPrompt.text);
+  if (session.model) more.addStrings(session.model.parameters);
+  if (session.systemPrompt) more.addStrings([session.systemPrompt.path, session.systemPrompt.text]);
   for (const entry of session.config) more.addStrings(entry.value);
-  // What each operation's detail holds (a gate's note, a command run), shown in its operation tree; a todo's
-  // in-progress wording.
-  for (const op of session.operations) more.addStrings(op.detail);
+  // What each operation's detail holds (a gate's note, a command run) and the files it staged, shown in its operation
+  // tree; a todo's in-progress wording.
+  for (const op of session.operations) {
+    more.addStrings(op.detail);
+    if (op.vcs) more.addStrings(op.vcs.staged);
+  }
   for (const todo of session.todos) if (todo.activeForm) more.addStrings(todo.activeForm);
   // Only found, never shown: each of its words once (distinct-words.ts). A sixth of the bytes on the realistic
   // corpus, so the catch-up indexes it sooner, and a common word's list of positions stays short for ranking.
