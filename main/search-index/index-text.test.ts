@@ -117,6 +117,10 @@ describe('extractIndexText: every word is indexed once, whatever the caps keep f
             restoredSha: null,
           },
           usage: null,
+          cost: null,
+          parentId: null,
+          childSessionKey: null,
+          origin: null,
         },
       ],
     });
