@@ -4,13 +4,13 @@ import type { DatabaseSync } from 'node:sqlite';
 import { SINCE_TIDY, TEXT_TOTAL_SQL } from './index-tidy.ts';
 import { mergeModeSql } from './merge-mode.ts';
 import { READING_VERSION, READING_VERSION_STATE } from './reading-version.ts';
-import { CREATE_FILE_DAYS_BY_DAY, CREATE_NARROW_SESSIONS, USAGE_V10, USAGE_V8 } from './usage-schema.ts';
+import { CREATE_FILE_DAYS_BY_DAY, CREATE_FILE_PACKS, CREATE_NARROW_SESSIONS, USAGE_V10, USAGE_V8 } from './usage-schema.ts';
 import { addFileModels, CREATE_FILE_MODELS } from './usage-file-models.ts';
 import { addNameTotals, CREATE_NAME_TOTALS } from './usage-name-totals.ts';
-import { addFileDays } from './usage-write.ts';
+import { addFileDays, addFilePacks } from './usage-write.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 /** A new file starts in steady mode: FTS5 merges segments as they pile up (merge-mode.ts). */
 const AUTOMERGE = mergeModeSql('steady');
@@ -119,6 +119,7 @@ ${CREATE_FILE_MODELS}
 ${CREATE_NARROW_SESSIONS}
 ${CREATE_NAME_TOTALS}
 ${CREATE_FILE_DAYS_BY_DAY}
+${CREATE_FILE_PACKS}
 ${CREATE_PENDING}
 ${FTS_TUNING}`;
 
@@ -168,6 +169,8 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
   11: addNameTotals,
   // 12 -> 13: usage-schema.ts's day rows by day (an index SQLite builds from the rows already stored).
   12: (db) => db.exec(CREATE_FILE_DAYS_BY_DAY),
+  // 13 -> 14: usage-file-pack.ts's packed facts per file, from the session and day rows already stored.
+  13: addFilePacks,
 };
 
 export function createSchema(db: DatabaseSync): void {

@@ -1,4 +1,4 @@
-// The dashboard's fast ways (the writer's totals, the files' day rows, the totals less the other files, over all time or a query's dates, model: by its indexed names and the totals per set of names) show what every matched file's hourly rows show, for each query shape the bench times, on a varied generated index with and without kept copies; and indexes of schema 10 and 11 upgrade to the same answers.
+// The dashboard's fast ways (the writer's totals, the files' day rows, the totals less the other files, read from their packed day rows, over all time or a query's dates, model: by its indexed names and the totals per set of names) show what every matched file's hourly rows show, for each query shape the bench times, on a varied generated index with and without kept copies; and indexes of schema 10, 11 and 13 upgrade to the same answers.
 import { DatabaseSync } from 'node:sqlite';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,12 @@ import { modelCondition } from './usage-file-models.ts';
 import { namesAnswer } from './usage-name-rollup.ts';
 import { DROP_NAME_TOTALS } from './usage-name-totals.ts';
 import { dashboardBothWays, putWithUsage, VAULT, vaultCatalogue } from './usage-test-catalogue.ts';
+import { setHeatmap, setSessions, setUsage } from './usage-file-days.ts';
+import { packFile } from './usage-file-pack.ts';
+import { packedOthers } from './usage-packed-set.ts';
+import { OTHERS_TABLE } from './usage-scope-table.ts';
+import { clockFor } from './usage-timeline.ts';
+import { usageDashboard } from './usage-dashboard.ts';
 
 const NOW = Date.UTC(2026, 10, 1);
 const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -315,6 +321,178 @@ describe('an index of schema 10', () => {
     try {
       expect(index.note).toBe(`The search index was upgraded from version 10 to ${SCHEMA_VERSION}.`);
       expect(index.prepared('SELECT model, file_id FROM usage_file_models ORDER BY 1, 2').all()).toEqual(written);
+      const catalogue = vaultCatalogue(index);
+      await catalogue.restore(() => true);
+      for (const [query, breakdown] of SHAPES) {
+        const [fast, reference] = both(catalogue, query, breakdown);
+        expect(fast, query).toEqual(reference);
+      }
+    } finally {
+      index.close();
+    }
+  });
+});
+
+/** The files the last dashboard call counted as the others (the totals less them: a word in most files). */
+const others = (catalogue: IndexedCatalogue) =>
+  (catalogue.index.prepared(`SELECT id FROM ${OTHERS_TABLE} ORDER BY id`).all() as Array<{ id: number }>).map((r) => r.id);
+
+describe('the others of a word in most files, from their packs', () => {
+  const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
+  fill(catalogue, 200);
+  const ask = (breakdown: 'model' | 'source' | 'project') => {
+    catalogue.index.flush();
+    return usageDashboard(catalogue, { query: 'parser', timezone: HERE, breakdown }, () => null, NOW);
+  };
+
+  it.each(['model', 'source', 'project'] as const)('add up (by %s) to what their day rows and session rows give, to the last bit', (breakdown) => {
+    ask(breakdown);
+    expect(others(catalogue).length).toBeGreaterThan(5);
+    const clock = clockFor(catalogue, 0, Number.MAX_SAFE_INTEGER, HERE);
+    const packed = packedOthers(catalogue, breakdown);
+    const usage = setUsage(catalogue, 'others', clock, breakdown, false);
+    expect(packed).not.toBeNull();
+    const { hours, hourTriples, ...figures } = packed?.usage ?? usage;
+    const { hours: json, hourTriples: none, ...rows } = usage;
+    expect(hours.size).toBe(0);
+    expect(none).toBeUndefined();
+    expect(figures).toStrictEqual(rows);
+    expect(rows.rows.length).toBeGreaterThan(10);
+    const days = [...json.keys()];
+    expect([...(hourTriples?.keys() ?? [])].sort()).toEqual(days.sort());
+    expect(setHeatmap(packed?.usage ?? usage, clock, days)).toStrictEqual(setHeatmap(usage, clock, days));
+    expect(packed?.sessions).toStrictEqual(setSessions(catalogue, 'others'));
+  });
+
+  it('are what the dashboard takes off (a pack changed behind the writer’s back shows), and a damaged pack is read past: its file’s rows are read instead', () => {
+    const [before] = both(catalogue, 'parser', 'model');
+    const dayRows = (id: number) =>
+      catalogue.index
+        .prepared(
+          `SELECT day, model, input, output, cache_read, cache_write, reasoning, cost, unpriced, calls, hours FROM usage_file_days WHERE file_id = ? AND day != ''`,
+        )
+        .all(id) as Array<
+        { day: string; model: string; hours: string } & Record<
+          'input' | 'output' | 'cache_read' | 'cache_write' | 'reasoning' | 'cost' | 'unpriced' | 'calls',
+          number
+        >
+      >;
+    const file = others(catalogue).find((id) => dayRows(id).length > 0) ?? 0;
+    const pack = (catalogue.index.prepared('SELECT pack FROM usage_file_packs WHERE file_id = ?').get(file) as { pack: Uint8Array }).pack;
+    const setPack = (value: Uint8Array) => catalogue.index.prepared('UPDATE usage_file_packs SET pack = ? WHERE file_id = ?').run(value, file);
+    try {
+      // A billion input tokens more in the file's pack only: the others take off a billion more.
+      const s = catalogue.index.prepared('SELECT format, project, top_level, length_bucket, turns, tools FROM usage_sessions WHERE file_id = ?').get(file) as {
+        format: string;
+        project: string;
+        top_level: number;
+        length_bucket: number;
+        turns: number;
+        tools: string | null;
+      };
+      const days = dayRows(file).map((r, i) => ({
+        day: r.day,
+        model: r.model,
+        sums: [r.input + (i === 0 ? 1e9 : 0), r.output, r.cache_read, r.cache_write, r.reasoning, r.cost, r.unpriced, r.calls],
+        hours: JSON.parse(r.hours) as Array<[number, number, number]>,
+      }));
+      const tools = s.tools ? (JSON.parse(s.tools) as Array<[string, number, number]>) : [];
+      setPack(packFile({ format: s.format, project: s.project, topLevel: s.top_level, lengthBucket: s.length_bucket, turns: s.turns, tools, days }));
+      const [changed] = both(catalogue, 'parser', 'model');
+      expect(before.totals.totalTokens - changed.totals.totalTokens).toBeCloseTo(1e9, -2);
+      // Cut short: not read; the others' day rows and session rows are read instead, and the answer is the hourly rows'.
+      setPack(pack.subarray(0, pack.length - 3));
+      const [fast, reference] = both(catalogue, 'parser', 'model');
+      expect(fast).toEqual(reference);
+      expect(fast).toEqual(before);
+    } finally {
+      setPack(pack);
+    }
+  });
+});
+
+/** Every file's pack, and the pack of what its session row and day rows hold, by file id. */
+function packsAndRows(index: SessionIndex): { packs: Map<number, Uint8Array>; rows: Map<number, Uint8Array> } {
+  index.flush();
+  const packs = new Map(
+    (index.prepared('SELECT file_id, pack FROM usage_file_packs').all() as Array<{ file_id: number; pack: Uint8Array }>).map((r) => [r.file_id, r.pack]),
+  );
+  const sessions = index.prepared('SELECT file_id, format, project, top_level, length_bucket, turns, tools FROM usage_sessions').all() as Array<{
+    file_id: number;
+    format: string;
+    project: string;
+    top_level: number;
+    length_bucket: number;
+    turns: number;
+    tools: string | null;
+  }>;
+  const days = index.prepared(
+    'SELECT day, model, input, output, cache_read, cache_write, reasoning, cost, unpriced, calls, hours FROM usage_file_days WHERE file_id = ?',
+  );
+  const rows = new Map(
+    sessions.map((s) => [
+      s.file_id,
+      packFile({
+        format: s.format,
+        project: s.project,
+        topLevel: s.top_level,
+        lengthBucket: s.length_bucket,
+        turns: s.turns,
+        tools: s.tools ? (JSON.parse(s.tools) as Array<[string, number, number]>) : [],
+        days: (days.all(s.file_id) as Array<Record<string, number> & { day: string; model: string; hours: string }>).map((d) => ({
+          day: d.day,
+          model: d.model,
+          sums: [d.input, d.output, d.cache_read, d.cache_write, d.reasoning, d.cost, d.unpriced, d.calls].map(Number),
+          hours: JSON.parse(d.hours) as Array<[number, number, number]>,
+        })),
+      }),
+    ]),
+  );
+  return { packs, rows };
+}
+
+describe('each file’s pack', () => {
+  it('is written, rewritten and removed with its file: what its session row and day rows hold', () => {
+    const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
+    fill(catalogue, 40);
+    const rng = new Prng(9);
+    for (let n = 0; n < 4; n++) {
+      const s = syntheticSession(rng, 30_000 + n);
+      putWithUsage(catalogue, `/bench/pack-${n}.jsonl`, s);
+      catalogue.index.flush();
+      putWithUsage(catalogue, `/bench/pack-${n}.jsonl`, calling(s, 'gpt-5-codex'));
+      if (n % 2) catalogue.remove(`/bench/pack-${n}.jsonl`);
+    }
+    const { packs, rows } = packsAndRows(catalogue.index);
+    expect(packs.size).toBeGreaterThan(40);
+    expect(packs).toEqual(rows);
+  });
+});
+
+describe('an index of schema 13', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sv-dashboard-packs-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const packs = (read: (sql: string) => unknown[]) => read('SELECT file_id, pack FROM usage_file_packs ORDER BY file_id');
+
+  it('gains each file’s pack from the session and day rows it has: the writer’s, and the same answers', async () => {
+    const file = join(dir, 'index.sqlite');
+    const first = new SessionIndex(file);
+    fill(vaultCatalogue(first), 120);
+    await first.settled();
+    first.close();
+    // Schema 13 is schema 14 without the packs, at version 13.
+    const db = new DatabaseSync(file);
+    const written = packs((sql) => db.prepare(sql).all());
+    expect(written.length).toBe((db.prepare('SELECT count(*) AS n FROM usage_sessions').get() as { n: number }).n);
+    expect(written.length).toBeGreaterThan(100);
+    db.exec('DROP TABLE usage_file_packs; PRAGMA user_version = 13');
+    db.close();
+    const index = new SessionIndex(file);
+    try {
+      expect(index.note).toBe(`The search index was upgraded from version 13 to ${SCHEMA_VERSION}.`);
+      expect(packs((sql) => index.prepared(sql).all())).toEqual(written);
+      const stored = packsAndRows(index);
+      expect(stored.packs).toEqual(stored.rows);
       const catalogue = vaultCatalogue(index);
       await catalogue.restore(() => true);
       for (const [query, breakdown] of SHAPES) {

@@ -4,6 +4,7 @@ import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
 import { allInClock, countedWithUsage } from './usage-dated-totals.ts';
 import { clockDays, filesCounted, ranked, setHeatmap, setSessions, setUsage, type HeatCell, type ModelSum } from './usage-file-days.ts';
 import type { UsageSource } from './usage-match.ts';
+import { packedOthers } from './usage-packed-set.ts';
 import { Rollup } from './usage-rollup.ts';
 import { storedOthers, storeOthers, type StoredScope } from './usage-scope-table.ts';
 import type { Clock, DayRow } from './usage-timeline.ts';
@@ -61,21 +62,37 @@ function less<T>(all: T[], some: T[], key: (r: T) => string, sub: (a: T, b: T) =
 }
 
 /**
+ * `all` day rows less `some`, matched by day and group (a group of no name matching an empty one), as `less` with that
+ * key, looked up day by day instead of by a string made for each row (100,000 sessions by project: 14,634 rows).
+ */
+function lessDays(all: DayRow[], some: DayRow[], keep: (r: DayRow) => boolean): DayRow[] {
+  const others = new Map<string, Map<string, DayRow>>();
+  for (const r of some) {
+    let byGroup = others.get(r.day);
+    if (!byGroup) others.set(r.day, (byGroup = new Map()));
+    byGroup.set(r.g ?? '', r);
+  }
+  const rows: DayRow[] = [];
+  for (const r of all) {
+    const o = others.get(r.day)?.get(r.g ?? '');
+    const row = o ? subRow(r, o) : r;
+    if (keep(row)) rows.push(row);
+  }
+  return rows;
+}
+
+/**
  * Every file's totals (the writer's) less the other files' rows: for a query matching most files (a common word), whose
  * own rows would be most of the index's. Only without dates (the totals per model and project are over all time).
  */
 function others(catalogue: IndexedCatalogue, stored: StoredScope, clock: Clock, breakdown: DashboardBreakdown): Parts {
   const all = new Rollup(catalogue, { ...stored.scope.parsed, filters: { ...stored.scope.parsed.filters, source: undefined } }, []);
   storeOthers(catalogue);
-  const usage = setUsage(catalogue, 'others', clock, breakdown, false);
-  const rows = less(
-    all.dayRows(clock, breakdown),
-    usage.rows,
-    (r) => `${r.day}\n${r.g ?? ''}`,
-    subRow,
-    (r) => r.calls !== 0,
-  );
-  const sessions = once(() => setSessions(catalogue, 'others'));
+  // One read of the others' packs (100,000 sessions, a word in 89%: 11,152 files, 29,561 day rows).
+  const packed = packedOthers(catalogue, breakdown);
+  const usage = packed?.usage ?? setUsage(catalogue, 'others', clock, breakdown, false);
+  const rows = lessDays(all.dayRows(clock, breakdown), usage.rows, (r) => r.calls !== 0);
+  const sessions = once(() => packed?.sessions ?? setSessions(catalogue, 'others'));
   return {
     rows,
     heatmap: (days) =>
@@ -177,13 +194,7 @@ export function fromDatedTotals(catalogue: IndexedCatalogue, stored: StoredScope
   const counted = once(() => countedWithUsage(catalogue, clock, all.edgeFiles));
   const sessions = once(() => setSessions(catalogue, 'matched'));
   return {
-    rows: less(
-      all.rows,
-      usage.rows,
-      (r) => `${r.day}\n${r.g ?? ''}`,
-      subRow,
-      (r) => r.calls !== 0 || tokensOf(r) !== 0,
-    ),
+    rows: lessDays(all.rows, usage.rows, (r) => r.calls !== 0 || tokensOf(r) !== 0),
     heatmap: (days) =>
       less(
         rollup.heatmap(clock, days),

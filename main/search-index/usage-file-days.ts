@@ -12,7 +12,7 @@ import { NONE, type Clock, type DayRow } from './usage-timeline.ts';
 
 /** Which files: those of the stored scope, or every other one with a session row (what the writer's totals hold beyond them: storeOthers). */
 export type Side = 'matched' | 'others';
-const tableOf = (side: Side) => (side === 'matched' ? FAMILY_TABLE : OTHERS_TABLE);
+export const tableOf = (side: Side) => (side === 'matched' ? FAMILY_TABLE : OTHERS_TABLE);
 
 export interface ModelSum {
   name: string;
@@ -48,6 +48,8 @@ export interface SetUsage {
   withUsage: number;
   /** The hours JSON of the day rows read, by local day (the heatmap's, from the same read: setHeatmap). */
   hours: Map<string, string[]>;
+  /** Or their hours as read from packs (usage-packed-set.ts): local hour, calls and tokens, three numbers each, by local day. */
+  hourTriples?: Map<string, number[]>;
 }
 
 /** A set's tool calls, and its sessions per length and turns bucket (index = bucket). */
@@ -116,30 +118,19 @@ function each(statement: StatementSync, params: SQLInputValue[], add: (row: unkn
   for (const row of statement.iterate(...params) as Iterable<unknown[]>) add(row);
 }
 
-/**
- * The days in the clock fully: its first and last local day are cut at its hours (from each row's hours) unless all
- * their hours are in it (clockDays), the days between are read whole. Without dates, every day is whole. `cutHours`
- * false leaves the hours of the days the clock cuts out (usage-dated-totals.ts reads them for every file at once). The same read keeps each day row's hours JSON (the first
- * and last day's too) for the heatmap, which read the rows once more (100,000 sessions, `after:30d`: 33,000 rows).
- */
-export function setUsage(
-  source: Pick<UsageSource, 'index'>,
-  side: Side,
-  clock: Clock,
-  breakdown: DashboardBreakdown,
-  bounded: boolean,
-  cutHours = true,
-): SetUsage {
+/** Adds day rows up into a set's usage (setUsage, usage-packed-set.ts): cells per day and group, models, projects and their files. */
+export function setSums(breakdown: DashboardBreakdown): {
+  /** Adds a row whose eight sums (SUMS' order) start at `at`. */
+  add: (file: number, day: string, model: string, format: string, project: string, r: ArrayLike<unknown>, at: number) => void;
+  /** What was added, with the hours JSON kept by day (or their triples, `hourTriples`). */
+  result: (hours: SetUsage['hours'], hourTriples?: SetUsage['hourTriples']) => SetUsage;
+} {
   // Cells by day, then by group; each project's row (and its chart group) looked up once per project string.
   const cells = new Map<string, Map<string | null, DayRow>>();
   const models = new Map<string, ModelSum>();
   const projects = new Map<string, ProjectSum & { files: Set<number> }>();
   const ofProject = new Map<string, { group: string; row: ProjectSum & { files: Set<number> } }>();
-  const hours = new Map<string, string[]>();
-  const days = bounded ? clockDays(clock) : null;
-  const cut = new Set(days?.cuts.map(([day]) => day));
-  /** Adds a row whose eight sums (SUMS' order) start at `at`. */
-  const add = (file: number, day: string, model: string, format: string, project: string, r: readonly unknown[], at: number) => {
+  const add = (file: number, day: string, model: string, format: string, project: string, r: ArrayLike<unknown>, at: number) => {
     const input = r[at] as number;
     const output = r[at + 1] as number;
     const cacheRead = r[at + 2] as number;
@@ -185,6 +176,36 @@ export function setUsage(
     p.costUsd += cost;
     p.files.add(file);
   };
+  const result = (hours: SetUsage['hours'], hourTriples?: SetUsage['hourTriples']): SetUsage => ({
+    rows: [...cells.values()].flatMap((byGroup) => [...byGroup.values()]),
+    models: [...models.values()],
+    projects: [...projects.values()].map(({ files: f, ...p }) => ({ ...p, sessions: f.size })),
+    // A file has one project: the files with usage are its projects' files.
+    withUsage: [...projects.values()].reduce((n, p) => n + p.files.size, 0),
+    hours,
+    hourTriples,
+  });
+  return { add, result };
+}
+
+/**
+ * The days in the clock fully: its first and last local day are cut at its hours (from each row's hours) unless all
+ * their hours are in it (clockDays), the days between are read whole. Without dates, every day is whole. `cutHours`
+ * false leaves the hours of the days the clock cuts out (usage-dated-totals.ts reads them for every file at once). The same read keeps each day row's hours JSON (the first
+ * and last day's too) for the heatmap, which read the rows once more (100,000 sessions, `after:30d`: 33,000 rows).
+ */
+export function setUsage(
+  source: Pick<UsageSource, 'index'>,
+  side: Side,
+  clock: Clock,
+  breakdown: DashboardBreakdown,
+  bounded: boolean,
+  cutHours = true,
+): SetUsage {
+  const { add, result } = setSums(breakdown);
+  const hours = new Map<string, string[]>();
+  const days = bounded ? clockDays(clock) : null;
+  const cut = new Set(days?.cuts.map(([day]) => day));
   const columns = `d.file_id, d.day, d.model, s.format, s.project, d.hours, ${SUM_COLUMNS}`;
   const whole = source.index.prepared(`SELECT ${columns} FROM ${fromSide(side)} WHERE d.day != ''${bounded ? ' AND d.day >= ? AND d.day <= ?' : ''}`);
   each(whole, days ? [days.first, days.last] : [], (r) => {
@@ -206,36 +227,32 @@ export function setUsage(
     );
     for (const [day, from, to] of days.cuts) each(hourly, [from, to], (r) => add(r[0] as number, day, r[1] as string, r[2] as string, r[3] as string, r, 4));
   }
-  return {
-    rows: [...cells.values()].flatMap((byGroup) => [...byGroup.values()]),
-    models: [...models.values()],
-    projects: [...projects.values()].map(({ files: f, ...p }) => ({ ...p, sessions: f.size })),
-    // A file has one project: the files with usage are its projects' files.
-    withUsage: [...projects.values()].reduce((n, p) => n + p.files.size, 0),
-    hours,
-  };
+  return result(hours);
 }
 
 /**
  * Calls and tokens per local day and hour of these days (in the clock's hours: `bounded`, its first and last day are
  * cut), from the hours JSON setUsage kept of the same set's day rows.
  */
-export function setHeatmap(usage: Pick<SetUsage, 'hours'>, clock: Clock, days: readonly string[], bounded = false): HeatCell[] {
+export function setHeatmap(usage: Pick<SetUsage, 'hours' | 'hourTriples'>, clock: Clock, days: readonly string[], bounded = false): HeatCell[] {
   const local = localHours(clock.timezone);
   const first = bounded ? local(clock.fromMs) : null;
   const last = bounded ? local(clock.toMs) : null;
   const cells: HeatCell[] = [];
   for (const day of new Set(days)) {
     const byHour = new Map<number, HeatCell>();
-    // Read without JSON.parse's array per hour (100,000 sessions, `after:30d`: 33,000 rows, 24 -> 8 ms).
-    eachHour(usage.hours.get(day) ?? [], (hour, calls, tokens) => {
+    const visit = (hour: number, calls: number, tokens: number) => {
       if ((first && day === first.day && hour < first.hour) || (last && day === last.day && hour > last.hour)) return;
       const cell = byHour.get(hour);
       if (cell) {
         cell.calls += calls;
         cell.totalTokens += tokens;
       } else byHour.set(hour, { day, hour, calls, totalTokens: tokens });
-    });
+    };
+    // Read without JSON.parse's array per hour (100,000 sessions, `after:30d`: 33,000 rows, 24 -> 8 ms).
+    eachHour(usage.hours.get(day) ?? [], visit);
+    const triples = usage.hourTriples?.get(day) ?? [];
+    for (let i = 0; i < triples.length; i += 3) visit(triples[i] as number, triples[i + 1] as number, triples[i + 2] as number);
     cells.push(...byHour.values());
   }
   return cells;
@@ -243,6 +260,25 @@ export function setHeatmap(usage: Pick<SetUsage, 'hours'>, clock: Clock, days: r
 
 /** The side's tool calls (every file), and its top-level sessions per length and turns bucket. */
 export function setSessions(source: Pick<UsageSource, 'index'>, side: Side): SetSessions {
+  const tally = sessionTally();
+  // One read of the side's session rows for both: each file's tools JSON, read without JSON.parse's arrays, and the
+  // top-level sessions' buckets, where a second statement walked the files again (100,000 sessions, a word in 90%:
+  // the others' 11,152 rows, 33 -> 25 ms; `after:30d`'s 10,197 files 34 -> 30 ms).
+  const rows = `SELECT s.tools, s.top_level, s.length_bucket, s.turns FROM ${tableOf(side)} x CROSS JOIN usage_sessions s ON s.file_id = x.id`;
+  each(source.index.prepared(rows), [], (r) => tally.add(r, 0));
+  return tally.result();
+}
+
+/** Adds session rows up into a set's tools and buckets (setSessions, usage-packed-set.ts). */
+export function sessionTally(): {
+  /** Adds a session row whose tools JSON, top-level flag, length bucket and turns are at `at` onwards. */
+  add: (r: readonly unknown[], at: number) => void;
+  /** Adds one of a session's tools. */
+  addTool: (name: string, calls: number, failures: number) => void;
+  /** Adds a session to its buckets (a top-level one: a sub-agent is part of its parent). */
+  addSession: (topLevel: number, lengthBucket: number, turns: number) => void;
+  result: () => SetSessions;
+} {
   const tools = new Map<string, ToolSum>();
   const lengths = LENGTH_BUCKETS.map(() => 0);
   const turns = TURN_BUCKETS.map(() => 0);
@@ -253,19 +289,17 @@ export function setSessions(source: Pick<UsageSource, 'index'>, side: Side): Set
       t.failures += failures;
     } else tools.set(name, { name, calls, failures });
   };
-  // One read of the side's session rows for both: each file's tools JSON, read without JSON.parse's arrays, and the
-  // top-level sessions' buckets, where a second statement walked the files again (100,000 sessions, a word in 90%:
-  // the others' 11,152 rows, 33 -> 25 ms; `after:30d`'s 10,197 files 34 -> 30 ms).
-  const rows = `SELECT s.tools, s.top_level, s.length_bucket, s.turns FROM ${tableOf(side)} x CROSS JOIN usage_sessions s ON s.file_id = x.id`;
-  each(source.index.prepared(rows), [], (r) => {
-    if (r[0] !== null) eachTool(r[0] as string, addTool);
-    if (r[1] !== 1) return;
-    const lb = r[2] as number;
+  const addSession = (topLevel: number, lb: number, turnCount: number) => {
+    if (topLevel !== 1) return;
     if (lb >= 0) lengths[lb] = (lengths[lb] ?? 0) + 1;
-    const tb = turnBucket(r[3] as number);
+    const tb = turnBucket(turnCount);
     turns[tb] = (turns[tb] ?? 0) + 1;
-  });
-  return { tools: [...tools.values()], lengths, turns };
+  };
+  const add = (r: readonly unknown[], at: number) => {
+    if (r[at] !== null) eachTool(r[at] as string, addTool);
+    addSession(r[at + 1] as number, r[at + 2] as number, r[at + 3] as number);
+  };
+  return { add, addTool, addSession, result: () => ({ tools: [...tools.values()], lengths, turns }) };
 }
 
 /** Whether every file's day rows were counted in this time zone (the writer's; the machine's unless it changed). */

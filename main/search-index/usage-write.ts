@@ -6,7 +6,8 @@ import type { UsageFacts } from './usage-facts.ts';
 import { localHours, type LocalHour } from './usage-periods.ts';
 import { CREATE_FILE_MODELS, fileModelNames } from './usage-file-models.ts';
 import { CREATE_NAME_TOTALS, NameTotals, namesKey } from './usage-name-totals.ts';
-import { CREATE_FILE_DAYS, CREATE_PROJECT_DAYS } from './usage-schema.ts';
+import { CREATE_FILE_DAYS, CREATE_FILE_PACKS, CREATE_PROJECT_DAYS } from './usage-schema.ts';
+import { packFile, type PackedDay, type PackedFile } from './usage-file-pack.ts';
 import type { ToolUse } from './usage-tools.ts';
 import { UsageTotals } from './usage-totals.ts';
 
@@ -46,6 +47,7 @@ export class UsageWrites {
   private readonly insertHour: StatementSync;
   private readonly insertTool: StatementSync;
   private readonly insertSession: StatementSync;
+  private readonly insertPack: StatementSync;
   private readonly insertLimit: StatementSync;
   private readonly insertModel: StatementSync;
   private readonly addHours: StatementSync;
@@ -73,6 +75,7 @@ export class UsageWrites {
     );
     this.insertTool = db.prepare('INSERT INTO usage_tools (file_id, name, calls, failures) VALUES (?, ?, ?, ?)');
     this.insertModel = db.prepare('INSERT OR IGNORE INTO usage_file_models (model, file_id) VALUES (?, ?)');
+    this.insertPack = db.prepare('INSERT OR REPLACE INTO usage_file_packs (file_id, pack) VALUES (?, ?)');
     this.insertSession = db.prepare(
       'INSERT OR REPLACE INTO usage_sessions (file_id, format, zone, project, turns, length_bucket, top_level, with_usage, tools) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -112,7 +115,7 @@ export class UsageWrites {
     this.sessionOf = db.prepare('SELECT turns FROM usage_sessions WHERE file_id = ?');
     this.totals = new UsageTotals(db);
     this.names = new NameTotals(db);
-    this.deletes = ['usage', 'usage_tools', 'usage_sessions', 'usage_limits', 'usage_file_days', 'usage_file_models'].map((t) =>
+    this.deletes = ['usage', 'usage_tools', 'usage_sessions', 'usage_limits', 'usage_file_days', 'usage_file_models', 'usage_file_packs'].map((t) =>
       db.prepare(`DELETE FROM ${t} WHERE file_id = ?`),
     );
   }
@@ -152,7 +155,7 @@ export class UsageWrites {
   }
 
   private insertFileDays(fileId: number, days: Map<string, Day>): void {
-    for (const d of days.values()) this.insertFileDay.run(fileId, d.day, d.model, ...d.sums, JSON.stringify([...d.hours.values()].sort((a, b) => a[0] - b[0])));
+    for (const d of days.values()) this.insertFileDay.run(fileId, d.day, d.model, ...d.sums, JSON.stringify(hoursOf(d)));
   }
 
   /**
@@ -170,8 +173,14 @@ export class UsageWrites {
    * A written file's day rows, and its figures added to the batch's totals: what `addTotals` adds for it, worked out
    * from the rows just written instead of read back (see usage-totals.ts).
    */
-  private addWritten(fileId: number, rows: readonly HourRow[], s: UsageSessionRow, names: readonly string[]): void {
-    const { days, projects } = this.dayFigures(rows, 1);
+  private addWritten(
+    fileId: number,
+    rows: readonly HourRow[],
+    figures: ReturnType<UsageWrites['dayFigures']>,
+    s: UsageSessionRow,
+    names: readonly string[],
+  ): void {
+    const { days, projects } = figures;
     this.names.add(
       {
         names: namesKey(names),
@@ -257,13 +266,6 @@ export class UsageWrites {
       tools: facts?.tools ?? [],
     };
     const tools = session.tools.length ? JSON.stringify(session.tools.map((t) => [t.name, t.calls, t.failures])) : null;
-    this.insertSession.run(fileId, session.format, this.zone, session.project, session.turns, session.length, session.topLevel, session.withUsage, tools);
-    // The names model: finds it by (usage-file-models.ts): its own model and the models it called.
-    const names = fileModelNames(
-      summary.model,
-      (facts?.hours ?? []).map((u) => u.model),
-    );
-    for (const name of names) this.insertModel.run(name, fileId);
     const rows: HourRow[] = (facts?.hours ?? []).map((u) => ({
       h: u.hourMs,
       model: u.model ?? '',
@@ -279,7 +281,28 @@ export class UsageWrites {
       unpriced: u.unpriced,
       calls: u.calls,
     }));
-    this.addWritten(fileId, rows, session, names);
+    this.insertSession.run(fileId, session.format, this.zone, session.project, session.turns, session.length, session.topLevel, session.withUsage, tools);
+    // The file's facts packed (usage-file-pack.ts): its session row's and its day rows.
+    const figures = this.dayFigures(rows, 1);
+    this.insertPack.run(
+      fileId,
+      packFile({
+        format: session.format,
+        project: session.project,
+        topLevel: session.topLevel,
+        lengthBucket: session.length,
+        turns: session.turns,
+        tools: session.tools.map((t) => [t.name, t.calls, t.failures] as const),
+        days: [...figures.days.values()].map(packedDay),
+      }),
+    );
+    // The names model: finds it by (usage-file-models.ts): its own model and the models it called.
+    const names = fileModelNames(
+      summary.model,
+      (facts?.hours ?? []).map((u) => u.model),
+    );
+    for (const name of names) this.insertModel.run(name, fileId);
+    this.addWritten(fileId, rows, figures, session, names);
   }
 
   remove(fileId: number): void {
@@ -290,6 +313,10 @@ export class UsageWrites {
     for (const d of this.deletes) d.run(fileId);
   }
 }
+
+/** A day's hours in hour order, as its row's JSON holds them. */
+const hoursOf = (d: Day) => [...d.hours.values()].sort((a, b) => a[0] - b[0]);
+const packedDay = (d: Day): PackedDay => ({ day: d.day, model: d.model, sums: d.sums, hours: hoursOf(d) });
 
 /** Schema 9 -> 10 (usage-schema.ts): every file's day rows and tools worked out from the rows the index has (no file is read again). */
 export function addFileDays(db: DatabaseSync): void {
@@ -302,6 +329,8 @@ export function addFileDays(db: DatabaseSync): void {
   db.exec('DELETE FROM usage_project_days');
   const columns = db.prepare('PRAGMA table_info(usage_sessions)').all() as Array<{ name: string }>;
   if (!columns.some((c) => c.name === 'tools')) db.exec('ALTER TABLE usage_sessions ADD COLUMN tools TEXT');
+  // Schema 14's table, which the writes below prepare statements for (the 13 -> 14 step fills it).
+  db.exec(CREATE_FILE_PACKS);
   db.exec('DELETE FROM usage_file_days');
   const writes = new UsageWrites(db);
   for (const { id } of db.prepare('SELECT file_id AS id FROM usage_sessions').all() as Array<{ id: number }>) writes.addDays(id, 1, false);
@@ -310,4 +339,43 @@ export function addFileDays(db: DatabaseSync): void {
     FROM usage_file_days d JOIN usage_sessions s ON s.file_id = d.file_id GROUP BY 1, 2, 3, 4`);
   db.exec(`UPDATE usage_sessions SET tools = (SELECT json_group_array(json_array(t.name, t.calls, t.failures)) FROM usage_tools t WHERE t.file_id = usage_sessions.file_id)
     WHERE EXISTS (SELECT 1 FROM usage_tools t WHERE t.file_id = usage_sessions.file_id)`);
+}
+
+/** Schema 13 -> 14 (usage-schema.ts): each file's facts packed, from its session row and day rows (no file is read again). */
+export function addFilePacks(db: DatabaseSync): void {
+  db.exec(CREATE_FILE_PACKS);
+  db.exec('DELETE FROM usage_file_packs');
+  const write = db.prepare('INSERT INTO usage_file_packs (file_id, pack) VALUES (?, ?)');
+  // Each session row with its day rows (file by file, in key order), the day rows' hours JSON parsed back.
+  const rows =
+    db.prepare(`SELECT s.file_id, s.format, s.project, s.top_level, s.length_bucket, s.turns, s.tools, d.day, d.model, ${SUMS.map((c) => `d.${c}`).join(', ')}, d.hours
+    FROM usage_sessions s LEFT JOIN usage_file_days d ON d.file_id = s.file_id ORDER BY s.file_id, d.day, d.model`);
+  rows.setReturnArrays(true);
+  let file: PackedFile | null = null;
+  let id = 0;
+  for (const r of rows.iterate() as Iterable<unknown[]>) {
+    if (!file || r[0] !== id) {
+      if (file) write.run(id, packFile(file));
+      id = r[0] as number;
+      const tools = r[6] === null ? [] : (JSON.parse(r[6] as string) as Array<[string, number, number]>);
+      file = {
+        format: r[1] as string,
+        project: r[2] as string,
+        topLevel: r[3] as number,
+        lengthBucket: r[4] as number,
+        turns: r[5] as number,
+        tools,
+        days: [],
+      };
+    }
+    if (r[7] === null) continue;
+    const days = file.days as PackedDay[];
+    days.push({
+      day: r[7] as string,
+      model: r[8] as string,
+      sums: r.slice(9, 9 + SUMS.length) as number[],
+      hours: JSON.parse(r[9 + SUMS.length] as string) as Array<[number, number, number]>,
+    });
+  }
+  if (file) write.run(id, packFile(file));
 }
