@@ -28,6 +28,13 @@ async function found(s: Services, query: string): Promise<string[]> {
   return (await s.client.searchSessions({ query, limit: 50, offset: 0 })).results.map((r) => r.summary.key);
 }
 
+/** Rewrites j-1 with `name` as its title, keeping its size and mtime: a scan that trusts them does not read it again. */
+async function rewriteKeepingStamp(name: string): Promise<void> {
+  const same = join(jidoDir(), 'j-1.json');
+  await writeFile(same, jidoSession('j-1', name));
+  await utimes(same, 1_700_000_000, 1_700_000_000);
+}
+
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'sv-index-services-'));
   root = join(base, 'root');
@@ -83,13 +90,11 @@ describe('services with the search index', () => {
   });
 
   it('restores the list from the index after a restart and re-reads only files whose size or mtime changed', async () => {
-    const same = join(jidoDir(), 'j-1.json');
-    await utimes(same, 1_700_000_000, 1_700_000_000);
+    await rewriteKeepingStamp('etlpipeline');
     let s = await startServices(false);
     await s.close();
     // Same size and mtime but different words: an unchanged file must not be read again.
-    await writeFile(same, jidoSession('j-1', 'etlpipeliNE'));
-    await utimes(same, 1_700_000_000, 1_700_000_000);
+    await rewriteKeepingStamp('etlpipeliNE');
     // A changed file is read again.
     await writeFile(join(jidoDir(), 'j-2.json'), jidoSession('j-2', 'backendwork'));
     s = await startServices(false);
@@ -101,13 +106,11 @@ describe('services with the search index', () => {
   });
 
   it('reads every file again once after the readers changed (an index of an older reading version), then only changes', async () => {
-    const same = join(jidoDir(), 'j-1.json');
-    await utimes(same, 1_700_000_000, 1_700_000_000);
+    await rewriteKeepingStamp('etlpipeline');
     let s = await startServices(false);
     await s.close();
     // What older readers made of an unchanged file (same size and mtime), in an index stamped with their version.
-    await writeFile(same, jidoSession('j-1', 'etlpipeliNE'));
-    await utimes(same, 1_700_000_000, 1_700_000_000);
+    await rewriteKeepingStamp('etlpipeliNE');
     const db = new DatabaseSync(join(dataDir(), INDEX_FILE_NAME));
     db.prepare("UPDATE index_state SET value = ? WHERE name = 'reading_version'").run(READING_VERSION - 1);
     db.close();
@@ -117,8 +120,7 @@ describe('services with the search index', () => {
     expect((await s.client.listSessions({})).total).toBe(2);
     await s.close();
     // Read with this version now: an unchanged file is not read again.
-    await writeFile(same, jidoSession('j-1', 'ETLPIPELINE'));
-    await utimes(same, 1_700_000_000, 1_700_000_000);
+    await rewriteKeepingStamp('ETLPIPELINE');
     s = await startServices(false);
     expect(await title()).toBe('etlpipeliNE');
   });
