@@ -13,6 +13,7 @@ import { searchSessions } from '../search-index/search-service.ts';
 import { usageDashboard } from '../search-index/usage-dashboard.ts';
 import { usageFacts } from '../search-index/usage-facts.ts';
 import { setSessions, setUsage } from '../search-index/usage-file-days.ts';
+import { UNMAP_AFTER_MS, unmapNow } from '../search-index/usage-mapped-read.ts';
 import { packedOthers } from '../search-index/usage-packed-set.ts';
 import { OTHERS_TABLE } from '../search-index/usage-scope-table.ts';
 import { clockFor } from '../search-index/usage-timeline.ts';
@@ -37,6 +38,11 @@ export interface DashboardFigures {
    * the word is not in most files.
    */
   others: { files: number; packedMs: number[]; rowsMs: number[] } | null;
+  /**
+   * The process's resident memory (MB) after the timed runs, with the index still mapped (usage-mapped-read.ts: kept a
+   * few seconds after the last dashboard call), and once it is unmapped, as the app is at rest.
+   */
+  rssMb: { mapped: number; unmapped: number };
 }
 
 const DAY = 86_400_000;
@@ -224,7 +230,10 @@ export async function benchDashboard(sessions: number, runs: number, keep = proc
         searchMs.push(performance.now() - s);
       }
     }
-    return { sessions, usageRows, buildMs, openMs, queries, searchMs, others: othersFigures(catalogue, runs, now) };
+    const others = othersFigures(catalogue, runs, now);
+    const mapped = process.memoryUsage().rss / 2 ** 20;
+    unmapNow(catalogue.index);
+    return { sessions, usageRows, buildMs, openMs, queries, searchMs, others, rssMb: { mapped, unmapped: process.memoryUsage().rss / 2 ** 20 } };
   } finally {
     index.close();
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -282,4 +291,7 @@ export function printDashboard(f: DashboardFigures): void {
       `  "parser"'s others (${f.others.files.toLocaleString('en-US')} files) from their packs cpu p50 ${packed.toFixed(0)} ms, from their day and session rows ${rows.toFixed(0)} ms (baseline, same run): ${(rows / packed).toFixed(2)}x`,
     );
   }
+  console.log(
+    `  RSS after the runs ${f.rssMb.mapped.toFixed(0)} MB with the index mapped (dropped ${UNMAP_AFTER_MS / 1000} s after the last dashboard call), ${f.rssMb.unmapped.toFixed(0)} MB unmapped (at rest)`,
+  );
 }
