@@ -109,12 +109,12 @@ describeWithPostgres('team search documents', (pgs) => {
         after.push(await found(pushed.client, q));
       }
       expect(before).toEqual(after);
-      expect(after.find((r) => r.q === 'osprey')).toEqual({ q: 'osprey', scores: { title: 1, prompt: 0.4, reply: 0.1, long: 0.15 }, total: 4 });
+      expect(after.find((r) => r.q === 'osprey')).toEqual({ q: 'osprey', scores: { title: 1, prompt: 0.4, reply: 0.1, long: 0.1 }, total: 4 });
       expect(after.find((r) => r.q === 'kittiwake')?.scores).toEqual({ long: 0.1 });
       expect(after.find((r) => r.q === '"osprey nests"')?.scores).toEqual({ prompt: 0.4 });
       expect(after.find((r) => r.q === '')?.total).toBe(sessions.length);
       expect(after.find((r) => r.q === 'colony_59/nest')?.scores).toEqual({ reply: 0.1 });
-      expect(after.find((r) => r.q === 'osprey -rey_track')?.scores).toEqual({ title: 1, prompt: 0.4, long: 0.15 });
+      expect(after.find((r) => r.q === 'osprey -rey_track')?.scores).toEqual({ title: 1, prompt: 0.4, long: 0.1 });
     });
   });
 

@@ -1,6 +1,7 @@
 // Translates the search box's syntax (query-parser.ts) into one SQL statement over the team store, plus machine: and user: filters; tag: reads the team's shared tags.
 import { parseQuery, type Filters, type Term } from '../search-index/query-parser.ts';
 import { SEARCH_DOCS } from './search-docs.ts';
+import { rankedSearchSql, type TermMatch } from './team-ranked.ts';
 import { qualified } from './team-names.ts';
 
 export interface TeamQuery {
@@ -31,6 +32,13 @@ export interface TeamSql {
    * `FROM sessions s … WHERE …` that selects them, and its parameters.
    */
   matched: { with: string; from: string; values: unknown[] };
+  /**
+   * The statement reads the matches in rank order up to this many (the page's end or the count's cap, plus one):
+   * when it read that many, more match, and its total is a lower bound (`rows - 1`, shown "200+"). Null: exact.
+   */
+  rows: number | null;
+  /** Read in rank order (team-ranked.ts): its UNION ALL must run branch by branch, so with no parallel plan. */
+  ranked: boolean;
 }
 
 /**
@@ -77,6 +85,13 @@ export interface PageOptions {
    * phrase is then matched by the index alone. Without it, a phrase's candidates are checked chunk by chunk.
    */
   positions?: boolean;
+  /**
+   * Ranked by relevance, count the matches up to this many (more are "at least"): a common word's every match is
+   * never read. Null or absent: count every match.
+   */
+  countUpTo?: number | null;
+  /** Ranked by relevance, how many of the newest sessions each place looks up one by one (team-ranked.ts); by default from the rows it reads. */
+  window?: number;
 }
 
 /** The tsquery of a term (made with `param`), or null for one with no letters or digits. */
@@ -130,74 +145,11 @@ function unorderedTsquery(term: Term, param: (value: unknown) => string): string
 const needsPositions = (term: Term) => term.kind === 'phrase' || (term.kind === 'prefix' && (prefixQuery(term.text) ?? '').includes(' <-> '));
 
 /**
- * One statement that filters, ranks, pages and counts. Each positive term is a set of sessions found through an
- * index: chunks whose search documents hold it (GIN over their words; words and prefixes; phrases checked on
- * their candidates' chunks) and, for a word or prefix of three characters or more, sessions with it as a substring
- * of an identifier or path (pg_trgm's GIN), as the local search does; the sessions are those in every set, less
- * those a negated term matches. A session's score is, per term, its best chunk's place (title 1, prompts 0.4, the
- * rest 0.1) plus a little for every further matching chunk (capped), summed over the terms; ties go to the most
- * recent. Sets, ranks and counts read the narrow documents (with the session's activity) only; the session rows
- * are read for filters on their columns and for the page.
+ * The query's filters as conditions on a matched session, over its keys (`KEYS.machine`, `KEYS.key`) and its row's
+ * columns (`s.`), their values made by `param`; `readsRows`: one reads the row (then the rows are joined in).
  */
-export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
-  const values: unknown[] = [];
-  const param = (value: unknown, cast = '') => {
-    values.push(value);
-    return `$${values.length}${cast}`;
-  };
-  const problems = [...query.problems];
+function sessionConditions(query: TeamQuery, param: (value: unknown, cast?: string) => string): { conditions: string[]; readsRows: boolean } {
   const where: string[] = [];
-  const texts = qualified('session_texts');
-  const sessions = qualified('sessions');
-  const sets: string[] = [];
-  const excluded: string[] = [];
-  for (const term of query.terms) {
-    const tsq = termTsquery(term, param);
-    const ident = term.kind !== 'phrase' && [...term.text].length >= 3 ? param(`%${literalLike(term.text)}%`) : null;
-    if (!tsq && !ident) {
-      problems.push(`"${term.text}" has no letters or digits to search for; it was left out.`);
-      continue;
-    }
-    const positional = tsq !== null && needsPositions(term);
-    const words = positional ? (page.positions ? null : unorderedTsquery(term, param)) : null;
-    if (term.negated) {
-      // The sessions it matches, found through the indexes (words through the documents' GIN, identifier substrings
-      // through the trigrams'), left out by a hashed NOT IN: a per-session ILIKE read every candidate's identifiers
-      // (de-TOASTed), and the anti-join the planner chose from its estimate compared every pair (290 ms at 1,000 sessions).
-      const found: string[] = [];
-      if (tsq)
-        found.push(
-          positional
-            ? `SELECT machine, key FROM (${phraseMatches(texts, tsq, words)}) p`
-            : `SELECT d.machine, d.key FROM ${SEARCH_DOCS} d WHERE d.words @@ ${tsq}`,
-        );
-      if (ident) found.push(`SELECT i.machine, i.key FROM ${sessions} i WHERE i.idents ILIKE ${ident}`);
-      const name = `n${excluded.length}`;
-      excluded.push(`${name} AS MATERIALIZED (${found.join(' UNION ')})`);
-      where.push(`(KEYS.machine, KEYS.key) NOT IN (SELECT machine, key FROM ${name})`);
-      continue;
-    }
-    const parts: string[] = [];
-    if (tsq && positional) parts.push(phraseMatches(texts, tsq, words));
-    else if (tsq)
-      parts.push(
-        `SELECT d.machine, d.key, max(${DOC_SCORE}) + least(count(*) - 1, 20) * 0.01 AS score, max(d.activity) AS activity
-           FROM ${SEARCH_DOCS} d WHERE d.words @@ ${tsq} GROUP BY d.machine, d.key`,
-      );
-    if (ident)
-      parts.push(`SELECT i.machine, i.key, 0.1 AS score, coalesce(i.updated_at, i.created_at) AS activity FROM ${sessions} i WHERE i.idents ILIKE ${ident}`);
-    const name = `m${sets.length}`;
-    sets.push(
-      parts.length > 1
-        ? // The better of its two ways, per session. A full join, not a GROUP BY over their UNION: the planner took that
-          // grouping for a tenth of its rows and looked every match up in sessions one by one (9,751 probes for a common word).
-          `${name} AS (SELECT coalesce(w.machine, i.machine) AS machine, coalesce(w.key, i.key) AS key, greatest(w.score, i.score) AS score,
-                  coalesce(w.activity, i.activity) AS activity
-              FROM (${parts[0]}) w FULL JOIN (${parts[1]}) i ON i.machine = w.machine AND i.key = w.key)`
-        : `${name} AS (${parts[0]})`,
-    );
-  }
-  /** Whether a condition reads a session row's own columns (then the rows are joined in); keys come from the first set. */
   let readsRows = false;
   const rowWhere = (condition: string) => {
     readsRows = true;
@@ -206,8 +158,12 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
   const f = query.filters;
   if (f.source) rowWhere(`s.format = ${param(f.source)}`);
   if (f.project) {
-    if (f.exact?.project) rowWhere(`(lower(s.project_name) = lower(${param(f.project)}) OR lower(s.project_path) = lower($${values.length}))`);
-    else rowWhere(`(s.project_name ILIKE ${param(`%${wildLike(f.project)}%`)} OR s.project_path ILIKE $${values.length})`);
+    const project = f.exact?.project ? param(f.project) : param(`%${wildLike(f.project)}%`);
+    rowWhere(
+      f.exact?.project
+        ? `(lower(s.project_name) = lower(${project}) OR lower(s.project_path) = lower(${project}))`
+        : `(s.project_name ILIKE ${project} OR s.project_path ILIKE ${project})`,
+    );
   }
   if (f.branch) rowWhere(f.exact?.branch ? `lower(s.branch) = lower(${param(f.branch)})` : `s.branch ILIKE ${param(wildLike(f.branch))}`);
   if (f.status) rowWhere(`lower(s.status) = lower(${param(f.status)})`);
@@ -256,6 +212,144 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
         '::text[]',
       )}))`,
     );
+  return { conditions: where, readsRows };
+}
+
+/** The listing's columns of a session row `s`. */
+const COLUMNS = `s.machine, s.key, s.pushed_by, s.pushed_at, s.format, s.title, s.status, s.outcome, s.created_at, s.updated_at,
+      s.model, s.project_name, s.project_path, s.branch, s.message_count, s.total_tokens, s.cost_usd, s.parent_key, s.size_bytes`;
+
+/** How each term is found, for the ranked read (team-ranked.ts); null for a term with nothing to search for. */
+function termMatch(term: Term, param: (value: unknown) => string): TermMatch | null {
+  const tsq = termTsquery(term, param);
+  const pattern = term.kind !== 'phrase' && [...term.text].length >= 3 ? param(`%${literalLike(term.text)}%`) : null;
+  if (!tsq && !pattern) return null;
+  const ident = pattern ? (row: string) => `${row}.idents ILIKE ${pattern}` : null;
+  if (tsq && needsPositions(term)) {
+    // The document holds the words (its GIN index, no recheck), then its chunk holds them in order: its tsvector, read
+    // by key (OFFSET 0 keeps it a look-up per document: pulled up into a join, the planner could check every chunk).
+    const unordered = unorderedTsquery(term, param);
+    const words = (doc: string) => `${doc}.words @@ ${unordered}`;
+    const chunk = (doc: string) =>
+      `${words(doc)} AND EXISTS (SELECT 1 FROM ${qualified('session_texts')} t WHERE t.machine = ${doc}.machine AND t.key = ${doc}.key
+         AND t.weight = ${doc}.weight AND t.seq = ${doc}.seq AND t.tsv @@ ${tsq} OFFSET 0)`;
+    return { chunk, words, positional: true, text: (t: string) => `${t}.tsv @@ ${tsq}`, ident };
+  }
+  const words = tsq ? (doc: string) => `${doc}.words @@ ${tsq}` : null;
+  return { chunk: words, words, positional: false, text: tsq ? (t: string) => `${t}.tsv @@ ${tsq}` : null, ident };
+}
+
+/**
+ * How many of the newest sessions a ranked read looks at one by one per place, per row it reads (at least, at
+ * most): a word in one session in five fills the rows from them; a rarer one is read through its index.
+ */
+const WINDOW_PER_ROW = 5;
+const MIN_WINDOW = 500;
+const MAX_WINDOW = 20_000;
+
+/** The relevance-ordered page read in rank order (team-ranked.ts), with a count capped at `page.countUpTo`. */
+function rankedSql(query: TeamQuery, page: PageOptions): Omit<TeamSql, 'problems' | 'matched'> {
+  const values: unknown[] = [];
+  const param = (value: unknown, cast = '') => {
+    values.push(value);
+    return `$${values.length}${cast}`;
+  };
+  const terms: TermMatch[] = [];
+  const negated: TermMatch[] = [];
+  for (const term of query.terms) {
+    const match = termMatch(term, param);
+    if (match) (term.negated ? negated : terms).push(match);
+  }
+  const { conditions } = sessionConditions(query, param);
+  // A phrase's every match is a chunk's tsvector read: its count stops with the page ("50+").
+  const cap = page.countUpTo === undefined || page.countUpTo === null ? null : query.terms.some((t) => !t.negated && needsPositions(t)) ? 0 : page.countUpTo;
+  const rows = cap === null ? null : Math.max(page.offset + page.limit, cap) + 1;
+  const text = rankedSearchSql({
+    terms,
+    negated,
+    conditions,
+    rows: rows === null ? null : param(rows),
+    window: param(page.window ?? Math.min(MAX_WINDOW, Math.max(MIN_WINDOW, (rows ?? 0) * WINDOW_PER_ROW))),
+    limit: param(page.limit),
+    offset: param(page.offset),
+    columns: COLUMNS,
+  });
+  return { text, values, indexOnly: true, rows, ranked: true };
+}
+
+/**
+ * One statement that filters, ranks, pages and counts. Each positive term is a set of sessions found through an
+ * index: chunks whose search documents hold it (GIN over their words; words and prefixes; phrases checked on
+ * their candidates' chunks) and, for a word or prefix of three characters or more, sessions with it as a substring
+ * of an identifier or path (pg_trgm's GIN), as the local search does; the sessions are those in every set, less
+ * those a negated term matches. A session's score is the best place any term is in (title 1, prompts 0.4, the
+ * rest 0.1; how many chunks hold it does not count). Ranked by relevance, the page is read in that order and
+ * the count capped (rankedSql, team-ranked.ts); other orders and filters alone read every match: sets, orders
+ * and counts over the narrow documents (with the session's activity), the session rows read for filters on
+ * their columns and for the page. `matched` (facets) is always every match.
+ */
+export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
+  const values: unknown[] = [];
+  const param = (value: unknown, cast = '') => {
+    values.push(value);
+    return `$${values.length}${cast}`;
+  };
+  const problems = [...query.problems];
+  const where: string[] = [];
+  const texts = qualified('session_texts');
+  const sessions = qualified('sessions');
+  const sets: string[] = [];
+  const excluded: string[] = [];
+  for (const term of query.terms) {
+    const tsq = termTsquery(term, param);
+    const ident = term.kind !== 'phrase' && [...term.text].length >= 3 ? param(`%${literalLike(term.text)}%`) : null;
+    if (!tsq && !ident) {
+      problems.push(`"${term.text}" has no letters or digits to search for; it was left out.`);
+      continue;
+    }
+    const positional = tsq !== null && needsPositions(term);
+    const words = positional ? (page.positions ? null : unorderedTsquery(term, param)) : null;
+    if (term.negated) {
+      // The sessions it matches, found through the indexes (words through the documents' GIN, identifier substrings
+      // through the trigrams'), left out by a hashed NOT IN: a per-session ILIKE read every candidate's identifiers
+      // (de-TOASTed), and the anti-join the planner chose from its estimate compared every pair (290 ms at 1,000 sessions).
+      const found: string[] = [];
+      if (tsq)
+        found.push(
+          positional
+            ? `SELECT machine, key FROM (${phraseMatches(texts, tsq, words)}) p`
+            : `SELECT d.machine, d.key FROM ${SEARCH_DOCS} d WHERE d.words @@ ${tsq}`,
+        );
+      if (ident) found.push(`SELECT i.machine, i.key FROM ${sessions} i WHERE i.idents ILIKE ${ident}`);
+      const name = `n${excluded.length}`;
+      excluded.push(`${name} AS MATERIALIZED (${found.join(' UNION ')})`);
+      where.push(`(KEYS.machine, KEYS.key) NOT IN (SELECT machine, key FROM ${name})`);
+      continue;
+    }
+    const parts: string[] = [];
+    if (tsq && positional) parts.push(phraseMatches(texts, tsq, words));
+    else if (tsq)
+      parts.push(
+        `SELECT d.machine, d.key, max(${DOC_SCORE}) AS score, max(d.activity) AS activity
+           FROM ${SEARCH_DOCS} d WHERE d.words @@ ${tsq} GROUP BY d.machine, d.key`,
+      );
+    if (ident)
+      parts.push(`SELECT i.machine, i.key, 0.1 AS score, coalesce(i.updated_at, i.created_at) AS activity FROM ${sessions} i WHERE i.idents ILIKE ${ident}`);
+    const name = `m${sets.length}`;
+    sets.push(
+      parts.length > 1
+        ? // The better of its two ways, per session. A full join, not a GROUP BY over their UNION: the planner took that
+          // grouping for a tenth of its rows and looked every match up in sessions one by one (9,751 probes for a common word).
+          `${name} AS (SELECT coalesce(w.machine, i.machine) AS machine, coalesce(w.key, i.key) AS key, greatest(w.score, i.score) AS score,
+                  coalesce(w.activity, i.activity) AS activity
+              FROM (${parts[0]}) w FULL JOIN (${parts[1]}) i ON i.machine = w.machine AND i.key = w.key)`
+        : `${name} AS (${parts[0]})`,
+    );
+  }
+  const filtered = sessionConditions(query, param);
+  where.push(...filtered.conditions);
+  let readsRows = filtered.readsRows;
+  const activity = 'coalesce(s.updated_at, s.created_at)';
   // Orders by a session row's own column read the rows; by relevance or activity, the sets' own columns do.
   const byColumn = {
     created: 's.created_at DESC NULLS LAST',
@@ -280,8 +374,7 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
   const matched = { with: withClause, from: from(true), values: [...values] };
   const limit = param(page.limit);
   const offset = param(page.offset);
-  const columns = `s.machine, s.key, s.pushed_by, s.pushed_at, s.format, s.title, s.status, s.outcome, s.created_at, s.updated_at,
-      s.model, s.project_name, s.project_path, s.branch, s.message_count, s.total_tokens, s.cost_usd, s.parent_key, s.size_bytes`;
+  const columns = COLUMNS;
   if (!sets.length) {
     // No words: the page in the newest-first index's order (sessions_newest) or a column's, and the count apart, over
     // keys only (a count carried along every row read them all).
@@ -290,11 +383,15 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
       ${from(false)}
       ORDER BY ${order}, s.machine, s.key
       LIMIT ${limit} OFFSET ${offset}`;
-    return { text, values, problems, indexOnly: ctes.length > 0, matched };
+    return { text, values, problems, indexOnly: ctes.length > 0, matched, rows: null, ranked: false };
   }
+  // Ranked by relevance, the page is read in rank order (team-ranked.ts); but a phrase on a store with a positional
+  // (RUM) index, which that index answers alone.
+  const rumPhrase = page.positions && query.terms.some((t) => !t.negated && needsPositions(t));
+  if (!byColumn && !byActivity && !rumPhrase) return { ...rankedSql(query, page), problems, matched };
   // The page is ordered and counted over narrow rows (key, score, activity), and only its own rows' columns are read
   // after: counting every match with the listing's columns carried along sorted and spilled them all.
-  const score = sets.map((_, i) => `m${i}.score`).join(' + ');
+  const score = sets.length > 1 ? `greatest(${sets.map((_, i) => `m${i}.score`).join(', ')})` : 'm0.score';
   const inner = byColumn ?? (byActivity ? 'activity DESC NULLS LAST' : 'score DESC, activity DESC NULLS LAST');
   const outer = byColumn ?? (byActivity ? 'p.activity DESC NULLS LAST' : 'p.score DESC, p.activity DESC NULLS LAST');
   const text = `${withClause}SELECT ${columns}, p.score, p.total
@@ -304,5 +401,5 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
       LIMIT ${limit} OFFSET ${offset}) p
     JOIN ${sessions} s ON s.machine = p.machine AND s.key = p.key
     ORDER BY ${outer}, p.machine, p.key`;
-  return { text, values, problems, indexOnly: true, matched };
+  return { text, values, problems, indexOnly: true, matched, rows: null, ranked: false };
 }

@@ -45,8 +45,10 @@ export interface TeamSearchResult {
   hits: TeamHit[];
   /** Counts per facet over every match (asked for with `facets`). */
   facets?: Facets;
-  /** Every session the query matches, beyond this page too. */
+  /** Every session the query matches, beyond this page too; with `totalCapped`, at least this many. */
   total: number;
+  /** More sessions match than were counted (ranked by relevance, the count stops at the cap; a phrase's at the page): shown "200+". */
+  totalCapped: boolean;
   /** Parts of the query that could not be used, said plainly. */
   problems: string[];
 }
@@ -89,7 +91,18 @@ export interface TeamSearchPage {
   snippets?: boolean;
   /** The counts per facet over every match. */
   facets?: boolean;
+  /** Ranked by relevance, count the matches up to this many, more shown as "at least" (TEAM_COUNT_CAP by default); null: count them all. */
+  countUpTo?: number | null;
+  /** How many of the newest sessions a ranked read looks up one by one before its indexes (team-ranked.ts); tests set a small one. */
+  window?: number;
 }
+
+/**
+ * How many matches a relevance-ranked search counts: past it, the total is "200+" and no further match is read
+ * (each counted match is a look-up of its session's documents: at 1,000 a common word's search took 2-3 times as
+ * long as at 200 on the bench's 100,000 sessions).
+ */
+export const TEAM_COUNT_CAP = 200;
 
 /** Memory each sort or hash of a search may use (SET LOCAL, this transaction only): ~1 M sessions' keys. */
 const SEARCH_WORK_MEM = '64MB';
@@ -110,12 +123,24 @@ async function notedOf(client: ClientBase, rows: readonly Row[]): Promise<Set<st
   return new Set(noted.map((r) => `${r.machine}\n${r.key}`));
 }
 
+/** The total a statement counted: with `read` rows read in rank order (null: all), one more than the cap means more match. */
+function countOf(counted: number, read: number | null): { total: number; totalCapped: boolean } {
+  return read !== null && counted >= read ? { total: read - 1, totalCapped: true } : { total: counted, totalCapped: false };
+}
+
 export async function searchTeam(client: ClientBase, query: string, page: TeamSearchPage = {}): Promise<TeamSearchResult> {
   const parsed = parseTeamQuery(query, page.now);
   if (page.sort && page.sort !== 'relevance') parsed.sort = page.sort;
   if (page.only) parsed.only = page.only;
-  const sql = teamSearchSql(parsed, { limit: page.limit ?? 50, offset: page.offset ?? 0, positions: await hasPositionalIndex(client) });
+  const sql = teamSearchSql(parsed, {
+    limit: page.limit ?? 50,
+    offset: page.offset ?? 0,
+    positions: await hasPositionalIndex(client),
+    countUpTo: page.countUpTo === undefined ? TEAM_COUNT_CAP : page.countUpTo,
+    ...(page.window === undefined ? {} : { window: page.window }),
+  });
   let rows: Row[];
+  let counted: number;
   let facets: Facets | undefined;
   let snippets: Map<string, TeamSnippet> | undefined;
   let noted = new Set<string>();
@@ -134,7 +159,12 @@ export async function searchTeam(client: ClientBase, query: string, page: TeamSe
     // against 3.0-3.5 s on a loaded machine).
     await client.query('SET LOCAL enable_mergejoin = off');
     if (sql.indexOnly) await client.query('SET LOCAL enable_seqscan = off');
-    rows = (await client.query<Row>(sql.text, sql.values)).rows;
+    // A ranked read's places are one UNION ALL read branch by branch, in order (team-ranked.ts): no parallel plan.
+    if (sql.ranked) await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
+    const read = (await client.query<Row>(sql.text, sql.values)).rows;
+    // A ranked read past its last match answers one row with the total alone.
+    counted = read[0] ? Number(read[0].total) : 0;
+    rows = read.filter((r) => r.key !== null);
     if (rows.length) noted = await notedOf(client, rows);
     if (page.snippets && rows.length) snippets = await teamSnippets(client, parsed.terms, rows);
     if (page.facets) facets = await teamFacets(client, sql.matched, page.now);
@@ -171,7 +201,7 @@ export async function searchTeam(client: ClientBase, query: string, page: TeamSe
         messageIndex: found?.messageIndex ?? null,
       };
     }),
-    total: rows[0] ? Number(rows[0].total) : 0,
+    ...countOf(counted, sql.rows),
     problems: sql.problems,
   };
 }

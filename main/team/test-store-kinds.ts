@@ -56,14 +56,18 @@ export async function searchIndexMethod(url: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const of = async (table: string) =>
-      (
-        await client.query<{ method: string }>(
-          `SELECT am.amname AS method FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_am am ON am.oid = i.relam
+    // Each access method once: the documents have two GIN indexes (all their words, and the titles' own).
+    const of = async (table: string) => [
+      ...new Set(
+        (
+          await client.query<{ method: string }>(
+            `SELECT am.amname AS method FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_am am ON am.oid = i.relam
             WHERE x.indrelid = $1::regclass AND am.amname <> 'btree'`,
-          [table],
-        )
-      ).rows.map((r) => r.method);
+            [table],
+          )
+        ).rows.map((r) => r.method),
+      ),
+    ];
     const chunks = await of('session_vault.session_texts');
     return chunks.length ? chunks : await of('session_vault.session_docs');
   } finally {
