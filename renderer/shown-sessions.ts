@@ -50,6 +50,8 @@ export interface SearchView {
   text: string;
   results: SearchResult[];
   total: number;
+  /** The store stopped counting (a team store counts up to a cap): `total` is a lower bound and more may load. */
+  totalCapped?: boolean;
   tookMs: number;
   problems: string[];
   loading: boolean;

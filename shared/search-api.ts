@@ -86,6 +86,8 @@ export const searchApi = {
     output: z.object({
       results: z.array(SearchResult),
       total: z.number().int().nonnegative(),
+      /** More match than were counted (a team store counts up to a cap): `total` is a lower bound, shown "200+". */
+      totalCapped: z.boolean().optional(),
       /** Filters that could not be used, said plainly. */
       problems: z.array(z.string()),
       tookMs: z.number().nonnegative(),

@@ -80,6 +80,8 @@ export const teamApi = {
       /** Per session, in the same order: where the query matched (its snippet, and its message to open at; null: the title, or filters alone). */
       matches: z.array(z.object({ snippet: z.array(SnippetPart), messageIndex: z.number().int().nonnegative().nullable() })),
       total: z.number().int().nonnegative(),
+      /** More match than were counted (a team store counts up to a cap): `total` is a lower bound, shown "200+". */
+      totalCapped: z.boolean().optional(),
       problems: z.array(z.string()),
     }),
   },

@@ -55,6 +55,9 @@ describeWithPostgres("team store served through the app's contract", (pgs) => {
     const found = await methods.searchSessions({ query: 'OFX machine:alice-laptop', limit: 50, offset: 0 });
     expect(found.results.map((r) => r.summary.key)).toContain(teamKey('alice-laptop', ledger.key));
     expect((await methods.searchSessions({ query: 'OFX machine:bob-desktop', limit: 50, offset: 0 })).total).toBe(0);
+    expect(found.totalCapped).toBeUndefined();
+    // A phrase's count stops with its page: more match than one, so the total is "1+".
+    expect(await methods.searchSessions({ query: '"the"', limit: 1, offset: 0 })).toMatchObject({ total: 1, totalCapped: true });
     expect((await methods.listSessions({ starred: true })).total).toBe(0);
     expect(await methods.getTeamStatus({})).toMatchObject({ served: true, store: expect.stringMatching(/^postgresql:\/\/vera@/) });
   });

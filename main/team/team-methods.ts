@@ -84,7 +84,8 @@ export function teamMethods(options: TeamMethodsOptions): ServiceMethods {
       // A tag with a double quote in it cannot be written as a tag: filter (nor typed in the search box): it lists nothing.
       if (tag?.includes('"')) return { sessions: [], total: 0 };
       const query = [text ? JSON.stringify(text) : '', format ? `source:${format}` : '', tag ? `tag:"${tag}"` : ''].filter(Boolean).join(' ');
-      const found = await reader.search(query, { limit: limit ?? 100_000, offset: offset ?? 0, ...(only ? { only } : {}) });
+      // A list's total is exact: it pages through every session.
+      const found = await reader.search(query, { limit: limit ?? 100_000, offset: offset ?? 0, countUpTo: null, ...(only ? { only } : {}) });
       return { sessions: found.hits.map(teamSummary), total: found.total };
     },
     searchSessions: async ({ query, limit, offset, sort, facets }) => {
@@ -93,6 +94,7 @@ export function teamMethods(options: TeamMethodsOptions): ServiceMethods {
       return {
         results: found.hits.map((h) => ({ summary: teamSummary(h), snippet: h.snippet ?? [], messageIndex: h.messageIndex, score: h.score })),
         total: found.total,
+        ...(found.totalCapped ? { totalCapped: true } : {}),
         problems: found.problems,
         tookMs: performance.now() - t0,
         ...(facets ? { facets: found.facets ?? emptyFacets() } : {}),

@@ -222,6 +222,7 @@ export class TeamSource {
       sessions: found.results.map((r) => r.summary),
       matches: found.results.map((r) => ({ snippet: r.snippet, messageIndex: r.messageIndex })),
       total: found.total,
+      ...(found.totalCapped ? { totalCapped: true } : {}),
       problems: found.problems,
     };
   }

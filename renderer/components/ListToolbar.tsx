@@ -34,7 +34,8 @@ export function ListToolbar() {
         <span className="spacer" />
         {answered && (
           <span className="muted search-stats" data-testid="search-stats" aria-live="polite">
-            {plural(search.total, 'result')} · {search.tookMs < 10 ? search.tookMs.toFixed(1) : Math.round(search.tookMs)} ms
+            {search.totalCapped ? `${search.total.toLocaleString()}+ results` : plural(search.total, 'result')} ·{' '}
+            {search.tookMs < 10 ? search.tookMs.toFixed(1) : Math.round(search.tookMs)} ms
             {search.loading ? ' · searching…' : ''}
           </span>
         )}

@@ -122,7 +122,7 @@ export function SessionList() {
   const answeredText = useAppStore((s) => (s.filter.trim() ? (s.search?.text ?? null) : null));
   // Busy from the keystroke until the index answers this very text: rows may still move under the pointer.
   const busy = useAppStore((s) => s.filter.trim() !== '' && (s.search === null || s.search.loading || s.search.text !== s.filter.trim()));
-  const hasMore = useAppStore((s) => s.search !== null && s.search.results.length < s.search.total);
+  const hasMore = useAppStore((s) => s.search !== null && (s.search.results.length < s.search.total || s.search.totalCapped === true));
   const loadMoreResults = useAppStore((s) => s.loadMoreResults);
   const sessionCount = useAppStore((s) => s.sessions.length);
   const selectedKey = useAppStore((s) => s.selectedKey);

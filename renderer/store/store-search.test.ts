@@ -115,6 +115,26 @@ describe('search slice', () => {
     expect(searches().filter((s) => s.offset)).toHaveLength(1);
   });
 
+  it('pages past a capped count (a team store counting up to 200) until a page comes back short, saying "200+" meanwhile', async () => {
+    const all = Array.from({ length: 260 }, (_, i) => result(summary({ key: `team:${i}` })));
+    // As the team store answers: it counts up to the cap past what it has read, and says when it stopped counting.
+    const { store, searches } = setup(async (input) => {
+      const from = input.offset ?? 0;
+      const page = all.slice(from, from + (input.limit ?? 50));
+      const counted = Math.min(all.length, from + page.length + 201);
+      return { ...out(page, { total: Math.min(counted, Math.max(200, from + page.length)) }), totalCapped: counted > 200 && from + page.length < all.length };
+    });
+    store.getState().setFilter('quokka');
+    await vi.advanceTimersByTimeAsync(200);
+    expect(store.getState().search).toMatchObject({ total: 200, totalCapped: true });
+    for (let i = 0; i < 4; i++) await store.getState().loadMoreResults();
+    expect(store.getState().search?.results).toHaveLength(260);
+    expect(store.getState().search).toMatchObject({ total: 260, totalCapped: false });
+    const asked = searches().filter((s) => s.offset).length;
+    await store.getState().loadMoreResults();
+    expect(searches().filter((s) => s.offset)).toHaveLength(asked);
+  });
+
   it('with an empty box asks for facets only, and clears the results', async () => {
     const { store, searches } = setup(async (input) =>
       out(input.query ? [result(b)] : [], { facets: facets({ source: [{ value: input.query ? 'codex' : 'vizier', count: 2, filter: 'x' }] }) }),

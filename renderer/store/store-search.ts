@@ -99,6 +99,7 @@ export function createSearchSlice(
             text,
             results: answer.results,
             total: answer.total,
+            totalCapped: answer.totalCapped === true,
             tookMs: answer.tookMs,
             problems: answer.problems,
             loading: false,
@@ -116,7 +117,7 @@ export function createSearchSlice(
     async loadMoreResults() {
       const { search, filter, listFilters, searchSort } = get();
       if (!search || search.loading || search.loadingMore || search.error || search.text !== filter.trim()) return;
-      if (search.results.length >= search.total) return;
+      if (search.results.length >= search.total && !search.totalCapped) return;
       const mine = seq;
       set({ search: { ...search, loadingMore: true } });
       try {
@@ -130,9 +131,11 @@ export function createSearchSlice(
         if (mine !== seq || !now) return;
         const seen = new Set(now.results.map((r) => r.summary.key));
         const added = answer.results.filter((r) => !seen.has(r.summary.key));
-        // An empty page means the total shrank meanwhile: stop asking.
-        const total = added.length === 0 ? now.results.length : answer.total;
-        set({ search: { ...now, results: [...now.results, ...added], total, loadingMore: false } });
+        // An empty page means the total shrank meanwhile (or a capped count reached the end): stop asking.
+        const results = [...now.results, ...added];
+        const total = added.length === 0 ? now.results.length : Math.max(answer.total, results.length);
+        const totalCapped = added.length > 0 && answer.totalCapped === true;
+        set({ search: { ...now, results, total, totalCapped, loadingMore: false } });
       } catch (err) {
         const now = get().search;
         if (mine === seq && now) set({ search: { ...now, loadingMore: false, error: describeError(err) } });

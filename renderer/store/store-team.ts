@@ -25,6 +25,8 @@ export interface TeamView {
   /** Per session, in the same order: where the query matched. */
   matches: Array<{ snippet: SnippetPart[]; messageIndex: number | null }>;
   total: number;
+  /** More sessions match than the store counted: `total` is a lower bound ("200+"). */
+  totalCapped: boolean;
   problems: string[];
   loading: boolean;
   error: string | null;
@@ -66,6 +68,7 @@ const initial: TeamView = {
   sessions: [],
   matches: [],
   total: 0,
+  totalCapped: false,
   problems: [],
   loading: false,
   error: null,
@@ -94,9 +97,17 @@ export function createTeamSlice(client: AppClient, set: (partial: Partial<TeamSl
     patch({ loading: true, error: null });
     try {
       const answer = await client.listTeamSessions({ query: get().team.query, limit: 200, offset: 0 });
-      if (mine === seq) patch({ sessions: answer.sessions, matches: answer.matches, total: answer.total, problems: answer.problems, loading: false });
+      if (mine === seq)
+        patch({
+          sessions: answer.sessions,
+          matches: answer.matches,
+          total: answer.total,
+          totalCapped: answer.totalCapped === true,
+          problems: answer.problems,
+          loading: false,
+        });
     } catch (err) {
-      if (mine === seq) patch({ sessions: [], matches: [], total: 0, loading: false, error: describeError(err) });
+      if (mine === seq) patch({ sessions: [], matches: [], total: 0, totalCapped: false, loading: false, error: describeError(err) });
     }
   };
 
@@ -147,7 +158,7 @@ export function createTeamSlice(client: AppClient, set: (partial: Partial<TeamSl
         const status = await client.setTeamSettings(input);
         patch({ status, statusError: null });
         if (status.store && !status.error) await fetchSessions();
-        else patch({ sessions: [], total: 0 });
+        else patch({ sessions: [], total: 0, totalCapped: false });
         return true;
       } catch (err) {
         patch({ statusError: describeError(err) });
