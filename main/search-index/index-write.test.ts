@@ -60,6 +60,33 @@ describe('IndexWrites', () => {
     expect(matches(db, 'ThirdHelp', 'idents')).toEqual(['/roots/a.json']);
     expect(matches(db, 'FirstHelp OR SecondHelp OR BravoHelp', 'idents')).toEqual([]);
   });
+
+  it('keeps a file written again under its id, with every column of its list row new, listed or with its text', () => {
+    const { db, writes } = openWrites();
+    const row = (path: string) => db.prepare('SELECT id, size, mtime_ms AS mtime, key, readable FROM files WHERE path = ?').get(path);
+    writes.apply([put('a', 'first words'), put('b', 'bravo words')], { deferText: true });
+    const first = row('/roots/a.json') as { id: number };
+    const second: WriteOp = { ...(put('a', 'second words') as Extract<WriteOp, { kind: 'put' }>), size: 250, mtimeMs: 9, key: 'vizier:a2' };
+    writes.apply([second], { deferText: true });
+    expect(row('/roots/a.json')).toEqual({ id: first.id, size: 250, mtime: 9, key: 'vizier:a2', readable: 1 });
+    const unreadable: WriteOp = {
+      kind: 'put',
+      path: '/roots/a.json',
+      size: 7,
+      mtimeMs: 10,
+      key: 'vizier:a3',
+      result: { id: 0, ok: false, format: 'vizier', unreadable: { code: 'wrong_shape', message: 'no' } },
+      text: null,
+    };
+    writes.apply([unreadable]);
+    expect(row('/roots/a.json')).toEqual({ id: first.id, size: 7, mtime: 10, key: 'vizier:a3', readable: 0 });
+    // A new path after them takes a new id, and the stored result is the latest.
+    writes.apply([put('c', 'charlie words')]);
+    expect((row('/roots/c.json') as { id: number }).id).toBeGreaterThan((row('/roots/b.json') as { id: number }).id);
+    expect(db.prepare('SELECT count(*) AS n FROM files').get()).toEqual({ n: 3 });
+    const stored = db.prepare('SELECT result FROM results WHERE id = ?').get(first.id) as { result: string };
+    expect(JSON.parse(stored.result)).toMatchObject({ ok: false, format: 'vizier' });
+  });
 });
 
 describe('IndexWrites.catchUp', () => {
