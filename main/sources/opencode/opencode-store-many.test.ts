@@ -115,7 +115,9 @@ describe('reading many sessions of a store at once', () => {
     const db = createOpenCodeStore(path);
     writers.push(db);
     const at = 1767225600000;
-    const insertSession = db.prepare("INSERT INTO session (id, project_id, title, directory, time_created, time_updated) VALUES (?, 'prj_main', ?, '/home/dev/app', ?, ?)");
+    const insertSession = db.prepare(
+      "INSERT INTO session (id, project_id, title, directory, time_created, time_updated) VALUES (?, 'prj_main', ?, '/home/dev/app', ?, ?)",
+    );
     const insertMessage = db.prepare('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)');
     const insertPart = db.prepare('INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)');
     // Ids whose UTF-16 order differs from their UTF-8 order (U+FF21 sorts before U+1F600 only by bytes), and messages that
@@ -142,7 +144,8 @@ describe('reading many sessions of a store at once', () => {
       const own = (id: string) => (sessionId === 'ses_1' ? id : `${id}~2`);
       for (const [id, time] of messages) {
         insertMessage.run(own(id), sessionId, time, at, JSON.stringify({ role: 'assistant', time: { created: at, completed: at + 5 } }));
-        if (id === '7' || id === 'msg_z' || id === 'msg_t') insertPart.run(own(`prt_only_${id}`), own(id), sessionId, at, at, JSON.stringify({ type: 'text', text: `only ${id}` }));
+        if (id === '7' || id === 'msg_z' || id === 'msg_t')
+          insertPart.run(own(`prt_only_${id}`), own(id), sessionId, at, at, JSON.stringify({ type: 'text', text: `only ${id}` }));
       }
       for (const [id, owner] of partIds) {
         insertPart.run(own(id), own(owner), sessionId, at, at, JSON.stringify({ type: 'text', text: `part ${id}` }));

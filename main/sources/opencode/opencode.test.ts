@@ -96,7 +96,14 @@ describe('OpenCode rows that are not what the reader expects', () => {
     const tool = (id: string, callID: string, input: unknown) =>
       part(db, id, 'msg_1', 'ses_d', 1767225601001, { type: 'tool', tool: 'bash', callID, state: { status: 'completed', input, output: 'ok' } });
     tool('prt_1', 'call_shallow', shallow);
-    part(db, 'prt_2', 'msg_1', 'ses_d', 1767225601002, `{"type":"tool","tool":"bash","callID":"call_proto","state":{"status":"completed","input":{"__proto__":{"x":1}},"output":"ok"}}`);
+    part(
+      db,
+      'prt_2',
+      'msg_1',
+      'ses_d',
+      1767225601002,
+      `{"type":"tool","tool":"bash","callID":"call_proto","state":{"status":"completed","input":{"__proto__":{"x":1}},"output":"ok"}}`,
+    );
     tool('prt_3', 'call_deep', deep);
     const s = await container.readOne(path, 'ses_d');
     const inputs = s.messages[0]!.parts.flatMap((p) => (p.type === 'tool_call' ? [JSON.stringify(p.input)] : []));
