@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { takeSnapshot, vaultFolders } from './scan-snapshot.ts';
+import { FILE_CLOCK_SLACK_MS, takeSnapshot, vaultFolders } from './scan-snapshot.ts';
 
 const base = { config: 'c', index: 'i', roots: [], defaults: null };
 let dir: string;
@@ -40,4 +40,19 @@ it('records nothing when a vault folder made during the run already holds a file
   await rm(join(vaultFolders(data)[0] as string, 'kept.json'));
   await writeFile(join(dir, 'root', 'b.jsonl'), '{}\n');
   expect(takeSnapshot(base, [join(dir, 'root')], vaultFolders(data), since)).toBeNull();
+});
+
+it('counts a change the file system dated just before the run started (its clock trails) as during the run', async () => {
+  const since = await past();
+  // Linux stamps files from a clock up to a tick behind Date.now(): a file written as the run starts can look older.
+  const trailing = new Date(since - 3);
+  await writeFile(join(dir, 'root', 'b.jsonl'), '{}\n');
+  await utimes(join(dir, 'root', 'b.jsonl'), trailing, trailing);
+  await utimes(join(dir, 'root'), trailing, trailing);
+  expect(takeSnapshot(base, [join(dir, 'root')], [], since)).toBeNull();
+  // Older than the slack: seen by the run.
+  const before = new Date(since - FILE_CLOCK_SLACK_MS - 1000);
+  await utimes(join(dir, 'root', 'b.jsonl'), before, before);
+  await utimes(join(dir, 'root'), before, before);
+  expect(takeSnapshot(base, [join(dir, 'root')], [], since)).not.toBeNull();
 });

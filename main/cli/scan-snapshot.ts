@@ -50,19 +50,28 @@ function bornSince(dir: string, since: number): boolean {
   }
 }
 
+/**
+ * How far a file system's times may trail the clock the run's start is read from: Linux stamps files from a coarse
+ * clock, up to a tick (4-10 ms) behind. A change that soon before the start counts as during the run (no snapshot:
+ * the next run scans again), never as seen by it. (File systems with whole-second times, FAT's 2 s, are not covered.)
+ */
+export const FILE_CLOCK_SLACK_MS = 50;
+
 /** The vault's folders a scan reads: kept copies, forks, recorded sessions. */
 export const vaultFolders = (dataDir: string): string[] => ['sessions', 'forks', 'recorded'].map((d) => join(dataDir, 'vault', d));
 
 /**
  * Walks the roots as the app's scan does (the same skipped folders and depth) and records every folder and file. Null
- * when something changed after `since` (the scan's start): what the index holds may then not be what is on disk.
+ * when something changed after `runStart` (the scan's start, less the file clock's slack): what the index holds may
+ * then not be what is on disk.
  */
 export function takeSnapshot(
   base: Omit<ScanSnapshot, 'folders'>,
   walked: readonly string[],
   vaultRoots: readonly string[],
-  since: number,
+  runStart: number,
 ): ScanSnapshot | null {
+  const since = runStart - FILE_CLOCK_SLACK_MS;
   const folders: Record<string, Folder> = {};
   for (const root of walked) walk(root, MAX_WALK_DEPTH, folders);
   const vault: Record<string, Folder> = {};
