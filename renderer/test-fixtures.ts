@@ -2,7 +2,24 @@
 import type { AppEvent, MethodName, OpenedSession } from '../shared/api.ts';
 import type { Session, SessionSummary } from '../shared/session.ts';
 import { emptySession } from '../shared/empty-session.ts';
+import type { TeamStatus } from '../shared/team-api.ts';
 import type { AppClient, ConnectionStatus } from './transport/client.ts';
+
+/** A connected member's Team status (its store, machine and account as given). */
+export function teamStatus(over: Partial<TeamStatus> = {}): TeamStatus {
+  return {
+    store: 'postgresql://alice@db/team',
+    machine: 'alice-laptop',
+    autoPush: false,
+    hasToken: true,
+    account: 'alice',
+    role: 'member',
+    error: null,
+    lastPush: null,
+    served: false,
+    ...over,
+  };
+}
 
 export function summary(over: Partial<SessionSummary> & { key: string }): SessionSummary {
   return {

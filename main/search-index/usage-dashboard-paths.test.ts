@@ -108,6 +108,14 @@ const MODEL_QUERIES = [
   'model:nothing',
 ];
 
+/** An index file holding 120 sessions as this schema's writer leaves it, closed: an older schema is made from it. */
+async function writeFilledIndex(file: string): Promise<void> {
+  const first = new SessionIndex(file);
+  fill(vaultCatalogue(first), 120);
+  await first.settled();
+  first.close();
+}
+
 describe('the dashboard on a varied index of 400 sessions', () => {
   const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
   fill(catalogue, 400);
@@ -255,10 +263,7 @@ describe('an index of schema 11', () => {
 
   it('gains the totals per set of names from the rows it has: the writer’s, and the same answers', async () => {
     const file = join(dir, 'index.sqlite');
-    const first = new SessionIndex(file);
-    fill(vaultCatalogue(first), 120);
-    await first.settled();
-    first.close();
+    await writeFilledIndex(file);
     // Schema 11 is schema 12 without the totals per set of names, at version 11.
     const db = new DatabaseSync(file);
     const written = rows((sql) => db.prepare(sql).all());
@@ -307,10 +312,7 @@ describe('an index of schema 10', () => {
 
   it('gains the model names and the narrow session rows from the rows it has, and answers as before', async () => {
     const file = join(dir, 'index.sqlite');
-    const first = new SessionIndex(file);
-    fill(vaultCatalogue(first), 120);
-    await first.settled();
-    first.close();
+    await writeFilledIndex(file);
     // Schema 10 is schema 11 without these (what the writer of schema 10 left), at version 10.
     const db = new DatabaseSync(file);
     const written = db.prepare('SELECT model, file_id FROM usage_file_models ORDER BY 1, 2').all();
@@ -476,10 +478,7 @@ describe('an index of schema 13', () => {
 
   it('gains each file’s pack from the session and day rows it has: the writer’s, and the same answers', async () => {
     const file = join(dir, 'index.sqlite');
-    const first = new SessionIndex(file);
-    fill(vaultCatalogue(first), 120);
-    await first.settled();
-    first.close();
+    await writeFilledIndex(file);
     // Schema 13 is schema 14 without the packs, at version 13.
     const db = new DatabaseSync(file);
     const written = packs((sql) => db.prepare(sql).all());

@@ -1,20 +1,10 @@
 // The Team slice: the store's status and sessions for a query (stale answers dropped), settings saved, and a push that opens the review before a first push.
 import { describe, expect, it, vi } from 'vitest';
-import type { TeamPushResult, TeamStatus } from '../../shared/team-api.ts';
+import type { TeamPushResult } from '../../shared/team-api.ts';
 import { createAppStore } from './store.ts';
-import { fakeClient, summary } from '../test-fixtures.ts';
+import { fakeClient, summary, teamStatus } from '../test-fixtures.ts';
 
-const status: TeamStatus = {
-  store: 'postgresql://alice@db/team',
-  machine: 'alice-laptop',
-  autoPush: false,
-  hasToken: true,
-  account: 'alice',
-  role: 'member',
-  error: null,
-  lastPush: null,
-  served: false,
-};
+const status = teamStatus();
 const finding = { id: 'f1', rule: 'github', file: 'sessions/x/session.json', line: 3, preview: 'ghp_****', redacted: true };
 const result = (over: Partial<TeamPushResult>): TeamPushResult => ({ pushed: [], unchanged: [], held: [], skipped: [], findings: [], bytes: 0, ...over });
 

@@ -1,22 +1,11 @@
 // The Team panel's count of team sessions: exact, or "200+" when the store stopped counting at its cap.
 import { describe, expect, it } from 'vitest';
-import type { TeamStatus } from '../../../shared/team-api.ts';
 import { createAppStore } from '../../store/store.ts';
-import { fakeClient } from '../../test-fixtures.ts';
+import { fakeClient, teamStatus } from '../../test-fixtures.ts';
 import { render } from '../../test-render.tsx';
 import { TeamPanel } from './TeamPanel.tsx';
 
-const status: TeamStatus = {
-  store: 'postgres://db/team',
-  machine: 'alice-app',
-  autoPush: false,
-  hasToken: true,
-  account: 'alice',
-  role: 'member',
-  error: null,
-  lastPush: null,
-  served: false,
-};
+const status = teamStatus();
 const teamOf = (total: number, totalCapped: boolean) => ({ team: { ...createAppStore(fakeClient({}).client).getState().team, status, total, totalCapped } });
 
 describe('TeamPanel total', () => {
