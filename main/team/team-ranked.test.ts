@@ -3,12 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../../shared/session.ts';
 import { makeSession, textMessage } from '../search-index/test-sessions.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
-import { pushSessions } from './push.ts';
 import type { TeamConnection } from './team-connection.ts';
 import { searchTeam } from './team-search.ts';
 import { CHUNK_CHARS } from './team-text.ts';
-import { STORE_KINDS } from './test-store-kinds.ts';
-import { connectUrl, memoryLoader } from './test-team.ts';
+import { STORE_KINDS, storeHolding } from './test-store-kinds.ts';
 
 const filler = (n: number) => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27)).slice(0, n);
 /** A session last active on day `day` of January 2026 (a later day is newer). */
@@ -52,19 +50,7 @@ describeWithPostgres('team search in rank order', (pgs) => {
       let owner: TeamConnection;
 
       beforeAll(async () => {
-        const url = await pgs.freshDatabase();
-        await (await connectUrl(url)).close();
-        await kind.prepare(url);
-        owner = await connectUrl(url);
-        const report = await pushSessions({
-          client: owner.client,
-          machine: 'marsh',
-          keys: sessions.map((s) => s.key),
-          loader: memoryLoader(sessions),
-          env: {},
-          sources: false,
-        });
-        expect(report.pushed).toHaveLength(sessions.length);
+        ({ owner } = await storeHolding(pgs, kind, 'marsh', sessions));
       }, 30_000);
 
       afterAll(async () => {

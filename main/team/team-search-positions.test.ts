@@ -4,11 +4,9 @@ import type { Session } from '../../shared/session.ts';
 import { makeSession, textMessage } from '../search-index/test-sessions.ts';
 import { hasPositionalIndex } from './positional-index.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
-import { pushSessions } from './push.ts';
 import type { TeamConnection } from './team-connection.ts';
 import { searchTeam } from './team-search.ts';
-import { searchIndexMethod, serverHasRum, STORE_KINDS } from './test-store-kinds.ts';
-import { connectUrl, memoryLoader } from './test-team.ts';
+import { searchIndexMethod, serverHasRum, STORE_KINDS, storeHolding } from './test-store-kinds.ts';
 
 const sessions: Session[] = [
   makeSession('title', { title: 'Quay crane roster', sourceFiles: [] }),
@@ -25,19 +23,8 @@ describeWithPostgres('team search with and without a positional index', (pgs) =>
 
   beforeAll(async () => {
     for (const kind of STORE_KINDS) {
-      const url = await pgs.freshDatabase();
-      await (await connectUrl(url)).close();
-      await kind.prepare(url);
-      const conn = await connectUrl(url);
-      stores.push({ url, conn });
-      await pushSessions({
-        client: conn.client,
-        machine: 'quay-box',
-        keys: sessions.map((s) => s.key),
-        loader: memoryLoader(sessions),
-        env: {},
-        sources: false,
-      });
+      const { url, owner } = await storeHolding(pgs, kind, 'quay-box', sessions);
+      stores.push({ url, conn: owner });
     }
   }, 60_000);
 

@@ -1,7 +1,11 @@
 // Test helper: the two kinds of team store search must behave the same on: GIN only (as every store is made), and one its admin gave a positional (RUM) index.
 import pg from 'pg';
+import type { Session } from '../../shared/session.ts';
 import { positionalIndexStatements } from './positional-index.ts';
 import type { PostgresSuite } from './postgres-suite.ts';
+import { pushSessions } from './push.ts';
+import type { TeamConnection } from './team-connection.ts';
+import { connectUrl, memoryLoader } from './test-team.ts';
 
 export interface StoreKind {
   name: string;
@@ -73,4 +77,30 @@ export async function searchIndexMethod(url: string): Promise<string[]> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A fresh store of this kind (made by a first connect, then prepared by its admin) holding `sessions` pushed from
+ * `machine` (from memory, without sources): its superuser URL and the owner's open connection.
+ */
+export async function storeHolding(
+  pgs: PostgresSuite,
+  kind: StoreKind,
+  machine: string,
+  sessions: readonly Session[],
+): Promise<{ url: string; owner: TeamConnection }> {
+  const url = await pgs.freshDatabase();
+  await (await connectUrl(url)).close();
+  await kind.prepare(url);
+  const owner = await connectUrl(url);
+  const report = await pushSessions({
+    client: owner.client,
+    machine,
+    keys: sessions.map((s) => s.key),
+    loader: memoryLoader([...sessions]),
+    env: {},
+    sources: false,
+  });
+  if (report.pushed.length !== sessions.length) throw new Error(`pushed ${report.pushed.length} of ${sessions.length} sessions`);
+  return { url, owner };
 }
