@@ -108,6 +108,15 @@ const MODEL_QUERIES = [
   'model:nothing',
 ];
 
+/** On an upgraded index, restored as a start does: every query shape answers as the hourly-rows reference. */
+async function expectShapesAsReference(index: SessionIndex): Promise<void> {
+  const catalogue = vaultCatalogue(index);
+  await catalogue.restore(() => true);
+  for (const [query, breakdown] of SHAPES) {
+    const [fast, reference] = both(catalogue, query, breakdown);
+    expect(fast, query).toEqual(reference);
+  }
+}
 /** An index file holding 120 sessions as this schema's writer leaves it, closed: an older schema is made from it. */
 async function writeFilledIndex(file: string): Promise<void> {
   const first = new SessionIndex(file);
@@ -323,12 +332,7 @@ describe('an index of schema 10', () => {
     try {
       expect(index.note).toBe(`The search index was upgraded from version 10 to ${SCHEMA_VERSION}.`);
       expect(index.prepared('SELECT model, file_id FROM usage_file_models ORDER BY 1, 2').all()).toEqual(written);
-      const catalogue = vaultCatalogue(index);
-      await catalogue.restore(() => true);
-      for (const [query, breakdown] of SHAPES) {
-        const [fast, reference] = both(catalogue, query, breakdown);
-        expect(fast, query).toEqual(reference);
-      }
+      await expectShapesAsReference(index);
     } finally {
       index.close();
     }
@@ -492,12 +496,7 @@ describe('an index of schema 13', () => {
       expect(packs((sql) => index.prepared(sql).all())).toEqual(written);
       const stored = packsAndRows(index);
       expect(stored.packs).toEqual(stored.rows);
-      const catalogue = vaultCatalogue(index);
-      await catalogue.restore(() => true);
-      for (const [query, breakdown] of SHAPES) {
-        const [fast, reference] = both(catalogue, query, breakdown);
-        expect(fast, query).toEqual(reference);
-      }
+      await expectShapesAsReference(index);
     } finally {
       index.close();
     }
