@@ -3,12 +3,12 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Session } from '../../../shared/session.ts';
-import { readDocument, type DocumentContext } from '../coerce.ts';
+import type { Session } from '../../../shared/session.ts';
+import type { DocumentContext } from '../coerce.ts';
 import { claimsJidoCode, jidoCodeReader, parseJidoDocument } from './jido-code.ts';
-import type { UnreadableError } from '../types.ts';
 import { samplesDir } from '../../test-support/samples.ts';
 import { failure, valid } from '../../test-support/reader-checks.ts';
+import { describeMalformed, parseDocumentWith, type MalformedExpectation } from '../../test-support/malformed-suite.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const samples = samplesDir;
@@ -17,11 +17,6 @@ const fixtures = join(here, './fixtures/.jido_code/sessions');
 async function read(path: string): Promise<Session> {
   const session = await jidoCodeReader.read(path);
   return valid(session);
-}
-
-async function parseFile(path: string): Promise<Session> {
-  const { value, ctx } = await readDocument(path);
-  return parseJidoDocument(value, ctx);
 }
 
 const ctx: DocumentContext = { path: '/home/u/.jido_code/sessions/file-stem-id.json', size: 10, mtimeMs: 1, warnings: [] };
@@ -205,10 +200,8 @@ describe('shared JidoCode samples', () => {
   });
 });
 
-type Expectation = { code: UnreadableError['code']; phrase: string } | { warnings: string[]; check?: (s: Session) => void };
-
 /** Malformed files that imitate a JidoCode session or a generic session.json, fed to the parser directly. */
-const MALFORMED: Record<string, Expectation> = {
+const MALFORMED: Record<string, MalformedExpectation> = {
   'concatenated_json_documents__session.json': { code: 'invalid_json', phrase: 'line 1, column 61' },
   'control_chars_raw_in_string__session.json': { code: 'invalid_json', phrase: 'Bad control character in string literal' },
   'deep_nesting_10000_arrays__session.json': { code: 'wrong_shape', phrase: 'Not a JidoCode session: the file holds an array (1 item)' },
@@ -241,27 +234,12 @@ const MALFORMED: Record<string, Expectation> = {
   'zero_byte__session.json': { code: 'empty_file', phrase: 'File is empty (0 bytes).' },
 };
 
-describe('malformed inputs through the JidoCode parser', () => {
-  const dir = join(samples, 'malformed');
-
-  it('has an expectation for every JidoCode-like or generic session.json sample', () => {
-    const relevant = readdirSync(dir).filter(
-      (n) => n.endsWith('__session.json') || n.includes('jido') || n === 'wrong_top_level__array_instead_of_object.json',
-    );
-    expect(relevant.sort()).toEqual(Object.keys(MALFORMED).sort());
-  });
-
-  it.each(Object.entries(MALFORMED))('%s', async (name, expected) => {
-    const path = join(dir, name);
-    if ('code' in expected) {
-      const err = await failure(() => parseFile(path));
-      expect(err.code).toBe(expected.code);
-      expect(err.message).toContain(expected.phrase);
-    } else {
-      const s = await parseFile(path);
-      expect(Session.safeParse(s).success).toBe(true);
-      expect(s.warnings.flatMap((w) => Array(w.count).fill(w.code))).toEqual(expected.warnings);
-      expected.check?.(s);
-    }
-  });
-});
+describeMalformed(
+  'malformed inputs through the JidoCode parser',
+  {
+    what: 'JidoCode-like or generic session.json',
+    select: (n) => n.endsWith('__session.json') || n.includes('jido') || n === 'wrong_top_level__array_instead_of_object.json',
+  },
+  MALFORMED,
+  parseDocumentWith(parseJidoDocument),
+);

@@ -1,23 +1,10 @@
 // Malformed files of the sample corpus that imitate a Vizier session or a generic session.json, through the Vizier parser: clear refusals or readable sessions with warnings.
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { Session } from '../../../shared/session.ts';
-import { readDocument } from '../coerce.ts';
-import type { UnreadableError } from '../types.ts';
+import { expect } from 'vitest';
 import { parseVizierDocument } from './vizier.ts';
-import { samplesDir as samples } from '../../test-support/samples.ts';
-import { failure } from '../../test-support/reader-checks.ts';
-
-async function parseFile(path: string): Promise<Session> {
-  const { value, ctx } = await readDocument(path);
-  return parseVizierDocument(value, ctx);
-}
-
-type Expectation = { code: UnreadableError['code']; phrase: string } | { warnings: string[]; check?: (s: Session) => void };
+import { describeMalformed, parseDocumentWith, type MalformedExpectation } from '../../test-support/malformed-suite.ts';
 
 /** Malformed files that imitate a Vizier session or a generic session.json, fed to the parser directly. */
-const MALFORMED: Record<string, Expectation> = {
+const MALFORMED: Record<string, MalformedExpectation> = {
   'concatenated_json_documents__session.json': { code: 'invalid_json', phrase: 'Unexpected non-whitespace character after JSON' },
   'control_chars_raw_in_string__session.json': { code: 'invalid_json', phrase: 'Bad control character in string literal' },
   'deep_nesting_10000_arrays__session.json': { code: 'wrong_shape', phrase: 'the file holds an array (1 item) where a JSON object is expected' },
@@ -56,28 +43,12 @@ const MALFORMED: Record<string, Expectation> = {
   'zero_byte__session.json': { code: 'empty_file', phrase: 'File is empty (0 bytes).' },
 };
 
-describe('malformed inputs through the Vizier parser', () => {
-  const dir = join(samples, 'malformed');
-
-  it('has an expectation for every Vizier-like or generic session.json sample', () => {
-    const relevant = readdirSync(dir).filter(
-      (n) => n.endsWith('__session.json') || n.includes('vizier') || n === 'wrong_top_level__array_instead_of_object.json',
-    );
-    expect(relevant.sort()).toEqual(Object.keys(MALFORMED).sort());
-  });
-
-  it.each(Object.entries(MALFORMED))('%s', async (name, expected) => {
-    const path = join(dir, name);
-    if ('code' in expected) {
-      const err = await failure(() => parseFile(path));
-      expect(err.code).toBe(expected.code);
-      expect(err.message).toContain(expected.phrase);
-    } else {
-      const s = await parseFile(path);
-      expect(Session.safeParse(s).success).toBe(true);
-      expect(() => JSON.stringify(s)).not.toThrow();
-      expect(s.warnings.flatMap((w) => Array(w.count).fill(w.code))).toEqual(expected.warnings);
-      expected.check?.(s);
-    }
-  });
-});
+describeMalformed(
+  'malformed inputs through the Vizier parser',
+  {
+    what: 'Vizier-like or generic session.json',
+    select: (n) => n.endsWith('__session.json') || n.includes('vizier') || n === 'wrong_top_level__array_instead_of_object.json',
+  },
+  MALFORMED,
+  parseDocumentWith(parseVizierDocument),
+);
