@@ -1,4 +1,4 @@
-// Session files wherever they lie, through the CLI as a user runs it: `list --root` over loose files, and `open <file>`.
+// Session files wherever they lie, through the CLI as a user runs it: `list --root` over loose files, and `open <file | session>`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -87,6 +87,21 @@ describe('session files outside any layout', () => {
     const usage = await run(['open']);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('Usage: session-vault open');
+  });
+
+  it('open takes a session as list shows it (key, id or a unique start of one) when no file has that name', async () => {
+    const listed = JSON.parse((await run(['list', '--json', '--root', LOOSE, '--no-defaults'])).stdout) as SessionSummary[];
+    const codex = listed.find((s) => s.format === 'codex')!;
+    for (const given of [codex.key, codex.id, codex.id.slice(0, 8)]) {
+      const { code, stdout } = await run(['open', '--json', given, '--root', LOOSE, '--no-defaults']);
+      expect(code).toBe(0);
+      expect((JSON.parse(stdout) as SessionSummary).key).toBe(codex.key);
+    }
+    const text = await run(['open', codex.key, '--root', LOOSE, '--no-defaults']);
+    expect(text.stdout).toMatch(/^format: +Codex \(codex\)$/m);
+    const unknown = await run(['open', 'codex:no-such-session', '--root', LOOSE, '--no-defaults']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('cannot open codex:no-such-session: no such file, and no session matches "codex:no-such-session"');
   });
 
   it('open names the reason when a file looks like a session but cannot be read', async () => {

@@ -1,4 +1,5 @@
-// `session-vault open <file> [--json]`: the summary of one session file wherever it lies, read by the app's own readers.
+// `session-vault open <file | session> [--json]`: the summary of one session file wherever it lies, read by the app's own readers, or of a listed session named by its key or id.
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { FORMAT_LABELS } from '../../shared/source-formats.ts';
 import { resolve } from 'node:path';
@@ -8,17 +9,23 @@ import { resolveReader } from '../sources/recognize.ts';
 import { readers } from '../sources/registry.ts';
 import { UnreadableError } from '../sources/types.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
+import { resolveSessionRef, SessionNotFound } from './resolve-session.ts';
+import { withOneShotServices } from './one-shot.ts';
 import { sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 import { UsageError } from './usage-error.ts';
 
-export const OPEN_HELP = `Usage: session-vault open [--json] <file>
+export const OPEN_HELP = `Usage: session-vault open [--json] <file | session>
 
 Prints the summary of one session file, wherever it lies: its format is told by its place in a tool's
 layout or, for a file anywhere else, by its first records. The file's folder is not added as a root.
+Given no file by that name, it takes a session as \`list\` shows them: a key (claude-code:…), an id or
+a unique start of one.
 
 Options:
-  --json       print the session summary as JSON
-  -h, --help   show this help
+  --json          print the session summary as JSON
+  --root DIR      with a session: also look below DIR (repeatable; not saved)
+  --no-defaults   with a session: skip the tools' default folders
+  -h, --help      show this help
 
 Exit codes: 0 printed, 1 not a session file or unreadable, 2 usage.
 `;
@@ -49,13 +56,10 @@ export function formatSummary(s: SessionSummary, label: string): string {
     .concat('\n');
 }
 
-async function summarizeFile(file: string): Promise<{ summary: SessionSummary; label: string }> {
-  let info;
-  try {
-    info = await stat(file);
-  } catch (err) {
-    throw new Error(`cannot open ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`, { cause: err });
-  }
+/** A name with no path separator that is no file here may be a session's key or id. */
+const mayBeSessionRef = (given: string): boolean => !/[\\/]/.test(given);
+
+async function summarizeFile(file: string, info: Stats): Promise<{ summary: SessionSummary; label: string }> {
   if (!info.isFile()) throw new Error(`${file} is not a file.`);
   const reader = await resolveReader(file);
   if (!reader) {
@@ -70,13 +74,44 @@ async function summarizeFile(file: string): Promise<{ summary: SessionSummary; l
   }
 }
 
-export async function runOpen(argv: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, OPEN_HELP);
+/** The listed session a key, an id or a unique id start names (as `diff` and `export` take them). */
+async function summarizeListed(given: string, roots: string[] | undefined, noDefaults: boolean | undefined, env: NodeJS.ProcessEnv) {
+  return withOneShotServices({ roots, noDefaults, needs: 'list' }, env, async (services) => {
+    const { sessions } = await services.client.listSessions({ includeChildren: true, limit: 100_000 });
+    let key: string;
+    try {
+      key = resolveSessionRef(given, sessions);
+    } catch (err) {
+      if (!(err instanceof SessionNotFound)) throw err;
+      throw new Error(`cannot open ${given}: no such file, and ${err.message.charAt(0).toLowerCase()}${err.message.slice(1)}`, { cause: err });
+    }
+    const summary = sessions.find((s) => s.key === key) as SessionSummary;
+    return { summary, label: FORMAT_LABELS[summary.format] };
+  });
+}
+
+export async function runOpen(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { json: { type: 'boolean' }, root: { type: 'string', multiple: true }, 'no-defaults': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    OPEN_HELP,
+  );
   if (values.help) {
     process.stdout.write(OPEN_HELP);
     return;
   }
-  if (positionals.length !== 1) throw new UsageError(`name exactly one file to open.\n\n${OPEN_HELP}`);
-  const { summary, label } = await summarizeFile(resolve(positionals[0]!));
+  if (positionals.length !== 1) throw new UsageError(`name exactly one file or session to open.\n\n${OPEN_HELP}`);
+  const given = positionals[0]!;
+  const file = resolve(given);
+  let info: Stats | null = null;
+  try {
+    info = await stat(file);
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    if (!missing || !mayBeSessionRef(given)) {
+      throw new Error(`cannot open ${file}: ${missing ? 'no such file' : (err as Error).message}.`, { cause: err });
+    }
+  }
+  const { summary, label } = info ? await summarizeFile(file, info) : await summarizeListed(given, values.root, values['no-defaults'], env);
   process.stdout.write(values.json ? `${terminalJson(summary)}\n` : formatSummary(summary, label));
 }
