@@ -41,6 +41,11 @@ export interface Match {
   idParams: SQLInputValue[];
   fileConds: string[];
   fileParams: SQLInputValue[];
+  /**
+   * With `matchedOnce`: the CTEs (one column, `rid`) whose union is `matched`, so a caller writing the set into a table
+   * can write each in turn (INSERT OR IGNORE) instead of SQLite building the union first. Empty otherwise.
+   */
+  matchedParts: string[];
   /** True when every positive term is found by the word index alone (phrases): `rank` then matches exactly their files. */
   wordsOnly: boolean;
   /** FTS5 expression of every positive word term, for bm25 relevance; null when the query has no words. */
@@ -131,8 +136,15 @@ function matchedSet(positive: Lookups[], m: Match, alsoKeys: readonly string[], 
     });
     parts.push(`SELECT u.rid AS rid FROM ua u WHERE ${conds.join(' AND ')}`);
   }
-  m.ctes.push(`c0 AS ${once ? '' : 'MATERIALIZED '}(SELECT rid AS id FROM (${parts.join(' UNION ')}))`);
   m.cteParams.push(...params);
+  if (once) {
+    // Each part a CTE of its own (c0p0, c0p1 ...), in order, their parameters as pushed, and c0 their union.
+    m.matchedParts = parts.map((_, i) => `c0p${i}`);
+    m.ctes.push(
+      ...parts.map((part, i) => `c0p${i} AS (${part})`),
+      `c0 AS (SELECT rid AS id FROM (${m.matchedParts.map((p) => `SELECT rid FROM ${p}`).join(' UNION ')}))`,
+    );
+  } else m.ctes.push(`c0 AS MATERIALIZED (SELECT rid AS id FROM (${parts.join(' UNION ')}))`);
   return 'c0';
 }
 
@@ -142,6 +154,7 @@ export function buildMatch(query: ParsedQuery, limits: MatchLimits = {}): Match 
     ctes: [],
     cteParams: [],
     matched: null,
+    matchedParts: [],
     idConds: [],
     idParams: [],
     fileConds: [],

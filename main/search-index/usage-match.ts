@@ -65,7 +65,13 @@ export interface UsageScope {
    * When the query narrows the files: its matches alone (before their sub-agents are added) as a SELECT of their ids
    * (one column) with the CTEs and parameters it needs (`sv_shadowed` among them), for usage-scope-table.ts.
    */
-  matched?: { ctes: string[]; params: SQLInputValue[]; select: string };
+  matched?: {
+    ctes: string[];
+    params: SQLInputValue[];
+    select: string;
+    /** The same ids as `select`, as one SELECT per part of the match (each its files once, the parts overlapping) when it has parts. */
+    parts?: string[];
+  };
 }
 
 /**
@@ -76,6 +82,16 @@ export interface UsageScope {
 function matchedIds(m: Match, matchedWhere: string[]): string {
   if (m.matched && !m.fileConds.length) return `SELECT d.id AS id FROM ${m.matched} d${whereClause(m.idConds.map((c) => c.replaceAll('{id}', 'd.id')))}`;
   return `SELECT f.id AS id FROM files f${whereClause(matchedWhere)}`;
+}
+
+/**
+ * matchedIds' ids part by part (the word index's files, then the identifiers'), for a match with no condition on the
+ * files row: written into the table one after the other, SQLite builds no union of them first (a word in 90% of
+ * 100,000 sessions: 32 -> 23 ms CPU, most of the rest the 105,066 ids' writing). Undefined when it cannot be split.
+ */
+function matchedIdParts(m: Match): string[] | undefined {
+  if (!m.matched || m.fileConds.length || m.matchedParts.length < 2) return undefined;
+  return m.matchedParts.map((part) => `SELECT d.rid AS id FROM ${part} d${whereClause(m.idConds.map((c) => c.replaceAll('{id}', 'd.rid')))}`);
 }
 
 /**
@@ -162,6 +178,11 @@ export function usageScope(from: UsageSource, query: string, adjust?: (parsed: P
     from: (a) => (parsed.terms.length ? `usage ${a} NOT INDEXED` : `sv_family sv_x CROSS JOIN usage ${a} ON ${a}.file_id = sv_x.id`),
     where: (a) => (parsed.terms.length ? `${a}.file_id IN sv_family` : 'true'),
     any: true,
-    matched: { ctes: [...m.ctes, shadowed], params: [...m.cteParams, excluded, ...m.idParams, ...m.fileParams], select: matchedIds(m, matchedWhere) },
+    matched: {
+      ctes: [...m.ctes, shadowed],
+      params: [...m.cteParams, excluded, ...m.idParams, ...m.fileParams],
+      select: matchedIds(m, matchedWhere),
+      parts: matchedIdParts(m),
+    },
   };
 }

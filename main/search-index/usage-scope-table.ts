@@ -61,9 +61,12 @@ export function storeScope(source: Pick<UsageSource, 'index'>, scope: UsageScope
   run(source, CREATE_FAMILY);
   run(source, `DELETE FROM ${FAMILY_TABLE}`);
   if (scope.any && scope.matched) {
-    const { ctes, params, select } = scope.matched;
-    const matched = run(source, `${withClause(ctes)}INSERT INTO ${FAMILY_TABLE} (id) ${select}`, params);
-    addSubAgents(source, Number(matched.changes), JSON.stringify(scope.shadowed));
+    const { ctes, params, select, parts } = scope.matched;
+    // Part by part when it has parts (usage-match.ts matchedIdParts): each file once, however many parts found it.
+    const matched = parts
+      ? parts.reduce((n, part) => n + Number(run(source, `${withClause(ctes)}INSERT OR IGNORE INTO ${FAMILY_TABLE} (id) ${part}`, params).changes), 0)
+      : Number(run(source, `${withClause(ctes)}INSERT INTO ${FAMILY_TABLE} (id) ${select}`, params).changes);
+    addSubAgents(source, matched, JSON.stringify(scope.shadowed));
   } else if (scope.any)
     run(source, `${withClause(scope.ctes)}INSERT INTO ${FAMILY_TABLE} (id) SELECT f.id FROM files f WHERE ${scope.cond('f.id')}`, scope.params);
   const files = count(source, `SELECT count(*) AS n FROM ${FAMILY_TABLE}`);
