@@ -4,13 +4,21 @@ import type { DatabaseSync } from 'node:sqlite';
 import { SINCE_TIDY, TEXT_TOTAL_SQL } from './index-tidy.ts';
 import { mergeModeSql } from './merge-mode.ts';
 import { READING_VERSION, READING_VERSION_STATE } from './reading-version.ts';
-import { CREATE_FILE_DAYS_BY_DAY, CREATE_FILE_PACKS, CREATE_NARROW_SESSIONS, USAGE_V10, USAGE_V8 } from './usage-schema.ts';
+import {
+  ADD_PROJECT_DAY_TOTALS,
+  CREATE_FILE_DAYS_BY_DAY,
+  CREATE_FILE_PACKS,
+  CREATE_NARROW_SESSIONS,
+  CREATE_PROJECT_DAY_TOTALS,
+  USAGE_V10,
+  USAGE_V8,
+} from './usage-schema.ts';
 import { addFileModels, CREATE_FILE_MODELS } from './usage-file-models.ts';
 import { addNameTotals, CREATE_NAME_TOTALS } from './usage-name-totals.ts';
 import { addFileDays, addFilePacks } from './usage-write.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 14;
+export const SCHEMA_VERSION = 15;
 
 /** A new file starts in steady mode: FTS5 merges segments as they pile up (merge-mode.ts). */
 const AUTOMERGE = mergeModeSql('steady');
@@ -120,6 +128,7 @@ ${CREATE_NARROW_SESSIONS}
 ${CREATE_NAME_TOTALS}
 ${CREATE_FILE_DAYS_BY_DAY}
 ${CREATE_FILE_PACKS}
+${CREATE_PROJECT_DAY_TOTALS}
 ${CREATE_PENDING}
 ${FTS_TUNING}`;
 
@@ -171,6 +180,8 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
   12: (db) => db.exec(CREATE_FILE_DAYS_BY_DAY),
   // 13 -> 14: usage-file-pack.ts's packed facts per file, from the session and day rows already stored.
   13: addFilePacks,
+  // 14 -> 15: usage-schema.ts's totals per day and project over every source, from the totals per source already stored.
+  14: (db) => db.exec(ADD_PROJECT_DAY_TOTALS),
 };
 
 export function createSchema(db: DatabaseSync): void {

@@ -31,7 +31,7 @@ function wholeDays(days: ClockDays, r: string): { sql: string; params: string[] 
 
 /**
  * Every file's usage in the clock's hours: the days it holds whole from the writer's totals per day (usage_days, or
- * usage_project_days stacked by project), the first or last day it cuts from every file's hourly rows in that day's
+ * usage_project_day_totals stacked by project), the first or last day it cuts from every file's hourly rows in that day's
  * hours in it (a day's hours are a few thousand rows at 100,000 sessions), as setUsage cuts them, but for the files
  * `leftOut` (the others, whose rows are taken off the whole days only: the same hours read once, not twice).
  */
@@ -69,7 +69,8 @@ export function allInClock(source: Pick<UsageSource, 'index'>, clock: Clock, bre
   const between = `r.zone = ? AND ${whole.sql}`;
   const sums = SUMS.map((c) => `sum(r.${c})`).join(', ');
   const group = breakdown === 'source' ? 'r.format' : breakdown === 'project' ? 'r.project' : 'r.model';
-  const table = breakdown === 'project' ? 'usage_project_days' : 'usage_days';
+  // By project: the totals per day and project over every source (schema 15), a row per group.
+  const table = breakdown === 'project' ? 'usage_project_day_totals' : 'usage_days';
   for (const r of all(`SELECT r.day, ${group}, ${sums} FROM ${table} r WHERE ${between} GROUP BY r.day, ${group}`, inner))
     addDayCell(cells, r[0] as string, breakdown === 'model' ? (r[1] as string) || null : (r[1] as string), r.slice(2) as number[], 1);
   for (const r of all(
@@ -77,7 +78,7 @@ export function allInClock(source: Pick<UsageSource, 'index'>, clock: Clock, bre
     inner,
   ))
     addModel(r[0] as string, r[1] as number, r[2] as number, r[3] as number, r[4] as number);
-  for (const r of all(`SELECT r.project, sum(${TOKENS('r')}), sum(r.cost) FROM usage_project_days r WHERE ${between} GROUP BY r.project`, inner))
+  for (const r of all(`SELECT r.project, sum(${TOKENS('r')}), sum(r.cost) FROM usage_project_day_totals r WHERE ${between} GROUP BY r.project`, inner))
     addProject((r[0] as string) || NONE, r[1] as number, r[2] as number);
 
   // The days cut: every file's hourly rows in the clock's hours of them, per file and model (as setUsage's cut).

@@ -85,6 +85,9 @@ export class Rollup {
           ? { totals: 'r.project', file: PROJECT_NAME('s.project') }
           : { totals: 'r.model', file: "coalesce(u.model, '')" };
     const table = breakdown === 'project' ? 'usage_project_days' : 'usage_days';
+    // By project over every source: the totals per day and project (schema 15), a row per cell, nothing to group
+    // (100,000 sessions: 14,634 rows, where grouping usage_project_days' 36,351 took 22 -> 13 ms).
+    const whole = breakdown === 'project' && this.source === null;
     const cells = new Map<string, DayRow>();
     const add = (r: unknown[], sign: 1 | -1) => {
       const day = r[0] as string;
@@ -94,7 +97,9 @@ export class Rollup {
     };
     const totalsParams: SQLInputValue[] = [clock.timezone];
     const totals = this.catalogue.index.prepared(
-      `SELECT r.day, ${g.totals}, ${SUMS.map((c) => `sum(r.${c})`).join(', ')} FROM ${table} r
+      whole
+        ? `SELECT r.day, r.project, ${SUMS.map((c) => `r.${c}`).join(', ')} FROM usage_project_day_totals r WHERE r.zone = ? AND r.day != ''`
+        : `SELECT r.day, ${g.totals}, ${SUMS.map((c) => `sum(r.${c})`).join(', ')} FROM ${table} r
       WHERE r.zone = ? AND r.day != ''${this.bySource('r.format', totalsParams)} GROUP BY r.day, ${g.totals}`,
     );
     totals.setReturnArrays(true);

@@ -117,3 +117,21 @@ export const CREATE_FILE_DAYS_BY_DAY = `CREATE INDEX IF NOT EXISTS usage_file_da
  * files, 29,561 day rows).
  */
 export const CREATE_FILE_PACKS = `CREATE TABLE IF NOT EXISTS usage_file_packs (file_id INTEGER PRIMARY KEY, pack BLOB NOT NULL);`;
+
+/**
+ * Schema 15: the totals per local day and project (its name) over every source, so days stacked by project with no
+ * `source:` read one row per day and project instead of grouping usage_project_days' row per source (100,000
+ * sessions: 36,351 rows grouped into 14,634); usage_project_days stays for `source:` queries.
+ */
+export const CREATE_PROJECT_DAY_TOTALS = `CREATE TABLE IF NOT EXISTS usage_project_day_totals (
+  zone TEXT NOT NULL, day TEXT NOT NULL, project TEXT NOT NULL,
+  input REAL NOT NULL, output REAL NOT NULL, cache_read REAL NOT NULL, cache_write REAL NOT NULL, reasoning REAL NOT NULL,
+  cost REAL NOT NULL, unpriced INTEGER NOT NULL, calls INTEGER NOT NULL,
+  PRIMARY KEY (zone, day, project)
+) WITHOUT ROWID;`;
+/** Schema 14 -> 15: CREATE_PROJECT_DAY_TOTALS filled from the totals per source already stored. */
+export const ADD_PROJECT_DAY_TOTALS = `${CREATE_PROJECT_DAY_TOTALS}
+DELETE FROM usage_project_day_totals;
+INSERT INTO usage_project_day_totals (zone, day, project, input, output, cache_read, cache_write, reasoning, cost, unpriced, calls)
+  SELECT zone, day, project, sum(input), sum(output), sum(cache_read), sum(cache_write), sum(reasoning), sum(cost), sum(unpriced), sum(calls)
+  FROM usage_project_days GROUP BY zone, day, project;`;

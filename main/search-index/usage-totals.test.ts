@@ -49,6 +49,10 @@ const REFERENCE: Record<string, [table: string, reference: string]> = {
     'SELECT * FROM usage_project_days WHERE calls <> 0',
     `SELECT s.zone, d.day, ${NAME}, s.format, ${SUMS} FROM usage_file_days d JOIN usage_sessions s USING (file_id) GROUP BY 1, 2, 3, 4`,
   ],
+  projectDayTotals: [
+    'SELECT * FROM usage_project_day_totals WHERE calls <> 0',
+    `SELECT s.zone, d.day, ${NAME}, ${SUMS} FROM usage_file_days d JOIN usage_sessions s USING (file_id) GROUP BY 1, 2, 3`,
+  ],
   models: [
     'SELECT * FROM usage_models WHERE calls <> 0',
     `SELECT coalesce(u.model, ''), s.format, sum(${TOKENS}), sum(u.cost), sum(u.unpriced), sum(u.calls) FROM usage u JOIN usage_sessions s USING (file_id) WHERE u.hour_ms > 0 GROUP BY 1, 2`,
@@ -124,7 +128,7 @@ describe("a write batch's usage totals", () => {
     expect(db.prepare("SELECT tokens, with_usage FROM usage_projects WHERE project LIKE 'lib%'").get()).toEqual({ tokens: 0, with_usage: 0 });
   });
 
-  it('stay equal as a later batch rewrites a file twice, removes one and adds one', () => {
+  it('stay equal as a later batch rewrites a file twice, removes one and adds two (one of another source in a project and day)', () => {
     const { db, writes } = openWrites();
     writes.apply(firstBatch());
     writes.apply([
@@ -132,8 +136,18 @@ describe("a write batch's usage totals", () => {
       { kind: 'remove', path: '/roots/b.jsonl' },
       put('e', 'codex', 'site', [call('2026-03-02T14:10:00Z', 90, 'gpt-5-codex', 'exec')]),
       put('a', 'claude-code', 'app', [call('2026-03-01T09:15:00Z', 4100, 'claude-opus-4-7', 'Edit')]),
+      // Another source in the same project on the same day: the totals over every source add both.
+      put('f', 'codex', 'app', [call('2026-03-01T09:30:00Z', 50, 'gpt-5-codex', 'exec')]),
     ]);
     expectTotalsMatchFiles(db);
+    // Days stacked by project over every source: one row for the app's day, both sources' calls in it.
+    const shared = db
+      .prepare("SELECT zone, day, sum(calls) AS calls FROM usage_project_days WHERE project = 'app' GROUP BY zone, day HAVING count(*) = 2")
+      .all() as Array<{ zone: string; day: string; calls: number }>;
+    expect(shared.length).toBeGreaterThan(0);
+    for (const { zone, day, calls } of shared)
+      expect(db.prepare("SELECT calls FROM usage_project_day_totals WHERE zone = ? AND day = ? AND project = 'app'").all(zone, day)).toEqual([{ calls }]);
+
     expect(db.prepare("SELECT calls FROM usage_tool_totals WHERE name = 'Edit'").get()).toEqual({ calls: 1 });
   });
 

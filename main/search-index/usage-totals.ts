@@ -47,6 +47,8 @@ export class UsageTotals {
   readonly hours: PendingSums;
   readonly days: PendingSums;
   readonly projectDays: PendingSums;
+  /** The same over every source (schema 15). */
+  readonly projectDayTotals: PendingSums;
   readonly models: PendingSums;
   readonly projects: PendingSums;
   readonly tools: PendingSums;
@@ -57,11 +59,12 @@ export class UsageTotals {
     this.hours = new PendingSums(db, 'usage_hours', ['hour_ms', 'model', 'format'], SUMS);
     this.days = new PendingSums(db, 'usage_days', ['zone', 'day', 'model', 'format'], SUMS);
     this.projectDays = new PendingSums(db, 'usage_project_days', ['zone', 'day', 'project', 'format'], SUMS);
+    this.projectDayTotals = new PendingSums(db, 'usage_project_day_totals', ['zone', 'day', 'project'], SUMS);
     this.models = new PendingSums(db, 'usage_models', ['model', 'format'], ['tokens', 'cost', 'unpriced', 'calls']);
     this.projects = new PendingSums(db, 'usage_projects', ['project', 'format'], ['tokens', 'cost', 'with_usage']);
     this.tools = new PendingSums(db, 'usage_tool_totals', ['format', 'name'], ['calls', 'failures']);
     this.sessions = new PendingSums(db, 'usage_session_totals', ['format', 'top_level', 'length_bucket', 'turn_bucket'], ['sessions', 'with_usage']);
-    this.all = [this.hours, this.days, this.projectDays, this.models, this.projects, this.tools, this.sessions];
+    this.all = [this.hours, this.days, this.projectDays, this.projectDayTotals, this.models, this.projects, this.tools, this.sessions];
   }
 
   /** Writes what the batch added (inside its transaction, before it commits). */

@@ -6,7 +6,7 @@ import type { UsageFacts } from './usage-facts.ts';
 import { localHours, type LocalHour } from './usage-periods.ts';
 import { CREATE_FILE_MODELS, fileModelNames } from './usage-file-models.ts';
 import { CREATE_NAME_TOTALS, NameTotals, namesKey } from './usage-name-totals.ts';
-import { CREATE_FILE_DAYS, CREATE_FILE_PACKS, CREATE_PROJECT_DAYS } from './usage-schema.ts';
+import { CREATE_FILE_DAYS, CREATE_FILE_PACKS, CREATE_PROJECT_DAY_TOTALS, CREATE_PROJECT_DAYS } from './usage-schema.ts';
 import { packFile, type PackedDay, type PackedFile } from './usage-file-pack.ts';
 import type { ToolUse } from './usage-tools.ts';
 import { UsageTotals } from './usage-totals.ts';
@@ -56,6 +56,7 @@ export class UsageWrites {
   private readonly addDay: StatementSync;
   private readonly insertFileDay: StatementSync;
   private readonly addProjectDay: StatementSync;
+  private readonly addProjectDayTotal: StatementSync;
   private readonly hoursOf: StatementSync;
   /** The time zone days are counted in for usage_days: this process's (the machine's), and each file's own on removal. */
   private readonly zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -81,6 +82,9 @@ export class UsageWrites {
     );
     this.addProjectDay =
       db.prepare(`INSERT INTO usage_project_days (zone, day, project, format, ${SUMS.join(', ')}) VALUES (?, ?, ?, ?, ${SUMS.map(() => '?').join(', ')})
+      ON CONFLICT DO UPDATE SET ${addAll(SUMS)}`);
+    this.addProjectDayTotal =
+      db.prepare(`INSERT INTO usage_project_day_totals (zone, day, project, ${SUMS.join(', ')}) VALUES (?, ?, ?, ${SUMS.map(() => '?').join(', ')})
       ON CONFLICT DO UPDATE SET ${addAll(SUMS)}`);
     this.insertFileDay = db.prepare(
       `INSERT INTO usage_file_days (file_id, day, model, ${SUMS.join(', ')}, hours) VALUES (?, ?, ?, ${SUMS.map(() => '?').join(', ')}, ?)`,
@@ -166,7 +170,11 @@ export class UsageWrites {
     const { days, projects } = this.dayFigures(this.hoursOf.all(fileId) as HourRow[], sign);
     if (totals) for (const d of days.values()) this.addDay.run(d.zone, d.day, d.model, d.format, ...d.sums);
     if (sign === 1) this.insertFileDays(fileId, days);
-    if (totals) for (const p of projects.values()) this.addProjectDay.run(p.zone, p.day, p.project, p.format, ...p.sums);
+    if (totals)
+      for (const p of projects.values()) {
+        this.addProjectDay.run(p.zone, p.day, p.project, p.format, ...p.sums);
+        this.addProjectDayTotal.run(p.zone, p.day, p.project, ...p.sums);
+      }
   }
 
   /**
@@ -197,7 +205,10 @@ export class UsageWrites {
     );
     for (const d of days.values()) this.totals.days.add([d.zone, d.day, d.model, d.format], d.sums);
     this.insertFileDays(fileId, days);
-    for (const p of projects.values()) this.totals.projectDays.add([p.zone, p.day, p.project, p.format], p.sums);
+    for (const p of projects.values()) {
+      this.totals.projectDays.add([p.zone, p.day, p.project, p.format], p.sums);
+      this.totals.projectDayTotals.add([p.zone, p.day, p.project], p.sums);
+    }
     // A session's project row is made with its first file, usage or not (the LEFT JOIN of addProject).
     this.totals.projects.add([s.project, s.format], [0, 0, s.withUsage]);
     for (const r of rows) {
@@ -329,8 +340,9 @@ export function addFileDays(db: DatabaseSync): void {
   db.exec('DELETE FROM usage_project_days');
   const columns = db.prepare('PRAGMA table_info(usage_sessions)').all() as Array<{ name: string }>;
   if (!columns.some((c) => c.name === 'tools')) db.exec('ALTER TABLE usage_sessions ADD COLUMN tools TEXT');
-  // Schema 14's table, which the writes below prepare statements for (the 13 -> 14 step fills it).
+  // Schema 14's and 15's tables, which the writes below prepare statements for (the 13 -> 14 and 14 -> 15 steps fill them).
   db.exec(CREATE_FILE_PACKS);
+  db.exec(CREATE_PROJECT_DAY_TOTALS);
   db.exec('DELETE FROM usage_file_days');
   const writes = new UsageWrites(db);
   for (const { id } of db.prepare('SELECT file_id AS id FROM usage_sessions').all() as Array<{ id: number }>) writes.addDays(id, 1, false);
