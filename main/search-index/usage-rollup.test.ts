@@ -95,4 +95,22 @@ describe("the writer's usage totals", () => {
       ['Grep', 1],
     ]);
   });
+
+  it('draw the heatmap in the zone’s local hours: the two hours the clocks go back through are one cell', () => {
+    // New York, 2026-11-01: 05:30Z is 01:30 EDT and 06:30Z 01:30 EST; two sources, several models in those hours.
+    put('/roots/night-a.jsonl', session('night-a', 'claude-code', 'app', [call('2026-11-01T05:30:00Z', 100, 'claude-opus-4-7', 'Bash')]));
+    put(
+      '/roots/night-b.jsonl',
+      session('night-b', 'codex', 'site', [call('2026-11-01T06:30:00Z', 200, 'gpt-5-codex', 'exec'), call('2026-11-01T06:40:00Z', 300, 'gpt-5.1-codex')]),
+    );
+    for (const [query, breakdown] of [
+      ['', 'model'],
+      ['source:codex', 'source'],
+    ] as const) {
+      const [totals, files] = both(query, breakdown, 'America/New_York');
+      expect(totals).toEqual(files);
+    }
+    const [totals] = both('', 'model', 'America/New_York');
+    expect(totals?.heatmap.find((c) => c.day === '2026-11-01' && c.hour === 1)?.calls).toBe(3);
+  });
 });

@@ -52,9 +52,15 @@ export class Rollup {
    * Usage per (key, group) in the clock's hours from `fromMs`: the totals plus, negated, the shadowed copies' rows.
    * `key` and the groups are SQL over `t` (the totals' or the file's row) with `tz` joined.
    */
-  private perHour(clock: Clock, key: (t: string) => string, group: { totals: string; file: string }, fromMs = clock.fromMs): unknown[] {
+  private perHour(clock: Clock, key: (t: string) => string, group: { totals: string; file: string }, fromMs = clock.fromMs, byHourOnly = false): unknown[] {
     const params: SQLInputValue[] = [this.shadowed, clock.spans, fromMs, clock.toMs];
-    const totals = `SELECT ${key('r')} AS k, ${group.totals} AS g, ${SUMS.map((c) => `r.${c} AS ${c}`).join(', ')} FROM usage_hours r ${tzJoin('r')} WHERE r.hour_ms BETWEEN ? AND ?${this.bySource('r.format', params)}`;
+    const sums = SUMS.map((c) => `r.${c} AS ${c}`).join(', ');
+    // `byHourOnly` (key and group of the hour alone): the totals' rows of an hour added up first, in their key's order
+    // (no sort), so only one row an hour is placed in its zone and grouped (the heatmap's 60 days: ~15,000 rows -> 1,440).
+    const totals = byHourOnly
+      ? `SELECT ${key('r')} AS k, ${group.totals} AS g, ${sums} FROM (SELECT h.hour_ms AS hour_ms, ${SUMS.map((c) => `sum(h.${c}) AS ${c}`).join(', ')}
+        FROM usage_hours h WHERE h.hour_ms BETWEEN ? AND ?${this.bySource('h.format', params)} GROUP BY h.hour_ms) r ${tzJoin('r')}`
+      : `SELECT ${key('r')} AS k, ${group.totals} AS g, ${sums} FROM usage_hours r ${tzJoin('r')} WHERE r.hour_ms BETWEEN ? AND ?${this.bySource('r.format', params)}`;
     params.push(fromMs, clock.toMs);
     const less = `SELECT ${key('u')}, ${group.file}, ${SUMS.map((c) => `-u.${c}`).join(', ')} FROM sv_shadowed x CROSS JOIN usage u ON u.file_id = x.id JOIN usage_sessions s ON s.file_id = u.file_id ${tzJoin('u')}
       WHERE u.hour_ms BETWEEN ? AND ?${this.bySource('s.format', params)}`;
@@ -164,7 +170,7 @@ export class Rollup {
   heatmap(clock: Clock, days: readonly string[]): UsageDashboard['heatmap'] {
     if (!days.length) return [];
     const wanted = new Set(days);
-    const rows = this.perHour(clock, dayNumber, { totals: hourOfDay('r'), file: hourOfDay('u') }, startOfDays(days, clock)) as Array<{
+    const rows = this.perHour(clock, dayNumber, { totals: hourOfDay('r'), file: hourOfDay('u') }, startOfDays(days, clock), true) as Array<{
       k: number;
       g: number;
       calls: number;
