@@ -40,7 +40,9 @@ export function packedOthers(source: Pick<UsageSource, 'index'>, breakdown: Dash
   // Every one of the others has a session row (storeOthers), and so a pack.
   const packs = source.index.prepared(`SELECT x.id, p.pack FROM ${OTHERS_TABLE} x LEFT JOIN usage_file_packs p ON p.file_id = x.id`);
   packs.setReturnArrays(true);
-  for (const r of packs.iterate() as Iterable<unknown[]>) {
+  // All at once (3 MB at 100,000 sessions), then read: interleaved with stepping the rows one by one, the fastest
+  // tenth of runs 44 -> 41 ms by model and 49 -> 44 ms by project (CPU, this function alone).
+  for (const r of packs.all() as unknown as unknown[][]) {
     file = r[0] as number;
     const pack = r[1] as Uint8Array | null;
     if (pack === null || !reader.read(pack, visit)) return null;
