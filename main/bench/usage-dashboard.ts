@@ -15,7 +15,9 @@ import { usageFacts } from '../search-index/usage-facts.ts';
 import { setSessions, setUsage } from '../search-index/usage-file-days.ts';
 import { UNMAP_AFTER_MS, unmapNow } from '../search-index/usage-mapped-read.ts';
 import { packedOthers } from '../search-index/usage-packed-set.ts';
-import { OTHERS_TABLE } from '../search-index/usage-scope-table.ts';
+import { catalogueSource, usageScope } from '../search-index/usage-match.ts';
+import { storeOthersFirst } from '../search-index/usage-others-first.ts';
+import { OTHERS_TABLE, storeOthers, storeScope } from '../search-index/usage-scope-table.ts';
 import { clockFor } from '../search-index/usage-timeline.ts';
 import { Prng } from './prng.ts';
 
@@ -34,10 +36,11 @@ export interface DashboardFigures {
   searchMs: number[];
   /**
    * A word in most files (`parser`): its others (the files it does not count) read from their packs (usage-file-pack.ts)
-   * and, as the baseline, from their day rows and session rows, interleaved (the main thread's CPU ms each). Null when
-   * the word is not in most files.
+   * and, as the baseline, from their day rows and session rows, interleaved (the main thread's CPU ms each); and the
+   * others written alone (usage-others-first.ts: `firstMs`) against every match written, then the others
+   * (`everyMatchMs`, the baseline). Null when the word is not in most files.
    */
-  others: { files: number; packedMs: number[]; rowsMs: number[] } | null;
+  others: { files: number; packedMs: number[]; rowsMs: number[]; firstMs: number[]; everyMatchMs: number[] } | null;
   /**
    * The process's resident memory (MB) after the timed runs, with the index still mapped (usage-mapped-read.ts: kept a
    * few seconds after the last dashboard call), and once it is unmapped, as the app is at rest.
@@ -250,6 +253,11 @@ function othersFigures(catalogue: IndexedCatalogue, runs: number, now: number): 
   const clock = clockFor(catalogue, 0, Number.MAX_SAFE_INTEGER, TIME_ZONE);
   const packedMs: number[] = [];
   const rowsMs: number[] = [];
+  // The others written alone (usage-others-first.ts) against every match, then the others (storeScope, storeOthers).
+  const firstMs: number[] = [];
+  const everyMatchMs: number[] = [];
+  const source = catalogueSource(catalogue, () => null);
+  const scope = usageScope(source, 'parser', undefined, now);
   const cpuMs = (since: NodeJS.CpuUsage) => {
     const used = process.threadCpuUsage(since);
     return (used.user + used.system) / 1000;
@@ -262,8 +270,15 @@ function othersFigures(catalogue: IndexedCatalogue, runs: number, now: number): 
     setUsage(catalogue, 'others', clock, 'project', false);
     setSessions(catalogue, 'others');
     rowsMs.push(cpuMs(t));
+    t = process.threadCpuUsage();
+    storeScope(source, scope);
+    storeOthers(source);
+    everyMatchMs.push(cpuMs(t));
+    t = process.threadCpuUsage();
+    if (!storeOthersFirst(source, scope)) return null;
+    firstMs.push(cpuMs(t));
   }
-  return { files, packedMs, rowsMs };
+  return { files, packedMs, rowsMs, firstMs, everyMatchMs };
 }
 
 export function printDashboard(f: DashboardFigures): void {
@@ -289,6 +304,11 @@ export function printDashboard(f: DashboardFigures): void {
     const rows = percentile(f.others.rowsMs, 50);
     console.log(
       `  "parser"'s others (${f.others.files.toLocaleString('en-US')} files) from their packs cpu p50 ${packed.toFixed(0)} ms, from their day and session rows ${rows.toFixed(0)} ms (baseline, same run): ${(rows / packed).toFixed(2)}x`,
+    );
+    const first = percentile(f.others.firstMs, 50);
+    const every = percentile(f.others.everyMatchMs, 50);
+    console.log(
+      `  "parser"'s others written alone (worked out in memory) cpu p50 ${first.toFixed(0)} ms, after every match ${every.toFixed(0)} ms (baseline, same run): ${(every / first).toFixed(2)}x`,
     );
   }
   console.log(

@@ -87,7 +87,7 @@ function lessDays(all: DayRow[], some: DayRow[], keep: (r: DayRow) => boolean): 
  */
 function others(catalogue: IndexedCatalogue, stored: StoredScope, clock: Clock, breakdown: DashboardBreakdown): Parts {
   const all = new Rollup(catalogue, { ...stored.scope.parsed, filters: { ...stored.scope.parsed.filters, source: undefined } }, []);
-  storeOthers(catalogue);
+  if (!stored.othersStored) storeOthers(catalogue);
   // One read of the others' packs (100,000 sessions, a word in 89%: 11,152 files, 29,561 day rows).
   const packed = packedOthers(catalogue, breakdown);
   const usage = packed?.usage ?? setUsage(catalogue, 'others', clock, breakdown, false);

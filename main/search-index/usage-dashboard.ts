@@ -25,6 +25,7 @@ import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
 import { fromFileDays, type Parts } from './usage-dashboard-sets.ts';
 import { fileDaysIn } from './usage-file-days.ts';
 import { ofSource, recentFiles, storeScope } from './usage-scope-table.ts';
+import { storeOthersFirst } from './usage-others-first.ts';
 import { fromNameTotals, namesAnswer } from './usage-name-rollup.ts';
 import { whileMapped } from './usage-mapped-read.ts';
 
@@ -119,7 +120,8 @@ function addedUp(catalogue: IndexedCatalogue, input: Input, annotated: Annotated
     blockScope = (sinceMs) => named.blockScope(scope.parsed.filters.source ?? 'claude-code', sinceMs);
     limitsScope = named.limitsScope;
   } else if (daysInZone && scope.any) {
-    const stored = storeScope(source, scope);
+    // A word in most files: only the files it does not count written (usage-others-first.ts), else every match.
+    const stored = storeOthersFirst(source, scope) ?? storeScope(source, scope);
     parts = fromFileDays(catalogue, stored, hours, breakdown);
     // The block's files tested once each (recentFiles), not each of their rows' file looked up for its source.
     blockScope = (sinceMs) => recentFiles(source, ofSource(stored.scope, scope.parsed.filters.source ?? 'claude-code'), sinceMs);

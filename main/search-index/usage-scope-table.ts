@@ -25,11 +25,15 @@ export interface StoredScope {
   scope: UsageScope;
   /** How many files it counts. */
   files: number;
+  /** OTHERS_TABLE already holds the files with a session row it does not count (usage-others-first.ts). */
+  othersStored?: boolean;
 }
 
 /** What this module's temporary tables changed, per connection: they move total_changes() without changing the index. */
 const changedBy = new WeakMap<object, number>();
 export const tempChanges = (index: object): number => changedBy.get(index) ?? 0;
+/** Adds `n` changes made to the temporary tables on `index` (by a writer of them outside this module). */
+export const noteTempChanges = (index: object, n: number): void => void changedBy.set(index, tempChanges(index) + n);
 
 const run = (source: Pick<UsageSource, 'index'>, sql: string, params: SQLInputValue[] = []) => source.index.prepared(sql).run(...params);
 const count = (source: Pick<UsageSource, 'index'>, sql: string) => (source.index.prepared(sql).get() as { n: number }).n;
@@ -100,7 +104,7 @@ export function ofSource(stored: UsageScope, source: NonNullable<Filters['source
     parsed: { ...stored.parsed, filters: { ...stored.parsed.filters, source } },
     ctes: ['sv_dash_source(v) AS (SELECT ?)'],
     params: [source],
-    cond: (c) => `${c} IN ${IN_FILES} AND (SELECT format FROM files WHERE id = ${c}) = (SELECT v FROM sv_dash_source)`,
+    cond: (c) => `${stored.cond(c)} AND (SELECT format FROM files WHERE id = ${c}) = (SELECT v FROM sv_dash_source)`,
   };
 }
 
