@@ -1,7 +1,7 @@
 // The dashboard's figures for a query that narrows the files, from their rows per day: the matched files' own, or, when they are most files, the totals less the others'.
 import type { DashboardBreakdown, UsageDashboard } from '../../shared/usage-api.ts';
 import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
-import { allInClock, countedWithUsage } from './usage-dated-totals.ts';
+import { allInClock, countedSessions } from './usage-dated-totals.ts';
 import { clockDays, filesCounted, ranked, setHeatmap, setSessions, setUsage, type HeatCell, type ModelSum } from './usage-file-days.ts';
 import type { UsageSource } from './usage-match.ts';
 import { packedOthers } from './usage-packed-set.ts';
@@ -191,8 +191,9 @@ export function fromDatedTotals(catalogue: IndexedCatalogue, stored: StoredScope
   const all = allInClock(catalogue, clock, breakdown, new Set(storedOthers(catalogue)));
   const usage = setUsage(catalogue, 'others', clock, breakdown, true, false);
   const rollup = new Rollup(catalogue, { ...stored.scope.parsed, filters: { ...stored.scope.parsed.filters, source: undefined } }, []);
-  const counted = once(() => countedWithUsage(catalogue, clock, all.edgeFiles));
-  const sessions = once(() => setSessions(catalogue, 'matched'));
+  const read = once(() => countedSessions(catalogue, clock, all.edgeFiles));
+  const counted = () => read().counted;
+  const sessions = () => read().sessions;
   return {
     rows: lessDays(all.rows, usage.rows, (r) => r.calls !== 0 || tokensOf(r) !== 0),
     heatmap: (days) =>

@@ -1,7 +1,9 @@
 // For a dashboard query with dates: every file's usage in the clock's hours from the writer's totals per day (the first and last day from the hourly rows), and the counted files with usage in them per project.
 import type { SQLInputValue } from 'node:sqlite';
 import type { DashboardBreakdown } from '../../shared/usage-api.ts';
-import { clockDays, type ClockDays, type ModelSum } from './usage-file-days.ts';
+import { clockDays, sessionTally, type ClockDays, type ModelSum, type SetSessions } from './usage-file-days.ts';
+import { byBytes } from './usage-file-pack.ts';
+import { IdBits, idList } from './usage-id-bits.ts';
 import type { UsageSource } from './usage-match.ts';
 import { FAMILY_TABLE } from './usage-scope-table.ts';
 import { addDayCell, NONE, type Clock, type DayRow } from './usage-timeline.ts';
@@ -107,19 +109,37 @@ export function allInClock(source: Pick<UsageSource, 'index'>, clock: Clock, bre
 /**
  * The counted files (the stored scope's) with usage in the clock, per project name: those with a day row on a day it
  * holds whole, or usage in the hours of a day it cuts (`edgeFiles`: every file's, from allInClock). A file has one project.
+ * With them, the counted files' tools and buckets (setSessions of 'matched'), from the same read of their session rows.
+ * The files with day rows on the whole days are marked in memory from one read of the days' index, where each counted
+ * file's day rows were looked up (after:30d at 100,000 sessions: 11,155 files, the two reads 47 -> 35 ms CPU).
  */
-export function countedWithUsage(source: Pick<UsageSource, 'index'>, clock: Clock, edgeFiles: readonly number[]): Map<string, number> {
+export function countedSessions(
+  source: Pick<UsageSource, 'index'>,
+  clock: Clock,
+  edgeFiles: readonly number[],
+): { counted: Map<string, number>; sessions: SetSessions } {
   const whole = wholeDays(clockDays(clock), 'd');
-  const s = source.index.prepared(
-    `SELECT s.project, count(*) FROM ${FAMILY_TABLE} x CROSS JOIN usage_sessions s INDEXED BY usage_sessions_narrow ON s.file_id = x.id
-    WHERE EXISTS (SELECT 1 FROM usage_file_days d WHERE d.file_id = x.id AND ${whole.sql}) OR x.id IN (SELECT value FROM json_each(?))
-    GROUP BY s.project`,
-  );
-  s.setReturnArrays(true);
-  const byName = new Map<string, number>();
-  for (const [project, n] of s.all(...whole.params, JSON.stringify(edgeFiles)) as unknown as Array<[string, number]>) {
-    const name = projectName(project);
-    byName.set(name, (byName.get(name) ?? 0) + n);
+  const inClock = new IdBits();
+  inClock.markList(idList(source, [], `SELECT d.file_id AS id FROM usage_file_days d INDEXED BY usage_file_days_day WHERE ${whole.sql}`, whole.params), 1);
+  for (const id of edgeFiles) {
+    inClock.reach(id);
+    inClock.bits[id] = 1;
   }
-  return byName;
+  const tally = sessionTally();
+  const byProject = new Map<string, number>();
+  const rows = source.index.prepared(
+    `SELECT s.tools, s.top_level, s.length_bucket, s.turns, x.id, s.project FROM ${FAMILY_TABLE} x CROSS JOIN usage_sessions s ON s.file_id = x.id`,
+  );
+  rows.setReturnArrays(true);
+  for (const r of rows.iterate() as Iterable<unknown[]>) {
+    tally.add(r, 0);
+    if (inClock.has(r[4] as number, 1)) byProject.set(r[5] as string, (byProject.get(r[5] as string) ?? 0) + 1);
+  }
+  // Each project name's count added up in the order SQLite's GROUP BY project gave them (its BINARY order).
+  const counted = new Map<string, number>();
+  for (const project of [...byProject.keys()].sort(byBytes)) {
+    const name = projectName(project);
+    counted.set(name, (counted.get(name) ?? 0) + (byProject.get(project) as number));
+  }
+  return { counted, sessions: tally.result() };
 }

@@ -36,7 +36,7 @@ function ascii(s: string): boolean {
 }
 
 /** Byte order of SQLite's BINARY collation (the rows' primary key order), so a pack lists its rows as usage_file_days does. */
-function byBytes(a: string, b: string): number {
+export function byBytes(a: string, b: string): number {
   if (a === b) return 0;
   if (ascii(a) && ascii(b)) return a < b ? -1 : 1;
   const x = encoder.encode(a);
