@@ -1,7 +1,7 @@
 // The team store's schema, one migration per version: each runs inside the transaction that records it.
 import type { ClientBase } from 'pg';
 import type { Session } from '../../shared/session.ts';
-import { buildDocs, SEARCH_DOCS } from './search-docs.ts';
+import { version6, version7, version8, version9 } from './migrations-search.ts';
 import { messageChunks, sessionHead, splitSessionJson } from './session-chunks.ts';
 import { ident, literal, qualified, TEAM_SCHEMA, type TeamRoles } from './team-names.ts';
 
@@ -331,67 +331,6 @@ async function version5(client: ClientBase): Promise<void> {
   for (const sql of statements) await client.query(sql);
 }
 
-/**
- * Narrow search documents (search-docs.ts): per search-text chunk, its words without positions and the session's
- * activity, so a search ranks and counts a common word's ~100,000 sessions over rows of a few dozen bytes, never
- * reading a chunk row (hundreds of bytes) or a session row, and phrases take their candidates from them. Existing
- * sessions get theirs from their stored search text here; a push makes them again for the sessions it writes.
- * The chunks' own GIN index goes: the documents' index holds the same words, and the chunks are read by key (a
- * phrase's candidates) or through an admin's RUM index (positional-index.ts), which stays. The newest-first list
- * gets an index in its own order (latest activity first, sessions with none last).
- */
-async function version6(client: ClientBase, roles: TeamRoles): Promise<void> {
-  const viewer = ident(roles.viewer);
-  const member = ident(roles.member);
-  const admin = ident(roles.admin);
-  const owns = qualified('owns_machine');
-  // Each pushed chunk's words are compressed once and never read back by a search (its index answers alone): lz4,
-  // where the server has it, costs the push a fraction of pglz's time.
-  const lz4 = await client.query<{ ok: boolean }>(`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`);
-  const compression = lz4.rows[0]?.ok ? ' COMPRESSION lz4' : '';
-  const statements = [
-    `CREATE TABLE ${SEARCH_DOCS} (
-       machine text NOT NULL,
-       key text NOT NULL,
-       weight "char" NOT NULL,
-       seq integer NOT NULL,
-       activity timestamptz,
-       words tsvector${compression} NOT NULL,
-       PRIMARY KEY (machine, key, weight, seq),
-       FOREIGN KEY (machine, key) REFERENCES ${qualified('sessions')} (machine, key) ON DELETE CASCADE
-     ) WITH (toast_tuple_target = 128)`,
-    `GRANT SELECT ON ${SEARCH_DOCS} TO ${viewer}`,
-    `GRANT INSERT, UPDATE, DELETE ON ${SEARCH_DOCS} TO ${member}`,
-    `ALTER TABLE ${SEARCH_DOCS} ENABLE ROW LEVEL SECURITY`,
-    `CREATE POLICY read ON ${SEARCH_DOCS} FOR SELECT TO ${viewer} USING (true)`,
-    `CREATE POLICY push ON ${SEARCH_DOCS} FOR INSERT TO ${member} WITH CHECK (${owns}(machine))`,
-    `CREATE POLICY repush ON ${SEARCH_DOCS} FOR UPDATE TO ${member} USING (${owns}(machine)) WITH CHECK (${owns}(machine))`,
-    `CREATE POLICY replace ON ${SEARCH_DOCS} FOR DELETE TO ${member} USING (${owns}(machine))`,
-    `CREATE POLICY manage ON ${SEARCH_DOCS} FOR ALL TO ${admin} USING (true) WITH CHECK (true)`,
-    buildDocs('true'),
-    // This transaction only: room to build the index in memory (the default 64 MB spills a 100,000-session store's).
-    `SET LOCAL maintenance_work_mem = '256MB'`,
-    `CREATE INDEX session_docs_words ON ${SEARCH_DOCS} USING gin (words)`,
-    `DROP INDEX IF EXISTS ${qualified('session_texts_tsv')}`,
-    `CREATE INDEX sessions_newest ON ${qualified('sessions')} ((coalesce(updated_at, created_at)) DESC NULLS LAST, machine, key)`,
-    // How many sessions a set of documents groups into (a few chunks each), for the planner's estimates of a term's sessions.
-    `CREATE STATISTICS ${qualified('session_docs_sessions')} (ndistinct) ON machine, key FROM ${SEARCH_DOCS}`,
-    `ANALYZE ${SEARCH_DOCS}`,
-  ];
-  for (const sql of statements) await client.query(sql);
-}
-
-/**
- * The titles' search documents under a GIN index of their own, for a relevance search read in rank order
- * (team-ranked.ts): the title is the first place it reads, and a word common in the text but rare in titles
- * (a third of a million documents at 100,000 sessions, a few hundred of them titles) is then found among the
- * titles alone, not through every document holding it. An index only: one small document per session
- * (4 MB, half a second to build, at 100,000 sessions).
- */
-async function version7(client: ClientBase): Promise<void> {
-  await client.query(`CREATE INDEX IF NOT EXISTS session_docs_title_words ON ${SEARCH_DOCS} USING gin (words) WHERE weight = 'A'`);
-}
-
 /** The bytes of one stored part of a source file (the last part of a file may be shorter). */
 export const FILE_PART_BYTES = 1024 * 1024;
 
@@ -404,6 +343,8 @@ export const MIGRATIONS: Migration[] = [
   { version: 5, describe: 'where each message begins in the search text, so a hit opens at its message', apply: version5 },
   { version: 6, describe: 'narrow search documents per search-text chunk, and an index for the newest-first list', apply: version6 },
   { version: 7, describe: "the titles' search documents under a GIN index of their own, for relevance pages read in rank order", apply: version7 },
+  { version: 8, describe: 'an index on sessions for each order a search can ask for (created, size, tokens, cost)', apply: version8 },
+  { version: 9, describe: "the planner's estimates of search statements as the store's owner sees them, for how a search reads its page", apply: version9 },
 ];
 
 export const TEAM_SCHEMA_VERSION = MIGRATIONS.length;

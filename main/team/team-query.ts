@@ -2,6 +2,8 @@
 import { parseQuery, type Filters, type Term } from '../search-index/query-parser.ts';
 import { SEARCH_DOCS } from './search-docs.ts';
 import { rankedSearchSql, type TermMatch } from './team-ranked.ts';
+import { sortedSearchSql } from './team-search-sorted.ts';
+import { excludedSet, identPattern, literalLike, needsPositions, termMatch, termTsquery, unorderedTsquery } from './team-search-terms.ts';
 import { qualified } from './team-names.ts';
 
 export interface TeamQuery {
@@ -65,16 +67,17 @@ export function parseTeamQuery(input: string, now = Date.now()): TeamQuery {
   return { terms: parsed.terms, filters: parsed.filters, sort: parsed.sort, machines, users, problems };
 }
 
-/** A LIKE pattern matching `value` literally (backslash escapes). */
-const literalLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** A LIKE pattern where `*` is a wildcard, as the local filters read it. */
 const wildLike = (value: string) => literalLike(value).replaceAll('*', '%');
 
-/** The words of a prefix term, the last one a prefix, as a tsquery: `deploy scr*` → `deploy <-> scr:*`. Null without letters or digits. */
-function prefixQuery(text: string): string | null {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu);
-  if (!words) return null;
-  return words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' <-> ');
+/** The planner's estimate of a query's matches (team-search-window.ts). */
+export interface MatchEstimate {
+  /** The share of sessions (0-1) holding every word and none of the negated ones. */
+  share: number;
+  /** A positive term's identifier substring is in so many sessions that reading it through its index costs more than look-ups. */
+  commonIdent: boolean;
+  /** The negated terms (their places in the query's `terms`) whose sessions are few enough to read whole and leave out by a hashed NOT IN. */
+  readWhole: number[];
 }
 
 export interface PageOptions {
@@ -92,16 +95,12 @@ export interface PageOptions {
   countUpTo?: number | null;
   /** Ranked by relevance, how many of the newest sessions each place looks up one by one (team-ranked.ts); by default from the rows it reads. */
   window?: number;
-}
-
-/** The tsquery of a term (made with `param`), or null for one with no letters or digits. */
-export function termTsquery(term: Term, param: (value: unknown) => string): string | null {
-  if (term.kind === 'phrase') return /[\p{L}\p{N}]/u.test(term.text) ? `phraseto_tsquery('simple', ${param(term.text)})` : null;
-  if (term.kind === 'prefix') {
-    const q = prefixQuery(term.text);
-    return q === null ? null : `to_tsquery('simple', ${param(q)})`;
-  }
-  return /[\p{L}\p{N}]/u.test(term.text) ? `plainto_tsquery('simple', ${param(term.text)})` : null;
+  /**
+   * The planner's estimate of the query's matches (team-search-window.ts): the share of sessions holding every
+   * word and none of the negated ones, and whether a term's identifier substring is in so many sessions that
+   * reading it through its index costs more than looking sessions up one by one. Absent: the default window.
+   */
+  estimate?: MatchEstimate;
 }
 
 /**
@@ -130,19 +129,6 @@ function phraseMatches(texts: string, phrase: string, words: string | null): str
       CROSS JOIN LATERAL (SELECT ${CHUNK_SCORE} AS score FROM ${texts} t WHERE t.machine = c.machine AND t.key = c.key AND t.tsv @@ ${phrase}
                           ORDER BY t.weight, t.seq LIMIT 1) f`;
 }
-
-/**
- * The words a term's sessions must hold, whatever their order, as a tsquery over the position-less search
- * documents: a phrase's words, and a prefix term's words (the last a prefix) joined with AND.
- */
-function unorderedTsquery(term: Term, param: (value: unknown) => string): string | null {
-  if (term.kind === 'phrase') return `plainto_tsquery('simple', ${param(term.text)})`;
-  const q = prefixQuery(term.text);
-  return q === null ? null : `to_tsquery('simple', ${param(q.replaceAll(' <-> ', ' & '))})`;
-}
-
-/** Whether a term's words must follow each other (a phrase, or a prefix term of several words): checked on the chunks, which keep positions. */
-const needsPositions = (term: Term) => term.kind === 'phrase' || (term.kind === 'prefix' && (prefixQuery(term.text) ?? '').includes(' <-> '));
 
 /**
  * The query's filters as conditions on a matched session, over its keys (`KEYS.machine`, `KEYS.key`) and its row's
@@ -219,26 +205,6 @@ function sessionConditions(query: TeamQuery, param: (value: unknown, cast?: stri
 const COLUMNS = `s.machine, s.key, s.pushed_by, s.pushed_at, s.format, s.title, s.status, s.outcome, s.created_at, s.updated_at,
       s.model, s.project_name, s.project_path, s.branch, s.message_count, s.total_tokens, s.cost_usd, s.parent_key, s.size_bytes`;
 
-/** How each term is found, for the ranked read (team-ranked.ts); null for a term with nothing to search for. */
-function termMatch(term: Term, param: (value: unknown) => string): TermMatch | null {
-  const tsq = termTsquery(term, param);
-  const pattern = term.kind !== 'phrase' && [...term.text].length >= 3 ? param(`%${literalLike(term.text)}%`) : null;
-  if (!tsq && !pattern) return null;
-  const ident = pattern ? (row: string) => `${row}.idents ILIKE ${pattern}` : null;
-  if (tsq && needsPositions(term)) {
-    // The document holds the words (its GIN index, no recheck), then its chunk holds them in order: its tsvector, read
-    // by key (OFFSET 0 keeps it a look-up per document: pulled up into a join, the planner could check every chunk).
-    const unordered = unorderedTsquery(term, param);
-    const words = (doc: string) => `${doc}.words @@ ${unordered}`;
-    const chunk = (doc: string) =>
-      `${words(doc)} AND EXISTS (SELECT 1 FROM ${qualified('session_texts')} t WHERE t.machine = ${doc}.machine AND t.key = ${doc}.key
-         AND t.weight = ${doc}.weight AND t.seq = ${doc}.seq AND t.tsv @@ ${tsq} OFFSET 0)`;
-    return { chunk, words, positional: true, text: (t: string) => `${t}.tsv @@ ${tsq}`, ident };
-  }
-  const words = tsq ? (doc: string) => `${doc}.words @@ ${tsq}` : null;
-  return { chunk: words, words, positional: false, text: tsq ? (t: string) => `${t}.tsv @@ ${tsq}` : null, ident };
-}
-
 /**
  * How many of the newest sessions a ranked read looks at one by one per place, per row it reads (at least, at
  * most): a word in one session in five fills the rows from them; a rarer one is read through its index.
@@ -247,8 +213,22 @@ const WINDOW_PER_ROW = 5;
 const MIN_WINDOW = 500;
 const MAX_WINDOW = 20_000;
 
-/** The relevance-ordered page read in rank order (team-ranked.ts), with a count capped at `page.countUpTo`. */
-function rankedSql(query: TeamQuery, page: PageOptions): Omit<TeamSql, 'problems' | 'matched'> {
+/**
+ * How many of the first sessions in the order are looked up one by one: none when the estimate says they would not
+ * fill the rows (a rarer query, or a negated word most of its sessions hold), so only the indexes' matches are read
+ * (looking up a window that falls short costs its look-ups on top of the same index reads); else the window.
+ */
+function windowFor(rows: number | null, estimate: PageOptions['estimate']): number {
+  const window = Math.min(MAX_WINDOW, Math.max(MIN_WINDOW, (rows ?? 0) * WINDOW_PER_ROW));
+  if (rows === null || !estimate || estimate.commonIdent) return window;
+  return estimate.share * window < rows ? 0 : window;
+}
+
+/**
+ * A page with words read in its order with a count capped at `page.countUpTo`: by relevance (`order` null) in rank
+ * order (team-ranked.ts), or in a `sort:` order over the session rows (team-search-sorted.ts).
+ */
+function inOrderSql(query: TeamQuery, page: PageOptions, order: string | null): Omit<TeamSql, 'problems' | 'matched'> {
   const values: unknown[] = [];
   const param = (value: unknown, cast = '') => {
     values.push(value);
@@ -256,24 +236,26 @@ function rankedSql(query: TeamQuery, page: PageOptions): Omit<TeamSql, 'problems
   };
   const terms: TermMatch[] = [];
   const negated: TermMatch[] = [];
-  for (const term of query.terms) {
+  for (const [i, term] of query.terms.entries()) {
     const match = termMatch(term, param);
+    if (match && term.negated && !needsPositions(term) && page.estimate?.readWhole.includes(i)) match.excludedSet = excludedSet(match);
     if (match) (term.negated ? negated : terms).push(match);
   }
   const { conditions } = sessionConditions(query, param);
   // A phrase's every match is a chunk's tsvector read: its count stops with the page ("50+").
   const cap = page.countUpTo === undefined || page.countUpTo === null ? null : query.terms.some((t) => !t.negated && needsPositions(t)) ? 0 : page.countUpTo;
   const rows = cap === null ? null : Math.max(page.offset + page.limit, cap) + 1;
-  const text = rankedSearchSql({
+  const common = {
     terms,
     negated,
     conditions,
     rows: rows === null ? null : param(rows),
-    window: param(page.window ?? Math.min(MAX_WINDOW, Math.max(MIN_WINDOW, (rows ?? 0) * WINDOW_PER_ROW))),
+    window: param(page.window ?? windowFor(rows, page.estimate)),
     limit: param(page.limit),
     offset: param(page.offset),
     columns: COLUMNS,
-  });
+  };
+  const text = order === null ? rankedSearchSql(common) : sortedSearchSql({ ...common, order });
   return { text, values, indexOnly: true, rows, ranked: true };
 }
 
@@ -283,10 +265,11 @@ function rankedSql(query: TeamQuery, page: PageOptions): Omit<TeamSql, 'problems
  * their candidates' chunks) and, for a word or prefix of three characters or more, sessions with it as a substring
  * of an identifier or path (pg_trgm's GIN), as the local search does; the sessions are those in every set, less
  * those a negated term matches. A session's score is the best place any term is in (title 1, prompts 0.4, the
- * rest 0.1; how many chunks hold it does not count). Ranked by relevance, the page is read in that order and
- * the count capped (rankedSql, team-ranked.ts); other orders and filters alone read every match: sets, orders
- * and counts over the narrow documents (with the session's activity), the session rows read for filters on
- * their columns and for the page. `matched` (facets) is always every match.
+ * rest 0.1; how many chunks hold it does not count). With words, the page is read in its order and the count
+ * capped (inOrderSql: by relevance team-ranked.ts, by a `sort:` order team-search-sorted.ts); filters alone and a
+ * phrase on a RUM store read every match: sets, orders and counts over the narrow documents (with the session's
+ * activity), the session rows read for filters on their columns and for the page. `matched` (facets) is always
+ * every match.
  */
 export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
   const values: unknown[] = [];
@@ -302,7 +285,8 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
   const excluded: string[] = [];
   for (const term of query.terms) {
     const tsq = termTsquery(term, param);
-    const ident = term.kind !== 'phrase' && [...term.text].length >= 3 ? param(`%${literalLike(term.text)}%`) : null;
+    const found = identPattern(term);
+    const ident = found === null ? null : param(found);
     if (!tsq && !ident) {
       problems.push(`"${term.text}" has no letters or digits to search for; it was left out.`);
       continue;
@@ -385,10 +369,10 @@ export function teamSearchSql(query: TeamQuery, page: PageOptions): TeamSql {
       LIMIT ${limit} OFFSET ${offset}`;
     return { text, values, problems, indexOnly: ctes.length > 0, matched, rows: null, ranked: false };
   }
-  // Ranked by relevance, the page is read in rank order (team-ranked.ts); but a phrase on a store with a positional
-  // (RUM) index, which that index answers alone.
+  // With words, the page is read in its order (by relevance, team-ranked.ts; by a `sort:` order, team-search-sorted.ts)
+  // and the count capped; but a phrase on a store with a positional (RUM) index, which that index answers alone.
   const rumPhrase = page.positions && query.terms.some((t) => !t.negated && needsPositions(t));
-  if (!byColumn && !byActivity && !rumPhrase) return { ...rankedSql(query, page), problems, matched };
+  if (!rumPhrase) return { ...inOrderSql(query, page, byColumn ?? (byActivity ? `${activity} DESC NULLS LAST` : null)), problems, matched };
   // The page is ordered and counted over narrow rows (key, score, activity), and only its own rows' columns are read
   // after: counting every match with the listing's columns carried along sorted and spilled them all.
   const score = sets.length > 1 ? `greatest(${sets.map((_, i) => `m${i}.score`).join(', ')})` : 'm0.score';

@@ -14,6 +14,12 @@ export interface TermMatch {
   text: ((chunk: string) => string) | null;
   /** The condition that a session row holds the term as a substring of an identifier or path, or null. */
   ident: ((row: string) => string) | null;
+  /**
+   * A negated term's sessions (machine, key) through its indexes, when they are few enough to read whole (the
+   * planner's estimate, team-search-window.ts): left out by a hashed NOT IN over them instead of a look-up per
+   * candidate, which costs more once thousands of candidates are checked. Absent: looked up per candidate.
+   */
+  excludedSet?: string;
 }
 
 /** The places a match can be in, best first, with the score a session matched there gets. */
@@ -47,12 +53,20 @@ const ACTIVITY = 'coalesce(s.updated_at, s.created_at)';
 const NEWEST = `${ACTIVITY} DESC NULLS LAST, s.machine, s.key`;
 
 /** Whether the session (`machine`, `key`: column references) holds a term anywhere: a document, or its identifiers. */
-function sessionHolds(term: TermMatch, machine: string, key: string): string {
+export function sessionHolds(term: TermMatch, machine: string, key: string): string {
   const ways: string[] = [];
   if (term.chunk) ways.push(`EXISTS (SELECT 1 FROM ${DOCS} x WHERE x.machine = ${machine} AND x.key = ${key} AND ${term.chunk('x')} OFFSET 0)`);
   if (term.ident) ways.push(`EXISTS (SELECT 1 FROM ${SESSIONS} y WHERE y.machine = ${machine} AND y.key = ${key} AND ${term.ident('y')} OFFSET 0)`);
   return ways.length > 1 ? `(${ways.join(' OR ')})` : (ways[0] as string);
 }
+
+/** The negated terms' checks on a session (`machine`, `key`: column references): per candidate, or against its set read whole (`neg_<i>`, negatedSets). */
+export const holdsNoneOf = (negated: TermMatch[], machine: string, key: string): string[] =>
+  negated.map((t, i) => (t.excludedSet ? `(${machine}, ${key}) NOT IN (SELECT machine, key FROM neg_${i})` : `NOT ${sessionHolds(t, machine, key)}`));
+
+/** The WITH entries of the negated terms read whole (each read once, at its first check). */
+export const negatedSets = (negated: TermMatch[]): string[] =>
+  negated.flatMap((t, i) => (t.excludedSet ? [`neg_${i} AS MATERIALIZED (${t.excludedSet})`] : []));
 
 /** `doc` holds one of the terms, by `how` (their chunk check, or the words its index answers). */
 const anyOf = (terms: TermMatch[], how: 'chunk' | 'words', doc: string) =>
@@ -82,7 +96,7 @@ export function rankedSearchSql(q: RankedQuery): string {
   const keyed = (conditions: string[], alias: string) => conditions.map((c) => c.replaceAll('KEYS.', `${alias}.`));
   const limitRows = q.rows === null ? '' : `LIMIT ${q.rows}`;
   const holdsAll = (machine: string, key: string) => (q.terms.length > 1 ? q.terms.map((t) => sessionHolds(t, machine, key)) : []);
-  const holdsNone = (machine: string, key: string) => q.negated.map((t) => `NOT ${sessionHolds(t, machine, key)}`);
+  const holdsNone = (machine: string, key: string) => holdsNoneOf(q.negated, machine, key);
   const chunked = q.terms.filter((t) => t.chunk);
   const identified = q.terms.filter((t) => t.ident);
   const positional = chunked.some((t) => t.positional);
@@ -153,7 +167,9 @@ export function rankedSearchSql(q: RankedQuery): string {
       SELECT p.machine, p.key, p.activity, ${score.toFixed(1)}::float8 AS score FROM ((${newest}) UNION ALL (${older})) p ${limitRows})`;
   };
   // The newest sessions that pass the filters (read in the order of the sessions_newest index, each filter on the row as it comes).
-  return `WITH win AS MATERIALIZED (SELECT s.machine, s.key, ${ACTIVITY} AS activity FROM ${SESSIONS} s
+  return `WITH ${negatedSets(q.negated)
+    .map((n) => `${n},\n    `)
+    .join('')}win AS MATERIALIZED (SELECT s.machine, s.key, ${ACTIVITY} AS activity FROM ${SESSIONS} s
       WHERE ${where(keyed(q.conditions, 's'))} ORDER BY ${NEWEST} LIMIT ${q.window}),
     ${read.map(({ weight, score }) => place(weight, score)).join(',\n    ')},
     ranked AS MATERIALIZED (

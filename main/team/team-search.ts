@@ -4,7 +4,8 @@ import type { Facets, SnippetPart } from '../../shared/search-api.ts';
 import { teamFacets } from './team-facets.ts';
 import { hasPositionalIndex } from './positional-index.ts';
 import { qualified } from './team-names.ts';
-import { parseTeamQuery, teamSearchSql } from './team-query.ts';
+import { parseTeamQuery, teamSearchSql, type MatchEstimate } from './team-query.ts';
+import { estimateMatches } from './team-search-window.ts';
 import { teamSnippets, type TeamSnippet } from './team-snippets.ts';
 
 export interface TeamHit {
@@ -47,7 +48,7 @@ export interface TeamSearchResult {
   facets?: Facets;
   /** Every session the query matches, beyond this page too; with `totalCapped`, at least this many. */
   total: number;
-  /** More sessions match than were counted (ranked by relevance, the count stops at the cap; a phrase's at the page): shown "200+". */
+  /** More sessions match than were counted (with words, by relevance or a `sort:` order, the count stops at the cap; a phrase's at the page): shown "200+". */
   totalCapped: boolean;
   /** Parts of the query that could not be used, said plainly. */
   problems: string[];
@@ -91,10 +92,12 @@ export interface TeamSearchPage {
   snippets?: boolean;
   /** The counts per facet over every match. */
   facets?: boolean;
-  /** Ranked by relevance, count the matches up to this many, more shown as "at least" (TEAM_COUNT_CAP by default); null: count them all. */
+  /** With words (by relevance or a `sort:` order), count the matches up to this many, more shown as "at least" (TEAM_COUNT_CAP by default); null: count them all. */
   countUpTo?: number | null;
-  /** How many of the newest sessions a ranked read looks up one by one before its indexes (team-ranked.ts); tests set a small one. */
+  /** How many of the first sessions a read in order looks up one by one before its indexes (team-ranked.ts); by default as the planner's estimate of the matches decides (team-search-window.ts); tests set one. */
   window?: number;
+  /** The estimate of the matches that steers how the page is read (team-search-window.ts): by default the planner's; tests set one (null: none). */
+  estimate?: MatchEstimate | null;
 }
 
 /**
@@ -132,12 +135,14 @@ export async function searchTeam(client: ClientBase, query: string, page: TeamSe
   const parsed = parseTeamQuery(query, page.now);
   if (page.sort && page.sort !== 'relevance') parsed.sort = page.sort;
   if (page.only) parsed.only = page.only;
+  const estimate = page.estimate !== undefined ? page.estimate : page.window === undefined ? await estimateMatches(client, parsed) : null;
   const sql = teamSearchSql(parsed, {
     limit: page.limit ?? 50,
     offset: page.offset ?? 0,
     positions: await hasPositionalIndex(client),
     countUpTo: page.countUpTo === undefined ? TEAM_COUNT_CAP : page.countUpTo,
     ...(page.window === undefined ? {} : { window: page.window }),
+    ...(estimate ? { estimate } : {}),
   });
   let rows: Row[];
   let counted: number;

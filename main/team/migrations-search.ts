@@ -1,0 +1,118 @@
+// The team store's search migrations (schema 6 on): the narrow search documents and the indexes team search reads in order.
+import type { ClientBase } from 'pg';
+import { buildDocs, SEARCH_DOCS } from './search-docs.ts';
+import { ident, qualified, type TeamRoles } from './team-names.ts';
+
+/**
+ * Narrow search documents (search-docs.ts): per search-text chunk, its words without positions and the session's
+ * activity, so a search ranks and counts a common word's ~100,000 sessions over rows of a few dozen bytes, never
+ * reading a chunk row (hundreds of bytes) or a session row, and phrases take their candidates from them. Existing
+ * sessions get theirs from their stored search text here; a push makes them again for the sessions it writes.
+ * The chunks' own GIN index goes: the documents' index holds the same words, and the chunks are read by key (a
+ * phrase's candidates) or through an admin's RUM index (positional-index.ts), which stays. The newest-first list
+ * gets an index in its own order (latest activity first, sessions with none last).
+ */
+export async function version6(client: ClientBase, roles: TeamRoles): Promise<void> {
+  const viewer = ident(roles.viewer);
+  const member = ident(roles.member);
+  const admin = ident(roles.admin);
+  const owns = qualified('owns_machine');
+  // Each pushed chunk's words are compressed once and never read back by a search (its index answers alone): lz4,
+  // where the server has it, costs the push a fraction of pglz's time.
+  const lz4 = await client.query<{ ok: boolean }>(`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`);
+  const compression = lz4.rows[0]?.ok ? ' COMPRESSION lz4' : '';
+  const statements = [
+    `CREATE TABLE ${SEARCH_DOCS} (
+       machine text NOT NULL,
+       key text NOT NULL,
+       weight "char" NOT NULL,
+       seq integer NOT NULL,
+       activity timestamptz,
+       words tsvector${compression} NOT NULL,
+       PRIMARY KEY (machine, key, weight, seq),
+       FOREIGN KEY (machine, key) REFERENCES ${qualified('sessions')} (machine, key) ON DELETE CASCADE
+     ) WITH (toast_tuple_target = 128)`,
+    `GRANT SELECT ON ${SEARCH_DOCS} TO ${viewer}`,
+    `GRANT INSERT, UPDATE, DELETE ON ${SEARCH_DOCS} TO ${member}`,
+    `ALTER TABLE ${SEARCH_DOCS} ENABLE ROW LEVEL SECURITY`,
+    `CREATE POLICY read ON ${SEARCH_DOCS} FOR SELECT TO ${viewer} USING (true)`,
+    `CREATE POLICY push ON ${SEARCH_DOCS} FOR INSERT TO ${member} WITH CHECK (${owns}(machine))`,
+    `CREATE POLICY repush ON ${SEARCH_DOCS} FOR UPDATE TO ${member} USING (${owns}(machine)) WITH CHECK (${owns}(machine))`,
+    `CREATE POLICY replace ON ${SEARCH_DOCS} FOR DELETE TO ${member} USING (${owns}(machine))`,
+    `CREATE POLICY manage ON ${SEARCH_DOCS} FOR ALL TO ${admin} USING (true) WITH CHECK (true)`,
+    buildDocs('true'),
+    // This transaction only: room to build the index in memory (the default 64 MB spills a 100,000-session store's).
+    `SET LOCAL maintenance_work_mem = '256MB'`,
+    `CREATE INDEX session_docs_words ON ${SEARCH_DOCS} USING gin (words)`,
+    `DROP INDEX IF EXISTS ${qualified('session_texts_tsv')}`,
+    `CREATE INDEX sessions_newest ON ${qualified('sessions')} ((coalesce(updated_at, created_at)) DESC NULLS LAST, machine, key)`,
+    // How many sessions a set of documents groups into (a few chunks each), for the planner's estimates of a term's sessions.
+    `CREATE STATISTICS ${qualified('session_docs_sessions')} (ndistinct) ON machine, key FROM ${SEARCH_DOCS}`,
+    `ANALYZE ${SEARCH_DOCS}`,
+  ];
+  for (const sql of statements) await client.query(sql);
+}
+
+/**
+ * The titles' search documents under a GIN index of their own, for a relevance search read in rank order
+ * (team-ranked.ts): the title is the first place it reads, and a word common in the text but rare in titles
+ * (a third of a million documents at 100,000 sessions, a few hundred of them titles) is then found among the
+ * titles alone, not through every document holding it. An index only: one small document per session
+ * (4 MB, half a second to build, at 100,000 sessions).
+ */
+export async function version7(client: ClientBase): Promise<void> {
+  await client.query(`CREATE INDEX IF NOT EXISTS session_docs_title_words ON ${SEARCH_DOCS} USING gin (words) WHERE weight = 'A'`);
+}
+
+/**
+ * An index on sessions in each order a search with words can ask for besides relevance and activity (which
+ * sessions_newest serves): created, size, tokens, cost, each with machine and key after it as the search breaks
+ * ties. A search in one of them reads its first sessions in that order (team-search-sorted.ts) instead of sorting
+ * every match. Btree indexes of a few MB at 100,000 sessions; a push writes one entry in each per session.
+ */
+export async function version8(client: ClientBase): Promise<void> {
+  const sessions = qualified('sessions');
+  const orders = [
+    ['sessions_created', 'created_at DESC NULLS LAST'],
+    ['sessions_size', 'size_bytes DESC'],
+    ['sessions_tokens', 'total_tokens DESC NULLS LAST'],
+    ['sessions_cost', 'cost_usd DESC NULLS LAST'],
+  ] as const;
+  for (const [name, order] of orders) await client.query(`CREATE INDEX IF NOT EXISTS ${name} ON ${sessions} (${order}, machine, key)`);
+  await client.query(`ANALYZE ${sessions}`);
+}
+
+/**
+ * The planner's row estimate of one of a few fixed statements over the search documents and sessions, for team
+ * search to choose how it reads a page (team-search-window.ts). Row-level security hides the columns' statistics
+ * from a viewer's or member's plans (PostgreSQL uses them with a non-leakproof operator such as `@@` or ILIKE only
+ * for a role that bypasses the policies), so their estimates were defaults; this function runs as the store's
+ * owner and gives only estimates (every account that may call it reads the rows themselves). `what`: 'docs'
+ * (documents holding `words`), 'doc_sessions' (sessions with a document holding `words`, every session with one
+ * when null), 'sessions' (sessions whose identifiers hold `pattern`, every session when null). Values are quoted
+ * into the fixed statements as literals (VOLATILE: PostgreSQL runs EXPLAIN only in a volatile function).
+ */
+export async function version9(client: ClientBase, roles: TeamRoles): Promise<void> {
+  const fn = qualified('planned_rows');
+  const docs = SEARCH_DOCS;
+  const sessions = qualified('sessions');
+  await client.query(`CREATE FUNCTION ${fn}(what text, words tsquery, pattern text) RETURNS double precision
+    LANGUAGE plpgsql VOLATILE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+    DECLARE
+      statement text;
+      plan json;
+    BEGIN
+      statement := CASE what
+        WHEN 'docs' THEN format('SELECT 1 FROM ${docs} d WHERE d.words @@ %L::tsquery', words)
+        WHEN 'doc_sessions' THEN 'SELECT DISTINCT d.machine, d.key FROM ${docs} d'
+          || CASE WHEN words IS NULL THEN '' ELSE format(' WHERE d.words @@ %L::tsquery', words) END
+        WHEN 'sessions' THEN 'SELECT 1 FROM ${sessions} i'
+          || CASE WHEN pattern IS NULL THEN '' ELSE format(' WHERE i.idents ILIKE %L', pattern) END
+      END;
+      IF statement IS NULL THEN RAISE EXCEPTION 'planned_rows: unknown statement %', what; END IF;
+      EXECUTE 'EXPLAIN (FORMAT JSON) ' || statement INTO plan;
+      RETURN (plan -> 0 -> 'Plan' ->> 'Plan Rows')::double precision;
+    END $fn$`);
+  await client.query(`REVOKE ALL ON FUNCTION ${fn}(text, tsquery, text) FROM PUBLIC`);
+  await client.query(`GRANT EXECUTE ON FUNCTION ${fn}(text, tsquery, text) TO ${ident(roles.viewer)}`);
+}
