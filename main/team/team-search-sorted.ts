@@ -1,28 +1,16 @@
 // A team search with words in a `sort:` order (newest, oldest, tokens, size, cost …) read in that order: the first sessions in the order checked one by one, the rarer words' matches through their indexes, stopping once the page and a capped count are filled.
 import { qualified } from './team-names.ts';
 import { SEARCH_DOCS } from './search-docs.ts';
-import { holdsNoneOf, negatedSets, PLACES, sessionHolds, type TermMatch } from './team-ranked.ts';
+import { holdsNoneOf, negatedSets, PLACES, sessionHolds, type RankedQuery, type TermMatch } from './team-ranked.ts';
 
-export interface SortedQuery {
-  /** Every positive term (a session must hold them all) and every negated one (it must hold none). */
-  terms: TermMatch[];
-  negated: TermMatch[];
-  /** Conditions on the session: `KEYS.machine`/`KEYS.key` its keys, `s.` its row's columns. */
-  conditions: string[];
+/** A ranked query's terms, conditions, window and page (team-ranked.ts), read in another order than relevance. */
+export interface SortedQuery extends RankedQuery {
   /**
    * The order over a session row `s` (one index on sessions serves it with machine and key after it, so reading the
    * first sessions in it is an index scan), e.g. `s.total_tokens DESC NULLS LAST`; ties go by machine, then key.
+   * `window` counts the first sessions in this order.
    */
   order: string;
-  /** Rows of the ordered stream to read: the page's end, or the capped count plus one, whichever is further; null: every match. */
-  rows: string | null;
-  /** How many of the first sessions in the order are checked one by one (placeholder) before the indexes' matches. */
-  window: string;
-  /** The page: placeholders of its limit and offset. */
-  limit: string;
-  offset: string;
-  /** The listing's columns of a session row `s`. */
-  columns: string;
 }
 
 const DOCS = SEARCH_DOCS;
