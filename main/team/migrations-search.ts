@@ -2,6 +2,7 @@
 import type { ClientBase } from 'pg';
 import { buildDocs, SEARCH_DOCS } from './search-docs.ts';
 import { ident, qualified, type TeamRoles } from './team-names.ts';
+import { lz4Compression, machineRowsAccess } from './machine-rows.ts';
 
 /**
  * Narrow search documents (search-docs.ts): per search-text chunk, its words without positions and the session's
@@ -13,14 +14,9 @@ import { ident, qualified, type TeamRoles } from './team-names.ts';
  * gets an index in its own order (latest activity first, sessions with none last).
  */
 export async function version6(client: ClientBase, roles: TeamRoles): Promise<void> {
-  const viewer = ident(roles.viewer);
-  const member = ident(roles.member);
-  const admin = ident(roles.admin);
-  const owns = qualified('owns_machine');
   // Each pushed chunk's words are compressed once and never read back by a search (its index answers alone): lz4,
   // where the server has it, costs the push a fraction of pglz's time.
-  const lz4 = await client.query<{ ok: boolean }>(`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`);
-  const compression = lz4.rows[0]?.ok ? ' COMPRESSION lz4' : '';
+  const compression = await lz4Compression(client);
   const statements = [
     `CREATE TABLE ${SEARCH_DOCS} (
        machine text NOT NULL,
@@ -32,14 +28,7 @@ export async function version6(client: ClientBase, roles: TeamRoles): Promise<vo
        PRIMARY KEY (machine, key, weight, seq),
        FOREIGN KEY (machine, key) REFERENCES ${qualified('sessions')} (machine, key) ON DELETE CASCADE
      ) WITH (toast_tuple_target = 128)`,
-    `GRANT SELECT ON ${SEARCH_DOCS} TO ${viewer}`,
-    `GRANT INSERT, UPDATE, DELETE ON ${SEARCH_DOCS} TO ${member}`,
-    `ALTER TABLE ${SEARCH_DOCS} ENABLE ROW LEVEL SECURITY`,
-    `CREATE POLICY read ON ${SEARCH_DOCS} FOR SELECT TO ${viewer} USING (true)`,
-    `CREATE POLICY push ON ${SEARCH_DOCS} FOR INSERT TO ${member} WITH CHECK (${owns}(machine))`,
-    `CREATE POLICY repush ON ${SEARCH_DOCS} FOR UPDATE TO ${member} USING (${owns}(machine)) WITH CHECK (${owns}(machine))`,
-    `CREATE POLICY replace ON ${SEARCH_DOCS} FOR DELETE TO ${member} USING (${owns}(machine))`,
-    `CREATE POLICY manage ON ${SEARCH_DOCS} FOR ALL TO ${admin} USING (true) WITH CHECK (true)`,
+    ...machineRowsAccess(SEARCH_DOCS, roles),
     buildDocs('true'),
     // This transaction only: room to build the index in memory (the default 64 MB spills a 100,000-session store's).
     `SET LOCAL maintenance_work_mem = '256MB'`,

@@ -4,6 +4,7 @@ import type { Session } from '../../shared/session.ts';
 import { version6, version7, version8, version9 } from './migrations-search.ts';
 import { messageChunks, sessionHead, splitSessionJson } from './session-chunks.ts';
 import { ident, literal, qualified, TEAM_SCHEMA, type TeamRoles } from './team-names.ts';
+import { lz4Compression, machineRowsAccess } from './machine-rows.ts';
 
 export interface Migration {
   version: number;
@@ -131,15 +132,10 @@ async function version1(client: ClientBase, roles: TeamRoles): Promise<void> {
  * default pglz to write and to read.
  */
 async function version2(client: ClientBase, roles: TeamRoles): Promise<void> {
-  const viewer = ident(roles.viewer);
-  const member = ident(roles.member);
-  const admin = ident(roles.admin);
   const sessions = qualified('sessions');
   const files = qualified('session_files');
   const parts = qualified('file_parts');
-  const owns = qualified('owns_machine');
-  const lz4 = await client.query<{ ok: boolean }>(`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`);
-  const compression = lz4.rows[0]?.ok ? ' COMPRESSION lz4' : '';
+  const compression = await lz4Compression(client);
   const statements = [
     ...(compression
       ? [
@@ -169,16 +165,8 @@ async function version2(client: ClientBase, roles: TeamRoles): Promise<void> {
        PRIMARY KEY (machine, key, path, part),
        FOREIGN KEY (machine, key, path) REFERENCES ${files} (machine, key, path) ON DELETE CASCADE
      )`,
-    `GRANT SELECT ON ${files}, ${parts} TO ${viewer}`,
-    `GRANT INSERT, UPDATE, DELETE ON ${files}, ${parts} TO ${member}`,
-    ...['session_files', 'file_parts'].flatMap((t) => [
-      `ALTER TABLE ${qualified(t)} ENABLE ROW LEVEL SECURITY`,
-      `CREATE POLICY read ON ${qualified(t)} FOR SELECT TO ${viewer} USING (true)`,
-      `CREATE POLICY push ON ${qualified(t)} FOR INSERT TO ${member} WITH CHECK (${owns}(machine))`,
-      `CREATE POLICY repush ON ${qualified(t)} FOR UPDATE TO ${member} USING (${owns}(machine)) WITH CHECK (${owns}(machine))`,
-      `CREATE POLICY replace ON ${qualified(t)} FOR DELETE TO ${member} USING (${owns}(machine))`,
-      `CREATE POLICY manage ON ${qualified(t)} FOR ALL TO ${admin} USING (true) WITH CHECK (true)`,
-    ]),
+    ...machineRowsAccess(files, roles),
+    ...machineRowsAccess(parts, roles),
   ];
   for (const sql of statements) await client.query(sql);
 }
@@ -193,15 +181,10 @@ const CONVERT_PAGE = 100;
  * push after the upgrade finds their chunks as it would have stored them.
  */
 async function version3(client: ClientBase, roles: TeamRoles): Promise<void> {
-  const viewer = ident(roles.viewer);
-  const member = ident(roles.member);
-  const admin = ident(roles.admin);
   const sessions = qualified('sessions');
   const messages = qualified('session_messages');
   const texts = qualified('session_texts');
-  const owns = qualified('owns_machine');
-  const lz4 = await client.query<{ ok: boolean }>(`SELECT 'lz4' = ANY(enumvals) AS ok FROM pg_settings WHERE name = 'default_toast_compression'`);
-  const compression = lz4.rows[0]?.ok ? ' COMPRESSION lz4' : '';
+  const compression = await lz4Compression(client);
   const statements = [
     `ALTER TABLE ${sessions} RENAME COLUMN session_json TO session_head`,
     `CREATE TABLE ${messages} (
@@ -213,14 +196,7 @@ async function version3(client: ClientBase, roles: TeamRoles): Promise<void> {
        PRIMARY KEY (machine, key, chunk),
        FOREIGN KEY (machine, key) REFERENCES ${sessions} (machine, key) ON DELETE CASCADE
      )`,
-    `GRANT SELECT ON ${messages} TO ${viewer}`,
-    `GRANT INSERT, UPDATE, DELETE ON ${messages} TO ${member}`,
-    `ALTER TABLE ${messages} ENABLE ROW LEVEL SECURITY`,
-    `CREATE POLICY read ON ${messages} FOR SELECT TO ${viewer} USING (true)`,
-    `CREATE POLICY push ON ${messages} FOR INSERT TO ${member} WITH CHECK (${owns}(machine))`,
-    `CREATE POLICY repush ON ${messages} FOR UPDATE TO ${member} USING (${owns}(machine)) WITH CHECK (${owns}(machine))`,
-    `CREATE POLICY replace ON ${messages} FOR DELETE TO ${member} USING (${owns}(machine))`,
-    `CREATE POLICY manage ON ${messages} FOR ALL TO ${admin} USING (true) WITH CHECK (true)`,
+    ...machineRowsAccess(messages, roles),
     // Search text: numbered within its weight (title, prompts, the rest were numbered on one line), and hashed.
     `ALTER TABLE ${texts} DROP CONSTRAINT session_texts_pkey`,
     `ALTER TABLE ${texts} ADD COLUMN sha256 text`,
