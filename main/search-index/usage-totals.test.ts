@@ -1,4 +1,4 @@
-// The usage totals a write batch adds in memory equal the totals worked out again from every file's own rows: batches sharing keys, rewrites, removals, and a batch that failed.
+// The usage totals a write batch adds in memory equal the totals worked out again from every file's own rows: batches sharing keys, rewrites, removals, and a batch that failed; and one table's pending sums per key.
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import type { Message, Session } from '../../shared/session.ts';
@@ -7,6 +7,7 @@ import { createSchema } from './schema.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 import { turnBucket } from './usage-buckets.ts';
 import { usageFacts } from './usage-facts.ts';
+import { PendingSums } from './usage-totals.ts';
 
 const call = (timestamp: string, input: number, model: string, tool: string): Message => ({
   ...textMessage('assistant', 'ok'),
@@ -158,5 +159,33 @@ describe("a write batch's usage totals", () => {
     expect(writes.applyEach([...firstBatch(), broken])).toMatch(/.+/);
     expectTotalsMatchFiles(db);
     expect(db.prepare("SELECT calls FROM usage_models WHERE model = 'gpt-5-codex'").get()).toEqual({ calls: 1 });
+  });
+});
+
+describe('PendingSums', () => {
+  const table = () => {
+    const db = new DatabaseSync(':memory:');
+    db.exec('CREATE TABLE t (hour INTEGER, model TEXT, calls INTEGER, cost REAL, PRIMARY KEY (hour, model))');
+    return { db, sums: new PendingSums(db, 't', ['hour', 'model'], ['calls', 'cost']) };
+  };
+
+  it('keeps keys apart that share some columns, sums repeats, and writes rows in the order their keys first came', () => {
+    const { db, sums } = table();
+    sums.add([2, 'opus'], [1, 0.5]);
+    sums.add([1, 'opus'], [1, 0.25]);
+    sums.add([2, 'sonnet'], [3, 0]);
+    sums.add([2, 'opus'], [2, 0.25]);
+    sums.write();
+    expect(db.prepare('SELECT hour, model, calls, cost FROM t ORDER BY rowid').all()).toEqual([
+      { hour: 2, model: 'opus', calls: 3, cost: 0.75 },
+      { hour: 1, model: 'opus', calls: 1, cost: 0.25 },
+      { hour: 2, model: 'sonnet', calls: 3, cost: 0 },
+    ]);
+    // A later batch adds to the rows written; what a cleared batch added is gone.
+    sums.add([1, 'opus'], [5, 1]);
+    sums.clear();
+    sums.add([1, 'opus'], [1, 0]);
+    sums.write();
+    expect(db.prepare("SELECT calls, cost FROM t WHERE hour = 1 AND model = 'opus'").get()).toEqual({ calls: 2, cost: 0.25 });
   });
 });

@@ -1,9 +1,23 @@
 // The usage totals a writer batch adds, summed in memory per key and written once per key when the batch ends (usage-write.ts adds each written file's figures).
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
-/** One totals table's additions: per key (its key columns' values), the sums of its summed columns. */
+/** A key's sums, found by its columns' values one Map per column (the last column's Map holds the entry). */
+type Level = Map<SQLInputValue, Level | Entry>;
+interface Entry {
+  key: SQLInputValue[];
+  sums: number[];
+}
+
+/**
+ * One totals table's additions: per key (its key columns' values), the sums of its summed columns. Keys are equal when
+ * each column's value is (Map equality: every caller gives a column values of one type). Looked up one column at a
+ * time: joining each key into a string (numbers turned into text) took about a sixth of the writer's usage work in a
+ * cold scan of 10,000 OpenCode sessions (CPU profile: 174-232 -> 100-118 ms). The rows are written in the order their
+ * keys first came, as before.
+ */
 export class PendingSums {
-  private readonly byKey = new Map<string, { key: SQLInputValue[]; sums: number[] }>();
+  private root: Level = new Map();
+  private entries: Entry[] = [];
   private readonly statement: StatementSync;
   private readonly width: number;
 
@@ -18,21 +32,32 @@ export class PendingSums {
 
   /** Adds `values` (one per summed column, in order) to the key's sums; a key added only zeros is still written, as a row of zeros. */
   add(key: SQLInputValue[], values: readonly number[]): void {
-    const id = key.join('\u0000');
-    let entry = this.byKey.get(id);
-    if (!entry) this.byKey.set(id, (entry = { key, sums: new Array<number>(this.width).fill(0) }));
+    let level = this.root;
+    const last = key.length - 1;
+    for (let i = 0; i < last; i++) {
+      let next = level.get(key[i] as SQLInputValue) as Level | undefined;
+      if (!next) level.set(key[i] as SQLInputValue, (next = new Map()));
+      level = next;
+    }
+    let entry = level.get(key[last] as SQLInputValue) as Entry | undefined;
+    if (!entry) {
+      entry = { key, sums: new Array<number>(this.width).fill(0) };
+      level.set(key[last] as SQLInputValue, entry);
+      this.entries.push(entry);
+    }
     const sums = entry.sums;
     for (let i = 0; i < this.width; i++) sums[i]! += values[i] ?? 0;
   }
 
   /** One statement per key: its row is made, or its sums added to the row's. */
   write(): void {
-    for (const { key, sums } of this.byKey.values()) this.statement.run(...key, ...sums);
-    this.byKey.clear();
+    for (const { key, sums } of this.entries) this.statement.run(...key, ...sums);
+    this.clear();
   }
 
   clear(): void {
-    this.byKey.clear();
+    this.root = new Map();
+    this.entries = [];
   }
 }
 

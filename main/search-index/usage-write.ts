@@ -41,6 +41,9 @@ interface UsageSessionRow {
   withUsage: 0 | 1;
   tools: readonly ToolUse[];
 }
+const zeros = () => SUMS.map(() => 0);
+/** Where a row of no hour (hour_ms 0) is counted. */
+const NO_HOUR: LocalHour = { day: '', hour: 0 };
 const addAll = (columns: readonly string[]) => columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ');
 
 export class UsageWrites {
@@ -140,13 +143,17 @@ export class UsageWrites {
     const days = new Map<string, Day>();
     for (const r of rows) {
       const local = this.localOf(r.zone);
-      const at = r.h > 0 ? local(r.h) : { day: '', hour: 0 };
+      const at = r.h > 0 ? local(r.h) : NO_HOUR;
       const id = `${at.day}\n${r.model}`;
-      const d = days.get(id) ?? { zone: r.zone, day: at.day, model: r.model, format: r.format, sums: SUMS.map(() => 0), hours: new Map() };
-      SUMS.forEach((c, i) => (d.sums[i] = (d.sums[i] ?? 0) + sign * r[c]));
-      const name = projectName(r.project);
-      const p = projects.get(at.day) ?? { zone: r.zone, day: at.day, project: name, format: r.format, sums: SUMS.map(() => 0) };
-      SUMS.forEach((c, i) => (p.sums[i] = (p.sums[i] ?? 0) + sign * r[c]));
+      const d = days.get(id) ?? { zone: r.zone, day: at.day, model: r.model, format: r.format, sums: zeros(), hours: new Map() };
+      const p = projects.get(at.day) ?? { zone: r.zone, day: at.day, project: projectName(r.project), format: r.format, sums: zeros() };
+      // In SUMS' order (a loop, not a closure per column and row: this runs for every hour of every session a scan writes).
+      const values = [r.input, r.output, r.cache_read, r.cache_write, r.reasoning, r.cost, r.unpriced, r.calls];
+      for (let i = 0; i < values.length; i++) {
+        const v = sign * (values[i] as number);
+        d.sums[i] = (d.sums[i] as number) + v;
+        p.sums[i] = (p.sums[i] as number) + v;
+      }
       projects.set(at.day, p);
       // The heatmap's figures per local hour: calls and tokens.
       const hour = d.hours.get(at.hour) ?? [at.hour, 0, 0];
