@@ -1,4 +1,4 @@
-// Benchmark: the index writer's share of an OpenCode store's cold index, replayed on one thread (CPU per phase: the list's rows, the words, the identifiers, the merge), against the store's read+parse floor.
+// Benchmark: the index writer's share of an OpenCode store's cold index, replayed on one thread (CPU per phase: the list's rows, the words, the identifiers, the merge, the last checkpoint; the WAL's peak size), against the store's read+parse floor.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { IndexWrites, opBytes, releaseText, type WriteOp } from '../search-index
 import { IndexTidy, tidyNeeded } from '../search-index/index-tidy.ts';
 import { setMergeMode } from '../search-index/merge-mode.ts';
 import { openIndexDatabase } from '../search-index/open-database.ts';
+import { configureWriterConnection } from '../search-index/index-writer-thread.ts';
 import { closeHeldStores, holdStoresOpen } from '../sources/sqlite-file.ts';
 import { summarizeContained } from '../workers/contained-summaries.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
@@ -26,6 +27,10 @@ export interface WriterPhases {
   identsCpuMs: number;
   /** The merge after the scan. */
   tidyCpuMs: number;
+  /** The WAL's last frames copied into the index file when the writer is done (the checkpoint at close). */
+  checkpointCpuMs: number;
+  /** The WAL file's largest size seen after a batch or step, in bytes. */
+  peakWalBytes: number;
 }
 
 /** Sessions a scan worker reads in one batch (container-sync.ts). */
@@ -92,10 +97,18 @@ export async function replayWriter(storePath: string): Promise<WriterPhases> {
   const { ops, readCpuMs } = await scanOps(storePath);
   const dir = await mkdtemp(join(tmpdir(), 'sv-bench-writer-'));
   try {
-    const { db } = openIndexDatabase(join(dir, 'index.sqlite'));
+    const file = join(dir, 'index.sqlite');
+    const { db } = openIndexDatabase(file);
     // As the writer thread opens it (index-writer-thread.ts).
-    db.exec('PRAGMA synchronous = OFF');
-    db.exec('PRAGMA cache_size = -8000');
+    configureWriterConnection(db);
+    let peakWalBytes = 0;
+    const walSize = () => {
+      try {
+        peakWalBytes = Math.max(peakWalBytes, statSync(`${file}-wal`).size);
+      } catch {
+        // no WAL file yet
+      }
+    };
     const writes = new IndexWrites(db);
     setMergeMode(db, 'bulk');
     const listCpuMs = timed(() => {
@@ -104,6 +117,7 @@ export async function replayWriter(storePath: string): Promise<WriterPhases> {
       const flush = () => {
         const error = writes.applyEach(batch, { deferText: true });
         if (error) throw new Error(`A batch failed: ${error}`);
+        walSize();
         releaseText(batch);
         batch = [];
         bytes = 0;
@@ -117,19 +131,26 @@ export async function replayWriter(storePath: string): Promise<WriterPhases> {
     });
     const budget = { words: CATCH_UP_STEP_BYTES, idents: CATCH_UP_IDENT_BYTES };
     const wordsCpuMs = timed(() => {
-      while (writes.pendingCounts().words > 0) writes.catchUp(budget);
+      while (writes.pendingCounts().words > 0) {
+        writes.catchUp(budget);
+        walSize();
+      }
     });
     const identsCpuMs = timed(() => {
-      while (writes.pendingCounts().idents > 0) writes.catchUp(budget);
+      while (writes.pendingCounts().idents > 0) {
+        writes.catchUp(budget);
+        walSize();
+      }
     });
     const tidyCpuMs = timed(() => {
       const kind = tidyNeeded(db);
       if (!kind) return;
       const tidy = new IndexTidy(db, {}, kind);
-      while (tidy.step());
+      while (tidy.step()) walSize();
     });
-    db.close();
-    return { readCpuMs, listCpuMs, wordsCpuMs, identsCpuMs, tidyCpuMs };
+    walSize();
+    const checkpointCpuMs = timed(() => db.close());
+    return { readCpuMs, listCpuMs, wordsCpuMs, identsCpuMs, tidyCpuMs, checkpointCpuMs, peakWalBytes };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

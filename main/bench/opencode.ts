@@ -187,6 +187,6 @@ export function printOpenCode(f: OpenCodeFigures): void {
   const { phases, floor } = f.writer;
   const x = (ms: number) => `${Math.round(ms)} ms (${r2(ms / floor.cpuMs)}×)`;
   console.log(
-    `  writer replayed on one thread, CPU / floor's ${Math.round(floor.cpuMs)} ms: list's rows ${x(phases.listCpuMs)}, words ${x(phases.wordsCpuMs)}, identifiers ${x(phases.identsCpuMs)}, merge ${x(phases.tidyCpuMs)}; the scan workers' reads ${x(phases.readCpuMs)}`,
+    `  writer replayed on one thread, CPU / floor's ${Math.round(floor.cpuMs)} ms: list's rows ${x(phases.listCpuMs)}, words ${x(phases.wordsCpuMs)}, identifiers ${x(phases.identsCpuMs)}, merge ${x(phases.tidyCpuMs)}, last checkpoint ${x(phases.checkpointCpuMs)} (WAL at most ${Math.round(phases.peakWalBytes / 1024 / 1024)} MB); the scan workers' reads ${x(phases.readCpuMs)}`,
   );
 }

@@ -40,16 +40,21 @@ export const STATE = 1;
 export const CLOSED = 1;
 export const FAILED = 2;
 
+/** The writer thread's connection settings (the bench's replay of the writer opens its connection alike). */
+export function configureWriterConnection(db: DatabaseSync): void {
+  db.exec('PRAGMA busy_timeout = 5000');
+  // The index is a cache of the session files: after an OS crash it is checked, and rebuilt if damaged.
+  db.exec('PRAGMA synchronous = OFF');
+  db.exec('PRAGMA cache_size = -8000');
+}
+
 export function runIndexWriter(port: MessagePort, data: WriterData): void {
   const signal = new Int32Array(data.signal);
   let writes: IndexWrites;
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(data.file);
-    db.exec('PRAGMA busy_timeout = 5000');
-    // The index is a cache of the session files: after an OS crash it is checked, and rebuilt if damaged.
-    db.exec('PRAGMA synchronous = OFF');
-    db.exec('PRAGMA cache_size = -8000');
+    configureWriterConnection(db);
     writes = new IndexWrites(db);
   } catch {
     Atomics.store(signal, STATE, FAILED);
