@@ -147,8 +147,6 @@ function partText(part: MessagePart, more: MoreText): string {
 class TextBuilder {
   /** Empty until a session is built here (the main thread never builds one in a scan). */
   private static scratch = Buffer.alloc(0);
-  /** The scratch buffer's memory as 32-bit words, for the identifier scan (ident-scan.ts); remade when it grows. */
-  private static words: Int32Array<ArrayBufferLike> = new Int32Array(0);
   /** A buffer grown past this for one huge session is let go afterwards rather than kept for the next. */
   private static readonly KEEP = 8 << 20;
   at = 0;
@@ -183,19 +181,6 @@ class TextBuilder {
     this.room(1)[this.at++] = b;
   }
 
-  /**
-   * Appends the identifiers of the title | body | meta written so far (each section's end given), as identsOf finds
-   * them in the same bytes; the buffer starts 4-byte aligned (its own ArrayBuffer).
-   */
-  writeIdentsOf(titleEnd: number, bodyEnd: number, metaEnd: number): void {
-    let buf = this.room(4);
-    if (TextBuilder.words.buffer !== buf.buffer) TextBuilder.words = new Int32Array(buf.buffer, buf.byteOffset, buf.length >> 2);
-    const idents = findIdents(buf, TextBuilder.words, titleEnd, bodyEnd, metaEnd);
-    // Growing the buffer keeps every byte where it was, so the identifiers' ranges still point at them.
-    buf = this.room(Math.max(0, idents.bytes));
-    this.at = writeIdents(idents, buf, buf, this.at);
-  }
-
   /** Keeps each word written since `from` once (distinct-words.ts). */
   keepDistinctWordsFrom(from: number): void {
     this.at = keepDistinctWords(TextBuilder.scratch, from, this.at);
@@ -210,7 +195,6 @@ class TextBuilder {
     if (TextBuilder.scratch.length > TextBuilder.KEEP) {
       out = new Uint8Array(TextBuilder.scratch.buffer, TextBuilder.scratch.byteOffset, this.at);
       TextBuilder.scratch = Buffer.alloc(0);
-      TextBuilder.words = new Int32Array(0);
     } else {
       out = new Uint8Array(this.at);
       out.set(TextBuilder.scratch.subarray(0, this.at));
@@ -294,14 +278,14 @@ function metaOf(session: Session): string {
 const collector = new IdentCollector();
 
 /**
- * Finds the identifiers and paths worth substring search in a session's text into `collector`, as byte ranges of
- * `bytes`: the title's first, then the metadata's, then the body's, until IDENTS_CAP (counting a space after each).
- * `bytes` holds title | body | meta as UTF-8 and starts 4-byte aligned; `words` views the same memory as 32-bit
- * words, at least up to `metaEnd` rounded down to a word.
+ * The identifiers and paths worth substring search in a session's text, space-separated: the title's first, then the
+ * metadata's, then the body's, until IDENTS_CAP. `bytes` holds title | body | meta as UTF-8 and starts 4-byte
+ * aligned, with at least 4 bytes after `metaEnd`; `words` views the same memory as 32-bit words.
  */
-function findIdents(bytes: Uint8Array, words: Int32Array, titleEnd: number, bodyEnd: number, metaEnd: number): IdentCollector {
+function collectIdents(bytes: Uint8Array, words: Int32Array, titleEnd: number, bodyEnd: number, metaEnd: number): Uint8Array {
   const idents = collector;
   idents.reset();
+  // The budget counts a space after every identifier.
   const budgetLeft = () => idents.bytes + 1 < IDENTS_CAP;
   const collect = (start: number, end: number): boolean => {
     idents.addToken(bytes, start, end);
@@ -310,27 +294,17 @@ function findIdents(bytes: Uint8Array, words: Int32Array, titleEnd: number, body
   scanIdents(bytes, words, 0, titleEnd, collect);
   if (budgetLeft()) scanIdents(bytes, words, bodyEnd, metaEnd, collect);
   if (budgetLeft()) scanIdents(bytes, words, titleEnd, bodyEnd, collect);
-  return idents;
-}
-
-/** Writes the identifiers `idents` found in `from` to `to` from byte `at` on, one space between them; returns where they end. */
-function writeIdents(idents: IdentCollector, from: Uint8Array, to: Uint8Array, at: number): number {
   // Identifiers are ASCII: their bytes are their UTF-8.
+  const out = new Uint8Array(Math.max(0, idents.bytes));
+  let at = 0;
   for (let n = 0; n < idents.count; n++) {
-    if (n) to[at++] = 0x20;
+    if (n) out[at++] = 0x20;
     const start = idents.starts[n] as number;
     const end = idents.ends[n] as number;
-    to.set(from.subarray(start, end), at);
+    out.set(bytes.subarray(start, end), at);
     at += end - start;
   }
-  return at;
-}
-
-/** The identifiers of title | body | meta in `bytes` (see findIdents), space-separated, in memory of their own. */
-function collectIdents(bytes: Uint8Array, words: Int32Array, titleEnd: number, bodyEnd: number, metaEnd: number): Uint8Array {
-  const idents = findIdents(bytes, words, titleEnd, bodyEnd, metaEnd);
-  const out = new Uint8Array(Math.max(0, idents.bytes));
-  return out.subarray(0, writeIdents(idents, bytes, out, 0));
+  return out.subarray(0, at);
 }
 
 /**
@@ -354,9 +328,8 @@ export function identsOf(title: Uint8Array, body: readonly Uint8Array[], meta: U
 }
 
 /**
- * The index text of a session as the scan worker hands it on: one UTF-8 buffer (see PackedIndexText), its identifiers
- * found here, in the text just written: the writer finding them later had to read the stored text back from SQLite
- * and copy it first (on the 10,000-session OpenCode bench store that read-back cost more than the scan itself).
+ * The index text of a session as the scan worker hands it on: one UTF-8 buffer (see PackedIndexText). Its
+ * identifiers are left out (`idents` empty): the writer finds them in the stored text when it indexes them (identsOf).
  */
 export function extractPackedIndexText(session: Session): PackedIndexText {
   const out = new TextBuilder();
@@ -370,8 +343,7 @@ export function extractPackedIndexText(session: Session): PackedIndexText {
   out.write(meta);
   for (const line of meta.split('\n')) more.know(line);
   const metaEnd = out.at;
-  out.writeIdentsOf(titleEnd, bodyEnd, metaEnd);
-  const identsEnd = out.at;
+  const identsEnd = metaEnd;
   // The rest of the session's words: its extras (titles, summaries), the model's parameters, the system prompt and
   // where it came from, the configuration, operations.
   more.addStrings(session.extra);
@@ -396,7 +368,9 @@ export function extractPackedIndexText(session: Session): PackedIndexText {
   return { packed: out.take(), bytes: [titleEnd, bodyEnd - titleEnd, metaEnd - bodyEnd, identsEnd - metaEnd, moreEnd - identsEnd] };
 }
 
-/** The same text as strings (the team store, tests, and callers that want to read it). */
+/** The same text as strings, identifiers included (the team store, tests, and callers that want to read it). */
 export function extractIndexText(session: Session): IndexText {
-  return unpackIndexText(extractPackedIndexText(session));
+  const packed = extractPackedIndexText(session);
+  const parts = packedParts(packed);
+  return { ...unpackIndexText(packed), idents: decoder.decode(identsOf(parts.title, [parts.body], parts.meta)) };
 }

@@ -140,30 +140,6 @@ describe('IndexWrites.catchUp', () => {
     expect(instances(later.db, 'idents')).toEqual(instances(atOnce.db, 'idents'));
   });
 
-  it('keeps the identifiers the scan worker found waiting with the file, and finds them in the stored text for a row an older version left without them', () => {
-    const session = makeSession('ids', {
-      messages: [textMessage('user', 'call parseLedgerEntry in src/ledger/entry.ts'), textMessage('assistant', 'renamed to readLedgerRow')],
-    });
-    const { result } = readResult(session);
-    const op: WriteOp = { kind: 'put', path: '/roots/ids.json', size: 1, mtimeMs: 1, key: 'vizier:ids', result, text: extractPackedIndexText(session) };
-    const given = openWrites();
-    given.writes.apply([op], { deferText: true });
-    // Written with the file's row, in its transaction: a restart finds them waiting.
-    const waiting = given.db.prepare('SELECT idents FROM idents_pending').get() as { idents: Uint8Array };
-    expect(new TextDecoder().decode(waiting.idents).split(' ')).toEqual(expect.arrayContaining(['parseLedgerEntry', 'src/ledger/entry.ts', 'readLedgerRow']));
-    const older = openWrites();
-    older.writes.apply([{ ...op, text: extractPackedIndexText(session) }], { deferText: true });
-    older.db.exec('UPDATE idents_pending SET idents = NULL');
-    for (const { writes } of [given, older]) while (writes.pendingCounts().idents > 0) writes.catchUp({ words: 16 << 20, idents: 1 << 20 });
-    expect(matches(given.db, '"LedgerEnt"', 'idents')).toEqual(['/roots/ids.json']);
-    const instances = (db: DatabaseSync) => {
-      db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS idents_v USING fts5vocab(idents, 'instance')");
-      return db.prepare('SELECT term, doc, col, offset FROM idents_v ORDER BY doc, col, offset').all();
-    };
-    expect(instances(given.db).length).toBeGreaterThan(40);
-    expect(instances(older.db)).toEqual(instances(given.db));
-  });
-
   it('still ends a step once its budget is spent', () => {
     const { writes } = openWrites();
     writes.apply(

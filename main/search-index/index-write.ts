@@ -287,8 +287,7 @@ export class IndexWrites {
     const bodyBytes = chunks.reduce((n, c) => n + c.bytes.byteLength, 0);
     this.putText.run(row.id, text.title, text.meta, bodyBytes, chunks.length);
     for (const c of chunks) this.insertChunk.run(firstChunkRowid(row.id) + c.n, c.firstMessage, c.bytes);
-    // The scan worker finds the identifiers (index-text.ts); a text without any is searched for them here, in the stored
-    // text (identsOf), as is a waiting row an older version wrote without them (pending-text.ts).
+    // The scan worker leaves the identifiers to be found here, in the stored text (identsOf); strings come with theirs.
     const idents = text.idents.length ? text.idents : null;
     if (op.textLater) this.pending.putUnread(row.id);
     else if (this.deferText) this.pending.put(row.id, idents, text.more);
