@@ -15,37 +15,10 @@ import { SCHEMA_VERSION } from './schema.ts';
 import { modelCondition } from './usage-file-models.ts';
 import { namesAnswer } from './usage-name-rollup.ts';
 import { DROP_NAME_TOTALS } from './usage-name-totals.ts';
-import { dashboardBothWays, putWithUsage, VAULT, vaultCatalogue } from './usage-test-catalogue.ts';
-import { setHeatmap, setSessions, setUsage } from './usage-file-days.ts';
-import { packFile } from './usage-file-pack.ts';
-import { packedOthers } from './usage-packed-set.ts';
-import { OTHERS_TABLE } from './usage-scope-table.ts';
-import { clockFor } from './usage-timeline.ts';
-import { usageDashboard } from './usage-dashboard.ts';
+import { callingModel, dashboardBothWays, fillVaried, packsAndRows, putWithUsage, VAULT, vaultCatalogue } from './usage-test-catalogue.ts';
 
 const NOW = Date.UTC(2026, 10, 1);
 const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-/**
- * The bench's sessions (three sources, 40 projects over a year, several models a session, sub-agents for a quarter
- * of the Claude ones, tools that fail), with kept copies of some (shadowed by the live file) and of a few whose live
- * file is gone (counted as the copy).
- */
-function fill(catalogue: IndexedCatalogue, sessions: number, copies = true): void {
-  const rng = new Prng(11);
-  for (let n = 0; n < sessions; n++) {
-    const s = syntheticSession(rng, n);
-    const path = s.sourceFiles[0]?.path as string;
-    const kept = copies && n % 17 === 0;
-    const gone = copies && n % 29 === 0;
-    if (!gone) putWithUsage(catalogue, path, s);
-    if (kept || gone) putWithUsage(catalogue, `${VAULT}${s.key}/source${path}`, s);
-    if (s.format === 'claude-code' && rng.next() < 0.25) {
-      const sub = syntheticSession(rng, sessions + n, s.key);
-      putWithUsage(catalogue, sub.sourceFiles[0]?.path as string, sub);
-    }
-  }
-}
 
 const both = (catalogue: IndexedCatalogue, query: string, breakdown: 'model' | 'source' | 'project') =>
   dashboardBothWays(catalogue, query, breakdown, HERE, NOW);
@@ -120,14 +93,14 @@ async function expectShapesAsReference(index: SessionIndex): Promise<void> {
 /** An index file holding 120 sessions as this schema's writer leaves it, closed: an older schema is made from it. */
 async function writeFilledIndex(file: string): Promise<void> {
   const first = new SessionIndex(file);
-  fill(vaultCatalogue(first), 120);
+  fillVaried(vaultCatalogue(first), 120);
   await first.settled();
   first.close();
 }
 
 describe('the dashboard on a varied index of 400 sessions', () => {
   const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
-  fill(catalogue, 400);
+  fillVaried(catalogue, 400);
 
   it.each(SHAPES)('shows for %s (by %s) what the hourly rows show', (query, breakdown) => {
     const [fast, reference] = both(catalogue, query, breakdown);
@@ -195,7 +168,7 @@ describe('the dashboard on a varied index of 400 sessions', () => {
       const s = syntheticSession(rng, 20_000 + n);
       putWithUsage(catalogue, `/bench/changing-${n}.jsonl`, s);
       catalogue.index.flush();
-      putWithUsage(catalogue, `/bench/changing-${n}.jsonl`, calling(s, n % 2 ? 'claude-haiku-4-5' : 'gpt-5-codex'));
+      putWithUsage(catalogue, `/bench/changing-${n}.jsonl`, callingModel(s, n % 2 ? 'claude-haiku-4-5' : 'gpt-5-codex'));
       if (n % 3 === 0) catalogue.remove(`/bench/changing-${n}.jsonl`);
     }
     for (const [query, breakdown] of [...NAME_SHAPES, ['model:opus', 'model'], ['model:gpt-5*codex', 'source']] as const) {
@@ -213,11 +186,6 @@ function limited(s: Session, used: number): Session {
   };
 }
 
-/** The session with every call (and its own model) made by `model`. */
-function calling(s: Session, model: string): Session {
-  return { ...s, model: { provider: null, name: model, parameters: {} }, messages: s.messages.map((m) => (m.model ? { ...m, model } : m)) };
-}
-
 describe('model: over sub-agents whose parent decides whether they count', () => {
   /**
    * Parents calling `parents[i]`, each with a sub-agent calling only haiku: a haiku sub-agent of an opus parent counts
@@ -227,8 +195,8 @@ describe('model: over sub-agents whose parent decides whether they count', () =>
     const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
     const rng = new Prng(3);
     parents.forEach((model, n) => {
-      const parent = limited(calling(syntheticSession(rng, n), model), 10 + n);
-      const sub = limited(calling(syntheticSession(rng, 100 + n, parent.key), 'claude-haiku-4-5'), 50 + n);
+      const parent = limited(callingModel(syntheticSession(rng, n), model), 10 + n);
+      const sub = limited(callingModel(syntheticSession(rng, 100 + n, parent.key), 'claude-haiku-4-5'), 50 + n);
       for (const s of [parent, sub]) {
         const path = s.sourceFiles[0]?.path as string;
         putWithUsage(catalogue, path, s);
@@ -297,7 +265,7 @@ describe('an index of schema 11', () => {
 
 describe('the dashboard on an index with no kept copies (no shadowed copy to take off the totals)', () => {
   const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
-  fill(catalogue, 300, false);
+  fillVaried(catalogue, 300, false);
 
   it.each([
     ['', 'model'],
@@ -340,141 +308,6 @@ describe('an index of schema 10', () => {
 });
 
 /** The files the last dashboard call counted as the others (the totals less them: a word in most files). */
-const others = (catalogue: IndexedCatalogue) =>
-  (catalogue.index.prepared(`SELECT id FROM ${OTHERS_TABLE} ORDER BY id`).all() as Array<{ id: number }>).map((r) => r.id);
-
-describe('the others of a word in most files, from their packs', () => {
-  const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
-  fill(catalogue, 200);
-  const ask = (breakdown: 'model' | 'source' | 'project') => {
-    catalogue.index.flush();
-    return usageDashboard(catalogue, { query: 'parser', timezone: HERE, breakdown }, () => null, NOW);
-  };
-
-  it.each(['model', 'source', 'project'] as const)('add up (by %s) to what their day rows and session rows give, to the last bit', (breakdown) => {
-    ask(breakdown);
-    expect(others(catalogue).length).toBeGreaterThan(5);
-    const clock = clockFor(catalogue, 0, Number.MAX_SAFE_INTEGER, HERE);
-    const packed = packedOthers(catalogue, breakdown);
-    const usage = setUsage(catalogue, 'others', clock, breakdown, false);
-    expect(packed).not.toBeNull();
-    const { hours, hourTriples, ...figures } = packed?.usage ?? usage;
-    const { hours: json, hourTriples: none, ...rows } = usage;
-    expect(hours.size).toBe(0);
-    expect(none).toBeUndefined();
-    expect(figures).toStrictEqual(rows);
-    expect(rows.rows.length).toBeGreaterThan(10);
-    const days = [...json.keys()];
-    expect([...(hourTriples?.keys() ?? [])].sort()).toEqual(days.sort());
-    expect(setHeatmap(packed?.usage ?? usage, clock, days)).toStrictEqual(setHeatmap(usage, clock, days));
-    expect(packed?.sessions).toStrictEqual(setSessions(catalogue, 'others'));
-  });
-
-  it('are what the dashboard takes off (a pack changed behind the writer’s back shows), and a damaged pack is read past: its file’s rows are read instead', () => {
-    const [before] = both(catalogue, 'parser', 'model');
-    const dayRows = (id: number) =>
-      catalogue.index
-        .prepared(
-          `SELECT day, model, input, output, cache_read, cache_write, reasoning, cost, unpriced, calls, hours FROM usage_file_days WHERE file_id = ? AND day != ''`,
-        )
-        .all(id) as Array<
-        { day: string; model: string; hours: string } & Record<
-          'input' | 'output' | 'cache_read' | 'cache_write' | 'reasoning' | 'cost' | 'unpriced' | 'calls',
-          number
-        >
-      >;
-    const file = others(catalogue).find((id) => dayRows(id).length > 0) ?? 0;
-    const pack = (catalogue.index.prepared('SELECT pack FROM usage_file_packs WHERE file_id = ?').get(file) as { pack: Uint8Array }).pack;
-    const setPack = (value: Uint8Array) => catalogue.index.prepared('UPDATE usage_file_packs SET pack = ? WHERE file_id = ?').run(value, file);
-    try {
-      // A billion input tokens more in the file's pack only: the others take off a billion more.
-      const s = catalogue.index.prepared('SELECT format, project, top_level, length_bucket, turns, tools FROM usage_sessions WHERE file_id = ?').get(file) as {
-        format: string;
-        project: string;
-        top_level: number;
-        length_bucket: number;
-        turns: number;
-        tools: string | null;
-      };
-      const days = dayRows(file).map((r, i) => ({
-        day: r.day,
-        model: r.model,
-        sums: [r.input + (i === 0 ? 1e9 : 0), r.output, r.cache_read, r.cache_write, r.reasoning, r.cost, r.unpriced, r.calls],
-        hours: JSON.parse(r.hours) as Array<[number, number, number]>,
-      }));
-      const tools = s.tools ? (JSON.parse(s.tools) as Array<[string, number, number]>) : [];
-      setPack(packFile({ format: s.format, project: s.project, topLevel: s.top_level, lengthBucket: s.length_bucket, turns: s.turns, tools, days }));
-      const [changed] = both(catalogue, 'parser', 'model');
-      expect(before.totals.totalTokens - changed.totals.totalTokens).toBeCloseTo(1e9, -2);
-      // Cut short: not read; the others' day rows and session rows are read instead, and the answer is the hourly rows'.
-      setPack(pack.subarray(0, pack.length - 3));
-      const [fast, reference] = both(catalogue, 'parser', 'model');
-      expect(fast).toEqual(reference);
-      expect(fast).toEqual(before);
-    } finally {
-      setPack(pack);
-    }
-  });
-});
-
-/** Every file's pack, and the pack of what its session row and day rows hold, by file id. */
-function packsAndRows(index: SessionIndex): { packs: Map<number, Uint8Array>; rows: Map<number, Uint8Array> } {
-  index.flush();
-  const packs = new Map(
-    (index.prepared('SELECT file_id, pack FROM usage_file_packs').all() as Array<{ file_id: number; pack: Uint8Array }>).map((r) => [r.file_id, r.pack]),
-  );
-  const sessions = index.prepared('SELECT file_id, format, project, top_level, length_bucket, turns, tools FROM usage_sessions').all() as Array<{
-    file_id: number;
-    format: string;
-    project: string;
-    top_level: number;
-    length_bucket: number;
-    turns: number;
-    tools: string | null;
-  }>;
-  const days = index.prepared(
-    'SELECT day, model, input, output, cache_read, cache_write, reasoning, cost, unpriced, calls, hours FROM usage_file_days WHERE file_id = ?',
-  );
-  const rows = new Map(
-    sessions.map((s) => [
-      s.file_id,
-      packFile({
-        format: s.format,
-        project: s.project,
-        topLevel: s.top_level,
-        lengthBucket: s.length_bucket,
-        turns: s.turns,
-        tools: s.tools ? (JSON.parse(s.tools) as Array<[string, number, number]>) : [],
-        days: (days.all(s.file_id) as Array<Record<string, number> & { day: string; model: string; hours: string }>).map((d) => ({
-          day: d.day,
-          model: d.model,
-          sums: [d.input, d.output, d.cache_read, d.cache_write, d.reasoning, d.cost, d.unpriced, d.calls].map(Number),
-          hours: JSON.parse(d.hours) as Array<[number, number, number]>,
-        })),
-      }),
-    ]),
-  );
-  return { packs, rows };
-}
-
-describe('each file’s pack', () => {
-  it('is written, rewritten and removed with its file: what its session row and day rows hold', () => {
-    const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
-    fill(catalogue, 40);
-    const rng = new Prng(9);
-    for (let n = 0; n < 4; n++) {
-      const s = syntheticSession(rng, 30_000 + n);
-      putWithUsage(catalogue, `/bench/pack-${n}.jsonl`, s);
-      catalogue.index.flush();
-      putWithUsage(catalogue, `/bench/pack-${n}.jsonl`, calling(s, 'gpt-5-codex'));
-      if (n % 2) catalogue.remove(`/bench/pack-${n}.jsonl`);
-    }
-    const { packs, rows } = packsAndRows(catalogue.index);
-    expect(packs.size).toBeGreaterThan(40);
-    expect(packs).toEqual(rows);
-  });
-});
-
 describe('an index of schema 13', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sv-dashboard-packs-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,11 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { syntheticSession } from '../bench/usage-dashboard.ts';
-import { Prng } from '../bench/prng.ts';
 import { SessionIndex } from './index-store.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { dashboardBothWays, putWithUsage, VAULT, vaultCatalogue } from './usage-test-catalogue.ts';
+import { dashboardBothWays, fillVaried, vaultCatalogue } from './usage-test-catalogue.ts';
 
 const NOW = Date.UTC(2026, 10, 1);
 const HERE = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -37,15 +35,8 @@ describe('an index of schema 14', () => {
   it('gains the totals per day and project from its totals per source: the writer’s, and the same answers', async () => {
     const file = join(dir, 'index.sqlite');
     const first = new SessionIndex(file);
-    const rng = new Prng(15);
-    const catalogue = vaultCatalogue(first);
-    for (let n = 0; n < 150; n++) {
-      const s = syntheticSession(rng, n);
-      const path = s.sourceFiles[0]?.path as string;
-      putWithUsage(catalogue, path, s);
-      // Kept copies of some (shadowed by their live file: taken off the totals).
-      if (n % 13 === 0) putWithUsage(catalogue, `${VAULT}${s.key}/source${path}`, s);
-    }
+    // The bench's sessions, with kept copies (shadowed by their live file: taken off the totals) and sub-agents.
+    fillVaried(vaultCatalogue(first), 150);
     await first.settled();
     first.close();
     // Schema 14 is schema 15 without the totals per day and project, at version 14.
