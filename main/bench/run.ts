@@ -80,7 +80,16 @@ if (wanted('cli')) {
 }
 // One OpenCode store (opencode.db, WAL) of 10,000 sessions by default: each session listed and indexed on its own.
 if (wanted('opencode')) printOpenCode(await benchOpenCode(Number(values['opencode-sessions'] ?? 10_000), Math.max(1, Number(values.runs ?? 3))));
-if (wanted('usage')) printUsage(await benchUsage(Number(values.sessions ?? 2000), Math.max(3, Number(values.runs ?? 3))));
+// `usage daily` against ccusage on a realistic corpus of --sessions (2,000 by default; --corpus-mb sizes it, 128 KB a
+// session by default; --corpus-dir keeps it), then the dashboard's queries (SV_BENCH_USAGE_DASHBOARD=0 leaves them out).
+if (wanted('usage'))
+  printUsage(
+    await benchUsage(Number(values.sessions ?? 2000), Math.max(3, Number(values.runs ?? 3)), {
+      corpusMb: values['corpus-mb'] === undefined ? undefined : Number(values['corpus-mb']),
+      corpusDir: values['corpus-dir'],
+      dashboard: process.env.SV_BENCH_USAGE_DASHBOARD !== '0',
+    }),
+  );
 // The list's and the dashboard's first paint in headless Chromium, serve warm on the realistic corpus (same corpus options as search).
 if (wanted('paint')) {
   printFirstPaint(

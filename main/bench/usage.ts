@@ -24,8 +24,8 @@ export interface UsageFigures {
   reportMs: number[];
   /** Claude Code tokens per day, ours (with `--query source:claude-code`) against ccusage's: equal or not. */
   sameTokens: boolean;
-  /** The dashboard's queries at DASHBOARD_SESSIONS indexed sessions. */
-  dashboard: DashboardFigures;
+  /** The dashboard's queries at DASHBOARD_SESSIONS indexed sessions (null: not run). */
+  dashboard: DashboardFigures | null;
 }
 
 /** Issue #24 measures the dashboard at 100,000 indexed sessions (SV_BENCH_DASHBOARD_SESSIONS sets fewer for a quick look). */
@@ -56,11 +56,21 @@ interface Day {
   output?: number;
 }
 
-export async function benchUsage(sessions: number, runs: number): Promise<UsageFigures> {
+export interface UsageOptions {
+  /** The corpus's size (its sessions' sizes scaled to fill it); KB_PER_SESSION a session by default. */
+  corpusMb?: number | undefined;
+  /** A folder that keeps the corpus for the next run (made there on first use); a temporary one by default. */
+  corpusDir?: string | undefined;
+  /** Run the dashboard's queries too (at DASHBOARD_SESSIONS synthetic sessions). */
+  dashboard?: boolean;
+}
+
+export async function benchUsage(sessions: number, runs: number, options: UsageOptions = {}): Promise<UsageFigures> {
   const base = await mkdtemp(join(tmpdir(), 'sv-bench-usage-'));
   try {
     // main/bench/realistic-corpus: sessions written as the tools write them, in a real machine's proportions.
-    const corpus = await realisticCorpus(join(base, 'corpus'), { sizeMb: Math.max(64, Math.round((sessions * KB_PER_SESSION) / 1024)), sessions });
+    const sizeMb = options.corpusMb ?? Math.max(64, Math.round((sessions * KB_PER_SESSION) / 1024));
+    const corpus = await realisticCorpus(options.corpusDir ?? join(base, 'corpus'), { sizeMb, sessions });
     const root = corpus.root;
     const cli = cliEntry();
     const ours = (...extra: string[]) => [cli, 'usage', 'daily', '--json', '--timezone', 'UTC', '--no-defaults', '--root', root, ...extra];
@@ -88,7 +98,7 @@ export async function benchUsage(sessions: number, runs: number): Promise<UsageF
       sessions,
       claudeSessions: corpus.files.filter((f) => f.format === 'claude-code').length,
       corpusMb: corpus.bytes / 1024 / 1024,
-      dashboard: await benchDashboard(DASHBOARD_SESSIONS, Math.max(5, runs)),
+      dashboard: options.dashboard === false ? null : await benchDashboard(DASHBOARD_SESSIONS, Math.max(5, runs)),
       coldMs: cold.ms,
       oursMs,
       ccusageMs,
@@ -116,5 +126,5 @@ export function printUsage(f: UsageFigures): void {
   );
   console.log(`  ccusage / usage daily                        ${(cc / ours).toFixed(1)}x (issue #24 target: 10x at 100,000 sessions)`);
   console.log(`  Claude Code tokens per day equal ccusage's   ${f.sameTokens ? 'yes' : 'NO'}`);
-  printDashboard(f.dashboard);
+  if (f.dashboard) printDashboard(f.dashboard);
 }

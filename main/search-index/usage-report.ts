@@ -8,6 +8,7 @@ import type { Annotated } from './search-service.ts';
 import { catalogueSource, usageScope, type UsageSource } from './usage-match.ts';
 import { dayIn, localHours, periodOfDay } from './usage-periods.ts';
 import { costText } from './usage-cost-text.ts';
+import { reportFromTotals } from './usage-report-totals.ts';
 
 type Input = MethodInput<'usageReport'>;
 type Output = MethodOutput<'usageReport'>;
@@ -94,8 +95,11 @@ export function usageReport(catalogue: IndexedCatalogue, input: Input, annotated
   return reportFrom(catalogueSource(catalogue, annotated), input);
 }
 
-/** The report from any usage source (the app's catalogue, or the CLI's index read as it is: usage-fast-path.ts). */
-export function reportFrom(catalogue: UsageSource, input: Input): Output {
+/**
+ * The report from any usage source (the app's catalogue, or the CLI's index read as it is: usage-fast-path.ts).
+ * `fromTotals` false: always from every counted file's hourly rows (the reference the totals' path is tested against).
+ */
+export function reportFrom(catalogue: UsageSource, input: Input, fromTotals = true): Output {
   const t0 = performance.now();
   const timeZone = input.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   // Every file counts once (a kept copy whose live file exists is left out), sub-agents with their own usage, and
@@ -111,10 +115,14 @@ export function reportFrom(catalogue: UsageSource, input: Input): Output {
   const select = (columns: string, tail = '') =>
     `${withClause([...scope.ctes, 'p(h, day) AS MATERIALIZED (SELECT value->>0, value->>1 FROM json_each(?))'])}
     SELECT ${columns} FROM p CROSS JOIN usage u ON u.hour_ms = p.h JOIN files f ON f.id = u.file_id WHERE ${scope.cond('u.file_id')} ${tail}`;
-  const params: SQLInputValue[] = [...scope.params, hourPeriods(catalogue, input, timeZone)];
+  // Days, weeks or months of every file (or a source's): from the writer's totals per day (usage-report-totals.ts).
+  const totals = fromTotals && !bySession ? reportFromTotals(catalogue, input, scope, timeZone) : null;
+  const params: SQLInputValue[] = totals ? [] : [...scope.params, hourPeriods(catalogue, input, timeZone)];
   const order = bySession ? 'lastHour, period' : 'period';
   const columns = `${periodSql} AS period, ${groupSql} AS grp, ${SUMS}${bySession ? `, ${OWN}` : ''}`;
-  const rows = catalogue.index.prepared(select(columns, `GROUP BY 1, 2 ORDER BY ${order}, grp`)).all(...params) as unknown as SqlRow[];
+  const rows = totals
+    ? (totals.rows as SqlRow[])
+    : (catalogue.index.prepared(select(columns, `GROUP BY 1, 2 ORDER BY ${order}, grp`)).all(...params) as unknown as SqlRow[]);
   const day = dayIn(timeZone);
   const sessions = new Set<string>();
   for (const r of rows) {
@@ -140,7 +148,9 @@ export function reportFrom(catalogue: UsageSource, input: Input): Output {
     if (bySession) sessions.add(r.period);
   }
   // Distinct files across all the rows: a session spanning two days is one session in the totals.
-  out.totals.sessions = bySession ? sessions.size : (catalogue.index.prepared(select('count(DISTINCT u.file_id) AS n')).get(...params) as { n: number }).n;
+  out.totals.sessions = bySession
+    ? sessions.size
+    : (totals?.sessions ?? (catalogue.index.prepared(select('count(DISTINCT u.file_id) AS n')).get(...params) as { n: number }).n);
   if (!bySession && !input.since && !input.until) {
     const problem = undatedProblem(catalogue, scope);
     if (problem) out.problems.push(problem);
