@@ -111,9 +111,10 @@ export class Rollup {
     totals.setReturnArrays(true);
     if (this.shadowed === '[]') {
       // Nothing to take off: each row of the totals is one day and group's cell as it comes, no cell looked up by a key
-      // (100,000 sessions by project: 14,634 rows, 35 -> 26 ms).
+      // (100,000 sessions by project: 14,634 rows, 35 -> 26 ms), read all at once rather than stepped one by one
+      // (~19 -> ~11 ms).
       const rows: DayRow[] = [];
-      for (const r of totals.iterate(...totalsParams) as Iterable<unknown[]>) {
+      for (const r of totals.all(...totalsParams) as unknown as unknown[][]) {
         if (r[9] === 0) continue;
         rows.push({
           day: r[0] as string,
@@ -130,7 +131,7 @@ export class Rollup {
       }
       return rows;
     }
-    for (const r of totals.iterate(...totalsParams) as Iterable<unknown[]>) add(r, 1);
+    for (const r of totals.all(...totalsParams) as unknown as unknown[][]) add(r, 1);
     const params: SQLInputValue[] = [this.shadowed, clock.spans, clock.fromMs, clock.toMs];
     const less = this.catalogue.index.prepared(
       `${withClause([SHADOWED_CTE, TZ_CTE])}SELECT date(${dayNumber('u')} * 86400, 'unixepoch'), ${g.file}, ${SUMS.map((c) => `u.${c}`).join(', ')}

@@ -124,18 +124,35 @@ export function stackedDays(rows: readonly DayRow[]): Pick<UsageDashboard, 'grou
   for (const r of rows) perGroup.set(r.g || NONE, (perGroup.get(r.g || NONE) ?? 0) + tokensOf(r));
   const ranked = [...perGroup].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([g]) => g);
   const top = new Set(ranked.slice(0, TOP_GROUPS));
-  const cells = new Map<string, UsageDashboard['days'][number]>();
+  // Cells by day, then group (no key string made per row: 100,000 sessions by project, 14,634 rows).
+  const byDay = new Map<string, Map<string, UsageDashboard['days'][number]>>();
+  const cells: Array<UsageDashboard['days'][number]> = [];
   for (const r of rows) {
     const group = top.has(r.g || NONE) ? r.g || NONE : OTHER;
-    const id = `${r.day}\n${group}`;
-    const cell = cells.get(id) ?? { day: r.day, group, totalTokens: 0, costUsd: 0, unpricedCalls: 0 };
+    let ofDay = byDay.get(r.day);
+    if (!ofDay) byDay.set(r.day, (ofDay = new Map()));
+    let cell = ofDay.get(group);
+    if (!cell) {
+      cell = { day: r.day, group, totalTokens: 0, costUsd: 0, unpricedCalls: 0 };
+      ofDay.set(group, cell);
+      cells.push(cell);
+    }
     cell.totalTokens += tokensOf(r);
     cell.costUsd += r.cost;
     cell.unpricedCalls += r.unpriced;
-    cells.set(id, cell);
   }
   const groups = ranked.length > TOP_GROUPS ? [...ranked.slice(0, TOP_GROUPS), OTHER] : ranked;
-  return { groups, days: [...cells.values()].sort((a, b) => a.day.localeCompare(b.day) || groups.indexOf(a.group) - groups.indexOf(b.group)) };
+  // Sorted by day (localeCompare, once per pair of days, not per pair of cells) and by the groups' order.
+  const dayRank = new Map([...byDay.keys()].sort((a, b) => a.localeCompare(b)).map((day, i) => [day, i]));
+  const groupRank = new Map(groups.map((g, i) => [g, i]));
+  const rank = (c: UsageDashboard['days'][number]) => (dayRank.get(c.day) as number) * (groups.length + 1) + (groupRank.get(c.group) ?? -1);
+  return {
+    groups,
+    days: cells
+      .map((c) => ({ c, k: rank(c) }))
+      .sort((a, b) => a.k - b.k)
+      .map(({ c }) => c),
+  };
 }
 
 /** How much of each day's input side came from the cache. */
