@@ -1,7 +1,7 @@
 // The team store's schema, one migration per version: each runs inside the transaction that records it.
 import type { ClientBase } from 'pg';
 import type { Session } from '../../shared/session.ts';
-import { version6, version7, version8, version9 } from './migrations-search.ts';
+import { version6, version7, version8, version9, version10 } from './migrations-search.ts';
 import { messageChunks, sessionHead, splitSessionJson } from './session-chunks.ts';
 import { ident, literal, qualified, TEAM_SCHEMA, type TeamRoles } from './team-names.ts';
 import { lz4Compression, machineRowsAccess } from './machine-rows.ts';
@@ -321,6 +321,11 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, describe: "the titles' search documents under a GIN index of their own, for relevance pages read in rank order", apply: version7 },
   { version: 8, describe: 'an index on sessions for each order a search can ask for (created, size, tokens, cost)', apply: version8 },
   { version: 9, describe: "the planner's estimates of search statements as the store's owner sees them, for how a search reads its page", apply: version9 },
+  {
+    version: 10,
+    describe: "a trigram index on the project's name and path for project: lists; new search-text tsvectors compressed with lz4",
+    apply: version10,
+  },
 ];
 
 export const TEAM_SCHEMA_VERSION = MIGRATIONS.length;
