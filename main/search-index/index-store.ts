@@ -13,29 +13,11 @@ import { ThreadWriter, type IndexWriter } from './index-writer.ts';
 import { openIndexDatabase } from './open-database.ts';
 import { tidyNeeded, type TidyLimits } from './index-tidy.ts';
 import type { PendingCounts } from './pending-text.ts';
+import { parseStoredResult, storedEntries, storedFactsOf, type StoredEntry, type StoredFacts } from './stored-rows.ts';
+
+export type { StoredEntry, StoredFacts } from './stored-rows.ts';
 
 export const INDEX_FILE_NAME = 'index.sqlite';
-
-/** What a restart needs to list a file without reading it again. */
-export interface StoredEntry {
-  path: string;
-  key: string;
-  size: number;
-  mtimeMs: number;
-  result: SummaryResponse;
-}
-
-/** What a start needs to list a file without reading it or parsing its stored summary. */
-export interface StoredFacts {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  key: string;
-  parentKey: string | null;
-  unreadable: boolean;
-  closed: boolean;
-  companions: string[];
-}
 
 /** Changes wait this long so a scan's many files go over in one batch. */
 const SEND_DELAY_MS = 20;
@@ -109,46 +91,13 @@ export class SessionIndex {
   /** Every stored file, for filling the in-memory catalogue at start without reading the files. */
   *entries(): Generator<StoredEntry> {
     this.flush();
-    for (const row of this.db
-      .prepare(
-        'SELECT f.path AS path, f.key AS key, f.size AS size, f.mtime_ms AS mtime_ms, r.result AS result FROM files f JOIN results r ON r.id = f.id ORDER BY f.id',
-      )
-      .iterate() as Iterable<{ path: string; key: string; size: number; mtime_ms: number; result: string }>) {
-      let result: SummaryResponse;
-      try {
-        result = JSON.parse(row.result) as SummaryResponse;
-      } catch {
-        continue; // a damaged row is simply read again by the next scan
-      }
-      yield { path: row.path, key: row.key, size: row.size, mtimeMs: row.mtime_ms, result };
-    }
+    yield* storedEntries(this.db);
   }
 
   /** Every stored file's facts (no summaries parsed): a start lists 100,000 files from these in well under a second. */
   *storedFacts(): Generator<StoredFacts> {
     this.flush();
-    // Rows as arrays, a few thousand at a time by id: a third of the time of row objects, and little garbage at once.
-    const page = this.db.prepare(
-      'SELECT id, path, key, size, mtime_ms, parent_key, readable, status, companions FROM files WHERE id > ? ORDER BY id LIMIT 4096',
-    );
-    page.setReturnArrays(true);
-    let after = 0;
-    for (;;) {
-      const rows = page.all(after) as unknown as Array<[number, string, string, number, number, string | null, number, string | null, string | null]>;
-      for (const [, path, key, size, mtimeMs, parentKey, readable, status, companionsJson] of rows) {
-        let companions: string[] = [];
-        if (companionsJson) {
-          try {
-            companions = JSON.parse(companionsJson) as string[];
-          } catch {
-            // without them a change to a companion is not noticed until the file itself changes
-          }
-        }
-        yield { path, size, mtimeMs, key, parentKey, unreadable: readable === 0, closed: status === 'closed', companions };
-      }
-      if (rows.length < 4096) return;
-      after = rows[rows.length - 1]?.[0] ?? after;
-    }
+    yield* storedFactsOf(this.db);
   }
 
   /**
@@ -160,12 +109,7 @@ export class SessionIndex {
     if (queued?.kind === 'put') return queued.result;
     if (queued?.kind === 'remove') return null;
     const row = this.resultOf.get(path) as { result: string } | undefined;
-    if (!row) return null;
-    try {
-      return JSON.parse(row.result) as SummaryResponse;
-    } catch {
-      return null;
-    }
+    return row ? parseStoredResult(row.result) : null;
   }
 
   /** The stored read results of many files in one read (queued writes first), by path; a missing file is left out. */
@@ -179,11 +123,9 @@ export class SessionIndex {
     }
     if (!ask.length) return out;
     for (const row of this.resultsOf.iterate(JSON.stringify(ask)) as Iterable<{ path: string; result: string }>) {
-      try {
-        out.set(row.path, JSON.parse(row.result) as SummaryResponse);
-      } catch {
-        // a damaged row: the file is read again by the next scan
-      }
+      // A damaged row is left out: the file is read again by the next scan.
+      const result = parseStoredResult(row.result);
+      if (result) out.set(row.path, result);
     }
     return out;
   }
