@@ -16,6 +16,22 @@ const DROP_V7_V8 = `${DROP_USAGE_V8} DROP TABLE usage;`;
 /** What version 9 added (the text waiting for the full-text tables): dropped to make an older index. */
 const DROP_V9 = 'DROP TABLE fts_pending; DROP TABLE idents_pending;';
 
+/** One call's usage in one hour, as a read file's usage facts carry it. */
+const ONE_CALL_HOUR = {
+  hourMs: 0,
+  model: 'm',
+  input: 5,
+  output: 7,
+  cacheRead: 0,
+  cacheWrite: 0,
+  reasoning: 0,
+  costUsd: 0.5,
+  unpriced: 0,
+  calls: 1,
+  firstMs: 10,
+  lastMs: 20,
+};
+
 const at = indexFilePerTest('sv-index-');
 const openIndex = () => at.open();
 
@@ -154,20 +170,7 @@ describe('SessionIndex recovery', () => {
     expect(searchIndex(upgraded, 'wombat').hits.map((h) => h.key)).toEqual(['vizier:wombat']);
     // The stored mtime no longer matches the file's, so the next scan reads it and writes its usage rows.
     expect([...upgraded.entries()].map((e) => [e.path, e.size, e.mtimeMs])).toEqual([['/roots/wombat.json', 120, -1]]);
-    const usage = {
-      hourMs: 0,
-      model: 'm',
-      input: 5,
-      output: 7,
-      cacheRead: 0,
-      cacheWrite: 0,
-      reasoning: 0,
-      costUsd: 0.5,
-      unpriced: 0,
-      calls: 1,
-      firstMs: 10,
-      lastMs: 20,
-    };
+    const usage = ONE_CALL_HOUR;
     const { result, text } = readResult(makeSession('wombat'));
     upgraded.put('/roots/wombat.json', 120, 1000, 'vizier:wombat', result, text, { ...noUsageFacts(), hours: [usage] });
     upgraded.flush();
@@ -205,20 +208,7 @@ describe('SessionIndex recovery', () => {
     expect(searchIndex(upgraded, 'numbat').hits.map((h) => h.key)).toEqual(['vizier:numbat']);
     expect([...upgraded.entries()].map((e) => e.mtimeMs)).toEqual([-1]);
     const { result, text } = readResult(makeSession('numbat'));
-    const hour = {
-      hourMs: 0,
-      model: 'm',
-      input: 5,
-      output: 7,
-      cacheRead: 0,
-      cacheWrite: 0,
-      reasoning: 0,
-      costUsd: 0.5,
-      unpriced: 0,
-      calls: 1,
-      firstMs: 10,
-      lastMs: 20,
-    };
+    const hour = ONE_CALL_HOUR;
     const limit = { atMs: 30, limitId: null, plan: 'pro', window: 'primary', windowMinutes: 300, usedPercent: 12, resetsAtMs: 40 };
     upgraded.put('/roots/numbat.json', 120, 1000, 'vizier:numbat', result, text, {
       hours: [hour],

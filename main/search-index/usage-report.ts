@@ -8,7 +8,7 @@ import type { Annotated } from './search-service.ts';
 import { catalogueSource, usageScope, type UsageSource } from './usage-match.ts';
 import { dayIn, localHours, periodOfDay } from './usage-periods.ts';
 import { costText } from './usage-cost-text.ts';
-import { reportFromTotals } from './usage-report-totals.ts';
+import { reportFromTotals, type PeriodRow } from './usage-report-totals.ts';
 
 type Input = MethodInput<'usageReport'>;
 type Output = MethodOutput<'usageReport'>;
@@ -28,18 +28,8 @@ const SUMS = `sum(u.input) AS input, sum(u.output) AS output, sum(u.cache_read) 
 const OWN = `sum(CASE WHEN f.parent_key IS NULL THEN u.input + u.output + u.cache_read + u.cache_write + u.reasoning ELSE 0 END) AS ownTokens,
   sum(CASE WHEN f.parent_key IS NULL THEN u.cost ELSE 0 END) AS ownCost, sum(CASE WHEN f.parent_key IS NULL THEN u.unpriced ELSE 0 END) AS ownUnpriced`;
 
-interface SqlRow {
-  period: string;
-  grp: string | null;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  reasoning: number;
-  costUsd: number;
-  unpricedCalls: number;
-  sessions: number;
-  models: string | null;
+/** A row as the SQL over the hourly rows gives it: a PeriodRow (what the day totals give too), with the session report's columns. */
+interface SqlRow extends PeriodRow {
   lastHour: number;
   ownTokens?: number;
   ownCost?: number;
