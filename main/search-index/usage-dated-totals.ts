@@ -8,8 +8,8 @@ import type { UsageSource } from './usage-match.ts';
 import { FAMILY_TABLE } from './usage-scope-table.ts';
 import { addDayCell, NONE, type Clock, type DayRow } from './usage-timeline.ts';
 import { projectName as firstLine } from './usage-write.ts';
+import { USAGE_SUMS } from './usage-schema.ts';
 
-const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'];
 const TOKENS = (t: string) => `${t}.input + ${t}.output + ${t}.cache_read + ${t}.cache_write + ${t}.reasoning`;
 
 /** The project's name as the top projects list it. */
@@ -69,7 +69,7 @@ export function allInClock(source: Pick<UsageSource, 'index'>, clock: Clock, bre
   const whole = wholeDays(days, 'r');
   const inner = [clock.timezone, ...whole.params];
   const between = `r.zone = ? AND ${whole.sql}`;
-  const sums = SUMS.map((c) => `sum(r.${c})`).join(', ');
+  const sums = USAGE_SUMS.map((c) => `sum(r.${c})`).join(', ');
   const group = breakdown === 'source' ? 'r.format' : breakdown === 'project' ? 'r.project' : 'r.model';
   // By project: the totals per day and project over every source (schema 15), a row per group.
   const table = breakdown === 'project' ? 'usage_project_day_totals' : 'usage_days';
@@ -85,8 +85,8 @@ export function allInClock(source: Pick<UsageSource, 'index'>, clock: Clock, bre
 
   // The days cut: every file's hourly rows in the clock's hours of them, per file and model (as setUsage's cut).
   const edgeFiles = new Set<number>();
-  const cut = `SELECT c.file_id, c.model, s.format, s.project, ${SUMS.map((k) => `c.${k}`).join(', ')}
-    FROM (SELECT u.file_id AS file_id, coalesce(u.model, '') AS model, ${SUMS.map((k) => `sum(u.${k}) AS ${k}`).join(', ')} FROM usage u INDEXED BY usage_hour
+  const cut = `SELECT c.file_id, c.model, s.format, s.project, ${USAGE_SUMS.map((k) => `c.${k}`).join(', ')}
+    FROM (SELECT u.file_id AS file_id, coalesce(u.model, '') AS model, ${USAGE_SUMS.map((k) => `sum(u.${k}) AS ${k}`).join(', ')} FROM usage u INDEXED BY usage_hour
       WHERE u.hour_ms BETWEEN ? AND ? GROUP BY 1, 2) c
     JOIN usage_sessions s INDEXED BY usage_sessions_narrow ON s.file_id = c.file_id`;
   for (const [day, from, to] of days.cuts)

@@ -9,6 +9,7 @@ import { localHours } from './usage-periods.ts';
 import { FAMILY_TABLE, OTHERS_TABLE } from './usage-scope-table.ts';
 import { projectName as firstLine } from './usage-write.ts';
 import { NONE, type Clock, type DayRow } from './usage-timeline.ts';
+import { USAGE_SUMS } from './usage-schema.ts';
 
 /** Which files: those of the stored scope, or every other one with a session row (what the writer's totals hold beyond them: storeOthers). */
 export type Side = 'matched' | 'others';
@@ -60,8 +61,7 @@ export interface SetSessions {
 }
 
 const HOUR_MS = 3_600_000;
-const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'];
-const SUM_COLUMNS = SUMS.map((k) => `d.${k}`).join(', ');
+const SUM_COLUMNS = USAGE_SUMS.map((k) => `d.${k}`).join(', ');
 
 /**
  * The clock's hours on its first and last local day, as inclusive bounds on `hour_ms` (an hourly row starts on the
@@ -120,7 +120,7 @@ function each(statement: StatementSync, params: SQLInputValue[], add: (row: unkn
 
 /** Adds day rows up into a set's usage (setUsage, usage-packed-set.ts): cells per day and group, models, projects and their files. */
 export function setSums(breakdown: DashboardBreakdown): {
-  /** Adds a row whose eight sums (SUMS' order) start at `at`. */
+  /** Adds a row whose eight sums (USAGE_SUMS' order) start at `at`. */
   add: (file: number, day: string, model: string, format: string, project: string, r: ArrayLike<unknown>, at: number) => void;
   /** What was added, with the hours JSON kept by day (or their triples, `hourTriples`). */
   result: (hours: SetUsage['hours'], hourTriples?: SetUsage['hourTriples']) => SetUsage;
@@ -220,8 +220,8 @@ export function setUsage(
     // The first and last day, when cut: only their hours in the clock, from the hourly rows (read through the hour index), each
     // file's added up per model in SQL (the window is the day's hours exactly: no row's local day to check in JS).
     const hourly = source.index.prepared(
-      `SELECT c.file_id, c.model, s.format, s.project, ${SUMS.map((k) => `c.${k}`).join(', ')}
-      FROM (SELECT u.file_id AS file_id, coalesce(u.model, '') AS model, ${SUMS.map((k) => `sum(u.${k}) AS ${k}`).join(', ')} FROM usage u INDEXED BY usage_hour
+      `SELECT c.file_id, c.model, s.format, s.project, ${USAGE_SUMS.map((k) => `c.${k}`).join(', ')}
+      FROM (SELECT u.file_id AS file_id, coalesce(u.model, '') AS model, ${USAGE_SUMS.map((k) => `sum(u.${k}) AS ${k}`).join(', ')} FROM usage u INDEXED BY usage_hour
         WHERE u.hour_ms BETWEEN ? AND ? AND u.file_id IN (SELECT id FROM ${tableOf(side)}) GROUP BY 1, 2) c
       JOIN usage_sessions s INDEXED BY usage_sessions_narrow ON s.file_id = c.file_id`,
     );

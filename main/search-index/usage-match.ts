@@ -42,6 +42,9 @@ export function catalogueSource(catalogue: IndexedCatalogue, annotated: Annotate
   };
 }
 
+/** The CTE of the kept copies a live file shadows (its parameter: their ids as a JSON array), which every usage query leaves out. */
+export const SHADOWED_CTE = 'sv_shadowed AS MATERIALIZED (SELECT value AS id FROM json_each(?))';
+
 /** The files counted, as CTEs to put first in a statement and a condition on a file id column that uses them. */
 export interface UsageScope {
   parsed: ParsedQuery;
@@ -116,7 +119,6 @@ export function usageScope(from: UsageSource, query: string, adjust?: (parsed: P
     m.fileParams.push(...model.params);
   }
   const excluded = JSON.stringify(shadowedIds);
-  const shadowed = 'sv_shadowed AS MATERIALIZED (SELECT value AS id FROM json_each(?))';
   // A sub-agent is part of its parent's session (as the writer's totals count it: usage-write.ts).
   const topLevel = (column: string) => `${column} NOT IN (SELECT id FROM files WHERE parent_key IS NOT NULL)`;
   if (!m)
@@ -138,7 +140,7 @@ export function usageScope(from: UsageSource, query: string, adjust?: (parsed: P
     return {
       parsed,
       shadowed: shadowedIds,
-      ctes: [shadowed, 'sv_source(v) AS (SELECT ?)'],
+      ctes: [SHADOWED_CTE, 'sv_source(v) AS (SELECT ?)'],
       params: [excluded, source],
       cond: (c) => `${c} NOT IN sv_shadowed AND ${ofSource(c)}`,
       sessionCond: (c) => `${c} NOT IN sv_shadowed AND ${topLevel(c)} AND ${ofSource(c)}`,
@@ -152,7 +154,7 @@ export function usageScope(from: UsageSource, query: string, adjust?: (parsed: P
     return {
       parsed,
       shadowed: shadowedIds,
-      ctes: [shadowed],
+      ctes: [SHADOWED_CTE],
       params: [excluded],
       cond: (c) => `${c} NOT IN sv_shadowed`,
       sessionCond: (c) => `${c} NOT IN sv_shadowed AND ${topLevel(c)}`,
@@ -168,7 +170,7 @@ export function usageScope(from: UsageSource, query: string, adjust?: (parsed: P
   return {
     parsed,
     shadowed: shadowedIds,
-    ctes: [...m.ctes, shadowed, picked, family],
+    ctes: [...m.ctes, SHADOWED_CTE, picked, family],
     params: [...m.cteParams, excluded, ...m.idParams, ...m.fileParams],
     cond: (c) => `${c} IN sv_family`,
     // A matched sub-agent counts with its parent's session, not as one of its own.
@@ -179,7 +181,7 @@ export function usageScope(from: UsageSource, query: string, adjust?: (parsed: P
     where: (a) => (parsed.terms.length ? `${a}.file_id IN sv_family` : 'true'),
     any: true,
     matched: {
-      ctes: [...m.ctes, shadowed],
+      ctes: [...m.ctes, SHADOWED_CTE],
       params: [...m.cteParams, excluded, ...m.idParams, ...m.fileParams],
       select: matchedIds(m, matchedWhere),
       parts: matchedIdParts(m),

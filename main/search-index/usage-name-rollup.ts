@@ -9,6 +9,8 @@ import type { UsageScope, UsageSource } from './usage-match.ts';
 import type { ParsedQuery } from './query-parser.ts';
 import { recentFiles, storeFiles } from './usage-scope-table.ts';
 import { addDayCell, NONE, type Clock, type DayRow } from './usage-timeline.ts';
+import { USAGE_SUMS } from './usage-schema.ts';
+import { SHADOWED_CTE } from './usage-match.ts';
 
 /**
  * Whether the totals per set of names answer the query: `model:` (and perhaps `source:`) with no words and no other
@@ -27,9 +29,6 @@ export function namesAnswer(parsed: ParsedQuery, breakdown: DashboardBreakdown):
     Object.values(rest).every((v) => v === undefined)
   );
 }
-
-const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'];
-const SHADOWED_CTE = 'sv_shadowed AS MATERIALIZED (SELECT value AS id FROM json_each(?))';
 
 /** The query's test of a file: its names (and its source), as CTEs with their parameters and a condition on a file id. */
 interface FileTest {
@@ -181,7 +180,7 @@ export function fromNameTotals(
   const addDay = (day: string, g: string | null, v: readonly number[], sign: number) => addDayCell(cells, day, g, v, sign);
   const group = breakdown === 'source' ? 'r.format' : 'r.model';
   for (const r of all(
-    `SELECT r.day, ${group}, ${SUMS.map((c) => `sum(r.${c})`).join(', ')} FROM ${totals('usage_name_days')} r
+    `SELECT r.day, ${group}, ${USAGE_SUMS.map((c) => `sum(r.${c})`).join(', ')} FROM ${totals('usage_name_days')} r
     WHERE ${whereMatch} AND r.zone = ? GROUP BY 1, 2`,
     [clock.timezone],
   ))

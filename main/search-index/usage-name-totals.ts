@@ -2,6 +2,7 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { turnBucket } from './usage-buckets.ts';
 import { PendingSums } from './usage-totals.ts';
+import { USAGE_SUMS } from './usage-schema.ts';
 
 /**
  * Every table is keyed first by `names`: the JSON array of a file's names (usage_file_models: its own model and the
@@ -43,9 +44,7 @@ export const DROP_NAME_TOTALS =
 /** The key of a set of names: sorted, as JSON. */
 export const namesKey = (names: Iterable<string>): string => JSON.stringify([...new Set(names)].sort());
 
-const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'];
-
-/** One of a file's day rows: its local day, model, the eight sums (SUMS' order) and its hours `[hour, calls, tokens]`. */
+/** One of a file's day rows: its local day, model, the eight sums (USAGE_SUMS' order) and its hours `[hour, calls, tokens]`. */
 export interface FileDay {
   day: string;
   model: string;
@@ -79,7 +78,7 @@ export class NameTotals {
   private readonly daysOf: StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.days = new PendingSums(db, 'usage_name_days', ['names', 'top_level', 'zone', 'day', 'model', 'format'], SUMS);
+    this.days = new PendingSums(db, 'usage_name_days', ['names', 'top_level', 'zone', 'day', 'model', 'format'], USAGE_SUMS);
     this.hours = new PendingSums(db, 'usage_name_hours', ['names', 'top_level', 'zone', 'day', 'hour', 'format'], ['calls', 'tokens']);
     this.projects = new PendingSums(db, 'usage_name_projects', ['names', 'top_level', 'zone', 'project', 'format'], ['tokens', 'cost', 'with_usage']);
     this.tools = new PendingSums(db, 'usage_name_tools', ['names', 'top_level', 'format', 'name'], ['calls', 'failures']);
@@ -91,7 +90,7 @@ export class NameTotals {
     );
     this.namesOf = db.prepare('SELECT model FROM usage_file_models WHERE file_id = ?');
     this.sessionOf = db.prepare('SELECT format, zone, project, turns, length_bucket, top_level, tools FROM usage_sessions WHERE file_id = ?');
-    this.daysOf = db.prepare(`SELECT day, model, ${SUMS.join(', ')}, hours FROM usage_file_days WHERE file_id = ? AND day != ''`);
+    this.daysOf = db.prepare(`SELECT day, model, ${USAGE_SUMS.join(', ')}, hours FROM usage_file_days WHERE file_id = ? AND day != ''`);
     this.daysOf.setReturnArrays(true);
   }
 
@@ -131,8 +130,8 @@ export class NameTotals {
     const days = (this.daysOf.all(fileId) as unknown as unknown[][]).map((r) => ({
       day: r[0] as string,
       model: r[1] as string,
-      sums: r.slice(2, 2 + SUMS.length) as number[],
-      hours: JSON.parse(r[2 + SUMS.length] as string) as Array<[number, number, number]>,
+      sums: r.slice(2, 2 + USAGE_SUMS.length) as number[],
+      hours: JSON.parse(r[2 + USAGE_SUMS.length] as string) as Array<[number, number, number]>,
     }));
     const cut = s.project.indexOf('\n');
     return {

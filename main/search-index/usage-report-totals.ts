@@ -6,6 +6,8 @@ import { withClause } from './search.ts';
 import type { UsageScope, UsageSource } from './usage-match.ts';
 import { periodOfDay } from './usage-periods.ts';
 import { rollupAnswers } from './usage-rollup.ts';
+import { USAGE_SUMS } from './usage-schema.ts';
+import { SHADOWED_CTE } from './usage-match.ts';
 
 type Input = MethodInput<'usageReport'>;
 
@@ -24,8 +26,6 @@ export interface PeriodRow {
   models: string | null;
 }
 
-const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'] as const;
-const SHADOWED_CTE = 'sv_shadowed AS MATERIALIZED (SELECT value AS id FROM json_each(?))';
 const PERIODS_CTE = 'p(day, period) AS MATERIALIZED (SELECT value->>0, value->>1 FROM json_each(?))';
 
 /** Each breakdown the totals hold, as SQL over a totals row (`t`), a file's day row (`d`) and its session row (`s`). */
@@ -75,10 +75,10 @@ export function reportFromTotals(source: UsageSource, input: Input, scope: Usage
   const totalsSource = tool === undefined ? '' : (sumParams.push(tool), ' AND t.format = ?');
   const copiesSource = tool === undefined ? '' : (sumParams.push(tool), ' WHERE s.format = ?');
   const sums = source.index.prepared(
-    `${ctes}SELECT p.period AS period, r.g AS grp, r.model AS model, ${SUMS.map((c) => `sum(r.${c}) AS ${c}`).join(', ')} FROM (
-      SELECT t.day AS day, ${group.totals} AS g, t.model AS model, ${SUMS.map((c) => `t.${c} AS ${c}`).join(', ')} FROM usage_days t WHERE t.zone = ?${totalsSource}
+    `${ctes}SELECT p.period AS period, r.g AS grp, r.model AS model, ${USAGE_SUMS.map((c) => `sum(r.${c}) AS ${c}`).join(', ')} FROM (
+      SELECT t.day AS day, ${group.totals} AS g, t.model AS model, ${USAGE_SUMS.map((c) => `t.${c} AS ${c}`).join(', ')} FROM usage_days t WHERE t.zone = ?${totalsSource}
       UNION ALL
-      SELECT d.day, ${group.file}, d.model, ${SUMS.map((c) => `-d.${c}`).join(', ')} FROM sv_shadowed x CROSS JOIN usage_file_days d ON d.file_id = x.id
+      SELECT d.day, ${group.file}, d.model, ${USAGE_SUMS.map((c) => `-d.${c}`).join(', ')} FROM sv_shadowed x CROSS JOIN usage_file_days d ON d.file_id = x.id
         JOIN usage_sessions s ON s.file_id = d.file_id${copiesSource}
     ) r JOIN p ON p.day = r.day GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
   );

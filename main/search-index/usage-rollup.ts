@@ -7,6 +7,8 @@ import { withClause } from './search.ts';
 import { counted, LENGTH_BUCKETS, TURN_BUCKETS } from './usage-buckets.ts';
 import { dayOfNumber } from './usage-periods.ts';
 import { addDayCell, dayNumber, hourOfDay, NONE, startOfDays, TZ_CTE, tzJoin, withDays, type Clock, type DayNumberRow, type DayRow } from './usage-timeline.ts';
+import { USAGE_SUMS } from './usage-schema.ts';
+import { SHADOWED_CTE } from './usage-match.ts';
 
 /**
  * Whether the totals can answer the query: no words, no filter but a source, and days stacked by model or source, or
@@ -22,8 +24,6 @@ export function rollupAnswers(parsed: ParsedQuery, breakdown: DashboardBreakdown
 const PROJECT_NAME = (c: string) => `CASE WHEN instr(${c}, char(10)) > 0 THEN substr(${c}, 1, instr(${c}, char(10)) - 1) ELSE ${c} END`;
 
 const TOKENS = (t: string) => `${t}.input + ${t}.output + ${t}.cache_read + ${t}.cache_write + ${t}.reasoning`;
-const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'] as const;
-const SHADOWED_CTE = 'sv_shadowed AS MATERIALIZED (SELECT value AS id FROM json_each(?))';
 
 /** The totals less what kept copies shadowed by their live file added (they are counted once, as the live file). */
 export class Rollup {
@@ -54,18 +54,18 @@ export class Rollup {
    */
   private perHour(clock: Clock, key: (t: string) => string, group: { totals: string; file: string }, fromMs = clock.fromMs, byHourOnly = false): unknown[] {
     const params: SQLInputValue[] = [this.shadowed, clock.spans, fromMs, clock.toMs];
-    const sums = SUMS.map((c) => `r.${c} AS ${c}`).join(', ');
+    const sums = USAGE_SUMS.map((c) => `r.${c} AS ${c}`).join(', ');
     // `byHourOnly` (key and group of the hour alone): the totals' rows of an hour added up first, in their key's order
     // (no sort), so only one row an hour is placed in its zone and grouped (the heatmap's 60 days: ~15,000 rows -> 1,440).
     const totals = byHourOnly
-      ? `SELECT ${key('r')} AS k, ${group.totals} AS g, ${sums} FROM (SELECT h.hour_ms AS hour_ms, ${SUMS.map((c) => `sum(h.${c}) AS ${c}`).join(', ')}
+      ? `SELECT ${key('r')} AS k, ${group.totals} AS g, ${sums} FROM (SELECT h.hour_ms AS hour_ms, ${USAGE_SUMS.map((c) => `sum(h.${c}) AS ${c}`).join(', ')}
         FROM usage_hours h WHERE h.hour_ms BETWEEN ? AND ?${this.bySource('h.format', params)} GROUP BY h.hour_ms) r ${tzJoin('r')}`
       : `SELECT ${key('r')} AS k, ${group.totals} AS g, ${sums} FROM usage_hours r ${tzJoin('r')} WHERE r.hour_ms BETWEEN ? AND ?${this.bySource('r.format', params)}`;
     params.push(fromMs, clock.toMs);
-    const less = `SELECT ${key('u')}, ${group.file}, ${SUMS.map((c) => `-u.${c}`).join(', ')} FROM sv_shadowed x CROSS JOIN usage u ON u.file_id = x.id JOIN usage_sessions s ON s.file_id = u.file_id ${tzJoin('u')}
+    const less = `SELECT ${key('u')}, ${group.file}, ${USAGE_SUMS.map((c) => `-u.${c}`).join(', ')} FROM sv_shadowed x CROSS JOIN usage u ON u.file_id = x.id JOIN usage_sessions s ON s.file_id = u.file_id ${tzJoin('u')}
       WHERE u.hour_ms BETWEEN ? AND ?${this.bySource('s.format', params)}`;
     return this.all(
-      `${withClause([SHADOWED_CTE, TZ_CTE])}SELECT k, g, ${SUMS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM (${totals} UNION ALL ${less}) GROUP BY k, g`,
+      `${withClause([SHADOWED_CTE, TZ_CTE])}SELECT k, g, ${USAGE_SUMS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM (${totals} UNION ALL ${less}) GROUP BY k, g`,
       params,
     );
   }
@@ -104,8 +104,8 @@ export class Rollup {
     const totalsParams: SQLInputValue[] = [clock.timezone];
     const totals = this.catalogue.index.prepared(
       whole
-        ? `SELECT r.day, r.project, ${SUMS.map((c) => `r.${c}`).join(', ')} FROM usage_project_day_totals r WHERE r.zone = ? AND r.day != ''`
-        : `SELECT r.day, ${g.totals}, ${SUMS.map((c) => `sum(r.${c})`).join(', ')} FROM ${table} r
+        ? `SELECT r.day, r.project, ${USAGE_SUMS.map((c) => `r.${c}`).join(', ')} FROM usage_project_day_totals r WHERE r.zone = ? AND r.day != ''`
+        : `SELECT r.day, ${g.totals}, ${USAGE_SUMS.map((c) => `sum(r.${c})`).join(', ')} FROM ${table} r
       WHERE r.zone = ? AND r.day != ''${this.bySource('r.format', totalsParams)} GROUP BY r.day, ${g.totals}`,
     );
     totals.setReturnArrays(true);
@@ -134,7 +134,7 @@ export class Rollup {
     for (const r of totals.all(...totalsParams) as unknown as unknown[][]) add(r, 1);
     const params: SQLInputValue[] = [this.shadowed, clock.spans, clock.fromMs, clock.toMs];
     const less = this.catalogue.index.prepared(
-      `${withClause([SHADOWED_CTE, TZ_CTE])}SELECT date(${dayNumber('u')} * 86400, 'unixepoch'), ${g.file}, ${SUMS.map((c) => `u.${c}`).join(', ')}
+      `${withClause([SHADOWED_CTE, TZ_CTE])}SELECT date(${dayNumber('u')} * 86400, 'unixepoch'), ${g.file}, ${USAGE_SUMS.map((c) => `u.${c}`).join(', ')}
       FROM sv_shadowed x CROSS JOIN usage u ON u.file_id = x.id JOIN usage_sessions s ON s.file_id = u.file_id ${tzJoin('u')}
       WHERE u.hour_ms BETWEEN ? AND ?${this.bySource('s.format', params)}`,
     );

@@ -1,5 +1,8 @@
 // Schema 8's usage tables: each call's first and last time per hour, tools, turns and rate limits, and the parent lookup sub-agent totals use.
 
+/** The eight sums every usage table keeps per row, in their stored column order (the writer's and the readers' SQL lists them so). */
+export const USAGE_SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'] as const;
+
 /**
  * Added to version 7's `usage` table and beside it (schema.ts runs this after creating it, and to migrate 7 -> 8):
  * - `first_ms`/`last_ms`: the hour's first and last call, so 5-hour blocks start, end and burn as ccusage's do;

@@ -1,5 +1,6 @@
 // The usage totals a writer batch adds, summed in memory per key and written once per key when the batch ends (usage-write.ts adds each written file's figures).
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { USAGE_SUMS } from './usage-schema.ts';
 
 /** A key's sums, found by its columns' values one Map per column (the last column's Map holds the entry). */
 type Level = Map<SQLInputValue, Level | Entry>;
@@ -61,8 +62,6 @@ export class PendingSums {
   }
 }
 
-const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'];
-
 /**
  * The totals over every file (usage-schema.ts), as a batch changes them. Reading each written file's rows back to add
  * them (six statements a file, each a join and a group) cost the writer a fifth of its time in a cold scan; the
@@ -81,10 +80,10 @@ export class UsageTotals {
   private readonly all: PendingSums[];
 
   constructor(db: DatabaseSync) {
-    this.hours = new PendingSums(db, 'usage_hours', ['hour_ms', 'model', 'format'], SUMS);
-    this.days = new PendingSums(db, 'usage_days', ['zone', 'day', 'model', 'format'], SUMS);
-    this.projectDays = new PendingSums(db, 'usage_project_days', ['zone', 'day', 'project', 'format'], SUMS);
-    this.projectDayTotals = new PendingSums(db, 'usage_project_day_totals', ['zone', 'day', 'project'], SUMS);
+    this.hours = new PendingSums(db, 'usage_hours', ['hour_ms', 'model', 'format'], USAGE_SUMS);
+    this.days = new PendingSums(db, 'usage_days', ['zone', 'day', 'model', 'format'], USAGE_SUMS);
+    this.projectDays = new PendingSums(db, 'usage_project_days', ['zone', 'day', 'project', 'format'], USAGE_SUMS);
+    this.projectDayTotals = new PendingSums(db, 'usage_project_day_totals', ['zone', 'day', 'project'], USAGE_SUMS);
     this.models = new PendingSums(db, 'usage_models', ['model', 'format'], ['tokens', 'cost', 'unpriced', 'calls']);
     this.projects = new PendingSums(db, 'usage_projects', ['project', 'format'], ['tokens', 'cost', 'with_usage']);
     this.tools = new PendingSums(db, 'usage_tool_totals', ['format', 'name'], ['calls', 'failures']);

@@ -6,7 +6,7 @@ import type { UsageFacts } from './usage-facts.ts';
 import { localHours, type LocalHour } from './usage-periods.ts';
 import { CREATE_FILE_MODELS, fileModelNames } from './usage-file-models.ts';
 import { CREATE_NAME_TOTALS, NameTotals, namesKey } from './usage-name-totals.ts';
-import { CREATE_FILE_DAYS, CREATE_FILE_PACKS, CREATE_PROJECT_DAY_TOTALS, CREATE_PROJECT_DAYS } from './usage-schema.ts';
+import { CREATE_FILE_DAYS, CREATE_FILE_PACKS, CREATE_PROJECT_DAY_TOTALS, CREATE_PROJECT_DAYS, USAGE_SUMS } from './usage-schema.ts';
 import { packFile, type PackedDay, type PackedFile } from './usage-file-pack.ts';
 import type { ToolUse } from './usage-tools.ts';
 import { UsageTotals } from './usage-totals.ts';
@@ -25,10 +25,8 @@ export const projectName = (project: string) => {
   return cut >= 0 ? project.slice(0, cut) : project;
 };
 
-const SUMS = ['input', 'output', 'cache_read', 'cache_write', 'reasoning', 'cost', 'unpriced', 'calls'] as const;
-
 /** A file's usage row with its session's source, zone and project, as `hoursOf` reads it back. */
-type HourRow = { h: number; model: string; format: string; zone: string; project: string } & Record<(typeof SUMS)[number], number>;
+type HourRow = { h: number; model: string; format: string; zone: string; project: string } & Record<(typeof USAGE_SUMS)[number], number>;
 type Day = { zone: string; day: string; model: string; format: string; sums: number[]; hours: Map<number, [number, number, number]> };
 type ProjectDay = { zone: string; day: string; project: string; format: string; sums: number[] };
 /** What a written file's usage_sessions row holds (and its tools), for the totals. */
@@ -41,7 +39,7 @@ interface UsageSessionRow {
   withUsage: 0 | 1;
   tools: readonly ToolUse[];
 }
-const zeros = () => SUMS.map(() => 0);
+const zeros = () => USAGE_SUMS.map(() => 0);
 /** Where a row of no hour (hour_ms 0) is counted. */
 const NO_HOUR: LocalHour = { day: '', hour: 0 };
 const addAll = (columns: readonly string[]) => columns.map((c) => `${c} = ${c} + excluded.${c}`).join(', ');
@@ -84,27 +82,28 @@ export class UsageWrites {
       'INSERT OR REPLACE INTO usage_sessions (file_id, format, zone, project, turns, length_bucket, top_level, with_usage, tools) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.addProjectDay =
-      db.prepare(`INSERT INTO usage_project_days (zone, day, project, format, ${SUMS.join(', ')}) VALUES (?, ?, ?, ?, ${SUMS.map(() => '?').join(', ')})
-      ON CONFLICT DO UPDATE SET ${addAll(SUMS)}`);
+      db.prepare(`INSERT INTO usage_project_days (zone, day, project, format, ${USAGE_SUMS.join(', ')}) VALUES (?, ?, ?, ?, ${USAGE_SUMS.map(() => '?').join(', ')})
+      ON CONFLICT DO UPDATE SET ${addAll(USAGE_SUMS)}`);
     this.addProjectDayTotal =
-      db.prepare(`INSERT INTO usage_project_day_totals (zone, day, project, ${SUMS.join(', ')}) VALUES (?, ?, ?, ${SUMS.map(() => '?').join(', ')})
-      ON CONFLICT DO UPDATE SET ${addAll(SUMS)}`);
+      db.prepare(`INSERT INTO usage_project_day_totals (zone, day, project, ${USAGE_SUMS.join(', ')}) VALUES (?, ?, ?, ${USAGE_SUMS.map(() => '?').join(', ')})
+      ON CONFLICT DO UPDATE SET ${addAll(USAGE_SUMS)}`);
     this.insertFileDay = db.prepare(
-      `INSERT INTO usage_file_days (file_id, day, model, ${SUMS.join(', ')}, hours) VALUES (?, ?, ?, ${SUMS.map(() => '?').join(', ')}, ?)`,
+      `INSERT INTO usage_file_days (file_id, day, model, ${USAGE_SUMS.join(', ')}, hours) VALUES (?, ?, ?, ${USAGE_SUMS.map(() => '?').join(', ')}, ?)`,
     );
-    this.addDay = db.prepare(`INSERT INTO usage_days (zone, day, model, format, ${SUMS.join(', ')}) VALUES (?, ?, ?, ?, ${SUMS.map(() => '?').join(', ')})
-      ON CONFLICT DO UPDATE SET ${addAll(SUMS)}`);
+    this.addDay =
+      db.prepare(`INSERT INTO usage_days (zone, day, model, format, ${USAGE_SUMS.join(', ')}) VALUES (?, ?, ?, ?, ${USAGE_SUMS.map(() => '?').join(', ')})
+      ON CONFLICT DO UPDATE SET ${addAll(USAGE_SUMS)}`);
     this.hoursOf =
-      db.prepare(`SELECT u.hour_ms AS h, coalesce(u.model, '') AS model, s.format AS format, s.zone AS zone, s.project AS project, ${SUMS.map((c) => `u.${c} AS ${c}`).join(', ')}
+      db.prepare(`SELECT u.hour_ms AS h, coalesce(u.model, '') AS model, s.format AS format, s.zone AS zone, s.project AS project, ${USAGE_SUMS.map((c) => `u.${c} AS ${c}`).join(', ')}
       FROM usage u JOIN usage_sessions s ON s.file_id = u.file_id WHERE u.file_id = ?`);
     this.insertLimit = db.prepare(
       'INSERT INTO usage_limits (file_id, at_ms, limit_id, plan, window_name, window_minutes, used_percent, resets_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     // The totals: a file's rows are added with `sign` 1 when it is written, and -1 before they are deleted.
-    this.addHours = db.prepare(`INSERT INTO usage_hours (hour_ms, model, format, ${SUMS.join(', ')})
-      SELECT u.hour_ms, coalesce(u.model, ''), s.format, ${SUMS.map((c) => `?1 * sum(u.${c})`).join(', ')}
+    this.addHours = db.prepare(`INSERT INTO usage_hours (hour_ms, model, format, ${USAGE_SUMS.join(', ')})
+      SELECT u.hour_ms, coalesce(u.model, ''), s.format, ${USAGE_SUMS.map((c) => `?1 * sum(u.${c})`).join(', ')}
       FROM usage u JOIN usage_sessions s ON s.file_id = u.file_id WHERE u.file_id = ?2 GROUP BY u.hour_ms, u.model
-      ON CONFLICT DO UPDATE SET ${addAll(SUMS)}`);
+      ON CONFLICT DO UPDATE SET ${addAll(USAGE_SUMS)}`);
     this.addProject = db.prepare(`INSERT INTO usage_projects (project, format, tokens, cost, with_usage)
       SELECT s.project, s.format, ?1 * coalesce(sum(u.input + u.output + u.cache_read + u.cache_write + u.reasoning), 0), ?1 * coalesce(sum(u.cost), 0), ?1 * s.with_usage
       FROM usage_sessions s LEFT JOIN usage u ON u.file_id = s.file_id WHERE s.file_id = ?2 GROUP BY s.file_id
@@ -147,7 +146,7 @@ export class UsageWrites {
       const id = `${at.day}\n${r.model}`;
       const d = days.get(id) ?? { zone: r.zone, day: at.day, model: r.model, format: r.format, sums: zeros(), hours: new Map() };
       const p = projects.get(at.day) ?? { zone: r.zone, day: at.day, project: projectName(r.project), format: r.format, sums: zeros() };
-      // In SUMS' order (a loop, not a closure per column and row: this runs for every hour of every session a scan writes).
+      // In USAGE_SUMS' order (a loop, not a closure per column and row: this runs for every hour of every session a scan writes).
       const values = [r.input, r.output, r.cache_read, r.cache_write, r.reasoning, r.cost, r.unpriced, r.calls];
       for (let i = 0; i < values.length; i++) {
         const v = sign * (values[i] as number);
@@ -353,8 +352,8 @@ export function addFileDays(db: DatabaseSync): void {
   db.exec('DELETE FROM usage_file_days');
   const writes = new UsageWrites(db);
   for (const { id } of db.prepare('SELECT file_id AS id FROM usage_sessions').all() as Array<{ id: number }>) writes.addDays(id, 1, false);
-  db.exec(`INSERT INTO usage_project_days (zone, day, project, format, ${SUMS.join(', ')})
-    SELECT s.zone, d.day, CASE WHEN instr(s.project, char(10)) > 0 THEN substr(s.project, 1, instr(s.project, char(10)) - 1) ELSE s.project END, s.format, ${SUMS.map((c) => `sum(d.${c})`).join(', ')}
+  db.exec(`INSERT INTO usage_project_days (zone, day, project, format, ${USAGE_SUMS.join(', ')})
+    SELECT s.zone, d.day, CASE WHEN instr(s.project, char(10)) > 0 THEN substr(s.project, 1, instr(s.project, char(10)) - 1) ELSE s.project END, s.format, ${USAGE_SUMS.map((c) => `sum(d.${c})`).join(', ')}
     FROM usage_file_days d JOIN usage_sessions s ON s.file_id = d.file_id GROUP BY 1, 2, 3, 4`);
   db.exec(`UPDATE usage_sessions SET tools = (SELECT json_group_array(json_array(t.name, t.calls, t.failures)) FROM usage_tools t WHERE t.file_id = usage_sessions.file_id)
     WHERE EXISTS (SELECT 1 FROM usage_tools t WHERE t.file_id = usage_sessions.file_id)`);
@@ -367,7 +366,7 @@ export function addFilePacks(db: DatabaseSync): void {
   const write = db.prepare('INSERT INTO usage_file_packs (file_id, pack) VALUES (?, ?)');
   // Each session row with its day rows (file by file, in key order), the day rows' hours JSON parsed back.
   const rows =
-    db.prepare(`SELECT s.file_id, s.format, s.project, s.top_level, s.length_bucket, s.turns, s.tools, d.day, d.model, ${SUMS.map((c) => `d.${c}`).join(', ')}, d.hours
+    db.prepare(`SELECT s.file_id, s.format, s.project, s.top_level, s.length_bucket, s.turns, s.tools, d.day, d.model, ${USAGE_SUMS.map((c) => `d.${c}`).join(', ')}, d.hours
     FROM usage_sessions s LEFT JOIN usage_file_days d ON d.file_id = s.file_id ORDER BY s.file_id, d.day, d.model`);
   rows.setReturnArrays(true);
   let file: PackedFile | null = null;
@@ -392,8 +391,8 @@ export function addFilePacks(db: DatabaseSync): void {
     days.push({
       day: r[7] as string,
       model: r[8] as string,
-      sums: r.slice(9, 9 + SUMS.length) as number[],
-      hours: JSON.parse(r[9 + SUMS.length] as string) as Array<[number, number, number]>,
+      sums: r.slice(9, 9 + USAGE_SUMS.length) as number[],
+      hours: JSON.parse(r[9 + USAGE_SUMS.length] as string) as Array<[number, number, number]>,
     });
   }
   if (file) write.run(id, packFile(file));
