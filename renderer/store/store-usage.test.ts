@@ -88,6 +88,49 @@ describe('usage slice', () => {
     expect(store.getState().usage?.data?.totals.totalTokens).toBe(2);
   });
 
+  it('shows the first answer while the same question is asked again (the page start asks twice), and keeps the drawn figures when the second answer is the same', async () => {
+    const pending: Array<{ input: In; resolve: (o: Out) => void }> = [];
+    const { store, asked } = setup((input) => new Promise((resolve) => pending.push({ input, resolve })));
+    store.getState().watchUsage();
+    void store.getState().loadUsage();
+    expect(asked()).toHaveLength(2);
+    pending[0]?.resolve(figures(5));
+    await vi.advanceTimersByTimeAsync(0);
+    const first = store.getState().usage;
+    expect(first?.data?.totals.totalTokens).toBe(5);
+    expect(first?.loading).toBe(true);
+    pending[1]?.resolve({ ...figures(5), tookMs: 40 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().usage?.loading).toBe(false);
+    expect(store.getState().usage?.data).toBe(first?.data);
+  });
+
+  it('replaces the first answer when the same question asked again answers differently, and never shows an older answer after a newer one', async () => {
+    const pending: Array<{ input: In; resolve: (o: Out) => void }> = [];
+    const { store } = setup((input) => new Promise((resolve) => pending.push({ input, resolve })));
+    store.getState().watchUsage();
+    void store.getState().loadUsage();
+    void store.getState().loadUsage();
+    pending[0]?.resolve(figures(1));
+    await vi.advanceTimersByTimeAsync(0);
+    pending[2]?.resolve(figures(3));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().usage).toMatchObject({ loading: false, data: { totals: { totalTokens: 3 } } });
+    pending[1]?.resolve(figures(2));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().usage?.data?.totals.totalTokens).toBe(3);
+  });
+
+  it('drops an answer that arrives after the dashboard went away', async () => {
+    const pending: Array<{ input: In; resolve: (o: Out) => void }> = [];
+    const { store } = setup((input) => new Promise((resolve) => pending.push({ input, resolve })));
+    store.getState().watchUsage();
+    store.getState().disposeUsage();
+    pending[0]?.resolve(figures(7));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().usage?.data ?? null).toBeNull();
+  });
+
   it('shows the dashboard by closing the open session and any comparison', () => {
     const { store } = setup(async () => figures(0));
     store.setState({ open: { key: 'k', session: null, loading: false, error: null, errorCode: null, unreadable: null, removed: false } });

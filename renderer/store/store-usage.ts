@@ -46,6 +46,10 @@ export function createUsageSlice(
   debounceMs = USAGE_DEBOUNCE_MS,
 ): UsageSlice {
   let seq = 0;
+  /** The request whose answer is on screen, and what it asked (breakdown and query); the latest request's question. */
+  let shownSeq = 0;
+  let shownKey = '';
+  let latestKey = '';
   let timer: ReturnType<typeof setTimeout> | null = null;
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -84,10 +88,21 @@ export function createUsageSlice(
       const mine = ++seq;
       const { filter, listFilters, usage, usageBreakdown } = get();
       const query = searchQueryFor(filter.trim(), listFilters);
+      const key = `${usageBreakdown}\n${query}`;
+      latestKey = key;
       set({ usage: { query, data: usage?.data ?? null, loading: true, error: null } });
       try {
         const data = await client.usageDashboard({ query, timezone: timeZone, breakdown: usageBreakdown });
-        if (mine === seq) set({ usage: { query, data, loading: false, error: null } });
+        // An answer to the question still asked is shown even if it was asked again since (the list's reload asks again
+        // as the page starts): the page does not wait for the second answer. An older answer never replaces a newer one.
+        if (mine <= shownSeq || (mine !== seq && key !== latestKey)) return;
+        shownSeq = mine;
+        const loading = mine !== seq;
+        const shown = get().usage?.data;
+        // The same figures again keep the drawn charts as they are (no second drawing of every chart).
+        if (shown && shownKey === key && sameFigures(shown, data)) set({ usage: { query, data: shown, loading, error: null } });
+        else set({ usage: { query, data, loading, error: null } });
+        shownKey = key;
       } catch (err) {
         if (mine === seq) set({ usage: { query, data: null, loading: false, error: describeError(err) } });
       }
@@ -100,8 +115,14 @@ export function createUsageSlice(
 
     disposeUsage() {
       seq++;
+      latestKey = '';
       if (timer) clearTimeout(timer);
       timer = null;
     },
   };
+}
+
+/** The same figures, however long either took to add up. */
+function sameFigures(a: UsageDashboard, b: UsageDashboard): boolean {
+  return JSON.stringify({ ...a, tookMs: 0 }) === JSON.stringify({ ...b, tookMs: 0 });
 }

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { init, type ECElementEvent, type EChartsCoreOption, type EChartsType } from './echarts-setup.ts';
 import { chartSvg, savePng, saveSvg } from './chart-export.ts';
 import { whenNearOrIdle } from './draw-later.ts';
+import { followResize } from './follow-resize.ts';
 
 export interface TableRow {
   cells: ReactNode[];
@@ -64,10 +65,9 @@ export function EChart({ id, title, summary, option, table, height = 240, onPick
     const c = init(el, null, { renderer });
     chart.current = c;
     c.on('click', (e) => pick.current?.(e as ECElementEvent));
-    const resize = new ResizeObserver(() => c.resize());
-    resize.observe(el);
+    const stopResizing = followResize(el, () => c.resize());
     return () => {
-      resize.disconnect();
+      stopResizing();
       c.dispose();
       chart.current = null;
     };
