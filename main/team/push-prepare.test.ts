@@ -38,6 +38,7 @@ describe('readyToPush', () => {
       const expected = sessionRow(json, prepared.sha256, prepared.size);
       expect(row!.head.toString('utf8')).toBe(expected.head);
       expect(row!.messages.map((c) => c.body.toString('utf8'))).toEqual(expected.messages.map((c) => c.body));
+      expect(row!.messages.map(({ body: _body, ...c }) => c)).toEqual(expected.messages.map(({ body: _body, ...c }) => c));
       expect(row!.texts.map((c) => c.body.toString('utf8'))).toEqual(expected.texts.map((c) => c.body));
       expect(row!.texts.map(({ body: _body, ...c }) => c)).toEqual(expected.texts.map(({ body: _body, ...c }) => c));
       // The source file's parts, one after the other, are the file as it was read (nothing in it to redact).

@@ -6,7 +6,7 @@ import type { ScanContext } from '../bundle/secret-scan.ts';
 import type { SeenFile } from './push-ledger.ts';
 import { sourceWrites } from './push-sources.ts';
 import type { MessageChunk } from './session-chunks.ts';
-import { sessionRow, type SessionRow } from './session-row.ts';
+import { sessionRowFromBytes, type SessionRow } from './session-row.ts';
 import type { TextChunk } from './team-text.ts';
 import type { FileWrite } from './write-batch.ts';
 
@@ -138,14 +138,14 @@ export async function readyToPush(prepared: PreparedSession, spec: PushSpec, ctx
     if (!released) letGo(jsonBytes);
     released = true;
   };
-  let json: string | null = null;
   const { findings } = prepared;
   const base = { key: prepared.head.key, sha256: prepared.sha256, seen: seenFiles(prepared) };
   try {
     const plan = await planSession(prepared);
     const filesMissing = spec.sources && plan.sources.length > 0 && spec.stored?.hasFiles !== true;
     if (spec.stored && spec.stored.contentHash === prepared.sha256 && !filesMissing) return { ...base, findings, kind: 'unchanged' };
-    if (spec.row) json = jsonBytes.toString('utf8');
+    // The row is cut from session.json's bytes before they are let go (its bodies are copies).
+    const built = spec.row ? sessionRowFromBytes(jsonBytes.toString('utf8'), jsonBytes, prepared.sha256, prepared.size, spec.messageChunkChars) : null;
     release();
     // Share's scan context for this session: what its session.json held is looked for in its files.
     const files = spec.sources
@@ -154,8 +154,8 @@ export async function readyToPush(prepared: PreparedSession, spec: PushSpec, ctx
     const all = files ? [...findings, ...files.findings] : findings;
     const packer = new Packer();
     let row: PackedRow | null = null;
-    if (json !== null) {
-      const { head, messages, texts, ...facts } = sessionRow(json, prepared.sha256, prepared.size, spec.messageChunkChars);
+    if (built) {
+      const { head, messages, texts, ...facts } = built;
       row = {
         ...facts,
         head: packer.add(head),

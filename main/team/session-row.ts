@@ -1,9 +1,10 @@
 // One pushed session as the team store's columns: facts for filters and lists, the redacted session.json (its head and message chunks), and its search text.
 import type { Session } from '../../shared/session.ts';
-import { messageChunks, sessionHead, splitSessionJson, type MessageChunk } from './session-chunks.ts';
+import { messageChunks, sessionHead, splitSessionBytes, splitSessionJson, type MessageChunk } from './session-chunks.ts';
 import { teamText, type TextChunk } from './team-text.ts';
 
-export interface SessionRow {
+/** A row's session.json bodies are its text (`string`), or that text's UTF-8 bytes where they were cut from session.json's bytes. */
+export interface SessionRow<Body extends string | Buffer = string> {
   key: string;
   format: string;
   title: string;
@@ -26,9 +27,9 @@ export interface SessionRow {
   /** SHA-256 of the whole session.json. */
   contentHash: string;
   /** session.json without its messages. */
-  head: string;
+  head: Body;
   /** Its messages, in chunks with their hashes. */
-  messages: MessageChunk[];
+  messages: Array<Omit<MessageChunk, 'body'> & { body: Body }>;
   /** Its search text, in weighted chunks with their hashes. */
   texts: TextChunk[];
 }
@@ -51,12 +52,43 @@ function totalTokens(session: Session): number | null {
  */
 export function sessionRow(json: string, contentHash: string, sizeBytes: number, messageChunkChars?: number): SessionRow {
   const session = JSON.parse(json) as Session;
-  const text = teamText(session);
   // Cut from the text as it is (no second serialization); from the parsed session if it is laid out otherwise.
   const split = splitSessionJson(json, session.messages.length, messageChunkChars) ?? {
     head: sessionHead(session),
     messages: messageChunks(session.messages, messageChunkChars),
   };
+  return rowOf(session, split, contentHash, sizeBytes);
+}
+
+/**
+ * `sessionRow` given session.json's UTF-8 bytes as well (`bytes`, which `json` was decoded from): the same row, its
+ * head and message chunks cut from the bytes (no body encoded again, each hashed as bytes) where the text is laid
+ * out as Share writes it. The bodies are copies: `bytes` may be reused once this returns.
+ */
+export function sessionRowFromBytes(
+  json: string,
+  bytes: Buffer,
+  contentHash: string,
+  sizeBytes: number,
+  messageChunkChars?: number,
+): SessionRow<string | Buffer> {
+  const session = JSON.parse(json) as Session;
+  const split = splitSessionBytes(json, bytes, session.messages.length, messageChunkChars);
+  const fallback = () =>
+    splitSessionJson(json, session.messages.length, messageChunkChars) ?? {
+      head: sessionHead(session),
+      messages: messageChunks(session.messages, messageChunkChars),
+    };
+  return rowOf<string | Buffer>(session, split ?? fallback(), contentHash, sizeBytes);
+}
+
+function rowOf<Body extends string | Buffer>(
+  session: Session,
+  split: Pick<SessionRow<Body>, 'head' | 'messages'>,
+  contentHash: string,
+  sizeBytes: number,
+): SessionRow<Body> {
+  const text = teamText(session);
   return {
     key: session.key,
     format: session.format,

@@ -1,5 +1,6 @@
 // Writes one batch of sessions to the team store in one transaction: the machine claimed, the rows upserted, their changed message chunks, search-text chunks and file parts replaced, their search documents made again.
 import type { ClientBase } from 'pg';
+import { queryBuffers } from './buffer-query.ts';
 import { CLEAR_REPLACED_DOCS, DOCS_OF_WRITTEN, KEPT_DOCS_ACTIVITY } from './search-docs.ts';
 import { qualified } from './team-names.ts';
 import type { WireRow } from './push-prepare.ts';
@@ -79,7 +80,10 @@ function sessionValues(r: WireRow): unknown[] {
  * sessions (88 MB of session.json, 50 MB of search text), the batches took 14.9 s as unnest(text[]) and 10.5 s
  * as these multi-row VALUES. The bodies (session head, message and search-text chunks, file parts) are Buffers:
  * node-postgres sends a Buffer as it is, in binary format, which for a text column is its UTF-8 bytes, so no
- * string is encoded here (the loader's worker packed them, push-prepare.ts).
+ * string is encoded here (the loader's worker packed them, push-prepare.ts). The statements go through
+ * `queryBuffers` (buffer-query.ts), which hands those Buffers to the socket as they are: node-postgres's own bind
+ * copied each batch's bodies about four times into buffers it grew as it went (2.2 s of the main thread's 3.5 s
+ * per 1,000 sessions, and much of its garbage collection).
  */
 const MAX_PARAMS = 30_000;
 
@@ -99,7 +103,7 @@ async function insertRows(client: ClientBase, head: string, tail: string, machin
       });
       rows.push(`($1, ${prefix}${placeholders.join(', ')})`);
     }
-    await client.query(`${head} VALUES ${rows.join(', ')} ${tail}`, values);
+    await queryBuffers(client, `${head} VALUES ${rows.join(', ')} ${tail}`, values);
   }
 }
 
