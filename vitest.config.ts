@@ -22,6 +22,7 @@ const SLOW = [
     'terminal-output',
     'validate-command',
     'vault-commands',
+    'lazy-modules',
   ].map((name) => `main/cli/${name}.test.ts`),
   'main/team/team-cli.test.ts',
   'main/transport/serve-team-tls.test.ts',

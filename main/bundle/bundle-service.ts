@@ -9,11 +9,10 @@ import { AppError } from '../../shared/result.ts';
 import type { Session } from '../../shared/session.ts';
 import type { ServiceMethods } from '../../shared/api.ts';
 import { BundleError } from './bundle-error.ts';
-import { exportBundle, scanBundle, type BundleProgress } from './export-bundle.ts';
-import { exportDocument, renderDocument } from './export-document.ts';
-import { importBundle } from './import-bundle.ts';
+// The export, import and preview modules (yazl, yauzl, the redaction rules) are loaded by the methods that use them: a
+// command that only lists or searches never loads them.
+import type { BundleProgress } from './export-bundle.ts';
 import { markdownFileName } from './markdown-export.ts';
-import { previewBundle } from './preview-bundle.ts';
 import { workerLoader, type ClosableLoader, type LocateSession } from './worker-loader.ts';
 import { gatedLoader } from './session-gate.ts';
 import type { SessionFileCheck } from '../roots/session-files.ts';
@@ -205,6 +204,7 @@ export class BundleService {
     const loader = this.openLoader();
     const events = scanId ? this.progressEvents(scanId) : null;
     try {
+      const { scanBundle } = await import('./export-bundle.ts');
       const scan = await scanBundle(keys, loader, {
         env: this.deps.env,
         includeChildren,
@@ -238,6 +238,7 @@ export class BundleService {
         const session = await load(keys[0] as string);
         const fileName = format === 'md' ? markdownFileName(session) : `${basename(markdownFileName(session), '.md')}.html`;
         const path = join(dir, fileName);
+        const { exportDocument } = await import('./export-document.ts');
         const result = await exportDocument(session, format, path, options);
         this.finished.set(exportId, { path, fileName });
         const redacted = result.findings.filter((f) => f.redacted).length;
@@ -261,6 +262,7 @@ export class BundleService {
           : `${keys.length}-sessions`
       }.zip`;
       const path = join(dir, fileName);
+      const { exportBundle } = await import('./export-bundle.ts');
       const loader = this.openLoader();
       const events = this.progressEvents(exportId);
       const result = await exportBundle(keys, loader, path, { ...options, onProgress: events.update }).finally(() => {
@@ -302,6 +304,7 @@ export class BundleService {
       scanBundle: async ({ keys, format, includeChildren, scanId }) => {
         if (format === 'zip') return this.runScan(keys, includeChildren, scanId);
         if (keys.length !== 1) throw new AppError('INVALID_INPUT', `A ${format} export holds one session; ${keys.length} were chosen.`, 'keys');
+        const { renderDocument } = await import('./export-document.ts');
         const { text, findings } = await renderDocument(await this.deps.load(keys[0] as string), format, { env: this.deps.env, vault: this.vaultRoot });
         return { findings, refused: [], sessions: 1, files: 1, bytes: Buffer.byteLength(text) };
       },
@@ -317,6 +320,7 @@ export class BundleService {
       previewBundle: async ({ uploadId }) => {
         const path = await this.completeUpload(uploadId);
         try {
+          const { previewBundle } = await import('./preview-bundle.ts');
           return await previewBundle(path, { dataDir: this.deps.dataDir, known: (key) => this.deps.known(key) });
         } catch (err) {
           if (err instanceof BundleError) throw new AppError('INVALID_INPUT', err.message, 'uploadId');
@@ -327,6 +331,7 @@ export class BundleService {
         const path = await this.completeUpload(uploadId);
         this.uploads.delete(uploadId);
         try {
+          const { importBundle } = await import('./import-bundle.ts');
           const report = await importBundle(path, { dataDir: this.deps.dataDir, asCopy, known: (key) => this.deps.known(key) });
           if (report.imported.length) await this.deps.rescanVault();
           // A summary the sender's vault kept travels in session.json: this vault keeps it too (the sources do not

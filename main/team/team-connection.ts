@@ -1,5 +1,5 @@
 // Opens one connection to a team store (pg, pure JavaScript), migrates its schema, and says connection failures plainly.
-import pg from 'pg';
+import type pg from 'pg';
 import { migrateTeamStore, type SchemaState } from './migrate.ts';
 import { scrubMessage, type TeamTarget } from './team-credentials.ts';
 import { sqlState, TeamStoreError } from './team-errors.ts';
@@ -34,6 +34,8 @@ export function describeTeamError(err: unknown, target?: TeamTarget): string {
  * the process.
  */
 export async function connectTeam(target: TeamTarget): Promise<TeamConnection> {
+  // The driver is loaded by the first connection: a command that never reaches a team store does not load it.
+  const { default: pg } = await import('pg');
   const client = new pg.Client({
     connectionString: target.connectionString,
     application_name: 'session-vault',

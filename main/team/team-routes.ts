@@ -3,7 +3,7 @@ import type { MethodName, ServiceMethods } from '../../shared/api.ts';
 import { compareSessions } from '../../shared/compare/compare.ts';
 import { AppError } from '../../shared/result.ts';
 import type { Session } from '../../shared/session.ts';
-import { splitTeamKey } from './team-reader.ts';
+import { splitTeamKey } from '../../shared/team-keys.ts';
 
 /** The team store's read methods (opened on first use). */
 export type TeamMethodsSource = () => Promise<ServiceMethods>;

@@ -10,10 +10,9 @@ import type { ClosableLoader } from '../bundle/worker-loader.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import { currentAccount } from './accounts.ts';
 import { PushLedger } from './push-ledger.ts';
-import { pushResuming } from './push-resume.ts';
 import { connectTeam, describeTeamError } from './team-connection.ts';
 import { resolveTeamTarget, scrubMessage, type TeamTarget } from './team-credentials.ts';
-import { openTeamServices, type TeamServices } from './team-services.ts';
+import type { TeamServices } from './team-services.ts';
 
 export type TeamMethodNames = 'getTeamStatus' | 'setTeamSettings' | 'listTeamSessions' | 'pushToTeam';
 
@@ -122,6 +121,8 @@ export class TeamSource {
   private services(): Promise<TeamServices> {
     this.reading ??= (async () => {
       const target = this.requireTarget();
+      // The read side (and the pg driver) is loaded only when a team store is read: never by a command that lists.
+      const { openTeamServices } = await import('./team-services.ts');
       const team = await openTeamServices(target, this.deps.dataDir, this.deps.env).catch((err: unknown) => {
         throw new AppError('IO_ERROR', this.plain(err, target));
       });
@@ -237,6 +238,7 @@ export class TeamSource {
       const ledger = await PushLedger.open(this.deps.dataDir, target.shown, machine);
       const loader = this.deps.openLoader();
       try {
+        const { pushResuming } = await import('./push-resume.ts');
         const report = await pushResuming(
           { machine, keys, loader, env: this.deps.env, keep, newSessions: confirm ? 'push' : 'hold', ledger, listing: (k) => listings.get(k) },
           { connect: () => connectTeam(target) },

@@ -1,7 +1,6 @@
 // "Branch from a prior point" (seed 000): a new open vault session holding a session's messages up to one, linked to its origin.
 import type { Message, Session } from '../../shared/session.ts';
 import { AppError } from '../../shared/result.ts';
-import { openSession } from '../recorder/index.ts';
 
 /** A message as the seed's chat content: its text, with tool calls and results written out. */
 export function chatContent(message: Message): string {
@@ -26,6 +25,8 @@ export async function forkSession(source: Session, throughMessage: number, forks
   }
   const temperature = source.model?.parameters.temperature;
   const headSha = source.project.headCommit && /^[0-9a-f]{7,64}$/.test(source.project.headCommit) ? source.project.headCommit : null;
+  // Loaded here: the session writer (and its uuid) is for forks alone, not for every command that starts the services.
+  const { openSession } = await import('../recorder/open-session.ts');
   const session = await openSession({
     sessionsDir: forksDir,
     repo: { root: source.project.path, current_branch: source.project.branch, head_sha: headSha },

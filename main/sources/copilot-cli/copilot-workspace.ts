@@ -1,7 +1,6 @@
 // Reads workspace.yaml beside a Copilot CLI events.jsonl: the session's name, summary and folder, as the CLI keeps them.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import type { SourceFile } from '../../../shared/session.ts';
 import { isRecord } from '../coerce.ts';
 import { companionInside } from '../companion.ts';
@@ -26,8 +25,9 @@ function text(doc: Record<string, unknown>, key: string): string | null {
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
 }
 
-/** Parses workspace.yaml's text; null when it is not a mapping. */
-export function parseWorkspace(source: string): Omit<CopilotWorkspace, 'file'> | null {
+/** Parses workspace.yaml's text; null when it is not a mapping. The YAML parser is loaded by the first workspace read (not by every thread that loads the readers). */
+export async function parseWorkspace(source: string): Promise<Omit<CopilotWorkspace, 'file'> | null> {
+  const { parse } = await import('yaml');
   const doc: unknown = parse(source);
   if (!isRecord(doc)) return null;
   return {
@@ -48,7 +48,7 @@ export async function readWorkspace(sessionFolder: string): Promise<WorkspaceRes
   if (!(await companionInside(path, sessionFolder))) return null;
   try {
     const [source, info] = await Promise.all([readFile(path, 'utf8'), statPath(path)]);
-    const fields = parseWorkspace(source);
+    const fields = await parseWorkspace(source);
     if (!fields) return { ok: false, reason: 'workspace.yaml is not a YAML mapping' };
     return { ok: true, workspace: { ...fields, file: { path, size: info.size, mtimeMs: info.mtimeMs, role: 'meta' } } };
   } catch (err) {
