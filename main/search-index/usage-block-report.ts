@@ -10,20 +10,16 @@ import { catalogueSource, usageScope, type UsageScope, type UsageSource } from '
 import { GROUP_SQL } from './usage-report.ts';
 import type { UsageBreakdown } from '../../shared/usage-api.ts';
 import { dayIn } from './usage-periods.ts';
+import type { TokenCounts } from './usage-rows.ts';
 
 type Input = MethodInput<'usageBlocks'>;
 type Output = MethodOutput<'usageBlocks'>;
 
-interface HourRow {
+interface HourRow extends TokenCounts {
   h: number;
   file: number;
   first: number;
   last: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  reasoning: number;
   cost: number;
   unpriced: number;
   calls: number;

@@ -1,20 +1,16 @@
 // Claude's 5-hour blocks as ccusage's `blocks` defines them, worked out from the index's hourly usage rows and their call times.
 import type { UsageBlock } from '../../shared/usage-api.ts';
+import type { TokenCounts } from './usage-rows.ts';
 
 export const BLOCK_MS = 5 * 3_600_000;
 const HOUR_MS = 3_600_000;
 
 /** One hour of one file's usage (all its models), with the hour's first and last call. */
-export interface BlockHour {
+export interface BlockHour extends TokenCounts {
   hourMs: number;
   fileId: number;
   firstMs: number;
   lastMs: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  reasoning: number;
   costUsd: number;
   unpriced: number;
   calls: number;

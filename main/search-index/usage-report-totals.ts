@@ -8,18 +8,14 @@ import { periodOfDay } from './usage-periods.ts';
 import { rollupAnswers } from './usage-rollup.ts';
 import { USAGE_SUMS } from './usage-schema.ts';
 import { SHADOWED_CTE } from './usage-match.ts';
+import type { TokenCounts } from './usage-rows.ts';
 
 type Input = MethodInput<'usageReport'>;
 
 /** A report's row as its SQL over the hourly rows gives it (usage-report.ts), before it is shaped for the contract. */
-export interface PeriodRow {
+export interface PeriodRow extends TokenCounts {
   period: string;
   grp: string | null;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  reasoning: number;
   costUsd: number;
   unpricedCalls: number;
   sessions: number;

@@ -1,15 +1,19 @@
 // A session's token usage and cost per hour and model, worked out in the scan worker and stored in the index's `usage` table.
 import type { Cost, Session, TokenUsage } from '../../shared/session.ts';
 
-/** Usage of one hour (UTC, start in ms) and one model of one session file. */
-export interface UsageRow {
-  hourMs: number;
-  model: string | null;
+/** The five token counts every usage row and total carries. */
+export interface TokenCounts {
   input: number;
   output: number;
   cacheRead: number;
   cacheWrite: number;
   reasoning: number;
+}
+
+/** Usage of one hour (UTC, start in ms) and one model of one session file. */
+export interface UsageRow extends TokenCounts {
+  hourMs: number;
+  model: string | null;
   /** Dollars of the priced calls (recorded by the tool, or estimated). */
   costUsd: number;
   /** Calls with tokens and no known price, left out of costUsd. */

@@ -5,6 +5,7 @@ import { withClause } from './search.ts';
 import type { UsageScope, UsageSource } from './usage-match.ts';
 import { dayOfNumber, zoneSpans } from './usage-periods.ts';
 import { GROUP_SQL } from './usage-report.ts';
+import type { TokenCounts } from './usage-rows.ts';
 
 const TOKENS = 'u.input + u.output + u.cache_read + u.cache_write + u.reasoning';
 /** Groups drawn one by one in the stacked days; the rest are added up as "other". */
@@ -65,14 +66,9 @@ function overHours(
   return catalogue.index.prepared(sql).all(...params);
 }
 
-export interface DayRow {
+export interface DayRow extends TokenCounts {
   day: string;
   g: string | null;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  reasoning: number;
   cost: number;
   unpriced: number;
   calls: number;

@@ -52,12 +52,17 @@ function totalTokens(session: Session): number | null {
  */
 export function sessionRow(json: string, contentHash: string, sizeBytes: number, messageChunkChars?: number): SessionRow {
   const session = JSON.parse(json) as Session;
-  // Cut from the text as it is (no second serialization); from the parsed session if it is laid out otherwise.
-  const split = splitSessionJson(json, session.messages.length, messageChunkChars) ?? {
-    head: sessionHead(session),
-    messages: messageChunks(session.messages, messageChunkChars),
-  };
-  return rowOf(session, split, contentHash, sizeBytes);
+  return rowOf(session, textSplit(json, session, messageChunkChars), contentHash, sizeBytes);
+}
+
+/** Head and message chunks cut from the text as it is (no second serialization); from the parsed session if it is laid out otherwise. */
+function textSplit(json: string, session: Session, messageChunkChars: number | undefined): Pick<SessionRow, 'head' | 'messages'> {
+  return (
+    splitSessionJson(json, session.messages.length, messageChunkChars) ?? {
+      head: sessionHead(session),
+      messages: messageChunks(session.messages, messageChunkChars),
+    }
+  );
 }
 
 /**
@@ -73,13 +78,8 @@ export function sessionRowFromBytes(
   messageChunkChars?: number,
 ): SessionRow<string | Buffer> {
   const session = JSON.parse(json) as Session;
-  const split = splitSessionBytes(json, bytes, session.messages.length, messageChunkChars);
-  const fallback = () =>
-    splitSessionJson(json, session.messages.length, messageChunkChars) ?? {
-      head: sessionHead(session),
-      messages: messageChunks(session.messages, messageChunkChars),
-    };
-  return rowOf<string | Buffer>(session, split ?? fallback(), contentHash, sizeBytes);
+  const split = splitSessionBytes(json, bytes, session.messages.length, messageChunkChars) ?? textSplit(json, session, messageChunkChars);
+  return rowOf<string | Buffer>(session, split, contentHash, sizeBytes);
 }
 
 function rowOf<Body extends string | Buffer>(
