@@ -3,6 +3,7 @@ import { enableCompileCache } from 'node:module';
 import { UsageError } from './usage-error.ts';
 import { BUNDLE_COMMANDS, VAULT_COMMANDS } from './command-names.ts';
 import { appVersion } from '../env/app-version.ts';
+import { configureHeaps } from '../env/idle-memory.ts';
 import { sanitizeLines } from './terminal-text.ts';
 import { describeError } from '../fs/fs-error-text.ts';
 
@@ -122,6 +123,9 @@ export async function main(argv: string[]): Promise<number> {
 // V8's compiled code of the modules a command loads, kept between runs in Node's cache folder (NODE_DISABLE_COMPILE_CACHE
 // turns it off): a one-shot command spends much of its time loading modules. The modules above are loaded already.
 enableCompileCache();
+// The young generation held at its first size from here on: a process that keeps growing it touches fresh pages,
+// which cost more than the collections they save (a quick `list` of 1,698 sessions: 70 ms less CPU held, median of 16).
+configureHeaps();
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -1,6 +1,6 @@
 // Whether the index file answers as it is: the roots' configuration and everything below them unchanged since a full run recorded what it saw (scan-snapshot.ts). The one check the read-only fast paths (usage, list, search) share.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, sep } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { appVersion } from '../env/app-version.ts';
 import { READING_VERSION } from '../search-index/reading-version.ts';
@@ -10,8 +10,17 @@ import { SCHEMA_VERSION } from '../search-index/schema.ts';
 export const INDEX_FILE = 'index.sqlite';
 export const SNAPSHOT_FILE = 'scan-snapshot.json';
 
-/** A folder: its time, and the files in it by name with their size and time. */
-export type Folder = [mtimeMs: number, files: Record<string, [size: number, mtimeMs: number]>];
+/** The vault's folders a scan reads: kept copies, forks, recorded sessions. */
+export const vaultFolders = (dataDir: string): string[] => ['sessions', 'forks', 'recorded'].map((d) => join(dataDir, 'vault', d));
+
+/**
+ * A folder: its path, its time, and three entries for each file in it (name, size, time). Flat arrays: a snapshot of
+ * 2,330 files in 899 folders is parsed and walked (the stats aside) in 15-33 ms, where objects keyed by file name took 60-75.
+ */
+export type Folder = [path: string, mtimeMs: number, files: Array<string | number>];
+
+/** The snapshot's layout: one of another (an older app's) is not read, and the next full run writes it anew. */
+export const SNAPSHOT_LAYOUT = 2;
 
 /**
  * What decided the tools' default folders: every environment variable the readers consulted (HOME among them) with
@@ -24,6 +33,7 @@ export interface DefaultsSeen {
 }
 
 export interface ScanSnapshot {
+  layout: typeof SNAPSHOT_LAYOUT;
   /** What decides the roots and how files are read: a run with another answer scans again. */
   config: string;
   /** The index's files as that run left them (indexSignature): another command's scan changes it. */
@@ -32,7 +42,7 @@ export interface ScanSnapshot {
   roots: string[];
   /** How the default folders were found (null with --no-defaults), so a later run need not ask every reader. */
   defaults: DefaultsSeen | null;
-  folders: Record<string, Folder>;
+  folders: Folder[];
 }
 
 /** A short signature of the index's files: their number, last row id, sizes and times added up. */
@@ -92,7 +102,9 @@ async function defaultsNow(seen: DefaultsSeen | null | undefined, env: NodeJS.Pr
 export function readSnapshot(dataDir: string): ScanSnapshot | null {
   try {
     const parsed = JSON.parse(readFileSync(join(dataDir, SNAPSHOT_FILE), 'utf8')) as ScanSnapshot;
-    return typeof parsed.config === 'string' && Array.isArray(parsed.roots) && typeof parsed.folders === 'object' && parsed.folders !== null ? parsed : null;
+    return parsed.layout === SNAPSHOT_LAYOUT && typeof parsed.config === 'string' && Array.isArray(parsed.roots) && Array.isArray(parsed.folders)
+      ? parsed
+      : null;
   } catch {
     return null;
   }
@@ -101,13 +113,14 @@ export function readSnapshot(dataDir: string): ScanSnapshot | null {
 /** Whether the configuration is the same and no folder or file below the roots changed since the snapshot was taken. */
 export function unchangedSince(snapshot: ScanSnapshot, config: string): boolean {
   if (snapshot.config !== config) return false;
-  for (const [dir, [mtimeMs, files]] of Object.entries(snapshot.folders)) {
+  for (const [dir, mtimeMs, files] of snapshot.folders) {
     try {
       // A file added, removed or renamed changes its folder's time; one written to changes its own.
       if (statSync(dir).mtimeMs !== mtimeMs) return false;
-      for (const [name, [size, fileMtime]] of Object.entries(files)) {
-        const s = statSync(join(dir, name));
-        if (s.size !== size || s.mtimeMs !== fileMtime) return false;
+      for (let i = 0; i < files.length; i += 3) {
+        // The folder's path as the walk joined it, and an entry's own name: join() would change neither.
+        const s = statSync(`${dir}${sep}${files[i] as string}`);
+        if (s.size !== files[i + 1] || s.mtimeMs !== files[i + 2]) return false;
       }
     } catch {
       return false;

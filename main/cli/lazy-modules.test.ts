@@ -42,10 +42,10 @@ beforeAll(async () => {
 afterAll(async () => rm(base, { recursive: true, force: true }));
 
 /** Runs the command cold (a data folder of its own) and returns its output and the packages its main thread loaded. */
-async function loaded(name: string, args: string[]): Promise<{ code: number; stdout: string; packages: string[] }> {
+async function loaded(name: string, args: string[], dataDir = `data-${name}`): Promise<{ code: number; stdout: string; packages: string[] }> {
   const file = join(base, `${name}.packages.json`);
   const env = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(recorder).href}`, SV_PACKAGES_FILE: file };
-  const { code, stdout } = await runCli(args, { base, dataDir: `data-${name}`, env });
+  const { code, stdout } = await runCli(args, { base, dataDir, env });
   return { code, stdout, packages: JSON.parse(await readFile(file, 'utf8')) as string[] };
 }
 
@@ -64,6 +64,20 @@ describe('a one-shot command loads what it uses', () => {
       expect(run.packages).toContain('zod');
       expect(run.packages.filter(onlyWhenUsed)).toEqual([]);
     }
+  });
+
+  it('a quick list from an index nothing changed loads no package while the vault holds no marks, and shows a star once set', async () => {
+    const args = ['list', '--json', '--root', root, '--no-defaults'];
+    const keysOf = (stdout: string) => (JSON.parse(stdout) as Array<{ key: string; starred: boolean }>).map((s) => [s.key, s.starred]);
+    // The first run scans and records what it saw; the second answers from the index.
+    expect((await loaded('full-list', args, 'data-quick')).packages).toContain('zod');
+    const quick = await loaded('quick-list', args, 'data-quick');
+    expect(keysOf(quick.stdout)).toEqual([['jido-code:j-1', false]]);
+    expect(quick.packages).toEqual([]);
+    expect((await loaded('star', ['tag', 'jido-code:j-1', '--star', '--root', root], 'data-quick')).code).toBe(0);
+    // An annotation to read (with its schema, zod): the row shows the star.
+    const starred = await loaded('starred-list', args, 'data-quick');
+    expect(keysOf(starred.stdout)).toEqual([['jido-code:j-1', true]]);
   });
 
   it('--version and --help load no package at all', async () => {

@@ -2,10 +2,9 @@
 import { resolve } from 'node:path';
 import type { SessionSummary } from '../../shared/session.ts';
 import { resolveDataDir } from '../env/data-dir.ts';
-import { fastList } from './list-fast-path.ts';
+import { fastListInBatches } from './list-fast-path.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
-import { recordScan } from './scan-snapshot.ts';
-import { sanitizeForTerminal, terminalJson } from './terminal-text.ts';
+import { sanitizeForTerminal, TerminalJsonArray, writeTerminalJsonArray } from './terminal-text.ts';
 
 export const LIST_HELP = `Usage: session-vault list [--json] [--root DIR]... [--no-defaults]
 
@@ -60,14 +59,18 @@ export async function runList(argv: string[], env: NodeJS.ProcessEnv = process.e
   }
   const print = (sessions: SessionSummary[]) => {
     const width = process.stdout.isTTY ? process.stdout.columns : undefined;
-    process.stdout.write(values.json ? `${terminalJson(sessions)}\n` : formatTable(sessions, width));
+    if (values.json) writeTerminalJsonArray(sessions, (chunk) => process.stdout.write(chunk));
+    else process.stdout.write(formatTable(sessions, width));
   };
   const dataDir = resolveDataDir(env);
   const extraRoots = (values.root ?? []).map((r) => resolve(r));
   const noDefaults = values['no-defaults'] === true;
-  // Nothing changed below the roots since the last full run: the index answers as it is (no services, no scan).
-  const fast = await fastList(dataDir, { roots: extraRoots, noDefaults }, env);
-  if (fast) return print(fast);
+  // Nothing changed below the roots since the last full run: the index answers as it is (no services, no scan), the
+  // JSON a batch of rows at a time; the table is laid out once every row is in.
+  const json = new TerminalJsonArray((chunk) => process.stdout.write(chunk));
+  const table: SessionSummary[] = [];
+  const fast = await fastListInBatches(dataDir, { roots: extraRoots, noDefaults }, env, (batch) => (values.json ? json.add(batch) : table.push(...batch)));
+  if (fast) return values.json ? json.end() : print(table);
   const startedAt = Date.now();
   // Loaded only now: the services load every reader, the workers and the index's writer.
   const { withOneShotServices } = await import('./one-shot.ts');
@@ -76,5 +79,7 @@ export async function runList(argv: string[], env: NodeJS.ProcessEnv = process.e
     return { roots: await services.client.listRoots(), problems: services.startupProblems() };
   });
   // What the scan saw, for the next run's fast path (not kept when something changed while this one ran).
+  // Loaded only here: writing the snapshot loads node:crypto (~18 ms), which the fast path does without.
+  const { recordScan } = await import('./scan-snapshot.ts');
   await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, ...run });
 }

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { FILE_CLOCK_SLACK_MS, takeSnapshot, vaultFolders } from './scan-snapshot.ts';
+import { readSnapshot, SNAPSHOT_FILE, vaultFolders } from './index-current.ts';
+import { FILE_CLOCK_SLACK_MS, takeSnapshot } from './scan-snapshot.ts';
 
 const base = { config: 'c', index: 'i', roots: [], defaults: null };
 let dir: string;
@@ -27,7 +28,7 @@ it('a first run in a fresh data folder records a snapshot although it made the v
   for (const folder of vaultFolders(data)) await mkdir(folder, { recursive: true });
   const snapshot = takeSnapshot(base, [join(dir, 'root')], vaultFolders(data), since);
   expect(snapshot).not.toBeNull();
-  expect(Object.keys(snapshot?.folders ?? {})).toEqual(expect.arrayContaining([join(dir, 'root'), ...vaultFolders(data)]));
+  expect((snapshot?.folders ?? []).map(([path]) => path)).toEqual(expect.arrayContaining([join(dir, 'root'), ...vaultFolders(data)]));
 });
 
 it('records nothing when a vault folder made during the run already holds a file, or a root changed', async () => {
@@ -55,4 +56,16 @@ it('counts a change the file system dated just before the run started (its clock
   await utimes(join(dir, 'root', 'b.jsonl'), before, before);
   await utimes(join(dir, 'root'), before, before);
   expect(takeSnapshot(base, [join(dir, 'root')], [], since)).not.toBeNull();
+});
+
+it('reads back the snapshot it writes, and not one of the earlier layout (folders keyed by path): that takes a full run', async () => {
+  const since = await past();
+  const snapshot = takeSnapshot(base, [join(dir, 'root')], [], since);
+  const data = join(dir, 'data');
+  await mkdir(data);
+  await writeFile(join(data, SNAPSHOT_FILE), JSON.stringify(snapshot));
+  expect(readSnapshot(data)).toEqual(snapshot);
+  expect(snapshot?.folders).toEqual([[join(dir, 'root'), expect.any(Number), ['a.jsonl', 3, expect.any(Number)]]]);
+  await writeFile(join(data, SNAPSHOT_FILE), JSON.stringify({ ...base, folders: { [join(dir, 'root')]: [0, { 'a.jsonl': [3, 0] }] } }));
+  expect(readSnapshot(data)).toBeNull();
 });

@@ -5,12 +5,22 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { isSkippedDir, MAX_WALK_DEPTH } from '../catalogue/walk.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
-import { configKey, discoverDefaults, INDEX_FILE, indexSignature, SNAPSHOT_FILE, type Folder, type ScanSnapshot } from './index-current.ts';
+import {
+  configKey,
+  discoverDefaults,
+  INDEX_FILE,
+  indexSignature,
+  SNAPSHOT_FILE,
+  SNAPSHOT_LAYOUT,
+  vaultFolders,
+  type Folder,
+  type ScanSnapshot,
+} from './index-current.ts';
 
 /** The vault's folders are walked deeper (kept copies keep their original absolute path), as the app scans them. */
 const VAULT_DEPTH = 40;
 
-function walk(root: string, maxDepth: number, folders: Record<string, Folder>): void {
+function walk(root: string, maxDepth: number, folders: Folder[]): void {
   const stack: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
   while (stack.length) {
     const next = stack.pop() as { dir: string; depth: number };
@@ -22,7 +32,7 @@ function walk(root: string, maxDepth: number, folders: Record<string, Folder>): 
     } catch {
       continue;
     }
-    const files: Folder[1] = {};
+    const files: Folder[2] = [];
     for (const entry of entries) {
       const full = join(next.dir, entry.name);
       if (entry.isDirectory()) {
@@ -30,15 +40,18 @@ function walk(root: string, maxDepth: number, folders: Record<string, Folder>): 
       } else if (entry.isFile()) {
         try {
           const s = statSync(full);
-          files[entry.name] = [s.size, s.mtimeMs];
+          files.push(entry.name, s.size, s.mtimeMs);
         } catch {
           // Gone meanwhile: the folder's time says so next time.
         }
       }
     }
-    folders[next.dir] = [mtimeMs, files];
+    folders.push([next.dir, mtimeMs, files]);
   }
 }
+
+/** The files' times in a folder's entries (name, size, time each). */
+const fileTimes = (files: Folder[2]) => files.filter((_, i) => i % 3 === 2) as number[];
 
 /** Whether the folder was created at or after `since` (false where the file system keeps no birth time). */
 function bornSince(dir: string, since: number): boolean {
@@ -57,34 +70,34 @@ function bornSince(dir: string, since: number): boolean {
  */
 export const FILE_CLOCK_SLACK_MS = 50;
 
-/** The vault's folders a scan reads: kept copies, forks, recorded sessions. */
-export const vaultFolders = (dataDir: string): string[] => ['sessions', 'forks', 'recorded'].map((d) => join(dataDir, 'vault', d));
-
 /**
  * Walks the roots as the app's scan does (the same skipped folders and depth) and records every folder and file. Null
  * when something changed after `runStart` (the scan's start, less the file clock's slack): what the index holds may
  * then not be what is on disk.
  */
 export function takeSnapshot(
-  base: Omit<ScanSnapshot, 'folders'>,
+  base: Omit<ScanSnapshot, 'folders' | 'layout'>,
   walked: readonly string[],
   vaultRoots: readonly string[],
   runStart: number,
 ): ScanSnapshot | null {
   const since = runStart - FILE_CLOCK_SLACK_MS;
-  const folders: Record<string, Folder> = {};
+  const folders: Folder[] = [];
   for (const root of walked) walk(root, MAX_WALK_DEPTH, folders);
-  const vault: Record<string, Folder> = {};
+  const vault: Folder[] = [];
   for (const root of vaultRoots) walk(root, VAULT_DEPTH, vault);
-  for (const [dir, [mtimeMs, files]] of Object.entries(vault)) {
+  for (const [dir, mtimeMs, files] of vault) {
     // A vault folder this run made (a fresh data folder's first run) holds nothing the index could have missed.
-    if (mtimeMs >= since && !Object.keys(files).length && bornSince(dir, since)) continue;
-    if (mtimeMs >= since || Object.values(files).some(([, m]) => m >= since)) return null;
+    if (mtimeMs >= since && !files.length && bornSince(dir, since)) continue;
+    if (mtimeMs >= since || fileTimes(files).some((m) => m >= since)) return null;
   }
-  for (const [mtimeMs, files] of Object.values(folders)) {
-    if (mtimeMs >= since || Object.values(files).some(([, m]) => m >= since)) return null;
+  for (const [, mtimeMs, files] of folders) {
+    if (mtimeMs >= since || fileTimes(files).some((m) => m >= since)) return null;
   }
-  return { ...base, folders: { ...folders, ...vault } };
+  // A folder walked twice (a root inside another, a vault folder below a root) is checked once.
+  const seen = new Set<string>();
+  const unique = [...folders, ...vault].filter(([dir]) => !seen.has(dir) && seen.add(dir));
+  return { layout: SNAPSHOT_LAYOUT, ...base, folders: unique };
 }
 
 export interface FinishedRun {

@@ -6,7 +6,6 @@ import type { SearchOutput } from '../search-index/search-service.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { minusWordsAsQuery } from './minus-words.ts';
-import { recordScan } from './scan-snapshot.ts';
 import { fastSearch } from './search-fast-path.ts';
 import { sanitizeDeep, sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 
@@ -119,5 +118,7 @@ export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process
     return { roots: await services.client.listRoots(), problems: services.startupProblems() };
   });
   // What the scan saw, for the next run's fast path (not kept when something changed while this one ran).
+  // Loaded only here: writing the snapshot loads node:crypto (~18 ms), which the fast path does without.
+  const { recordScan } = await import('./scan-snapshot.ts');
   await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, ...run });
 }

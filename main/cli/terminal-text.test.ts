@@ -1,6 +1,6 @@
 // Terminal-safe text: escape sequences (with their payloads), controls and bidi overrides go; words, newlines where asked, and JSON values stay.
 import { describe, expect, it } from 'vitest';
-import { sanitizeDeep, sanitizeForTerminal, sanitizeLines, terminalJson } from './terminal-text.ts';
+import { sanitizeDeep, sanitizeForTerminal, sanitizeLines, terminalJson, TerminalJsonArray, writeTerminalJsonArray } from './terminal-text.ts';
 import { formatFindings, formatImport } from './bundle-commands.ts';
 import type { ImportReport } from '../bundle/import-bundle.ts';
 
@@ -63,6 +63,41 @@ describe('terminalJson', () => {
     expect(json).not.toMatch(/[\u2028\u2029]/);
     expect(JSON.parse(json)).toEqual(value);
     expect(terminalJson(value, 0)).not.toContain('\n');
+  });
+});
+
+describe('writeTerminalJsonArray', () => {
+  const written = (items: unknown[]) => {
+    const chunks: string[] = [];
+    writeTerminalJsonArray(items, (c) => chunks.push(c));
+    return chunks;
+  };
+
+  it('writes the bytes terminalJson and a newline would, for empty, small and nested lists', () => {
+    const lists: unknown[][] = [[], [1], [{ a: [1, { b: null }], c: 'x' }, 'y', null, [], {}], [undefined, { u: undefined, d: 1.5 }]];
+    for (const items of lists) expect(written(items).join('')).toBe(`${terminalJson(items)}\n`);
+  });
+
+  it('cuts a long list into chunks of a few thousand characters, each escaped as terminalJson escapes', () => {
+    const items = Array.from({ length: 3000 }, (_, i) => ({ key: `k${i}`, title: `t\u202e${i}\x9b\u2028`, tags: ['a', 'b'], cost: i / 7 }));
+    const chunks = written(items);
+    expect(chunks.length).toBeGreaterThan(10);
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(20_000);
+    for (const c of chunks) expect(c).not.toMatch(TERMINAL_CONTROL);
+    expect(chunks.join('')).toBe(`${terminalJson(items)}\n`);
+  });
+
+  it('writes a list that arrives in parts, empty parts among them, as the whole list', () => {
+    const chunks: string[] = [];
+    const array = new TerminalJsonArray((c) => chunks.push(c));
+    for (const part of [[{ a: 1 }], [], ['b', { c: [2] }], []]) array.add(part);
+    array.end();
+    expect(chunks.join('')).toBe(`${terminalJson([{ a: 1 }, 'b', { c: [2] }])}\n`);
+    const none: string[] = [];
+    const empty = new TerminalJsonArray((c) => none.push(c));
+    empty.add([]);
+    empty.end();
+    expect(none.join('')).toBe('[]\n');
   });
 });
 

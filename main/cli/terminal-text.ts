@@ -52,5 +52,51 @@ const JSON_RAW = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u
  * would act on written as a \u escape. Such characters only occur inside strings, where the escape means the same.
  */
 export function terminalJson(value: unknown, indent = 2): string {
-  return (JSON.stringify(value, null, indent) ?? 'null').replace(JSON_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeRaw(JSON.stringify(value, null, indent) ?? 'null');
+}
+
+const escapeRaw = (json: string) => json.replace(JSON_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** Characters of JSON collected before they are written. */
+const ARRAY_CHUNK_CHARS = 16_384;
+
+/**
+ * `terminalJson(items)` and a newline, the same bytes, for a list that arrives in parts (`add` each, then `end`),
+ * handed to `write` in chunks of ~16 K characters: a long list is never one string of megabytes (nor its copy as
+ * UTF-8), and its rows need not all be held at once. Fresh memory is what costs on a busy machine; small chunks
+ * reuse the young generation's. Each item is laid out as JSON.stringify lays out an array's element.
+ */
+export class TerminalJsonArray {
+  private count = 0;
+  private chunk = '';
+  private readonly write: (chunk: string) => void;
+
+  constructor(write: (chunk: string) => void) {
+    this.write = write;
+  }
+
+  add(items: readonly unknown[]): void {
+    for (const item of items) {
+      // An element of a one-element array, without the array's own brackets: indented as inside the whole array.
+      this.chunk += `${this.count++ ? ',\n' : '[\n'}${JSON.stringify([item], null, 2).slice(2, -2)}`;
+      if (this.chunk.length >= ARRAY_CHUNK_CHARS) this.flush();
+    }
+  }
+
+  end(): void {
+    this.chunk += this.count ? '\n]\n' : '[]\n';
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.chunk) this.write(escapeRaw(this.chunk));
+    this.chunk = '';
+  }
+}
+
+/** A whole list written as TerminalJsonArray writes one. */
+export function writeTerminalJsonArray(items: readonly unknown[], write: (chunk: string) => void): void {
+  const array = new TerminalJsonArray(write);
+  array.add(items);
+  array.end();
 }

@@ -6,7 +6,6 @@ import { isTimeZone, normalizeDay } from '../search-index/usage-periods.ts';
 import { resolve } from 'node:path';
 import { resolveDataDir } from '../env/data-dir.ts';
 import { fastUsage, type Answer, type Asked } from './usage-fast-path.ts';
-import { recordScan } from './scan-snapshot.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 import { UsageError } from './usage-error.ts';
@@ -145,5 +144,7 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
     return { roots: await services.client.listRoots(), problems: services.startupProblems() };
   });
   // What the scan saw, for the next run's fast path (not kept when something changed while this one ran).
+  // Loaded only here: writing the snapshot loads node:crypto (~18 ms), which the fast path does without.
+  const { recordScan } = await import('./scan-snapshot.ts');
   await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, ...run });
 }

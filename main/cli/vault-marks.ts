@@ -1,13 +1,12 @@
 // What the vault adds to a list row and a search, read without starting it: the user's stars, tags and notes, the vault's summaries, and which paths are its own.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSummary } from '../../shared/session.ts';
 import type { VaultKind } from '../catalogue/catalogue.ts';
 import { isWithin } from '../roots/paths.ts';
 import type { Annotated } from '../search-index/search-service.ts';
-import { AnnotationStore } from '../vault/annotations.ts';
-import { SummaryStore } from '../vault/summary-store.ts';
-import { vaultFolders } from './scan-snapshot.ts';
+import type { VaultSummaryTexts } from '../search-index/summary-match.ts';
+import { vaultFolders } from './index-current.ts';
 
 export interface VaultMarks {
   /** Adds the star, tags and note to a list row (Vault.decorate). */
@@ -32,10 +31,34 @@ function autoKeepOn(root: string): boolean {
   }
 }
 
+/** Whether a vault folder holds a file its store reads (`*.json`); a missing folder holds none. */
+function holdsFiles(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((name) => name.endsWith('.json'));
+  } catch {
+    return false;
+  }
+}
+
+/** What the stores give when their folders hold nothing: no marks, no summaries. */
+const NO_ANNOTATIONS = { has: () => false, get: () => undefined as never, load: async () => [] as string[] };
+const NO_SUMMARIES: VaultSummaryTexts & { load(): string[] } = { keys: () => [], texts: () => [], load: () => [] };
+
+/**
+ * The stores, each loaded only when its folder holds files: they check every file against the contract's schemas,
+ * and building those (zod) is a fifth of a quick `list`'s time in a vault without stars, tags or summaries.
+ */
+async function vaultStores(root: string) {
+  const [annotations, summaries] = await Promise.all([
+    holdsFiles(join(root, 'annotations')) ? import('../vault/annotations.ts').then((m) => new m.AnnotationStore(root)) : NO_ANNOTATIONS,
+    holdsFiles(join(root, 'summaries')) ? import('../vault/summary-store.ts').then((m) => new m.SummaryStore(root)) : NO_SUMMARIES,
+  ]);
+  return { annotations, summaries };
+}
+
 export async function readVaultMarks(dataDir: string): Promise<VaultMarks> {
   const root = join(dataDir, 'vault');
-  const annotations = new AnnotationStore(root);
-  const summaries = new SummaryStore(root);
+  const { annotations, summaries } = await vaultStores(root);
   const problems = [...(await annotations.load()), ...summaries.load()];
   const [copies, ...owned] = vaultFolders(dataDir) as [string, ...string[]];
   const marks = (key: string) => {

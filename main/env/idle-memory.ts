@@ -32,7 +32,8 @@ let configured = false;
 /**
  * Sets V8's heap sizing for the whole process. Idempotent; never throws (a runtime that refuses the flags keeps
  * V8's defaults). Called by each process that runs the services, before they start their worker threads: the
- * Electron entry, `serve`, the one-shot CLI commands and the benchmarks (never by createServices).
+ * Electron entry, `serve`, the one-shot CLI commands and the benchmarks (never by createServices); the command line
+ * calls it before any command runs, so a quick read that starts no service is held too.
  *
  * Young generation: stops V8 from growing one past the size it has (`--semi-space-growth-factor=1`, read each
  * time V8 considers growing, so it works set at run time), and has every isolate made after it start with

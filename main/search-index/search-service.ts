@@ -150,6 +150,27 @@ export function searchSessions(catalogue: IndexedCatalogue, input: SearchInput, 
 
 /** The list without text: its filters as SQL over the index, newest first, and only the rows asked for read. */
 function listFromIndex(catalogue: IndexedCatalogue, query: ListQuery, decorate: Decorate, annotated: Annotated): { sessions: SessionSummary[]; total: number } {
+  const { page, childCounts } = listedHits(catalogue, query, annotated);
+  return { sessions: listedRows(catalogue, page.hits, decorate, childCounts).map((r) => r.summary), total: page.total };
+}
+
+/**
+ * The whole list (listWithIndex's rows for a query without text, limit or offset), `size` rows at a time: what prints
+ * a long list, holding one batch's summaries at once rather than every session's.
+ */
+export function* listInBatches(
+  catalogue: IndexedCatalogue,
+  query: Omit<ListQuery, 'text' | 'limit' | 'offset'>,
+  decorate: Decorate,
+  annotated: Annotated,
+  size: number,
+): Generator<SessionSummary[]> {
+  const { page, childCounts } = listedHits(catalogue, query, annotated);
+  for (let i = 0; i < page.hits.length; i += size) yield listedRows(catalogue, page.hits.slice(i, i + size), decorate, childCounts).map((r) => r.summary);
+}
+
+/** The list's page of hits (keys and paths, in the list's order) with the sub-agent counts its rows take. */
+function listedHits(catalogue: IndexedCatalogue, query: ListQuery, annotated: Annotated) {
   const filters: Filters = {
     tags: query.tag ? [query.tag] : [],
     ...(query.format ? { source: query.format } : {}),
@@ -163,7 +184,7 @@ function listFromIndex(catalogue: IndexedCatalogue, query: ListQuery, decorate: 
   const limits: MatchLimits = { excludeIds: query.includeChildren ? view.shadowed : view.shadowedAndChildren, onlyKeys };
   const parsed: ParsedQuery = { terms: [], filters, sort: null, problems: [] };
   const page = searchIndex(catalogue.index, parsed, { limit: query.limit ?? Number.MAX_SAFE_INTEGER, offset: query.offset ?? 0, sort: 'updated', limits });
-  return { sessions: listedRows(catalogue, page.hits, decorate, view.childCounts).map((r) => r.summary), total: page.total };
+  return { page, childCounts: view.childCounts };
 }
 
 /** Changed keys and the parents they are listed under (a new sub-agent changes its parent's count). */
