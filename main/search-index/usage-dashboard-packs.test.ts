@@ -1,4 +1,4 @@
-// Each file's usage pack (usage-file-pack.ts): written, rewritten and removed with its file, and the others of a word in most files added up from their packs as their day and session rows give, a damaged pack read past.
+// Each file's usage pack (usage-file-pack.ts): written, rewritten and removed with its file, and the others of a word in most files added up from their packs as their day and session rows give, a damaged or missing pack read past.
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../bench/prng.ts';
 import { syntheticSession } from '../bench/usage-dashboard.ts';
@@ -64,6 +64,20 @@ describe('the others of a word in most files, from their packs', () => {
     } finally {
       setPack(pack);
     }
+  });
+});
+
+describe('the others of a word in most files, one with no pack', () => {
+  it('are added up from their rows instead, as the hourly rows give them', () => {
+    const catalogue = vaultCatalogue(new SessionIndex(':memory:'));
+    fillVaried(catalogue, 120);
+    const [before] = both(catalogue, 'parser', 'project');
+    const file = others(catalogue)[0] ?? 0;
+    catalogue.index.prepared('DELETE FROM usage_file_packs WHERE file_id = ?').run(file);
+    expect(packedOthers(catalogue, 'project')).toBeNull();
+    const [fast, reference] = both(catalogue, 'parser', 'project');
+    expect(fast).toEqual(reference);
+    expect(fast).toEqual(before);
   });
 });
 

@@ -64,8 +64,11 @@ function less<T>(all: T[], some: T[], key: (r: T) => string, sub: (a: T, b: T) =
 /**
  * `all` day rows less `some`, matched by day and group (a group of no name matching an empty one), as `less` with that
  * key, looked up day by day instead of by a string made for each row (100,000 sessions by project: 14,634 rows).
+ * `reuse`: some's rows are the caller's own, each matched one overwritten with the difference instead of a row made
+ * for it (`all`'s may be the kept totals', usage-kept-totals.ts, never changed; each of `all` is one day and group, so
+ * no row of `some` is matched twice). 100,000 sessions, `parser` by project: ~10,000 rows not made, ~10 -> ~4 ms.
  */
-function lessDays(all: DayRow[], some: DayRow[], keep: (r: DayRow) => boolean): DayRow[] {
+function lessDays(all: DayRow[], some: DayRow[], keep: (r: DayRow) => boolean, reuse = false): DayRow[] {
   const others = new Map<string, Map<string, DayRow>>();
   for (const r of some) {
     let byGroup = others.get(r.day);
@@ -75,7 +78,7 @@ function lessDays(all: DayRow[], some: DayRow[], keep: (r: DayRow) => boolean): 
   const rows: DayRow[] = [];
   for (const r of all) {
     const o = others.get(r.day)?.get(r.g ?? '');
-    const row = o ? subRow(r, o) : r;
+    const row = o ? (reuse ? subRowInto(r, o) : subRow(r, o)) : r;
     if (keep(row)) rows.push(row);
   }
   return rows;
@@ -91,7 +94,8 @@ function others(catalogue: IndexedCatalogue, stored: StoredScope, clock: Clock, 
   // One read of the others' packs (100,000 sessions, a word in 89%: 11,152 files, 29,561 day rows).
   const packed = packedOthers(catalogue, breakdown);
   const usage = packed?.usage ?? setUsage(catalogue, 'others', clock, breakdown, false);
-  const rows = lessDays(all.dayRows(clock, breakdown), usage.rows, (r) => r.calls !== 0);
+  // The others' day rows are this call's own (their cells, setSums): overwritten with the differences.
+  const rows = lessDays(all.dayRows(clock, breakdown), usage.rows, (r) => r.calls !== 0, true);
   const sessions = once(() => packed?.sessions ?? setSessions(catalogue, 'others'));
   return {
     rows,
@@ -168,6 +172,20 @@ const subRow = (a: DayRow, b: DayRow): DayRow => ({
   unpriced: a.unpriced - b.unpriced,
   calls: a.calls - b.calls,
 });
+/** A day row's figures less another's, written over the other (subRow's figures, no row made). */
+function subRowInto(a: DayRow, b: DayRow): DayRow {
+  b.day = a.day;
+  b.g = a.g;
+  b.input = a.input - b.input;
+  b.output = a.output - b.output;
+  b.cacheRead = a.cacheRead - b.cacheRead;
+  b.cacheWrite = a.cacheWrite - b.cacheWrite;
+  b.reasoning = a.reasoning - b.reasoning;
+  b.cost = a.cost - b.cost;
+  b.unpriced = a.unpriced - b.unpriced;
+  b.calls = a.calls - b.calls;
+  return b;
+}
 const subModel = (a: ModelSum, b: ModelSum): ModelSum => ({
   name: a.name,
   totalTokens: a.totalTokens - b.totalTokens,

@@ -1,21 +1,21 @@
-// A file's packed facts read back as the rows they were made from: every number exactly, the day rows in their key order, the same facts as the same bytes, and a damaged pack refused.
+// A file's packed facts read back as the rows they were made from: every number exactly, the day rows in their key order, the same facts as the same bytes, packs laid end to end read one by one, and a damaged pack refused.
 import { describe, expect, it } from 'vitest';
-import { packFile, PackReader, type PackedDay, type PackedFile } from './usage-file-pack.ts';
+import { packFile, PackReader, type PackedDay, type PackedFile, type PackVisitor } from './usage-file-pack.ts';
 
 /** Everything a pack gives, in order. */
-function unpack(pack: Uint8Array, reader = new PackReader()): { ok: boolean; file: PackedFile | null } {
+function unpack(pack: Uint8Array, reader = new PackReader(), start = 0, end = pack.length): { ok: boolean; file: PackedFile | null } {
   let file: (PackedFile & { tools: Array<[string, number, number]>; days: PackedDay[] }) | null = null;
   const days: Array<{ day: string; model: string; sums: number[]; hours: Array<[number, number, number]> }> = [];
   const tools: Array<[string, number, number]> = [];
-  const ok = reader.read(pack, {
+  const visit: PackVisitor = {
     file: (format, project, topLevel, lengthBucket, turns) => {
       file = { format, project, topLevel, lengthBucket, turns, tools, days };
     },
     tool: (name, calls, failures) => tools.push([name, calls, failures]),
     row: (day, model, sums) => days.push({ day, model, sums: [...sums], hours: [] }),
     hour: (hour, calls, tokens) => days.at(-1)?.hours.push([hour, calls, tokens]),
-  });
-  return { ok, file };
+  };
+  return { ok: reader.read(pack, visit, start, end), file };
 }
 
 const row = (day: string, model: string, sums: number[], hours: Array<[number, number, number]> = []): PackedDay => ({ day, model, sums, hours });
@@ -91,6 +91,31 @@ describe('packed file facts', () => {
       );
       expect(unpack(packFile(file), reader).file).toEqual(file);
     }
+  });
+
+  it('are read from packs laid end to end (as the dashboard reads the others’ in one value), each within its bounds', () => {
+    const files = [0, 1, 2].map((n) =>
+      facts([row(`2026-04-0${n + 1}`, 'claude-opus-4-7', [n, 1, 2, 3, 4, 0.1 * n, 0, 1], [[n, 1, 5]])], { project: `proj-${n}`, turns: n }),
+    );
+    const packs = files.map(packFile);
+    const all = new Uint8Array(packs.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of packs) {
+      all.set(p, at);
+      at += p.length;
+    }
+    const reader = new PackReader();
+    at = 0;
+    packs.forEach((p, n) => {
+      expect(unpack(all, reader, at, at + p.length)).toEqual({ ok: true, file: files[n] });
+      at += p.length;
+    });
+    // Bounds one byte off either way (the pack would end inside the next one, or before its own end), past the end, empty.
+    const first = packs[0]!.length;
+    expect(unpack(all, reader, 0, first + 1).ok).toBe(false);
+    expect(unpack(all, reader, 0, first - 1).ok).toBe(false);
+    expect(unpack(all, reader, first, all.length + 1).ok).toBe(false);
+    expect(unpack(all, reader, first, first).ok).toBe(false);
   });
 
   it('refuse a pack of another version, one cut short and one with bytes left over', () => {

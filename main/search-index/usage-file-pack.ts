@@ -169,6 +169,8 @@ export class PackReader {
   private pack: Uint8Array = new Uint8Array(0);
   private view: DataView = new DataView(new ArrayBuffer(0));
   private at = 0;
+  /** Where the pack being read ends in `pack`. */
+  private end = 0;
   /**
    * Strings read so far, by their length and last bytes (a scan's packs name the same few hundred days, models, tools
    * and projects): each one found is compared byte by byte, not decoded again (decoding each took 20 of 35 ms).
@@ -224,14 +226,18 @@ export class PackReader {
   }
 
   /**
-   * Visits the pack; false when it is not one this version wrote, or is damaged (part of it may have been visited
-   * then: the caller drops what it added up and reads the rows instead).
+   * Visits the pack, the bytes of `pack` from `start` to `end` (all of them unless told: a pack may be one of many
+   * read together, usage-packed-set.ts); false when it is not one this version wrote, or is damaged (part of it may
+   * have been visited then: the caller drops what it added up and reads the rows instead).
    */
-  read(pack: Uint8Array, visit: PackVisitor): boolean {
-    if (pack[0] !== VERSION) return false;
-    this.pack = pack;
-    this.view = new DataView(pack.buffer, pack.byteOffset, pack.byteLength);
-    this.at = 1;
+  read(pack: Uint8Array, visit: PackVisitor, start = 0, end = pack.length): boolean {
+    if (start >= end || end > pack.length || pack[start] !== VERSION) return false;
+    if (this.pack !== pack) {
+      this.pack = pack;
+      this.view = new DataView(pack.buffer, pack.byteOffset, pack.byteLength);
+    }
+    this.at = start + 1;
+    this.end = end;
     try {
       return this.walk(visit);
     } catch {
@@ -240,11 +246,10 @@ export class PackReader {
   }
 
   private walk(visit: PackVisitor): boolean {
-    const pack = this.pack;
     const strings: string[] = [];
     for (let i = this.varint(); i > 0; i--) {
       const length = this.varint();
-      if (this.at + length > pack.length) return false;
+      if (this.at + length > this.end) return false;
       strings.push(this.text(this.at, this.at + length));
       this.at += length;
     }
@@ -273,6 +278,6 @@ export class PackReader {
         visit.hour(hour, calls, this.number());
       }
     }
-    return this.at === pack.length;
+    return this.at === this.end;
   }
 }

@@ -98,6 +98,20 @@ describe('the others of a word in most files, worked out before any match is wri
     expect(fast.block).not.toBeNull();
   });
 
+  it('find the others by id though removed files left holes among the ids', () => {
+    const holed = filled(120);
+    const [whole] = bothWays(holed, 'parser')!;
+    const paths = holed.index.prepared('SELECT id, path FROM files ORDER BY id').all() as Array<{ id: number; path: string }>;
+    // An other, a counted file and the file with the last session row removed: their ids left as holes.
+    const gone = [whole.others[1], whole.counted[2], whole.counted.at(-1)];
+    for (const id of gone) holed.remove(paths.find((p) => p.id === id)!.path);
+    holed.index.flush();
+    const [fast, slow] = bothWays(holed, 'parser')!;
+    expect(fast).toStrictEqual(slow);
+    for (const id of gone) expect([...fast.counted, ...fast.others]).not.toContain(id);
+    expect(fast.others.length).toBe(whole.others.length - 1);
+  });
+
   it('count a matched file that has no session row (one the writer could not read keeps its rows but has none)', () => {
     const alone = filled(120);
     const [withRow] = bothWays(alone, 'parser')!;

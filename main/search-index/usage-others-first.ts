@@ -13,8 +13,9 @@ const IN_FAMILY = MATCHED | SUB_AGENT;
  * When the query is words (and filters on their ids) with no dates, and its matches alone are more than half the files
  * with a session row: every match and sub-agent marked in memory (the match's parts, then each sub-agent whose parent
  * is matched, as usage-scope-table.ts addSubAgents adds them), and only the files with a session row not marked
- * written into OTHERS_TABLE (100,000 sessions, 'parser': 11,152 rows, not 106,785 and then the 11,152: 34 -> 24 ms CPU). The
- * matched files with no session row (normally none) go into FAMILY_TABLE, so the scope (the current block's files,
+ * written into OTHERS_TABLE (100,000 sessions, 'parser': 11,152 rows, not 106,785 and then the 11,152: 34 -> 24 ms CPU),
+ * found by id among the files not marked (not every session row's id read: 11 -> ~5 ms). The
+ * matched files with no session row (normally none: read only when the counts say there are some) go into FAMILY_TABLE, so the scope (the current block's files,
  * the limits) is exactly storeScope's. Its files are more than half those with a session row, so usage-dashboard-sets.ts
  * fromFileDays takes the others' way, which reads FAMILY_TABLE no further. Null when it does not apply (the caller
  * writes the matches: storeScope).
@@ -61,17 +62,14 @@ export function storeOthersFirst(source: Pick<UsageSource, 'index'>, scope: Usag
     if (ids.bits[id]! & MATCHED) ids.bits[child]! |= SUB_AGENT;
     child = -1;
   });
-  ids.markList(idList(source, [], 'SELECT file_id AS id FROM usage_sessions INDEXED BY usage_sessions_narrow', []), HAS_SESSION);
-  const others: number[] = [];
-  const sessionless: number[] = [];
-  let files = 0;
+  // The others: of the files not counted (up to the last with a session row), those with a session row, found by id
+  // (100,000 sessions, 'parser': ~11,000 lookups, not 117,937 session rows' ids read into a list and marked).
   const bits = ids.bits;
+  const candidates: number[] = [];
+  let files = 0;
   for (let id = 0; id < bits.length; id++) {
-    const b = bits[id]!;
-    if (b & IN_FAMILY) {
-      files++;
-      if (!(b & HAS_SESSION)) sessionless.push(id);
-    } else if (b & HAS_SESSION) others.push(id);
+    if (bits[id]! & IN_FAMILY) files++;
+    else if (id <= (sessions.top ?? 0)) candidates.push(id);
   }
   const changes = () => (source.index.prepared('SELECT total_changes() AS c').get() as { c: number }).c;
   const before = changes();
@@ -79,8 +77,20 @@ export function storeOthersFirst(source: Pick<UsageSource, 'index'>, scope: Usag
   source.index.prepared('CREATE TEMP TABLE IF NOT EXISTS sv_dash_others (id INTEGER PRIMARY KEY)').run();
   source.index.prepared(`DELETE FROM ${FAMILY_TABLE}`).run();
   source.index.prepared(`DELETE FROM ${OTHERS_TABLE}`).run();
-  source.index.prepared(`INSERT INTO ${FAMILY_TABLE} (id) SELECT value FROM json_each(?)`).run(JSON.stringify(sessionless));
-  source.index.prepared(`INSERT INTO ${OTHERS_TABLE} (id) SELECT value FROM json_each(?)`).run(JSON.stringify(others));
+  const others = Number(
+    source.index
+      .prepared(
+        `INSERT INTO ${OTHERS_TABLE} (id) SELECT s.file_id FROM json_each(?) j CROSS JOIN usage_sessions s INDEXED BY usage_sessions_narrow ON s.file_id = j.value`,
+      )
+      .run(JSON.stringify(candidates)).changes,
+  );
+  // The counted files with no session row (normally none: then the files with one are the counted and the others).
+  if (files + others !== sessions.n) {
+    ids.markList(idList(source, [], 'SELECT file_id AS id FROM usage_sessions INDEXED BY usage_sessions_narrow', []), HAS_SESSION);
+    const sessionless: number[] = [];
+    for (let id = 0; id < ids.bits.length; id++) if (ids.bits[id]! & IN_FAMILY && !(ids.bits[id]! & HAS_SESSION)) sessionless.push(id);
+    source.index.prepared(`INSERT INTO ${FAMILY_TABLE} (id) SELECT value FROM json_each(?)`).run(JSON.stringify(sessionless));
+  }
   noteTempChanges(source.index, changes() - before);
   // Counted: a file with a session row not among the others, or one of the few without a session row written above.
   const cond = (c: string) =>

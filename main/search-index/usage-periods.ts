@@ -71,12 +71,29 @@ export function localHours(timeZone: string): (hourMs: number) => LocalHour {
   };
 }
 
+/** zoneSpans' last answers, by zone and first and last UTC day. */
+const keptSpans = new Map<string, ReadonlyArray<readonly [number, number, number]>>();
+
 /**
  * A time zone's offsets over [fromMs, toMs) as spans `[start, end, offset ms]`, so SQL can turn a UTC hour into a local
  * day (`(hour + offset) / 86400000`) with a join on a few rows instead of a lookup per hour. Offsets are asked at each
- * UTC day's start and end (a change in between is then found hour by hour).
+ * UTC day's start and end (a change in between is then found hour by hour). The spans of the last few zones and days
+ * asked are kept (every dashboard call asks the same: ~400 offsets, ~2 ms at 100,000 sessions' year of hours).
  */
 export function zoneSpans(timeZone: string, fromMs: number, toMs: number): Array<[number, number, number]> {
+  const firstDay = Math.floor(Math.max(0, fromMs) / 86_400_000);
+  const lastDay = Math.floor(Math.min(toMs, Date.now() + 400 * 86_400_000) / 86_400_000);
+  const key = `${timeZone}\n${firstDay}\n${lastDay}`;
+  let spans = keptSpans.get(key);
+  if (!spans) {
+    if (keptSpans.size >= 8) keptSpans.clear();
+    keptSpans.set(key, (spans = spansOver(timeZone, firstDay, lastDay)));
+  }
+  return spans.map(([start, end, offset]) => [start, end, offset]);
+}
+
+/** zoneSpans' spans over whole UTC days, from the first's start to the last's end. */
+function spansOver(timeZone: string, firstDay: number, lastDay: number): Array<[number, number, number]> {
   const parts = new Intl.DateTimeFormat('en-CA', {
     timeZone,
     hourCycle: 'h23',
@@ -97,8 +114,6 @@ export function zoneSpans(timeZone: string, fromMs: number, toMs: number): Array
     if (last) last[1] = at;
     spans.push([at, Number.MAX_SAFE_INTEGER, offset]);
   };
-  const firstDay = Math.floor(Math.max(0, fromMs) / 86_400_000);
-  const lastDay = Math.floor(Math.min(toMs, Date.now() + 400 * 86_400_000) / 86_400_000);
   spans.push([0, Number.MAX_SAFE_INTEGER, offsetAt(firstDay * 86_400_000)]);
   for (let day = firstDay; day <= lastDay; day++) {
     const start = day * 86_400_000;

@@ -9,6 +9,7 @@ import { dayOfNumber } from './usage-periods.ts';
 import { addDayCell, dayNumber, hourOfDay, NONE, startOfDays, TZ_CTE, tzJoin, withDays, type Clock, type DayNumberRow, type DayRow } from './usage-timeline.ts';
 import { USAGE_SUMS } from './usage-schema.ts';
 import { SHADOWED_CTE } from './usage-match.ts';
+import { kept, keptRows } from './usage-kept-totals.ts';
 
 /**
  * Whether the totals can answer the query: no words, no filter but a source, and days stacked by model or source, or
@@ -64,7 +65,8 @@ export class Rollup {
     params.push(fromMs, clock.toMs);
     const less = `SELECT ${key('u')}, ${group.file}, ${USAGE_SUMS.map((c) => `-u.${c}`).join(', ')} FROM sv_shadowed x CROSS JOIN usage u ON u.file_id = x.id JOIN usage_sessions s ON s.file_id = u.file_id ${tzJoin('u')}
       WHERE u.hour_ms BETWEEN ? AND ?${this.bySource('s.format', params)}`;
-    return this.all(
+    return keptRows(
+      this.catalogue.index,
       `${withClause([SHADOWED_CTE, TZ_CTE])}SELECT k, g, ${USAGE_SUMS.map((c) => `sum(${c}) AS ${c}`).join(', ')} FROM (${totals} UNION ALL ${less}) GROUP BY k, g`,
       params,
     );
@@ -74,6 +76,29 @@ export class Rollup {
   private daysIn(zone: string): boolean {
     const zones = this.all('SELECT DISTINCT zone FROM usage_days WHERE calls != 0', []) as Array<{ zone: string }>;
     return zones.length === 1 && zones[0]?.zone === zone;
+  }
+
+  /** The day rows of the totals read by `sql` (one row per day and group, as fromDays reads them when nothing is taken off). */
+  private cells(sql: string, params: SQLInputValue[], breakdown: DashboardBreakdown): DayRow[] {
+    const totals = this.catalogue.index.prepared(sql);
+    totals.setReturnArrays(true);
+    const rows: DayRow[] = [];
+    for (const r of totals.all(...params) as unknown as unknown[][]) {
+      if (r[9] === 0) continue;
+      rows.push({
+        day: r[0] as string,
+        g: breakdown === 'model' ? (r[1] as string) || null : (r[1] as string | null),
+        input: r[2] as number,
+        output: r[3] as number,
+        cacheRead: r[4] as number,
+        cacheWrite: r[5] as number,
+        reasoning: r[6] as number,
+        cost: r[7] as number,
+        unpriced: r[8] as number,
+        calls: r[9] as number,
+      });
+    }
+    return rows;
   }
 
   /**
@@ -102,36 +127,19 @@ export class Rollup {
       addDayCell(cells, day, group, r.slice(2) as number[], sign);
     };
     const totalsParams: SQLInputValue[] = [clock.timezone];
-    const totals = this.catalogue.index.prepared(
-      whole
-        ? `SELECT r.day, r.project, ${USAGE_SUMS.map((c) => `r.${c}`).join(', ')} FROM usage_project_day_totals r WHERE r.zone = ? AND r.day != ''`
-        : `SELECT r.day, ${g.totals}, ${USAGE_SUMS.map((c) => `sum(r.${c})`).join(', ')} FROM ${table} r
-      WHERE r.zone = ? AND r.day != ''${this.bySource('r.format', totalsParams)} GROUP BY r.day, ${g.totals}`,
-    );
-    totals.setReturnArrays(true);
+    const totalsSql = whole
+      ? `SELECT r.day, r.project, ${USAGE_SUMS.map((c) => `r.${c}`).join(', ')} FROM usage_project_day_totals r WHERE r.zone = ? AND r.day != ''`
+      : `SELECT r.day, ${g.totals}, ${USAGE_SUMS.map((c) => `sum(r.${c})`).join(', ')} FROM ${table} r
+      WHERE r.zone = ? AND r.day != ''${this.bySource('r.format', totalsParams)} GROUP BY r.day, ${g.totals}`;
     if (this.shadowed === '[]') {
       // Nothing to take off: each row of the totals is one day and group's cell as it comes, no cell looked up by a key
       // (100,000 sessions by project: 14,634 rows, 35 -> 26 ms), read all at once rather than stepped one by one
-      // (~19 -> ~11 ms).
-      const rows: DayRow[] = [];
-      for (const r of totals.all(...totalsParams) as unknown as unknown[][]) {
-        if (r[9] === 0) continue;
-        rows.push({
-          day: r[0] as string,
-          g: breakdown === 'model' ? (r[1] as string) || null : (r[1] as string | null),
-          input: r[2] as number,
-          output: r[3] as number,
-          cacheRead: r[4] as number,
-          cacheWrite: r[5] as number,
-          reasoning: r[6] as number,
-          cost: r[7] as number,
-          unpriced: r[8] as number,
-          calls: r[9] as number,
-        });
-      }
-      return rows;
+      // (~19 -> ~11 ms); and kept until the index changes (usage-kept-totals.ts: the same for every query, ~14 ms).
+      return kept(this.catalogue.index, `dayRows ${breakdown}${JSON.stringify(totalsParams)}\n${totalsSql}`, () =>
+        this.cells(totalsSql, totalsParams, breakdown),
+      );
     }
-    for (const r of totals.all(...totalsParams) as unknown as unknown[][]) add(r, 1);
+    for (const r of keptRows(this.catalogue.index, totalsSql, totalsParams, true) as unknown[][]) add(r, 1);
     const params: SQLInputValue[] = [this.shadowed, clock.spans, clock.fromMs, clock.toMs];
     const less = this.catalogue.index.prepared(
       `${withClause([SHADOWED_CTE, TZ_CTE])}SELECT date(${dayNumber('u')} * 86400, 'unixepoch'), ${g.file}, ${USAGE_SUMS.map((c) => `u.${c}`).join(', ')}
