@@ -1,5 +1,6 @@
 // The `session-vault` command line as a user runs it: list (table and JSON), help, and clear usage errors.
-import { runCli, type CliRun } from '../test-support/run-cli.ts';
+import { spawn } from 'node:child_process';
+import { CLI_ENTRY, runCli, type CliRun } from '../test-support/run-cli.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,5 +63,19 @@ describe('session-vault CLI', () => {
     const badOption = await run(['list', '--colour']);
     expect(badOption.code).toBe(2);
     expect(`${unknown.stderr}${badPort.stderr}${badOption.stderr}`).not.toMatch(/\n\s+at /);
+  });
+
+  it('stops quietly when the reader of its output goes away (`| head`), with no stack trace', async () => {
+    const child = spawn(process.execPath, [CLI_ENTRY, 'list', '--json', '--root', root, '--no-defaults'], {
+      env: { ...process.env, SESSION_VAULT_HOME: join(base, 'data-pipe'), HOME: join(base, 'home') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // The reading end closed before the command writes: its first write meets a closed pipe (EPIPE).
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });

@@ -127,6 +127,13 @@ enableCompileCache();
 // which cost more than the collections they save (a quick `list` of 1,698 sessions: 70 ms less CPU held, median of 16).
 configureHeaps();
 
+// A reader that stops early (`session-vault list --json | head`) closes the pipe: the rest of the output has nowhere
+// to go, and that is not an error (a shell's own tools end quietly too). Any other failure to write is said in a line.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') process.stderr.write(`session-vault: cannot write the output (${sanitizeLines(describeError(err))}).\n`);
+  process.exit(err.code === 'EPIPE' ? 0 : 1);
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
