@@ -46,7 +46,8 @@ const NO_SUMMARIES: VaultSummaryTexts & { load(): string[] } = { keys: () => [],
 
 /**
  * The stores, each loaded only when its folder holds files: they check every file against the contract's schemas,
- * and building those (zod) is a fifth of a quick `list`'s time in a vault without stars, tags or summaries.
+ * and loading and building those (zod) cost a quick `list` in a vault without stars, tags or summaries ~30 ms of its
+ * ~400 (median of 15 interleaved runs; ~50 ms of CPU).
  */
 async function vaultStores(root: string) {
   const [annotations, summaries] = await Promise.all([
