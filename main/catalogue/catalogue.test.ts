@@ -57,6 +57,34 @@ describe('Catalogue', () => {
     expect(c.childrenOf('claude-code:p')).toEqual(['claude-code:p/agent-a', 'claude-code:p/agent-b']);
   });
 
+  it('keeps its sub-agents by parent and its kept copies right when an entry is read again with another parent, or removed', () => {
+    const c = new Catalogue((path) => (path.startsWith('/vault/') ? 'copy' : null));
+    c.put('/r/p.jsonl', 1, 1, summary('claude-code:p'));
+    c.put('/r/q.jsonl', 1, 1, summary('claude-code:q'));
+    c.put('/r/a.jsonl', 1, 1, summary('claude-code:a', { parentKey: 'claude-code:p' }));
+    c.put('/r/b.jsonl', 1, 1, summary('claude-code:b', { parentKey: 'claude-code:p' }));
+    c.put('/vault/p.json', 1, 1, summary('claude-code:p'));
+    expect([...c.childCounts()]).toEqual([['claude-code:p', 2]]);
+    // b is read again, now naming q as its parent: it leaves p's children.
+    c.put('/r/b.jsonl', 2, 2, summary('claude-code:b', { parentKey: 'claude-code:q' }));
+    expect([...c.childCounts()].sort()).toEqual([
+      ['claude-code:p', 1],
+      ['claude-code:q', 1],
+    ]);
+    expect(c.childrenOf('claude-code:q')).toEqual(['claude-code:b']);
+    expect(c.list({}).sessions.map((s) => [s.key, s.childCount])).toEqual([
+      ['claude-code:p', 1],
+      ['claude-code:q', 1],
+    ]);
+    c.remove('/r/a.jsonl');
+    c.put('/r/b.jsonl', 3, 3, summary('claude-code:b'));
+    expect([...c.childCounts()]).toEqual([]);
+    expect(c.childrenOf('claude-code:p')).toEqual([]);
+    expect([...c.copies()].map((e) => e.path)).toEqual(['/vault/p.json']);
+    c.remove('/vault/p.json');
+    expect([...c.copies()]).toEqual([]);
+  });
+
   it('lists an unreadable file after every readable session, although its file is the newest', () => {
     const c = new Catalogue();
     c.put('/r/old.json', 1, 1, summary('jido-code:old', { updatedAt: '2025-03-01T00:00:00.000Z' }));

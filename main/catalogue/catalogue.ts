@@ -130,6 +130,9 @@ export class Catalogue {
   private readonly ownersByCompanion = new Map<string, Set<string>>();
   /** Contained sessions' paths by their store: what a store's listing is compared with. */
   private readonly byStore = new Map<string, Set<string>>();
+  /** Paths of the vault's kept copies, and of the entries naming each parent key: what the list's view reads, not every entry. */
+  private readonly copyPaths = new Set<string>();
+  private readonly pathsByParent = new Map<string, Set<string>>();
   private writeCount = 0;
 
   get size(): number {
@@ -204,7 +207,16 @@ export class Catalogue {
   }
 
   private add(entry: Entry, kind: VaultKind): void {
+    const previous = this.byPath.get(entry.path);
+    if (previous) this.forgetParent(previous);
     this.byPath.set(entry.path, entry);
+    if (entry.parentKey) {
+      const paths = this.pathsByParent.get(entry.parentKey) ?? new Set<string>();
+      paths.add(entry.path);
+      this.pathsByParent.set(entry.parentKey, paths);
+    }
+    if (kind === 'copy') this.copyPaths.add(entry.path);
+    else this.copyPaths.delete(entry.path);
     if (entry.store) {
       const members = this.byStore.get(entry.store) ?? new Set<string>();
       members.add(entry.path);
@@ -220,6 +232,13 @@ export class Catalogue {
       owners.add(entry.path);
       this.ownersByCompanion.set(c, owners);
     }
+  }
+
+  private forgetParent(entry: CatalogueEntry): void {
+    if (!entry.parentKey) return;
+    const paths = this.pathsByParent.get(entry.parentKey);
+    paths?.delete(entry.path);
+    if (paths && !paths.size) this.pathsByParent.delete(entry.parentKey);
   }
 
   private forgetKey(entry: CatalogueEntry): void {
@@ -277,6 +296,8 @@ export class Catalogue {
       if (members && !members.size) this.byStore.delete(entry.store);
     }
     this.byPath.delete(path);
+    this.forgetParent(entry);
+    this.copyPaths.delete(path);
     this.forgetKey(entry);
     return entry.key;
   }
@@ -329,19 +350,31 @@ export class Catalogue {
     return this.byPath.values();
   }
 
+  /** The vault's kept copies (live file or not). */
+  *copies(): Iterable<CatalogueEntry> {
+    for (const path of this.copyPaths) yield this.byPath.get(path) as Entry;
+  }
+
+  /** The entries that name `parentKey` as their parent (sub-agents), whatever their own file. */
+  *childEntries(parentKey: string): Iterable<CatalogueEntry> {
+    for (const path of this.pathsByParent.get(parentKey) ?? []) yield this.byPath.get(path) as Entry;
+  }
+
+  /** The parent keys that entries name, each with how many name it (whether or not the parent is here). */
+  childCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const [parentKey, paths] of this.pathsByParent) counts.set(parentKey, paths.size);
+    return counts;
+  }
+
   /** Keys of the sessions that name `key` as their parent (sub-agents), whatever their own file. */
   childrenOf(key: string): string[] {
-    const keys: string[] = [];
-    for (const entry of this.byPath.values()) if (entry.parentKey === key) keys.push(entry.key);
-    return keys.sort();
+    return [...this.childEntries(key)].map((e) => e.key).sort();
   }
 
   list(query: ListQuery, decorate: Decorate = (s) => s): { sessions: SessionSummary[]; total: number } {
     const needle = query.text?.trim().toLowerCase() ?? '';
-    const childCounts = new Map<string, number>();
-    for (const { parentKey } of this.byPath.values()) {
-      if (parentKey) childCounts.set(parentKey, (childCounts.get(parentKey) ?? 0) + 1);
-    }
+    const childCounts = this.childCounts();
     const matches: SessionSummary[] = [];
     for (const { path, summary } of this.byPath.values()) {
       const kind = this.vaultKind(path);

@@ -8,7 +8,10 @@ import type { IndexReads } from './read-only-index.ts';
 type SummaryOf = (path: string, size: number, mtimeMs: number, result: SummaryResponse, key: string) => SessionSummary;
 
 /** What search-service.ts reads of the catalogue; nothing else of IndexedCatalogue is there. */
-export type CatalogueReads = Pick<IndexedCatalogue, 'index' | 'size' | 'entries' | 'byKey' | 'keptCopy' | 'kindOf' | 'summariesOf'>;
+export type CatalogueReads = Pick<
+  IndexedCatalogue,
+  'index' | 'size' | 'entries' | 'copies' | 'childCounts' | 'childEntries' | 'byKey' | 'keptCopy' | 'kindOf' | 'summariesOf'
+>;
 
 /**
  * A list row from a stored read result, as catalogue.ts's summaryOf makes it. A readable file of its own (no `#`: not
@@ -75,14 +78,25 @@ export function readOnlyCatalogue(
   const byPath = new Map<string, CatalogueEntry>();
   const pathByKey = new Map<string, string>();
   const copyByKey = new Map<string, string>();
+  const copies: CatalogueEntry[] = [];
+  const byParent = new Map<string, CatalogueEntry[]>();
   const files = index.statement('SELECT path, key, size, mtime_ms, parent_key, readable, status FROM files ORDER BY id');
   // Rows as arrays: a third of the time of row objects (SessionIndex.storedFacts reads them so too).
   files.setReturnArrays(true);
   for (const [path, key, size, mtimeMs, parentKey, readable, status] of files.all() as unknown as FileRow[]) {
     // A restore drops files outside the folders read now (an earlier run's --root).
     if (!isCovered(path)) continue;
-    byPath.set(path, new StoredEntry(path, key, size, mtimeMs, parentKey, readable === 0, status === 'closed'));
-    if (kindOf(path) === 'copy') copyByKey.set(key, path);
+    const entry = new StoredEntry(path, key, size, mtimeMs, parentKey, readable === 0, status === 'closed');
+    byPath.set(path, entry);
+    if (parentKey) {
+      const children = byParent.get(parentKey);
+      if (children) children.push(entry);
+      else byParent.set(parentKey, [entry]);
+    }
+    if (kindOf(path) === 'copy') {
+      copyByKey.set(key, path);
+      copies.push(entry);
+    }
     // A restore would give the second holder of a key another one (and write it): only a full start does that.
     else if (pathByKey.has(key)) throw new Error(`two files hold the key ${key}`);
     else pathByKey.set(key, path);
@@ -93,6 +107,9 @@ export function readOnlyCatalogue(
     index: index as IndexedCatalogue['index'],
     size: byPath.size,
     entries: () => byPath.values(),
+    copies: () => copies.values(),
+    childCounts: () => new Map([...byParent].map(([parentKey, children]) => [parentKey, children.length])),
+    childEntries: (parentKey) => (byParent.get(parentKey) ?? []).values(),
     byKey: (key) => entryAt(pathByKey.get(key) ?? copyByKey.get(key)),
     keptCopy: (key) => entryAt(copyByKey.get(key)),
     kindOf,

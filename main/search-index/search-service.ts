@@ -44,16 +44,19 @@ export function listingView(catalogue: IndexedCatalogue): ListingView {
   const generation = `${v.c}:${v.d}:${catalogue.size}`;
   const cached = views.get(catalogue);
   if (cached?.generation === generation) return cached;
+  // Only kept copies can be shadowed (every other entry holds its own key), and only entries naming a parent are
+  // sub-agents: at 100,000 sessions, walking every entry and looking each child's id up one by one took ~200 ms after
+  // each write, while an agent was writing a session.
   const shadowedPaths: string[] = [];
+  for (const { path, key } of catalogue.copies()) if (catalogue.byKey(key)?.path !== path) shadowedPaths.push(path);
+  const childCounts = catalogue.childCounts();
   const childPaths: string[] = [];
-  const childCounts = new Map<string, number>();
-  for (const { path, key, parentKey } of catalogue.entries()) {
-    if (parentKey) childCounts.set(parentKey, (childCounts.get(parentKey) ?? 0) + 1);
-    if (catalogue.byKey(key)?.path !== path) shadowedPaths.push(path);
-    else if (parentKey && catalogue.byKey(parentKey)) childPaths.push(path);
+  for (const parentKey of childCounts.keys()) {
+    if (!catalogue.byKey(parentKey)) continue;
+    for (const { path, key } of catalogue.childEntries(parentKey)) if (catalogue.byKey(key)?.path === path) childPaths.push(path);
   }
-  const idOf = catalogue.index.statement('SELECT id FROM files WHERE path = ?');
-  const ids = (paths: string[]) => paths.map((p) => (idOf.get(p) as { id: number } | undefined)?.id).filter((id): id is number => id !== undefined);
+  const idsOf = catalogue.index.statement('SELECT f.id AS id FROM json_each(?) j JOIN files f ON f.path = j.value');
+  const ids = (paths: string[]) => (paths.length ? (idsOf.all(JSON.stringify(paths)) as Array<{ id: number }>).map((r) => r.id) : []);
   const shadowed = ids(shadowedPaths);
   const view = { generation, shadowed, shadowedAndChildren: [...shadowed, ...ids(childPaths)], childCounts };
   views.set(catalogue, view);
