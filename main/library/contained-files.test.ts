@@ -85,8 +85,10 @@ describe('a session inside a store', () => {
     const outside = join(testTempDir('sv-outside-'), 'opencode.db');
     writer.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     await copyFile(store, outside);
-    await rename(store, `${store}.moved`);
-    await symlink(outside, store);
+    // The link replaces the store in one rename: the store's path never disappears, so the watcher cannot drop its
+    // sessions meanwhile (a removal seen first made the answer NOT_FOUND on a busy machine).
+    await symlink(outside, `${store}.link`);
+    await rename(`${store}.link`, store);
     const err = await refusal(services.client.getRawSource({ key: 'opencode:ses_mine', fileIndex: 0, offset: 0, length: 100 }));
     expect(err.code).toBe('OUTSIDE_ROOTS');
     const exported = await services.dispatch('exportBundle', { exportId: 'exp-00000043', keys: ['opencode:ses_mine'] });
