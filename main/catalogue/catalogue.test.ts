@@ -80,9 +80,31 @@ describe('Catalogue', () => {
     c.put('/r/b.jsonl', 3, 3, summary('claude-code:b'));
     expect([...c.childCounts()]).toEqual([]);
     expect(c.childrenOf('claude-code:p')).toEqual([]);
-    expect([...c.copies()].map((e) => e.path)).toEqual(['/vault/p.json']);
-    c.remove('/vault/p.json');
-    expect([...c.copies()]).toEqual([]);
+    // The copy of p is shadowed by p's live file until that is removed.
+    expect(c.hiddenPaths().shadowed).toEqual(['/vault/p.json']);
+    c.remove('/r/p.jsonl');
+    expect(c.hiddenPaths().shadowed).toEqual([]);
+  });
+
+  it('works out what the list hides again only after a put or remove that can change it', () => {
+    const c = new Catalogue((path) => (path.startsWith('/vault/') ? 'copy' : null));
+    c.put('/r/p.jsonl', 1, 1, summary('claude-code:p'));
+    c.put('/r/a.jsonl', 1, 1, summary('claude-code:a', { parentKey: 'claude-code:p' }));
+    c.put('/r/lone.jsonl', 1, 1, summary('claude-code:lone'));
+    const first = c.hiddenPaths();
+    expect(first.children).toEqual(['/r/a.jsonl']);
+    // A session with no sub-agent and no kept copy grows: the same answer, not worked out again.
+    c.put('/r/lone.jsonl', 2, 2, summary('claude-code:lone'));
+    expect(c.hiddenPaths()).toBe(first);
+    // The parent's file goes: its sub-agent is listed at top level.
+    c.remove('/r/p.jsonl');
+    expect(c.hiddenPaths().children).toEqual([]);
+    // A kept copy of the parent stands for it: the sub-agent is under it again.
+    c.put('/vault/p.json', 1, 1, summary('claude-code:p'));
+    expect(c.hiddenPaths()).toMatchObject({ children: ['/r/a.jsonl'], shadowed: [] });
+    // The live file comes back: the copy is shadowed.
+    c.put('/r/p.jsonl', 1, 1, summary('claude-code:p'));
+    expect(c.hiddenPaths()).toMatchObject({ children: ['/r/a.jsonl'], shadowed: ['/vault/p.json'] });
   });
 
   it('lists an unreadable file after every readable session, although its file is the newest', () => {

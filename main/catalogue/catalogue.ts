@@ -35,6 +35,15 @@ export interface CatalogueEntry extends EntryFacts {
   written: number;
 }
 
+/** Paths the list does not show at top level, and how many entries name each parent key (Catalogue.hiddenPaths). */
+export interface HiddenPaths {
+  /** Kept copies whose session is listed as another file (its live file, or a later copy). */
+  readonly shadowed: readonly string[];
+  /** Sub-agents whose parent is here: the list shows them under it. */
+  readonly children: readonly string[];
+  readonly childCounts: ReadonlyMap<string, number>;
+}
+
 export interface ListQuery {
   text?: string | undefined;
   format?: SourceFormat | undefined;
@@ -133,6 +142,9 @@ export class Catalogue {
   /** Paths of the vault's kept copies, and of the entries naming each parent key: what the list's view reads, not every entry. */
   private readonly copyPaths = new Set<string>();
   private readonly pathsByParent = new Map<string, Set<string>>();
+  /** Moves when a put or remove can change what the list hides; `hidden` is kept until it does. */
+  private hiddenVersion = 0;
+  private hidden: (HiddenPaths & { version: number }) | null = null;
   private writeCount = 0;
 
   get size(): number {
@@ -208,6 +220,7 @@ export class Catalogue {
 
   private add(entry: Entry, kind: VaultKind): void {
     const previous = this.byPath.get(entry.path);
+    if (previous && this.touchesHidden(previous)) this.hiddenVersion++;
     if (previous) this.forgetParent(previous);
     this.byPath.set(entry.path, entry);
     if (entry.parentKey) {
@@ -217,6 +230,7 @@ export class Catalogue {
     }
     if (kind === 'copy') this.copyPaths.add(entry.path);
     else this.copyPaths.delete(entry.path);
+    if (this.touchesHidden(entry)) this.hiddenVersion++;
     if (entry.store) {
       const members = this.byStore.get(entry.store) ?? new Set<string>();
       members.add(entry.path);
@@ -232,6 +246,14 @@ export class Catalogue {
       owners.add(entry.path);
       this.ownersByCompanion.set(c, owners);
     }
+  }
+
+  /**
+   * Whether an entry's put or remove can change what the list hides: it is a sub-agent, a kept copy, the parent of one,
+   * or a session the vault keeps a copy of. A session on its own (most puts: a live session growing) changes nothing.
+   */
+  private touchesHidden(entry: CatalogueEntry): boolean {
+    return entry.parentKey !== null || this.copyPaths.has(entry.path) || this.pathsByParent.has(entry.key) || this.copyByKey.has(entry.key);
   }
 
   private forgetParent(entry: CatalogueEntry): void {
@@ -289,6 +311,7 @@ export class Catalogue {
   remove(path: string): string | null {
     const entry = this.byPath.get(path);
     if (!entry) return null;
+    if (this.touchesHidden(entry)) this.hiddenVersion++;
     this.forgetCompanions(entry);
     if (entry.store) {
       const members = this.byStore.get(entry.store);
@@ -350,26 +373,35 @@ export class Catalogue {
     return this.byPath.values();
   }
 
-  /** The vault's kept copies (live file or not). */
-  *copies(): Iterable<CatalogueEntry> {
-    for (const path of this.copyPaths) yield this.byPath.get(path) as Entry;
-  }
-
-  /** The entries that name `parentKey` as their parent (sub-agents), whatever their own file. */
-  *childEntries(parentKey: string): Iterable<CatalogueEntry> {
-    for (const path of this.pathsByParent.get(parentKey) ?? []) yield this.byPath.get(path) as Entry;
+  /**
+   * What the list does not show at top level, worked out again only after a put or remove that can change it (the same
+   * object until then): kept copies shadowed by their live file (or by a later copy), and sub-agents whose parent is
+   * here (listed under it); with how many entries name each parent key.
+   */
+  hiddenPaths(): HiddenPaths {
+    if (this.hidden?.version === this.hiddenVersion) return this.hidden;
+    const holderOf = (key: string) => this.pathByKey.get(key) ?? this.copyByKey.get(key);
+    const shadowed: string[] = [];
+    for (const path of this.copyPaths) if (holderOf((this.byPath.get(path) as Entry).key) !== path) shadowed.push(path);
+    const children: string[] = [];
+    const childCounts = new Map<string, number>();
+    for (const [parentKey, paths] of this.pathsByParent) {
+      childCounts.set(parentKey, paths.size);
+      if (holderOf(parentKey) === undefined) continue;
+      for (const path of paths) if (holderOf((this.byPath.get(path) as Entry).key) === path) children.push(path);
+    }
+    this.hidden = { version: this.hiddenVersion, shadowed, children, childCounts };
+    return this.hidden;
   }
 
   /** The parent keys that entries name, each with how many name it (whether or not the parent is here). */
-  childCounts(): Map<string, number> {
-    const counts = new Map<string, number>();
-    for (const [parentKey, paths] of this.pathsByParent) counts.set(parentKey, paths.size);
-    return counts;
+  childCounts(): ReadonlyMap<string, number> {
+    return this.hiddenPaths().childCounts;
   }
 
   /** Keys of the sessions that name `key` as their parent (sub-agents), whatever their own file. */
   childrenOf(key: string): string[] {
-    return [...this.childEntries(key)].map((e) => e.key).sort();
+    return [...(this.pathsByParent.get(key) ?? [])].map((path) => (this.byPath.get(path) as Entry).key).sort();
   }
 
   list(query: ListQuery, decorate: Decorate = (s) => s): { sessions: SessionSummary[]; total: number } {

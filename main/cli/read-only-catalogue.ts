@@ -1,6 +1,6 @@
 // The catalogue as a finished scan leaves it, rebuilt from the index file alone (read-only): what search-service.ts reads of an IndexedCatalogue, so the CLI's fast paths list and search with the app's own code.
 import type { SessionSummary } from '../../shared/session.ts';
-import type { CatalogueEntry, VaultKind } from '../catalogue/catalogue.ts';
+import type { CatalogueEntry, HiddenPaths, VaultKind } from '../catalogue/catalogue.ts';
 import type { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import type { IndexReads } from './read-only-index.ts';
@@ -8,10 +8,7 @@ import type { IndexReads } from './read-only-index.ts';
 type SummaryOf = (path: string, size: number, mtimeMs: number, result: SummaryResponse, key: string) => SessionSummary;
 
 /** What search-service.ts reads of the catalogue; nothing else of IndexedCatalogue is there. */
-export type CatalogueReads = Pick<
-  IndexedCatalogue,
-  'index' | 'size' | 'entries' | 'copies' | 'childCounts' | 'childEntries' | 'byKey' | 'keptCopy' | 'kindOf' | 'summariesOf'
->;
+export type CatalogueReads = Pick<IndexedCatalogue, 'index' | 'size' | 'entries' | 'hiddenPaths' | 'byKey' | 'keptCopy' | 'kindOf' | 'summariesOf'>;
 
 /**
  * A list row from a stored read result, as catalogue.ts's summaryOf makes it. A readable file of its own (no `#`: not
@@ -102,14 +99,21 @@ export function readOnlyCatalogue(
     else pathByKey.set(key, path);
   }
   const entryAt = (path: string | undefined) => (path === undefined ? undefined : byPath.get(path));
+  // As Catalogue.hiddenPaths works them out; this catalogue never changes.
+  const holderOf = (key: string) => pathByKey.get(key) ?? copyByKey.get(key);
+  const hidden: HiddenPaths = {
+    shadowed: copies.filter((e) => holderOf(e.key) !== e.path).map((e) => e.path),
+    children: [...byParent].flatMap(([parentKey, children]) =>
+      holderOf(parentKey) === undefined ? [] : children.filter((e) => holderOf(e.key) === e.path).map((e) => e.path),
+    ),
+    childCounts: new Map([...byParent].map(([parentKey, children]) => [parentKey, children.length])),
+  };
   return {
     // searchIndex and countFacets read through it; the stand-in has no writer behind it.
     index: index as IndexedCatalogue['index'],
     size: byPath.size,
     entries: () => byPath.values(),
-    copies: () => copies.values(),
-    childCounts: () => new Map([...byParent].map(([parentKey, children]) => [parentKey, children.length])),
-    childEntries: (parentKey) => (byParent.get(parentKey) ?? []).values(),
+    hiddenPaths: () => hidden,
     byKey: (key) => entryAt(pathByKey.get(key) ?? copyByKey.get(key)),
     keptCopy: (key) => entryAt(copyByKey.get(key)),
     kindOf,

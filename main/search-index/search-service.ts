@@ -2,7 +2,8 @@
 import type { SessionSummary } from '../../shared/session.ts';
 import type { Facets, SearchResult, SearchSort } from '../../shared/search-api.ts';
 import { emptyFacets } from '../../shared/contract-values.ts';
-import type { CatalogueEntry, Decorate, ListQuery } from '../catalogue/catalogue.ts';
+import type { CatalogueEntry, Decorate, HiddenPaths, ListQuery } from '../catalogue/catalogue.ts';
+import { indexGeneration } from './index-generation.ts';
 import type { IndexedCatalogue } from './indexed-catalogue.ts';
 import { countFacets } from './facets.ts';
 import { hasWords, indexHolds, matchingKeys, searchIndex } from './index-search.ts';
@@ -33,32 +34,28 @@ interface ListingView {
   shadowed: number[];
   /** Those, plus sub-agents whose parent is listed (the list shows them under it). */
   shadowedAndChildren: number[];
-  childCounts: Map<string, number>;
+  childCounts: ReadonlyMap<string, number>;
+  /** The catalogue's paths the ids are of. */
+  hidden: HiddenPaths;
 }
 
 const views = new WeakMap<IndexedCatalogue, ListingView>();
 
+/**
+ * The ids of what the catalogue hides (Catalogue.hiddenPaths), looked up again only when the index or those paths
+ * changed: not for the dashboard's temporary tables, nor for a session that grew (at 100,000 sessions, walking every
+ * entry and looking up each sub-agent's id one by one took ~200 ms after every write while an agent was working).
+ */
 export function listingView(catalogue: IndexedCatalogue): ListingView {
   // Writes land through this connection (an in-memory index) or the writer thread's (data_version moves then).
-  const v = catalogue.index.statement('SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS d').get() as { c: number; d: number };
-  const generation = `${v.c}:${v.d}:${catalogue.size}`;
+  const generation = indexGeneration(catalogue.index, (sql) => catalogue.index.statement(sql));
+  const hidden = catalogue.hiddenPaths();
   const cached = views.get(catalogue);
-  if (cached?.generation === generation) return cached;
-  // Only kept copies can be shadowed (every other entry holds its own key), and only entries naming a parent are
-  // sub-agents: at 100,000 sessions, walking every entry and looking each child's id up one by one took ~200 ms after
-  // each write, while an agent was writing a session.
-  const shadowedPaths: string[] = [];
-  for (const { path, key } of catalogue.copies()) if (catalogue.byKey(key)?.path !== path) shadowedPaths.push(path);
-  const childCounts = catalogue.childCounts();
-  const childPaths: string[] = [];
-  for (const parentKey of childCounts.keys()) {
-    if (!catalogue.byKey(parentKey)) continue;
-    for (const { path, key } of catalogue.childEntries(parentKey)) if (catalogue.byKey(key)?.path === path) childPaths.push(path);
-  }
+  if (cached?.generation === generation && cached.hidden === hidden) return cached;
   const idsOf = catalogue.index.statement('SELECT f.id AS id FROM json_each(?) j JOIN files f ON f.path = j.value');
-  const ids = (paths: string[]) => (paths.length ? (idsOf.all(JSON.stringify(paths)) as Array<{ id: number }>).map((r) => r.id) : []);
-  const shadowed = ids(shadowedPaths);
-  const view = { generation, shadowed, shadowedAndChildren: [...shadowed, ...ids(childPaths)], childCounts };
+  const ids = (paths: readonly string[]) => (paths.length ? (idsOf.all(JSON.stringify(paths)) as Array<{ id: number }>).map((r) => r.id) : []);
+  const shadowed = ids(hidden.shadowed);
+  const view = { generation, hidden, shadowed, shadowedAndChildren: [...shadowed, ...ids(hidden.children)], childCounts: hidden.childCounts };
   views.set(catalogue, view);
   return view;
 }
@@ -68,7 +65,7 @@ function listedRows<H extends { key: string; path: string }>(
   catalogue: IndexedCatalogue,
   hits: readonly H[],
   decorate: Decorate,
-  childCounts: Map<string, number>,
+  childCounts: ReadonlyMap<string, number>,
 ): Array<{ hit: H; summary: SessionSummary }> {
   const shown: Array<{ hit: H; entry: CatalogueEntry }> = [];
   for (const hit of hits) {

@@ -8,7 +8,7 @@ import { Prng } from '../bench/prng.ts';
 import { syntheticSession } from '../bench/usage-dashboard.ts';
 import { SessionIndex } from './index-store.ts';
 import { keptRows } from './usage-kept-totals.ts';
-import { noteTempChanges } from './usage-scope-table.ts';
+import { noteTempChanges } from './index-generation.ts';
 import { dashboardBothWays, fillVaried, putWithUsage, vaultCatalogue } from './usage-test-catalogue.ts';
 
 const NOW = Date.UTC(2026, 10, 1);

@@ -1,6 +1,6 @@
 // The writer's totals as the dashboard last read them (usage-rollup.ts), kept per connection until the index changes: every dashboard query by the totals reads the same rows, so only the first after a write pays for them.
 import type { SQLInputValue, StatementSync } from 'node:sqlite';
-import { tempChanges } from './usage-scope-table.ts';
+import { indexGeneration } from './index-generation.ts';
 
 type Connection = { prepared(sql: string): StatementSync };
 
@@ -9,20 +9,11 @@ const MAX_KEPT = 16;
 const keptBy = new WeakMap<object, { generation: string; values: Map<string, unknown> }>();
 
 /**
- * The index's generation: what this connection wrote (its changes to the dashboard's temporary tables aside, as
- * usage-match.ts shadowedIds counts them) and what any other connection committed (the writer thread's: data_version).
- */
-function generationOf(index: Connection): string {
-  const v = index.prepared('SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS d').get() as { c: number; d: number };
-  return `${v.c - tempChanges(index)}:${v.d}`;
-}
-
-/**
  * What `read` gives (from the totals only: the same until the index changes), read again only when the index changed
  * since. `key` names it among the other reads kept. The value is shared between calls: callers must not change it.
  */
 export function kept<T>(index: Connection, key: string, read: () => T): T {
-  const generation = generationOf(index);
+  const generation = indexGeneration(index, (sql) => index.prepared(sql));
   let entry = keptBy.get(index);
   if (entry?.generation !== generation) keptBy.set(index, (entry = { generation, values: new Map() }));
   if (entry.values.has(key)) return entry.values.get(key) as T;

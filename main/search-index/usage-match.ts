@@ -5,7 +5,6 @@ import { parseQuery, type Filters, type ParsedQuery } from './query-parser.ts';
 import { buildMatch, idConds, whereClause, type Match } from './search.ts';
 import { hasVaultFilter, listingView, vaultFacts, type Annotated } from './search-service.ts';
 import { modelCondition } from './usage-file-models.ts';
-import { tempChanges } from './usage-scope-table.ts';
 
 /** What the usage figures are read from: the index, and what only the running app knows about its files. */
 export interface UsageSource {
@@ -16,28 +15,12 @@ export interface UsageSource {
   vaultKeys(filters: Filters): string[] | undefined;
 }
 
-const shadowedOf = new WeakMap<IndexedCatalogue, { generation: string; ids: number[] }>();
-
-/**
- * The kept copies shadowed by their live file, worked out again only when the index or the catalogue changed: the
- * list's view counts every change on the connection, and the dashboard's own temporary tables (usage-scope-table.ts)
- * are changes too, so each dashboard call had it look up every sub-agent's path again (100,000 sessions: ~40 ms).
- */
-function shadowedIds(catalogue: IndexedCatalogue): number[] {
-  const v = catalogue.index.prepared('SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS d').get() as { c: number; d: number };
-  const generation = `${v.c - tempChanges(catalogue.index)}:${v.d}:${catalogue.size}`;
-  const cached = shadowedOf.get(catalogue);
-  if (cached?.generation === generation) return cached.ids;
-  const ids = listingView(catalogue).shadowed;
-  shadowedOf.set(catalogue, { generation, ids });
-  return ids;
-}
-
 /** The app's catalogue as a usage source (listingView waits for queued writes: the reads after it need not). */
 export function catalogueSource(catalogue: IndexedCatalogue, annotated: Annotated): UsageSource {
   return {
     index: catalogue.index,
-    shadowed: () => shadowedIds(catalogue),
+    // listingView is worked out again only when the index or the catalogue changed (not for the dashboard's temporary tables).
+    shadowed: () => listingView(catalogue).shadowed,
     vaultKeys: (filters) => vaultFacts(catalogue, filters, annotated, false).onlyKeys,
   };
 }

@@ -1,7 +1,8 @@
 // For a word in most files: the files it does not count (the others) worked out in memory and written alone, instead of writing every match and then the others.
 import { eachId, IdBits, idList } from './usage-id-bits.ts';
 import type { UsageScope, UsageSource } from './usage-match.ts';
-import { FAMILY_TABLE, noteTempChanges, OTHERS_TABLE, type StoredScope } from './usage-scope-table.ts';
+import { noteTempChanges } from './index-generation.ts';
+import { FAMILY_TABLE, OTHERS_TABLE, type StoredScope } from './usage-scope-table.ts';
 
 const MATCHED = 1;
 const SUB_AGENT = 2;

@@ -2,6 +2,7 @@
 import type { SQLInputValue } from 'node:sqlite';
 import type { Filters } from './query-parser.ts';
 import { withClause } from './search.ts';
+import { noteTempChanges } from './index-generation.ts';
 import type { UsageScope, UsageSource } from './usage-match.ts';
 
 /**
@@ -28,12 +29,6 @@ export interface StoredScope {
   /** OTHERS_TABLE already holds the files with a session row it does not count (usage-others-first.ts). */
   othersStored?: boolean;
 }
-
-/** What this module's temporary tables changed, per connection: they move total_changes() without changing the index. */
-const changedBy = new WeakMap<object, number>();
-export const tempChanges = (index: object): number => changedBy.get(index) ?? 0;
-/** Adds `n` changes made to the temporary tables on `index` (by a writer of them outside this module). */
-export const noteTempChanges = (index: object, n: number): void => void changedBy.set(index, tempChanges(index) + n);
 
 const run = (source: Pick<UsageSource, 'index'>, sql: string, params: SQLInputValue[] = []) => source.index.prepared(sql).run(...params);
 const count = (source: Pick<UsageSource, 'index'>, sql: string) => (source.index.prepared(sql).get() as { n: number }).n;
@@ -74,7 +69,7 @@ export function storeScope(source: Pick<UsageSource, 'index'>, scope: UsageScope
   } else if (scope.any)
     run(source, `${withClause(scope.ctes)}INSERT INTO ${FAMILY_TABLE} (id) SELECT f.id FROM files f WHERE ${scope.cond('f.id')}`, scope.params);
   const files = count(source, `SELECT count(*) AS n FROM ${FAMILY_TABLE}`);
-  changedBy.set(source.index, tempChanges(source.index) + changes() - before);
+  noteTempChanges(source.index, changes() - before);
   // A table of a few rows per file (usage_limits) is read through the set when the set is the smaller, else read whole
   // with each row's file tested against the set (walking the set of a word in 90% of 100,000 sessions took 13 ms).
   const walkSet = files < count(source, 'SELECT count(*) AS n FROM usage_limits');
@@ -118,7 +113,7 @@ export function storeFiles(source: Pick<UsageSource, 'index'>, ctes: string[], s
   run(source, CREATE_FAMILY);
   run(source, `DELETE FROM ${FAMILY_TABLE}`);
   const stored = Number(run(source, `${withClause(ctes)}INSERT OR IGNORE INTO ${FAMILY_TABLE} (id) ${select}`, params).changes);
-  changedBy.set(source.index, tempChanges(source.index) + changes() - before);
+  noteTempChanges(source.index, changes() - before);
   return stored;
 }
 
@@ -146,7 +141,7 @@ export function storeOthers(source: Pick<UsageSource, 'index'>, days?: { first: 
         )
     ).changes,
   );
-  changedBy.set(source.index, tempChanges(source.index) + changes() - before);
+  noteTempChanges(source.index, changes() - before);
   return stored;
 }
 
@@ -176,7 +171,7 @@ export function recentFiles(source: Pick<UsageSource, 'index'>, scope: UsageScop
     INSERT INTO ${BLOCK_TABLE} (id) SELECT r.id FROM sv_recent r WHERE ${scope.cond('r.id')}`,
     [...scope.params, sinceMs],
   );
-  changedBy.set(source.index, tempChanges(source.index) + changes() - before);
+  noteTempChanges(source.index, changes() - before);
   const inBlock = (c: string) => `${c} IN (SELECT id FROM ${BLOCK_TABLE})`;
   return { ...scope, ctes: [], params: [], cond: inBlock, sessionCond: () => '0', from: (a) => `usage ${a}`, where: (a) => inBlock(`${a}.file_id`) };
 }
