@@ -42,6 +42,13 @@ describeWithPostgres('team store schema', (pgs) => {
       .map((r) => r.indexdef)
       .join('\n');
     expect(indexes).toMatch(/session_docs USING gin \(words\)/);
+    // The titles' and the prompts' documents under indexes of their own (schemas 7, 11), and statistics of the titles' words (11).
+    expect(indexes).toMatch(/session_docs_title_words ON session_vault\.session_docs USING gin \(words\) WHERE \(weight = 'A'::"char"\)/);
+    expect(indexes).toMatch(/session_docs_prompt_words ON session_vault\.session_docs USING gin \(words\) WHERE \(weight = 'B'::"char"\)/);
+    expect(await query(url, `SELECT stxname FROM pg_statistic_ext WHERE stxnamespace = 'session_vault'::regnamespace ORDER BY 1`)).toEqual([
+      { stxname: 'session_docs_sessions' },
+      { stxname: 'session_docs_title_stats' },
+    ]);
     expect(indexes).not.toMatch(/USING gin \(tsv\)/);
     expect(indexes).toMatch(/USING gin \(idents session_vault\.gin_trgm_ops\)/);
     const second = await connectUrl(url);

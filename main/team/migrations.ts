@@ -1,7 +1,7 @@
 // The team store's schema, one migration per version: each runs inside the transaction that records it.
 import type { ClientBase } from 'pg';
 import type { Session } from '../../shared/session.ts';
-import { version6, version7, version8, version9, version10 } from './migrations-search.ts';
+import { version6, version7, version8, version9, version10, version11 } from './migrations-search.ts';
 import { messageChunks, sessionHead, splitSessionJson } from './session-chunks.ts';
 import { ident, literal, qualified, TEAM_SCHEMA, type TeamRoles } from './team-names.ts';
 import { lz4Compression, machineRowsAccess } from './machine-rows.ts';
@@ -325,6 +325,11 @@ export const MIGRATIONS: Migration[] = [
     version: 10,
     describe: "a trigram index on the project's name and path for project: lists; new search-text tsvectors compressed with lz4",
     apply: version10,
+  },
+  {
+    version: 11,
+    describe: "the prompts' search documents under a GIN index of their own, and statistics of the titles' words, for relevance pages read in rank order",
+    apply: version11,
   },
 ];
 

@@ -140,6 +140,42 @@ describeWithPostgres('team search in rank order', (pgs) => {
         }
       });
 
+      it('finds the same pages when only some places look the newest sessions up one by one (the words estimated too rare for the title or the prompts)', async () => {
+        const queries = [
+          'heron',
+          'heron egret',
+          'grey heron',
+          'heron -egret',
+          '"the heron"',
+          'heron*',
+          'heronwatch',
+          'machine:marsh heron',
+          'heron after:2026-01-06',
+        ];
+        // Only the rest looks the window up (an identifier substring would fill it), or the prompts and the rest (titles rare).
+        const estimates = [
+          { share: 1, wordShare: 0, titleShare: 0, commonIdent: true, readWhole: [] },
+          { share: 1, wordShare: 1, titleShare: 0, commonIdent: false, readWhole: [] },
+        ];
+        for (const q of queries) {
+          const whole = await searchTeam(owner.client, q, { estimate: null });
+          for (const estimate of estimates)
+            for (const window of [undefined, 1, 3])
+              for (const [offset, limit] of [
+                [0, 50],
+                [1, 2],
+              ] as const) {
+                const part = await searchTeam(owner.client, q, { estimate, offset, limit, ...(window === undefined ? {} : { window }) });
+                const named = `${q} titles ${estimate.titleShare} words ${estimate.wordShare} window ${window} offset ${offset}`;
+                expect(
+                  part.hits.map((h) => [h.key, h.score]),
+                  named,
+                ).toEqual(whole.hits.slice(offset, offset + limit).map((h) => [h.key, h.score]));
+                if (part.hits.length) expect(part.total, named).toBe(whole.total);
+              }
+        }
+      });
+
       it('keeps other orders and filters as they were', async () => {
         expect(await ids('heron sort:date')).toEqual([
           'rest-new',

@@ -39,6 +39,12 @@ export interface RankedQuery {
   rows: string | null;
   /** How many of the newest sessions each place first looks at one by one (placeholder), before its index's matches. */
   window: string;
+  /**
+   * The places (weights) that look the window's sessions up; the others read their indexes' matches alone (the rest
+   * is always among them: team-query.ts leaves the title and prompts out when their words would not fill the rows
+   * from the window). Absent: every place. Ignored by a read in another order (team-search-sorted.ts).
+   */
+  windowPlaces?: string[];
   /** The page: placeholders of its limit and offset. */
   limit: string;
   offset: string;
@@ -127,6 +133,7 @@ export function rankedSearchSql(q: RankedQuery): string {
   const checks = (c: string) => [...holdsAll(`${c}.machine`, `${c}.key`), ...holdsNone(`${c}.machine`, `${c}.key`)];
   const where = (conditions: string[]) => (conditions.length ? conditions.join('\n         AND ') : 'true');
   const place = (weight: string, score: number) => {
+    const windowed = !q.windowPlaces || q.windowPlaces.includes(weight);
     // The window's sessions (the filters passed) in order.
     const newest = `SELECT w.machine, w.key, w.activity FROM win w
        WHERE ${where([...inBetterPlace(weight, 'w.machine', 'w.key'), holdsHere(weight, 'w'), ...checks('w')])}`;
@@ -137,7 +144,7 @@ export function rankedSearchSql(q: RankedQuery): string {
     if (chunked.length)
       found.push(`SELECT DISTINCT ON (d.activity, d.machine, d.key) d.machine, d.key, d.activity
           FROM ${DOCS} d
-          WHERE ${where([`d.weight = '${weight}'`, anyOf(chunked, 'words', 'd'), '(d.machine, d.key) NOT IN (SELECT machine, key FROM win)', ...inBetterPlace(weight, 'd.machine', 'd.key'), ...keyed(onKeys, 'd')])}
+          WHERE ${where([`d.weight = '${weight}'`, anyOf(chunked, 'words', 'd'), ...(windowed ? ['(d.machine, d.key) NOT IN (SELECT machine, key FROM win)'] : []), ...inBetterPlace(weight, 'd.machine', 'd.key'), ...keyed(onKeys, 'd')])}
           ORDER BY d.activity DESC NULLS LAST, d.machine, d.key`);
     if (weight === 'C' && identified.length)
       found.push(`SELECT s.machine, s.key, ${ACTIVITY} AS activity FROM ${SESSIONS} s
@@ -164,7 +171,7 @@ export function rankedSearchSql(q: RankedQuery): string {
     const older = `SELECT o.machine, o.key, o.activity FROM (${candidates}) o
        WHERE ${where([...onRow, ...(positional ? [weight === 'C' && identified.length ? `(${inText} OR ${holdsHere(weight, 'o')})` : inText] : []), ...checks('o')])}`;
     return `at_${weight.toLowerCase()} AS MATERIALIZED (
-      SELECT p.machine, p.key, p.activity, ${score.toFixed(1)}::float8 AS score FROM ((${newest}) UNION ALL (${older})) p ${limitRows})`;
+      SELECT p.machine, p.key, p.activity, ${score.toFixed(1)}::float8 AS score FROM (${windowed ? `(${newest}) UNION ALL (${older})` : older}) p ${limitRows})`;
   };
   // The newest sessions that pass the filters (read in the order of the sessions_newest index, each filter on the row as it comes).
   return `WITH ${negatedSets(q.negated)

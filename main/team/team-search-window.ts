@@ -25,9 +25,12 @@ const NEGATED_SET_DOCS = 50_000;
  * documents' words (their most common words are counted, every rarer one is below the least of them) and of the
  * identifiers' trigrams, taking terms as independent: each positive term's share of sessions multiplied, times
  * each negated term's share of sessions without it. And whether a term's identifier substring is common (see
- * COMMON_IDENT_ROWS), and which negated terms to read whole (NEGATED_SET_DOCS). The estimates come from the store
- * owner's plans (`planned_rows`, schema 9), in one round trip. They only steer the plan: the sessions found and
- * their order are the same either way. Null for a query without words, or a store without the function.
+ * COMMON_IDENT_ROWS), and which negated terms to read whole (NEGATED_SET_DOCS). The same share by the words alone
+ * (no identifiers), and in titles (from the statistics of the titles' words, schema 11): the title and the prompts
+ * look the first sessions up one by one only when these would fill the page from them (team-query.ts). The
+ * estimates come from the store owner's plans (`planned_rows`, schema 9), in one round trip. They only steer the
+ * plan: the sessions found and their order are the same either way. Null for a query without words, or a store
+ * without the function (or before schema 11, without its titles' estimate).
  */
 export async function estimateMatches(client: ClientBase, query: TeamQuery): Promise<MatchEstimate | null> {
   if (!query.terms.some((t) => !t.negated)) return null;
@@ -50,6 +53,7 @@ export async function estimateMatches(client: ClientBase, query: TeamQuery): Pro
       `${words === null ? '0' : planned('doc_sessions', words, null)} AS s${n}`,
       `${pattern === null ? '0' : planned('sessions', null, pattern)} AS i${n}`,
       `${words === null || !term.negated ? '0' : planned('docs', words, null)} AS d${n}`,
+      `${words === null || term.negated ? '0' : planned('titles', words, null)} AS t${n}`,
     );
     terms.push({ i, negated: term.negated, positional: needsPositions(term) });
   }
@@ -57,7 +61,7 @@ export async function estimateMatches(client: ClientBase, query: TeamQuery): Pro
   try {
     row = (await client.query<Record<string, number>>(`SELECT ${columns.join(', ')}`, values)).rows[0] ?? {};
   } catch {
-    // A store made before schema 9, read by an account that cannot migrate it: the default window.
+    // A store made before schema 9 (or 11: no titles' estimate), read by an account that cannot migrate it: the default window.
     return null;
   }
   const withDocs = Math.max(1, Number(row.with_docs));
@@ -65,12 +69,24 @@ export async function estimateMatches(client: ClientBase, query: TeamQuery): Pro
   let share = 1;
   let commonIdent = false;
   const readWhole: number[] = [];
+  // The share left by the negated terms, and each positive term's share of sessions by its words and of titles.
+  let kept = 1;
+  const positive: Array<{ words: number; titles: number }> = [];
   for (const [n, term] of terms.entries()) {
     const identRows = Number(row[`i${n}`]);
     if (!term.negated && identRows > COMMON_IDENT_ROWS) commonIdent = true;
     if (term.negated && !term.positional && identRows <= COMMON_IDENT_ROWS && Number(row[`d${n}`]) < NEGATED_SET_DOCS) readWhole.push(term.i);
     const held = Math.min(1, Number(row[`s${n}`]) / withDocs + identRows / sessions);
     share *= term.negated ? 1 - held : held;
+    if (term.negated) kept *= 1 - held;
+    else {
+      const words = Math.min(1, Number(row[`s${n}`]) / withDocs);
+      positive.push({ words, titles: Math.min(words, Number(row[`t${n}`]) / sessions) });
+    }
   }
-  return { share, commonIdent, readWhole };
+  const wordShare = kept * positive.reduce((p, t) => p * t.words, 1);
+  // A title holds one of the terms, and the session every other one somewhere (summed over the terms; at most the words' share).
+  const inTitles = positive.reduce((sum, t, i) => sum + t.titles * positive.reduce((p, o, j) => (j === i ? p : p * o.words), 1), 0);
+  const titleShare = Math.min(wordShare, kept * inTitles);
+  return { share, wordShare, titleShare, commonIdent, readWhole };
 }
