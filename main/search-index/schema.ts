@@ -16,9 +16,10 @@ import {
 import { addFileModels, CREATE_FILE_MODELS } from './usage-file-models.ts';
 import { addNameTotals, CREATE_NAME_TOTALS } from './usage-name-totals.ts';
 import { addFileDays, addFilePacks } from './usage-write.ts';
+import { machineCutsHours } from './usage-rows.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 15;
+export const SCHEMA_VERSION = 16;
 
 /** A new file starts in steady mode: FTS5 merges segments as they pile up (merge-mode.ts). */
 const AUTOMERGE = mergeModeSql('steady');
@@ -182,7 +183,15 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
   13: addFilePacks,
   // 14 -> 15: usage-schema.ts's totals per day and project over every source, from the totals per source already stored.
   14: (db) => db.exec(ADD_PROJECT_DAY_TOTALS),
+  // 15 -> 16: usage rows are cut where the machine's local hour begins (usage-rows.ts machineHourCut). Only a machine in
+  // a zone that is not whole hours from UTC has rows to cut: there every file is read again, as for 7; elsewhere nothing changes.
+  15: (db) => readAgainForHourCuts(db, machineCutsHours()),
 };
+
+/** Marks every file changed (read again by the next scan, its text searchable meanwhile) when the machine's zone cuts hours. */
+export function readAgainForHourCuts(db: DatabaseSync, cuts: boolean): void {
+  if (cuts) db.exec('UPDATE files SET mtime_ms = -1');
+}
 
 export function createSchema(db: DatabaseSync): void {
   db.exec(CREATE);

@@ -28,6 +28,7 @@ import { ofSource, recentFiles, storeScope } from './usage-scope-table.ts';
 import { storeOthersFirst } from './usage-others-first.ts';
 import { fromNameTotals, namesAnswer } from './usage-name-rollup.ts';
 import { whileMapped } from './usage-mapped-read.ts';
+import { localHourStart } from './usage-rows.ts';
 
 type Input = MethodInput<'usageDashboard'>;
 type Output = MethodOutput<'usageDashboard'>;
@@ -107,7 +108,8 @@ function addedUp(catalogue: IndexedCatalogue, input: Input, annotated: Annotated
   const scope = usageScope(source, query, undefined, now);
   // The query's after:/before: also bound the hours counted, so `after:30d` is the past month's usage.
   const { afterMs, beforeMs } = scope.parsed.filters;
-  const hours = clockFor(catalogue, afterMs === undefined ? 0 : Math.floor(afterMs / HOUR_MS) * HOUR_MS, beforeMs ?? Number.MAX_SAFE_INTEGER, timeZone);
+  // From the start of the hour it falls in (the machine's local hour: usage-rows.ts cuts rows there too).
+  const hours = clockFor(catalogue, afterMs === undefined ? 0 : localHourStart(afterMs), beforeMs ?? Number.MAX_SAFE_INTEGER, timeZone);
   let parts: Parts;
   // The files the current block counts, given the first hour its calls are read from.
   let blockScope: (sinceMs: number) => UsageScope = () => claudeScope(source, query, now);

@@ -1,7 +1,7 @@
 // Everything the scan worker works out of a session for the usage reports and the dashboard, stored beside its index rows.
 import type { Session } from '../../shared/session.ts';
 import { rateLimitRows, type RateLimitRow } from './usage-limits.ts';
-import { usageRows, type UsageRow } from './usage-rows.ts';
+import { machineHourCut, usageRows, type UsageRow } from './usage-rows.ts';
 import { toolUses, turnCount, type ToolUse } from './usage-tools.ts';
 
 export interface UsageFacts {
@@ -15,6 +15,7 @@ export interface UsageFacts {
 
 export const noUsageFacts = (): UsageFacts => ({ hours: [], tools: [], turns: 0, limits: [] });
 
-export function usageFacts(session: Session): UsageFacts {
-  return { hours: usageRows(session), tools: toolUses(session), turns: turnCount(session), limits: rateLimitRows(session) };
+/** `cutAt`: where hourly rows are cut besides the UTC hour (usage-rows.ts: the machine's local hour; a test passes a zone's). */
+export function usageFacts(session: Session, cutAt: (atMs: number) => number = machineHourCut): UsageFacts {
+  return { hours: usageRows(session, cutAt), tools: toolUses(session), turns: turnCount(session), limits: rateLimitRows(session) };
 }

@@ -6,6 +6,7 @@ import type { UsageSource } from './usage-match.ts';
 import { eachHour } from './usage-hours-json.ts';
 import { eachTool } from './usage-tools-json.ts';
 import { localHours } from './usage-periods.ts';
+import { ROW_STEP_MS } from './usage-rows.ts';
 import { FAMILY_TABLE, OTHERS_TABLE } from './usage-scope-table.ts';
 import { projectName as firstLine } from './usage-write.ts';
 import { NONE, type Clock, type DayRow } from './usage-timeline.ts';
@@ -60,22 +61,22 @@ export interface SetSessions {
   turns: number[];
 }
 
-const HOUR_MS = 3_600_000;
 const SUM_COLUMNS = USAGE_SUMS.map((k) => `d.${k}`).join(', ');
 
 /**
- * The clock's hours on its first and last local day, as inclusive bounds on `hour_ms` (an hourly row starts on the
- * hour, and a local day's hours follow each other: its first hour after the clock's start to its last before the end).
+ * The clock's rows on its first and last local day, as inclusive bounds on `hour_ms` (a row starts on the hour, or
+ * where the machine's local hour begins within it: on a multiple of ROW_STEP_MS; a local day's rows follow each
+ * other: its first after the clock's start to its last before the end).
  */
 function edgeHours(local: ReturnType<typeof localHours>, clock: Clock, first: string, last: string): Array<[string, number, number]> {
   if (first === last) return [[first, clock.fromMs, clock.toMs]];
-  let end = Math.ceil(clock.fromMs / HOUR_MS) * HOUR_MS;
-  while (end <= clock.toMs && local(end).day === first) end += HOUR_MS;
-  let start = Math.floor(clock.toMs / HOUR_MS) * HOUR_MS;
-  while (start >= clock.fromMs && local(start).day === last) start -= HOUR_MS;
+  let end = Math.ceil(clock.fromMs / ROW_STEP_MS) * ROW_STEP_MS;
+  while (end <= clock.toMs && local(end).day === first) end += ROW_STEP_MS;
+  let start = Math.floor(clock.toMs / ROW_STEP_MS) * ROW_STEP_MS;
+  while (start >= clock.fromMs && local(start).day === last) start -= ROW_STEP_MS;
   return [
     [first, clock.fromMs, end - 1],
-    [last, start + HOUR_MS, clock.toMs],
+    [last, start + ROW_STEP_MS, clock.toMs],
   ];
 }
 
@@ -95,9 +96,9 @@ export function clockDays(clock: Clock): ClockDays {
   const first = local(clock.fromMs).day;
   const last = local(clock.toMs).day;
   const cuts = edgeHours(local, clock, first, last).filter(([day, from, to]) => {
-    const firstHour = Math.ceil(from / HOUR_MS) * HOUR_MS;
-    const lastHour = Math.floor(to / HOUR_MS) * HOUR_MS;
-    return firstHour > lastHour || local(firstHour - HOUR_MS).day === day || local(lastHour + HOUR_MS).day === day;
+    const firstRow = Math.ceil(from / ROW_STEP_MS) * ROW_STEP_MS;
+    const lastRow = Math.floor(to / ROW_STEP_MS) * ROW_STEP_MS;
+    return firstRow > lastRow || local(firstRow - ROW_STEP_MS).day === day || local(lastRow + ROW_STEP_MS).day === day;
   });
   return { first, last, cuts };
 }

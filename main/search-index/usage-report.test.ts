@@ -7,6 +7,7 @@ import { IndexedCatalogue } from './indexed-catalogue.ts';
 import { makeSession, readResult, textMessage } from './test-sessions.ts';
 import { usageReport } from './usage-report.ts';
 import { usageFacts } from './usage-facts.ts';
+import { hourCut } from './usage-rows.ts';
 
 let catalogue: IndexedCatalogue;
 
@@ -61,6 +62,20 @@ describe('usage reports', () => {
       ['2026-03-02', 3700],
       ['2026-03-09', 50],
     ]);
+  });
+
+  it('counts a call in the half hour after midnight in India on its own day, the index written there', () => {
+    catalogue = new IndexedCatalogue(new SessionIndex(':memory:'));
+    // 18:30 UTC is midnight in India (+5:30): the first call was made at 23:45 on March 1, the second at 00:15 on March 2.
+    const session = makeSession('india', { messages: [call('2026-03-01T18:15:00Z', 100, 0.1), call('2026-03-01T18:45:00Z', 200, 0.2)] });
+    const { result, text } = readResult(session);
+    catalogue.put('/roots/india.json', 100, 1, result.ok ? { ...result, text, usage: usageFacts(session, () => hourCut(330)) } : result);
+    catalogue.index.flush();
+    expect(report('daily', { timezone: 'Asia/Kolkata' }).rows.map((r) => [r.period, r.input])).toEqual([
+      ['2026-03-01', 100],
+      ['2026-03-02', 200],
+    ]);
+    expect(report('daily', { timezone: 'Asia/Kolkata', since: '2026-03-02' }).rows.map((r) => [r.period, r.input])).toEqual([['2026-03-02', 200]]);
   });
 
   it('adds up weeks from their Monday and months, and keeps to --since and --until', () => {
