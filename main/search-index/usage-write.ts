@@ -78,8 +78,11 @@ export class UsageWrites {
     this.insertTool = db.prepare('INSERT INTO usage_tools (file_id, name, calls, failures) VALUES (?, ?, ?, ?)');
     this.insertModel = db.prepare('INSERT OR IGNORE INTO usage_file_models (model, file_id) VALUES (?, ?)');
     this.insertPack = db.prepare('INSERT OR REPLACE INTO usage_file_packs (file_id, pack) VALUES (?, ?)');
+    // An upsert, not INSERT OR REPLACE: with the table's second index (usage_sessions_narrow) REPLACE cost ~20 µs a
+    // file, this ~7 (10,000 OpenCode sessions' first scan replayed on one thread: 207 -> 74 ms); the row is the same.
     this.insertSession = db.prepare(
-      'INSERT OR REPLACE INTO usage_sessions (file_id, format, zone, project, turns, length_bucket, top_level, with_usage, tools) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO usage_sessions (file_id, format, zone, project, turns, length_bucket, top_level, with_usage, tools) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (file_id) DO UPDATE SET ${['format', 'zone', 'project', 'turns', 'length_bucket', 'top_level', 'with_usage', 'tools'].map((c) => `${c} = excluded.${c}`).join(', ')}`,
     );
     this.addProjectDay =
       db.prepare(`INSERT INTO usage_project_days (zone, day, project, format, ${USAGE_SUMS.join(', ')}) VALUES (?, ?, ?, ?, ${USAGE_SUMS.map(() => '?').join(', ')})
