@@ -13,8 +13,11 @@ import { Prng } from '../bench/prng.ts';
 const CHILD = resolve(import.meta.dirname, 'fixtures/crash-writer.ts');
 const LANES = 6;
 const TARGET_KILLS = 240;
-/** Stops early on a slow or busy machine (245 kills took 29 s on a busy 2-core one); the floor still demands 100+ kills. */
-const BUDGET_MS = 35_000;
+/**
+ * Stops early on a slow or busy machine (245 kills took 29 s on a busy 2-core one; at a load of 4-6 on the same
+ * machine, 35 s gave only 74); the floor still demands 100+ kills.
+ */
+const BUDGET_MS = 60_000;
 const MIN_KILLS = 100;
 /** Which writers close, what they probe and when they are killed come from this seed (printed; set it to replay a run). */
 const SEED = Number(process.env.SESSION_VAULT_CRASH_SEED ?? 20261126);
