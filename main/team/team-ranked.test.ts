@@ -8,6 +8,19 @@ import { searchTeam } from './team-search.ts';
 import { CHUNK_CHARS } from './team-text.ts';
 import { STORE_KINDS, storeHolding } from './test-store-kinds.ts';
 
+/** Queries whose pages, read in parts, must be slices of the whole answer: words, a phrase, a prefix, an identifier, a filter. */
+const PAGED_QUERIES = [
+  'heron',
+  'heron egret',
+  'grey heron',
+  'heron -egret',
+  '"the heron"',
+  'heron*',
+  'heronwatch',
+  'machine:marsh heron',
+  'heron after:2026-01-06',
+];
+
 const filler = (n: number) => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27)).slice(0, n);
 /** A session last active on day `day` of January 2026 (a later day is newer). */
 const on = (day: number) => ({
@@ -109,70 +122,45 @@ describeWithPostgres('team search in rank order', (pgs) => {
         expect(first).toMatchObject({ total: 1, totalCapped: false });
       });
 
+      /** Each page (from the start, and a short one past the first hit) of `q` read with `options` is that slice of `whole`. */
+      async function expectPages(q: string, whole: Awaited<ReturnType<typeof searchTeam>>, options: Parameters<typeof searchTeam>[2], named: string) {
+        for (const [offset, limit] of [
+          [0, 50],
+          [1, 2],
+        ] as const) {
+          const part = await searchTeam(owner.client, q, { ...options, offset, limit });
+          expect(
+            part.hits.map((h) => [h.key, h.score]),
+            `${named} offset ${offset}`,
+          ).toEqual(whole.hits.slice(offset, offset + limit).map((h) => [h.key, h.score]));
+          // (A page past the end has the total too on the ranked read; a RUM store's phrase, read as before, says 0 there.)
+          if (part.hits.length) expect(part.total, named).toBe(whole.total);
+        }
+      }
+
       it('finds the same pages when the newest sessions looked up one by one are few and the rest come through the indexes', async () => {
-        const queries = [
-          'heron',
-          'heron egret',
-          'grey heron',
-          'heron -egret',
-          '"the heron"',
-          '"heron stood"',
-          'heron*',
-          'heronwatch',
-          'machine:marsh heron',
-          'heron after:2026-01-06',
-        ];
-        for (const q of queries) {
+        for (const q of [...PAGED_QUERIES, '"heron stood"']) {
           const whole = await searchTeam(owner.client, q);
-          for (const window of [1, 3])
-            for (const [offset, limit] of [
-              [0, 50],
-              [1, 2],
-            ] as const) {
-              const part = await searchTeam(owner.client, q, { window, offset, limit });
-              expect(
-                part.hits.map((h) => [h.key, h.score]),
-                `${q} window ${window} offset ${offset}`,
-              ).toEqual(whole.hits.slice(offset, offset + limit).map((h) => [h.key, h.score]));
-              // (A page past the end has the total too on the ranked read; a RUM store's phrase, read as before, says 0 there.)
-              if (part.hits.length) expect(part.total, q).toBe(whole.total);
-            }
+          for (const window of [1, 3]) await expectPages(q, whole, { window }, `${q} window ${window}`);
         }
       });
 
       it('finds the same pages when only some places look the newest sessions up one by one (the words estimated too rare for the title or the prompts)', async () => {
-        const queries = [
-          'heron',
-          'heron egret',
-          'grey heron',
-          'heron -egret',
-          '"the heron"',
-          'heron*',
-          'heronwatch',
-          'machine:marsh heron',
-          'heron after:2026-01-06',
-        ];
         // Only the rest looks the window up (an identifier substring would fill it), or the prompts and the rest (titles rare).
         const estimates = [
           { share: 1, wordShare: 0, titleShare: 0, commonIdent: true, readWhole: [] },
           { share: 1, wordShare: 1, titleShare: 0, commonIdent: false, readWhole: [] },
         ];
-        for (const q of queries) {
+        for (const q of PAGED_QUERIES) {
           const whole = await searchTeam(owner.client, q, { estimate: null });
           for (const estimate of estimates)
             for (const window of [undefined, 1, 3])
-              for (const [offset, limit] of [
-                [0, 50],
-                [1, 2],
-              ] as const) {
-                const part = await searchTeam(owner.client, q, { estimate, offset, limit, ...(window === undefined ? {} : { window }) });
-                const named = `${q} titles ${estimate.titleShare} words ${estimate.wordShare} window ${window} offset ${offset}`;
-                expect(
-                  part.hits.map((h) => [h.key, h.score]),
-                  named,
-                ).toEqual(whole.hits.slice(offset, offset + limit).map((h) => [h.key, h.score]));
-                if (part.hits.length) expect(part.total, named).toBe(whole.total);
-              }
+              await expectPages(
+                q,
+                whole,
+                { estimate, ...(window === undefined ? {} : { window }) },
+                `${q} titles ${estimate.titleShare} words ${estimate.wordShare} window ${window}`,
+              );
         }
       });
 
