@@ -33,6 +33,7 @@ const SLOW = [
   'main/pricing/usage-ccusage-breakdowns.test.ts',
   'main/pricing/usage-blocks-ccusage.test.ts',
   'main/cli/usage-fast-path.test.ts',
+  'main/search-index/usage-zones.test.ts',
   'main/cli/fast-paths.test.ts',
   'build/packaging.test.ts',
   'build/electronegativity.test.ts',

@@ -108,8 +108,16 @@ function addedUp(catalogue: IndexedCatalogue, input: Input, annotated: Annotated
   const scope = usageScope(source, query, undefined, now);
   // The query's after:/before: also bound the hours counted, so `after:30d` is the past month's usage.
   const { afterMs, beforeMs } = scope.parsed.filters;
-  // From the start of the hour it falls in (the machine's local hour: usage-rows.ts cuts rows there too).
-  const hours = clockFor(catalogue, afterMs === undefined ? 0 : localHourStart(afterMs), beforeMs ?? Number.MAX_SAFE_INTEGER, timeZone);
+  // Whole hours: from the start of the hour after: falls in to the end of before:'s (the machine's local hours, where
+  // usage-rows.ts cuts rows too). A local hour of a zone a half hour off UTC is two rows, and the day rows keep hours
+  // whole: counting one of its rows alone (`before:2026-06-10`, a UTC day, ends at 21:30 in Newfoundland) made the
+  // heatmap's cell the totals' half less a whole hour, negative.
+  const hours = clockFor(
+    catalogue,
+    afterMs === undefined ? 0 : localHourStart(afterMs),
+    beforeMs === undefined ? Number.MAX_SAFE_INTEGER : localHourStart(beforeMs) + HOUR_MS - 1,
+    timeZone,
+  );
   let parts: Parts;
   // The files the current block counts, given the first hour its calls are read from.
   let blockScope: (sinceMs: number) => UsageScope = () => claudeScope(source, query, now);
