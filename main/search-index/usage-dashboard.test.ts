@@ -122,7 +122,7 @@ describe('usage dashboard', () => {
     expect(site.tools.map((t) => t.name)).toEqual(['Bash', 'Read']);
     expect(dashboard('parser').projects.map((p) => p.name)).toEqual(['app']);
     expect(dashboard('after:2026-03-02').days.map((x) => x.day)).toEqual(['2026-03-02']);
-    expect(dashboard('after:2026-03-01T09:20 before:2026-03-01T23:00').totals.totalTokens).toBe(1000 + 4000);
+    expect(dashboard('after:2026-03-01T09:20Z before:2026-03-01T23:00Z').totals.totalTokens).toBe(1000 + 4000);
   });
 
   it('shows the latest 5-hour block of the Claude sessions', () => {
