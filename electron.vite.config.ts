@@ -2,9 +2,12 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { nodeBuiltinsPlugin } from './build/node-builtins-plugin.ts';
 
 export default defineConfig({
   main: {
+    // Built-ins through process.getBuiltinModule, not ES module facades (build/node-builtins-plugin.ts).
+    plugins: [nodeBuiltinsPlugin()],
     build: {
       outDir: 'out/main',
       // zod bundled (every other package stays in node_modules): imported as a package it is 120 modules, its 50
