@@ -80,6 +80,17 @@ describe('a one-shot command loads what it uses', () => {
     expect(keysOf(starred.stdout)).toEqual([['jido-code:j-1', true]]);
   });
 
+  it('a quick search from an index nothing changed loads no package, --sort checked included', async () => {
+    const args = ['search', 'nightly', '--json', '--sort', 'updated', '--root', root, '--no-defaults'];
+    expect((await loaded('full-search', args, 'data-quick-search')).packages).toContain('zod');
+    const quick = await loaded('quick-search', args, 'data-quick-search');
+    expect(quick.code).toBe(0);
+    expect((JSON.parse(quick.stdout) as { results: Array<{ summary: { key: string } }> }).results.map((r) => r.summary.key)).toEqual(['jido-code:j-1']);
+    expect(quick.packages).toEqual([]);
+    const wrong = await loaded('quick-search-bad-sort', ['search', 'nightly', '--sort', 'newest', '--root', root, '--no-defaults'], 'data-quick-search');
+    expect(wrong.code).toBe(2);
+  });
+
   it('--version and --help load no package at all', async () => {
     for (const flag of ['--version', '--help']) {
       const run = await loaded(flag.slice(2), [flag]);

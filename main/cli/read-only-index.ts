@@ -24,7 +24,7 @@ export function readOnlyIndex(db: DatabaseSync): IndexReads {
       const out = new Map<string, SummaryResponse>();
       if (!paths.length) return out;
       const rows = prepared(
-        'SELECT f.path AS path, r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path IN (SELECT value FROM json_each(?))',
+        'SELECT f.path AS path, r.result AS result FROM json_each(?) j JOIN files f ON f.path = j.value JOIN results r ON r.id = f.id',
       ).iterate(JSON.stringify(paths)) as Iterable<{ path: string; result: string }>;
       for (const row of rows) {
         try {

@@ -1,6 +1,7 @@
 // `session-vault search "<query>"`: full-text search with filters over the same index the app uses.
 import { resolve } from 'node:path';
-import { SearchSort, type Facets, type SearchResult } from '../../shared/search-api.ts';
+import { oneOf, SEARCH_SORTS } from '../../shared/contract-values.ts';
+import type { Facets, SearchResult } from '../../shared/search-api.ts';
 import { resolveDataDir } from '../env/data-dir.ts';
 import type { SearchOutput } from '../search-index/search-service.ts';
 import { UsageError } from './usage-error.ts';
@@ -27,7 +28,7 @@ Query syntax:
 Options:
   --json          print the results (summary, snippet, matching message) as JSON
   --limit N       how many results (default 20)
-  --sort KEY      ${SearchSort.options.join(', ')}: relevance (default when there
+  --sort KEY      ${SEARCH_SORTS.join(', ')}: relevance (default when there
                   are words) or the largest/newest first (date is the same as updated)
   --facets        also print how many matching sessions each source, project, branch, status,
                   outcome, model and tag has, with the filter that selects them
@@ -94,8 +95,8 @@ export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process
   if (!query && !values.facets) throw new UsageError(`give a query, e.g. session-vault search "merge conflict"\n\n${SEARCH_HELP}`);
   const limit = values.limit === undefined ? 20 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit must be a whole number from 1 to 1000');
-  const sort = values.sort === undefined ? undefined : SearchSort.safeParse(values.sort.toLowerCase()).data;
-  if (values.sort !== undefined && sort === undefined) throw new UsageError(`--sort must be one of ${SearchSort.options.join(', ')}`);
+  const sort = values.sort === undefined ? undefined : oneOf(SEARCH_SORTS, values.sort.toLowerCase());
+  if (values.sort !== undefined && sort === undefined) throw new UsageError(`--sort must be one of ${SEARCH_SORTS.join(', ')}`);
   const facets = values.facets === true;
   const print = (page: SearchOutput) => {
     for (const problem of page.problems) process.stderr.write(`warning: ${sanitizeForTerminal(problem)}\n`);

@@ -1,6 +1,9 @@
-// Path checks: what counts as inside a folder the user made known.
+// Path checks: what counts as inside a folder the user made known, and where a link really points.
+import { mkdir, mkdtemp, realpath, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandHome, isWithin } from './paths.ts';
+import { canonical, expandHome, isWithin } from './paths.ts';
 
 describe('isWithin', () => {
   it('holds for the folder itself and anything below it', () => {
@@ -25,5 +28,19 @@ describe('expandHome', () => {
     expect(expandHome('~', '/home/me')).toBe('/home/me');
     expect(expandHome('~/.codex', '/home/me')).toBe('/home/me/.codex');
     expect(expandHome('/tmp/~x', '/home/me')).toBe('/tmp/~x');
+  });
+});
+
+describe('canonical', () => {
+  it('follows a link to where it points, and leaves a path that does not exist absolute and normalised', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'sv-canonical-')));
+    try {
+      await mkdir(join(dir, 'real'));
+      await symlink(join(dir, 'real'), join(dir, 'link'));
+      expect(await canonical(join(dir, 'link'))).toBe(join(dir, 'real'));
+      expect(await canonical(`${dir}/gone/../missing`)).toBe(join(dir, 'missing'));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

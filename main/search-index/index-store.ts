@@ -50,7 +50,7 @@ export class SessionIndex {
     this.note = note ?? opened.note;
     this.resultOf = this.db.prepare('SELECT r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path = ?');
     this.resultsOf = this.db.prepare(
-      'SELECT f.path AS path, r.result AS result FROM files f JOIN results r ON r.id = f.id WHERE f.path IN (SELECT value FROM json_each(?))',
+      'SELECT f.path AS path, r.result AS result FROM json_each(?) j JOIN files f ON f.path = j.value JOIN results r ON r.id = f.id',
     );
     const inline = () => new InlineWriter(this.db);
     this.tidyLimits = tidyLimits;
