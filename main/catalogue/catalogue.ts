@@ -5,6 +5,8 @@ import { isWithin } from '../roots/paths.ts';
 import { pathHash, summaryOf } from './catalogue-summary.ts';
 export { summaryOf } from './catalogue-summary.ts';
 import { containedRef } from './contained-sessions.ts';
+import { HiddenPathBookkeeping } from './hidden-path-bookkeeping.ts';
+import type { HiddenPaths } from './hidden-paths.ts';
 
 /** What every entry keeps in memory: enough to key, group, count and sweep sessions without their summaries. */
 export interface EntryFacts {
@@ -33,15 +35,6 @@ export interface CatalogueEntry extends EntryFacts {
   companions: string[];
   /** When it was written, in the catalogue's own count of writes (see `writes`). */
   written: number;
-}
-
-/** Paths the list does not show at top level, and how many entries name each parent key (Catalogue.hiddenPaths). */
-export interface HiddenPaths {
-  /** Kept copies whose session is listed as another file (its live file, or a later copy). */
-  readonly shadowed: readonly string[];
-  /** Sub-agents whose parent is here: the list shows them under it. */
-  readonly children: readonly string[];
-  readonly childCounts: ReadonlyMap<string, number>;
 }
 
 export interface ListQuery {
@@ -139,12 +132,12 @@ export class Catalogue {
   private readonly ownersByCompanion = new Map<string, Set<string>>();
   /** Contained sessions' paths by their store: what a store's listing is compared with. */
   private readonly byStore = new Map<string, Set<string>>();
-  /** Paths of the vault's kept copies, and of the entries naming each parent key: what the list's view reads, not every entry. */
-  private readonly copyPaths = new Set<string>();
-  private readonly pathsByParent = new Map<string, Set<string>>();
-  /** Moves when a put or remove can change what the list hides; `hidden` is kept until it does. */
-  private hiddenVersion = 0;
-  private hidden: (HiddenPaths & { version: number }) | null = null;
+  /** Kept copies and sub-agents by parent, and what the list hides, kept until a put or remove can change it. */
+  private readonly hidden = new HiddenPathBookkeeping({
+    keyAt: (path) => (this.byPath.get(path) as Entry).key,
+    listedPath: (key) => this.pathByKey.get(key) ?? this.copyByKey.get(key),
+    hasCopy: (key) => this.copyByKey.has(key),
+  });
   private writeCount = 0;
 
   get size(): number {
@@ -219,18 +212,8 @@ export class Catalogue {
   }
 
   private add(entry: Entry, kind: VaultKind): void {
-    const previous = this.byPath.get(entry.path);
-    if (previous && this.touchesHidden(previous)) this.hiddenVersion++;
-    if (previous) this.forgetParent(previous);
+    this.hidden.put(entry, this.byPath.get(entry.path), kind === 'copy');
     this.byPath.set(entry.path, entry);
-    if (entry.parentKey) {
-      const paths = this.pathsByParent.get(entry.parentKey) ?? new Set<string>();
-      paths.add(entry.path);
-      this.pathsByParent.set(entry.parentKey, paths);
-    }
-    if (kind === 'copy') this.copyPaths.add(entry.path);
-    else this.copyPaths.delete(entry.path);
-    if (this.touchesHidden(entry)) this.hiddenVersion++;
     if (entry.store) {
       const members = this.byStore.get(entry.store) ?? new Set<string>();
       members.add(entry.path);
@@ -246,21 +229,6 @@ export class Catalogue {
       owners.add(entry.path);
       this.ownersByCompanion.set(c, owners);
     }
-  }
-
-  /**
-   * Whether an entry's put or remove can change what the list hides: it is a sub-agent, a kept copy, the parent of one,
-   * or a session the vault keeps a copy of. A session on its own (most puts: a live session growing) changes nothing.
-   */
-  private touchesHidden(entry: CatalogueEntry): boolean {
-    return entry.parentKey !== null || this.copyPaths.has(entry.path) || this.pathsByParent.has(entry.key) || this.copyByKey.has(entry.key);
-  }
-
-  private forgetParent(entry: CatalogueEntry): void {
-    if (!entry.parentKey) return;
-    const paths = this.pathsByParent.get(entry.parentKey);
-    paths?.delete(entry.path);
-    if (paths && !paths.size) this.pathsByParent.delete(entry.parentKey);
   }
 
   private forgetKey(entry: CatalogueEntry): void {
@@ -311,7 +279,7 @@ export class Catalogue {
   remove(path: string): string | null {
     const entry = this.byPath.get(path);
     if (!entry) return null;
-    if (this.touchesHidden(entry)) this.hiddenVersion++;
+    this.hidden.remove(entry);
     this.forgetCompanions(entry);
     if (entry.store) {
       const members = this.byStore.get(entry.store);
@@ -319,8 +287,6 @@ export class Catalogue {
       if (members && !members.size) this.byStore.delete(entry.store);
     }
     this.byPath.delete(path);
-    this.forgetParent(entry);
-    this.copyPaths.delete(path);
     this.forgetKey(entry);
     return entry.key;
   }
@@ -374,24 +340,11 @@ export class Catalogue {
   }
 
   /**
-   * What the list does not show at top level, worked out again only after a put or remove that can change it (the same
-   * object until then): kept copies shadowed by their live file (or by a later copy), and sub-agents whose parent is
-   * here (listed under it); with how many entries name each parent key.
+   * What the list does not show at top level (hidden-paths.ts), worked out again only after a put or remove that can change
+   * it (the same object until then): shadowed kept copies, sub-agents listed under their parent, and each parent's count.
    */
   hiddenPaths(): HiddenPaths {
-    if (this.hidden?.version === this.hiddenVersion) return this.hidden;
-    const holderOf = (key: string) => this.pathByKey.get(key) ?? this.copyByKey.get(key);
-    const shadowed: string[] = [];
-    for (const path of this.copyPaths) if (holderOf((this.byPath.get(path) as Entry).key) !== path) shadowed.push(path);
-    const children: string[] = [];
-    const childCounts = new Map<string, number>();
-    for (const [parentKey, paths] of this.pathsByParent) {
-      childCounts.set(parentKey, paths.size);
-      if (holderOf(parentKey) === undefined) continue;
-      for (const path of paths) if (holderOf((this.byPath.get(path) as Entry).key) === path) children.push(path);
-    }
-    this.hidden = { version: this.hiddenVersion, shadowed, children, childCounts };
-    return this.hidden;
+    return this.hidden.hiddenPaths();
   }
 
   /** The parent keys that entries name, each with how many name it (whether or not the parent is here). */
@@ -401,7 +354,7 @@ export class Catalogue {
 
   /** Keys of the sessions that name `key` as their parent (sub-agents), whatever their own file. */
   childrenOf(key: string): string[] {
-    return [...(this.pathsByParent.get(key) ?? [])].map((path) => (this.byPath.get(path) as Entry).key).sort();
+    return this.hidden.childKeys(key);
   }
 
   list(query: ListQuery, decorate: Decorate = (s) => s): { sessions: SessionSummary[]; total: number } {

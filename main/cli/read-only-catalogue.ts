@@ -1,6 +1,7 @@
 // The catalogue as a finished scan leaves it, rebuilt from the index file alone (read-only): what search-service.ts reads of an IndexedCatalogue, so the CLI's fast paths list and search with the app's own code.
 import type { SessionSummary } from '../../shared/session.ts';
-import type { CatalogueEntry, HiddenPaths, VaultKind } from '../catalogue/catalogue.ts';
+import type { CatalogueEntry, VaultKind } from '../catalogue/catalogue.ts';
+import { hiddenPaths } from '../catalogue/hidden-paths.ts';
 import type { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import type { IndexReads } from './read-only-index.ts';
@@ -75,8 +76,8 @@ export function readOnlyCatalogue(
   const byPath = new Map<string, CatalogueEntry>();
   const pathByKey = new Map<string, string>();
   const copyByKey = new Map<string, string>();
-  const copies: CatalogueEntry[] = [];
-  const byParent = new Map<string, CatalogueEntry[]>();
+  const copies: string[] = [];
+  const byParent = new Map<string, string[]>();
   const files = index.statement('SELECT path, key, size, mtime_ms, parent_key, readable, status FROM files ORDER BY id');
   // Rows as arrays: a third of the time of row objects (SessionIndex.storedFacts reads them so too).
   files.setReturnArrays(true);
@@ -87,27 +88,25 @@ export function readOnlyCatalogue(
     byPath.set(path, entry);
     if (parentKey) {
       const children = byParent.get(parentKey);
-      if (children) children.push(entry);
-      else byParent.set(parentKey, [entry]);
+      if (children) children.push(path);
+      else byParent.set(parentKey, [path]);
     }
     if (kindOf(path) === 'copy') {
       copyByKey.set(key, path);
-      copies.push(entry);
+      copies.push(path);
     }
     // A restore would give the second holder of a key another one (and write it): only a full start does that.
     else if (pathByKey.has(key)) throw new Error(`two files hold the key ${key}`);
     else pathByKey.set(key, path);
   }
   const entryAt = (path: string | undefined) => (path === undefined ? undefined : byPath.get(path));
-  // As Catalogue.hiddenPaths works them out; this catalogue never changes.
-  const holderOf = (key: string) => pathByKey.get(key) ?? copyByKey.get(key);
-  const hidden: HiddenPaths = {
-    shadowed: copies.filter((e) => holderOf(e.key) !== e.path).map((e) => e.path),
-    children: [...byParent].flatMap(([parentKey, children]) =>
-      holderOf(parentKey) === undefined ? [] : children.filter((e) => holderOf(e.key) === e.path).map((e) => e.path),
-    ),
-    childCounts: new Map([...byParent].map(([parentKey, children]) => [parentKey, children.length])),
-  };
+  // As Catalogue.hiddenPaths works them out (hidden-paths.ts); this catalogue never changes.
+  const hidden = hiddenPaths(
+    copies,
+    byParent,
+    (path) => (byPath.get(path) as CatalogueEntry).key,
+    (key) => pathByKey.get(key) ?? copyByKey.get(key),
+  );
   return {
     // searchIndex and countFacets read through it; the stand-in has no writer behind it.
     index: index as IndexedCatalogue['index'],

@@ -15,7 +15,7 @@ import {
 } from './usage-schema.ts';
 import { addFileModels, CREATE_FILE_MODELS } from './usage-file-models.ts';
 import { addNameTotals, CREATE_NAME_TOTALS } from './usage-name-totals.ts';
-import { addFileDays, addFilePacks } from './usage-write.ts';
+import { addFileDays, addFilePacks } from './usage-schema-steps.ts';
 import { machineCutsHours } from './usage-rows.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */

@@ -2,7 +2,8 @@
 import type { SessionSummary } from '../../shared/session.ts';
 import type { Facets, SearchResult, SearchSort } from '../../shared/search-api.ts';
 import { emptyFacets } from '../../shared/contract-values.ts';
-import type { CatalogueEntry, Decorate, HiddenPaths, ListQuery } from '../catalogue/catalogue.ts';
+import type { CatalogueEntry, Decorate, ListQuery } from '../catalogue/catalogue.ts';
+import type { HiddenPaths } from '../catalogue/hidden-paths.ts';
 import { indexGeneration } from './index-generation.ts';
 import type { IndexedCatalogue } from './indexed-catalogue.ts';
 import { countFacets } from './facets.ts';

@@ -64,7 +64,7 @@ export function localHourStart(atMs: number, cutAt: (atMs: number) => number = m
 }
 
 /** The start of the row a call at `atMs` counts in: its UTC hour's, or the cut's when the call is past it. */
-export function rowStart(atMs: number, cutAt: (atMs: number) => number = machineHourCut): number {
+function rowStart(atMs: number, cutAt: (atMs: number) => number = machineHourCut): number {
   const utcHourMs = Math.floor(atMs / HOUR_MS) * HOUR_MS;
   const cut = cutAt(atMs);
   return cut !== 0 && atMs - utcHourMs >= cut ? utcHourMs + cut : utcHourMs;

@@ -41,7 +41,7 @@ export interface RankedQuery {
   window: string;
   /**
    * The places (weights) that look the window's sessions up; the others read their indexes' matches alone (the rest
-   * is always among them: team-query.ts leaves the title and prompts out when their words would not fill the rows
+   * is always among them: team-lookup-window.ts leaves the title and prompts out when their words would not fill the rows
    * from the window). Absent: every place. Ignored by a read in another order (team-search-sorted.ts).
    */
   windowPlaces?: string[];
