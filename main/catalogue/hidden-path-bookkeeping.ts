@@ -75,8 +75,8 @@ export class HiddenPathBookkeeping {
     return this.hidden;
   }
 
-  /** Keys of the entries that name `parentKey` as their parent, sorted. */
+  /** Keys of the sessions that name `parentKey` as their parent, sorted, each once (a kept copy shares its session's key). */
   childKeys(parentKey: string): string[] {
-    return [...(this.pathsByParent.get(parentKey) ?? [])].map((path) => this.lookups.keyAt(path)).sort();
+    return [...new Set([...(this.pathsByParent.get(parentKey) ?? [])].map((path) => this.lookups.keyAt(path)))].sort();
   }
 }

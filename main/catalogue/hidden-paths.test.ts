@@ -57,6 +57,9 @@ describe('hidden paths', () => {
     const parent = { path: '/r/p.jsonl', key: 'claude-code:p' };
     const agent = { path: '/r/p/subagents/agent-a.jsonl', key: 'claude-code:p/agent-a', parentKey: 'claude-code:p' };
     const agentCopy = { ...agent, path: '/vault/sessions/a/agent-a.jsonl', copy: true };
-    expect(hiddenOf([parent, agentCopy, agent])).toMatchObject({ shadowed: [agentCopy.path], children: [agent.path] });
+    const hidden = hiddenOf([parent, agentCopy, agent]);
+    expect(hidden).toMatchObject({ shadowed: [agentCopy.path], children: [agent.path] });
+    // One sub-agent, though two files name the parent.
+    expect([...hidden.childCounts]).toEqual([['claude-code:p', 1]]);
   });
 });
