@@ -86,6 +86,20 @@ describe('Catalogue', () => {
     expect(c.hiddenPaths().shadowed).toEqual([]);
   });
 
+  it('lists a session the vault kept twice once, and counts a kept sub-agent once under its parent', () => {
+    const c = new Catalogue((path) => (path.startsWith('/vault/') ? 'copy' : null));
+    c.put('/r/p.jsonl', 1, 1, summary('claude-code:p'));
+    c.put('/r/a.jsonl', 1, 1, summary('claude-code:a', { parentKey: 'claude-code:p' }));
+    c.put('/vault/a.jsonl', 1, 1, summary('claude-code:a', { parentKey: 'claude-code:p' }));
+    expect(c.list({}).sessions.map((s) => [s.key, s.childCount])).toEqual([['claude-code:p', 1]]);
+    expect(c.childrenOf('claude-code:p')).toEqual(['claude-code:a']);
+    // Two copies of one session whose source is gone: the one that stands for it is listed, as the index's list does.
+    c.put('/vault/old/q.jsonl', 1, 1, summary('claude-code:q'));
+    c.put('/vault/new/q.jsonl', 1, 1, summary('claude-code:q'));
+    expect(c.list({ text: 'q' }).sessions.map((s) => [s.key, s.primaryPath])).toEqual([['claude-code:q', '/vault/new/q.jsonl']]);
+    expect(c.hiddenPaths().shadowed).toEqual(['/vault/a.jsonl', '/vault/old/q.jsonl']);
+  });
+
   it('works out what the list hides again only after a put or remove that can change it', () => {
     const c = new Catalogue((path) => (path.startsWith('/vault/') ? 'copy' : null));
     c.put('/r/p.jsonl', 1, 1, summary('claude-code:p'));

@@ -363,8 +363,9 @@ export class Catalogue {
     const matches: SessionSummary[] = [];
     for (const { path, summary } of this.byPath.values()) {
       const kind = this.vaultKind(path);
-      // A kept session is listed once: live while its source exists, from the vault once it is gone.
-      if (kind === 'copy' && this.pathByKey.has(summary.key)) continue;
+      // A kept session is listed once: live while its source exists, from the vault once it is gone (by the copy that
+      // stands for it, when the vault holds two: hidden-paths.ts's rule).
+      if (kind === 'copy' && (this.pathByKey.has(summary.key) || this.copyByKey.get(summary.key) !== path)) continue;
       // A sub-agent is listed under its parent; one whose parent file is gone stays visible at top level.
       if (!query.includeChildren && summary.parentKey && (this.pathByKey.has(summary.parentKey) || this.copyByKey.has(summary.parentKey))) continue;
       const s = decorate({
