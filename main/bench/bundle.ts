@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { exportBundle } from '../bundle/export-bundle.ts';
 import { benchServices } from './bench-services.ts';
 import { writeClaudeTranscript } from './generate-large.ts';
+import { settle } from './settle.ts';
 
 export interface BundleRun {
   label: string;
@@ -82,19 +83,6 @@ function cliExport(dataDir: string, root: string, keys: string[], out: string): 
   });
 }
 
-/**
- * Waits until this process is quiet (under a tenth of a core for a second, at most two minutes): the
- * catalogue's index is still being written in the background after a scan, and would slow whatever runs first.
- */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 120; i++) {
-    const before = process.cpuUsage();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const used = process.cpuUsage(before);
-    if (used.user + used.system < 100_000) return;
-  }
-}
-
 /** Info-ZIP's wall time and CPU time (bash's `times` reports its children's user and system seconds). */
 function zipBaseline(root: string, out: string): Promise<{ ms: number; cpuMs: number | null } | null> {
   return new Promise((resolve) => {
@@ -135,7 +123,7 @@ export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<Bund
     const openLoader = () => services.bundles.openLoader();
     const zipped: Array<{ ms: number; cpuMs: number | null; bytes: number }> = [];
     const runZip = async () => {
-      await settle();
+      await settle(1000, 120_000);
       const out = join(base, 'baseline.zip');
       const z = await zipBaseline(root, out);
       if (z) zipped.push({ ...z, bytes: (await stat(out)).size });
@@ -147,7 +135,7 @@ export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<Bund
       ['export, redacted (default)', true],
     ] as const) {
       const out = join(base, `${redact ? 'redacted' : 'plain'}.zip`);
-      await settle();
+      await settle(1000, 120_000);
       const t0 = performance.now();
       const cpu0 = process.cpuUsage();
       const loader = openLoader();
@@ -158,7 +146,7 @@ export async function benchBundle(corpusMb = 1024, sessionMb = 16): Promise<Bund
     }
     // The CLI in a process of its own: the memory figure that matters, free of this process's corpus and scans.
     const cliOut = join(base, 'cli.zip');
-    await settle();
+    await settle(1000, 120_000);
     const cli = await cliExport(join(base, 'data'), root, keys, cliOut);
     runs.push({
       label: 'session-vault export (CLI)',

@@ -8,6 +8,7 @@ import { CLI } from './list-vs-ccusage.ts';
 import { realisticCorpus, type RealisticCorpus } from './realistic-corpus/corpus.ts';
 import { RG, recallWords } from './search-recall.ts';
 import { timedProcess } from './timed-process.ts';
+import { settle } from './settle.ts';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 
@@ -56,7 +57,7 @@ export async function benchCliStartup(o: CliStartupOptions): Promise<CliStartupF
     const env = { ...process.env, SESSION_VAULT_HOME: dataDir, HOME: home };
     // Each timed process starts with this one idle: its own collector, busy after parsing a run's 1.7 MB of output,
     // would take one of the machine's two cores from the process measured.
-    const timed = async (command: string, args: string[]) => (await settle(), timedProcess(command, args, env));
+    const timed = async (command: string, args: string[]) => (await settle(100, 2000), timedProcess(command, args, env));
     const cli = (...args: string[]) => timed(process.execPath, [CLI, ...args, '--no-defaults', '--root', corpus.root]);
     // The rarest, a middling and the most common of the recall words (search-recall.ts), with the files rg finds them in.
     const picked = await recallWords(corpus, repo, 3);
@@ -94,16 +95,6 @@ export async function benchCliStartup(o: CliStartupOptions): Promise<CliStartupF
     return { corpus, nodeMs, versionMs, listMs, fullListMs, listed, words, load: [load0, loadavg()] };
   } finally {
     await rm(base, { recursive: true, force: true });
-  }
-}
-
-/** Waits (at most 2 s) until this process used under a tenth of a core over 100 ms, its threads included. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) {
-    const before = process.cpuUsage();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const used = process.cpuUsage(before);
-    if (used.user + used.system < 10_000) return;
   }
 }
 

@@ -17,6 +17,7 @@ import { benchServices } from './bench-services.ts';
 import { generateCorpus, type Corpus } from './corpus.ts';
 import { copyBaseline, type CopyBaseline } from './team-copy-baseline.ts';
 import { teamQueries } from './team-queries.ts';
+import { settle } from './settle.ts';
 
 export interface TeamPushRun {
   sessions: number;
@@ -71,16 +72,6 @@ async function createDatabase(cluster: PgCluster, name: string): Promise<string>
 }
 
 const connect = (url: string) => connectTeam(resolveTeamTarget(undefined, { SESSION_VAULT_TEAM_URL: url }));
-
-/** Waits until this process is quiet (the index's writer done after a scan), at most two minutes. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 120; i++) {
-    const before = process.cpuUsage();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const used = process.cpuUsage(before);
-    if (used.user + used.system < 100_000) return;
-  }
-}
 
 /** A push as `session-vault team push --yes` makes it: the bundles' worker loader, the ledger, the catalogue's listing. */
 async function timedPush(
@@ -201,17 +192,17 @@ export async function benchTeam(total = 10_000, firstCount = 1000): Promise<Team
     conns.push(member);
     const ledger = await PushLedger.open(join(base, 'data'), storeUrl, MACHINE);
     const firstKeys = keys.slice(0, firstCount);
-    await settle();
+    await settle(1000, 120_000);
     const first = (await timedPush(services, cluster, member, firstKeys, ledger, listings)).run;
 
     const copyUrl = await createDatabase(cluster, 'copy_baseline');
     const copyOwner = await connect(copyUrl);
     conns.push(copyOwner);
     await copyOwner.client.query(`INSERT INTO session_vault.accounts (name, role) VALUES ('bench', 'member')`);
-    await settle();
+    await settle(1000, 120_000);
     const copy = await copyBaseline(`${bin}/psql`, storeUrl, copyUrl, MACHINE, base, () => cluster.cpuMs());
 
-    await settle();
+    await settle(1000, 120_000);
     const repush = (await timedPush(services, cluster, member, firstKeys, ledger, listings)).run;
     // Ten transcripts among those pushed, of ordinary size (a live session that grew by a turn).
     const pushedPaths = new Set(summaries.filter((s) => firstKeys.includes(s.key)).map((s) => s.primaryPath));
@@ -225,7 +216,7 @@ export async function benchTeam(total = 10_000, firstCount = 1000): Promise<Team
     const search = [await searchRun(member, corpus, firstKeys.length)];
     let rest: TeamPushRun | null = null;
     if (keys.length > firstCount) {
-      await settle();
+      await settle(1000, 120_000);
       rest = (await timedPush(services, cluster, member, keys, ledger, listings)).run;
       await owner.client.query('VACUUM ANALYZE');
       search.push(await searchRun(member, corpus, keys.length));
