@@ -75,6 +75,8 @@ describe('packaged app (electron-builder --linux dir)', () => {
       '/out/main/index.js',
       '/out/main/cli.js',
       '/out/main/read-worker.js',
+      // The chunks take Node's built-ins from these (build/node-builtins-plugin.ts): index.js imports node:path's.
+      '/out/main/node-builtin-path.js',
       '/out/preload/index.cjs',
       '/out/renderer/index.html',
       '/package.json',
