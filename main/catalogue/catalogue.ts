@@ -359,18 +359,18 @@ export class Catalogue {
 
   list(query: ListQuery, decorate: Decorate = (s) => s): { sessions: SessionSummary[]; total: number } {
     const needle = query.text?.trim().toLowerCase() ?? '';
-    const childCounts = this.childCounts();
+    // What the index's list hides, hidden here too (hidden-paths.ts): a kept session is listed once (live while its
+    // source exists, then by the copy that stands for it); a sub-agent under its parent, at top level once that is gone.
+    const hidden = this.hiddenPaths();
+    const shadowed = new Set(hidden.shadowed);
+    const children = query.includeChildren ? null : new Set(hidden.children);
     const matches: SessionSummary[] = [];
     for (const { path, summary } of this.byPath.values()) {
+      if (shadowed.has(path) || children?.has(path)) continue;
       const kind = this.vaultKind(path);
-      // A kept session is listed once: live while its source exists, from the vault once it is gone (by the copy that
-      // stands for it, when the vault holds two: hidden-paths.ts's rule).
-      if (kind === 'copy' && (this.pathByKey.has(summary.key) || this.copyByKey.get(summary.key) !== path)) continue;
-      // A sub-agent is listed under its parent; one whose parent file is gone stays visible at top level.
-      if (!query.includeChildren && summary.parentKey && (this.pathByKey.has(summary.parentKey) || this.copyByKey.has(summary.parentKey))) continue;
       const s = decorate({
         ...summary,
-        childCount: Math.max(summary.childCount, childCounts.get(summary.key) ?? 0),
+        childCount: Math.max(summary.childCount, hidden.childCounts.get(summary.key) ?? 0),
         kept: kind !== null || this.copyByKey.has(summary.key),
         sourceGone: kind === 'copy',
       });
