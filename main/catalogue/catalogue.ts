@@ -347,7 +347,7 @@ export class Catalogue {
     return this.hidden.hiddenPaths();
   }
 
-  /** The parent keys that entries name, each with how many name it (whether or not the parent is here). */
+  /** The parent keys that entries name, each with how many sessions name it (a kept copy and its file are one; whether or not the parent is here). */
   childCounts(): ReadonlyMap<string, number> {
     return this.hiddenPaths().childCounts;
   }
