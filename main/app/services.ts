@@ -26,6 +26,7 @@ import { SessionChanges } from '../library/session-changes.ts';
 import { SessionReader } from '../library/session-reader.ts';
 import { pagingIn } from '../library/paged-sessions.ts';
 import { LibrarySync } from '../library/library-sync.ts';
+import type { KnownFiles } from '../catalogue/known-files.ts';
 import { Startup } from './startup.ts';
 import { listingsOf, TeamSource } from '../team/team-source.ts';
 import { withTeamSessions } from '../team/team-routes.ts';
@@ -42,6 +43,10 @@ export interface ServicesOptions {
   watch?: boolean;
   /** Scans read no index text (a one-shot command that only lists; library-sync.ts); the next that searches reads it. */
   textLater?: boolean;
+  /** The files below the roots as a one-shot command found them a moment ago: the first scan reads them instead of walking. */
+  knownFiles?: KnownFiles | undefined;
+  /** The first scan parses the files it reads on the main thread: a one-shot command with a few small ones to read. */
+  readsInline?: boolean;
   /** Desktop abilities (the OS trash) the vault uses when running in Electron. */
   host?: VaultHost;
 }
@@ -115,6 +120,8 @@ export function createServices(options: ServicesOptions): Services {
     progress,
     watch,
     textLater: options.textLater === true,
+    knownFiles: options.knownFiles,
+    readsInline: options.readsInline === true,
     onChange: changes.note,
     onRootsChanged: () => libraryRoots.emitChanged(),
     onProblem: (message) => startup.noteProblem(message),

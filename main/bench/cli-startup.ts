@@ -1,8 +1,8 @@
 // Benchmark of the quick command line: warm `list --json` and `search <word> --json` as whole processes (spawn to exit) on the realistic corpus, beside `rg -l -i -w <word>` and `node -e 0` in the same run.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { SNAPSHOT_FILE } from '../cli/index-current.ts';
 import { CLI } from './list-vs-ccusage.ts';
 import { realisticCorpus, type RealisticCorpus } from './realistic-corpus/corpus.ts';
@@ -39,6 +39,11 @@ export interface CliStartupFigures {
   listMs: number[];
   /** The same `list --json` down the full path (the snapshot removed first: services, restore, a scan that finds nothing new). */
   fullListMs: number[];
+  /** `list --json`, and `search <rarest word> --json`, each right after one Claude Code session grew by a line (an agent writing it). */
+  grownListMs: number[];
+  grownSearchMs: number[];
+  /** The session that grew: its size before the bench. */
+  grownBytes: number;
   listed: number;
   words: WordRuns[];
   /** 1, 5 and 15 minute load averages at the start and the end. */
@@ -70,6 +75,12 @@ export async function benchCliStartup(o: CliStartupOptions): Promise<CliStartupF
     const versionMs: number[] = [];
     const listMs: number[] = [];
     const fullListMs: number[] = [];
+    const grownListMs: number[] = [];
+    const grownSearchMs: number[] = [];
+    // The session an agent is writing: a Claude Code transcript of the median size, a user line added before each run.
+    const grown = grownSession(corpus);
+    const original = await readFile(grown);
+    const grow = (n: number) => appendFile(grown, `${JSON.stringify(userLine(grown, n))}\n`);
     let lastList = '[]';
     // Interleaved, so a busy moment of a shared machine falls on a baseline and its measure alike.
     for (let r = 0; r < Math.max(5, o.runs); r++) {
@@ -78,6 +89,11 @@ export async function benchCliStartup(o: CliStartupOptions): Promise<CliStartupF
       const list = await cli('list', '--json');
       listMs.push(list.ms);
       lastList = list.stdout;
+      // One session grew since the last run: the list, then a search (which takes in the text the list left waiting).
+      await grow(2 * r);
+      grownListMs.push((await cli('list', '--json')).ms);
+      await grow(2 * r + 1);
+      grownSearchMs.push((await cli('search', words[0]?.word ?? 'the', '--json')).ms);
       // The full path, as every warm run took before: it records the snapshot again for the runs after it.
       await rm(join(dataDir, SNAPSHOT_FILE));
       fullListMs.push((await cli('list', '--json')).ms);
@@ -92,10 +108,33 @@ export async function benchCliStartup(o: CliStartupOptions): Promise<CliStartupF
     }
     const listed = (JSON.parse(lastList) as unknown[]).length;
     for (const w of words) w.sessions = (JSON.parse(w.lastOutput ?? '{}') as { total?: number }).total ?? 0;
-    return { corpus, nodeMs, versionMs, listMs, fullListMs, listed, words, load: [load0, loadavg()] };
+    // A kept corpus (--corpus-dir) goes back to what it was.
+    await writeFile(grown, original);
+    return { corpus, nodeMs, versionMs, listMs, fullListMs, grownListMs, grownSearchMs, grownBytes: original.length, listed, words, load: [load0, loadavg()] };
   } finally {
     await rm(base, { recursive: true, force: true });
   }
+}
+
+/** The Claude Code transcript of the median size (not a sub-agent's). */
+function grownSession(corpus: RealisticCorpus): string {
+  const claude = corpus.files.filter((f) => f.format === 'claude-code' && !f.path.includes('/subagents/')).sort((a, b) => a.bytes - b.bytes);
+  const picked = claude[Math.floor(claude.length / 2)];
+  if (!picked) throw new Error('the corpus has no Claude Code session to grow');
+  return picked.path;
+}
+
+/** A user's line as Claude Code appends it to the session's transcript (the file is named by the session's id). */
+function userLine(path: string, n: number) {
+  const sessionId = basename(path, '.jsonl');
+  const uuid = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  return {
+    type: 'user',
+    message: { role: 'user', content: `Keep going: run the tests again and fix what still fails (${n}).` },
+    uuid,
+    sessionId,
+    timestamp: new Date(Date.UTC(2026, 10, 28, 12, 0, n)).toISOString(),
+  };
 }
 
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
@@ -122,6 +161,9 @@ export function printCliStartup(f: CliStartupFigures): void {
   );
   console.log(
     `  list --json down the full path (no snapshot): ${over(f.fullListMs, ms)}; the fast path takes ${over(ratios(f.listMs, f.fullListMs), times)} of it`,
+  );
+  console.log(
+    `  after one session grew by a line (${Math.round(f.grownBytes / 1024)} KB, an agent writing it): list --json ${over(f.grownListMs, ms)}, ${over(ratios(f.grownListMs, f.fullListMs), times)} the full path; search ${f.words[0]?.word ?? 'the'} --json ${over(f.grownSearchMs, ms)}`,
   );
   for (const w of f.words) {
     console.log(

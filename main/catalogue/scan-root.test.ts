@@ -128,4 +128,21 @@ describe('scanRoot', () => {
     expect(done.sort((a, b) => a - b)).toEqual([20, 5000]);
     expect(events).not.toContain('read small-a.json');
   });
+
+  it('given the files as they are now, reads them instead of walking the folder: their sizes and times, those it claims', async () => {
+    const checked: string[] = [];
+    const { hooks: h, events } = hooks({
+      isFresh: (path, size, mtimeMs) => (checked.push(`${path.slice(dir.length + 1)} ${size} ${mtimeMs}`), path.endsWith('small-b.json')),
+    });
+    const known = [
+      { path: join(dir, 'small-a.json'), size: 11, mtimeMs: 5 },
+      { path: join(dir, 'small-b.json'), size: 20, mtimeMs: 6 },
+      { path: join(dir, 'notes.txt'), size: 13, mtimeMs: 7 },
+    ];
+    const result = await scanRoot(dir, h, undefined, known);
+    // big.json is on disk but not in the list: not seen, not read.
+    expect([...result.seen].sort()).toEqual([join(dir, 'small-a.json'), join(dir, 'small-b.json')]);
+    expect(checked).toEqual(['small-a.json 11 5', 'small-b.json 20 6']);
+    expect(events).toEqual(['read small-a.json']);
+  });
 });

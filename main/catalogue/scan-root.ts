@@ -44,10 +44,30 @@ export interface ScanResult {
   error: string | null;
 }
 
-interface FoundFile {
+export interface FoundFile {
   path: string;
   size: number;
   mtimeMs: number;
+}
+
+/**
+ * The files below the root with their sizes and times, as a walk would find them now (known-files.ts: a one-shot
+ * command's check of the last run's snapshot): the scan reads them instead of walking and stat-ing every file.
+ */
+async function* listedFiles(known: readonly FoundFile[], claims: (path: string) => boolean): AsyncGenerator<FoundFile> {
+  for (const file of known) if (claims(file.path)) yield file;
+}
+
+/** The walk's files with their stats; a file gone before its stat comes with none (seen, not read: as before). */
+async function* walkedFiles(
+  root: string,
+  claims: (path: string) => boolean,
+  maxDepth: number | undefined,
+): AsyncGenerator<FoundFile | { path: string; size: null }> {
+  for await (const path of walkFiles(root, claims, maxDepth)) {
+    const info = await statFile(path);
+    yield info ? { path, size: info.size, mtimeMs: info.mtimeMs } : { path, size: null };
+  }
 }
 
 /** Removes and returns the largest of `files` (not empty). */
@@ -57,7 +77,8 @@ function takeLargest(files: FoundFile[]): FoundFile {
   return files.splice(at, 1)[0] as FoundFile;
 }
 
-export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number): Promise<ScanResult> {
+/** `known`: the root's files as they are now (listedFiles), walked instead of the disk. */
+export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number, known?: readonly FoundFile[]): Promise<ScanResult> {
   const seen = new Set<string>();
   try {
     if (!(await stat(root)).isDirectory()) return { seen, error: `Not a folder: ${root}` };
@@ -113,16 +134,15 @@ export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number
     laneIdle = true;
   };
 
-  for await (const path of walkFiles(root, hooks.claims, maxDepth)) {
+  for await (const file of known ? listedFiles(known, hooks.claims) : walkedFiles(root, hooks.claims, maxDepth)) {
     if (hooks.stopped()) break;
+    const { path, size } = file;
     seen.add(path);
-    const info = await statFile(path);
-    if (!info) continue;
-    const fresh = hooks.isFresh(path, info.size, info.mtimeMs);
-    hooks.found?.(info.size, fresh);
+    if (size === null) continue;
+    const fresh = hooks.isFresh(path, size, file.mtimeMs);
+    hooks.found?.(size, fresh);
     if (fresh) continue;
-    const file = { path, size: info.size, mtimeMs: info.mtimeMs };
-    if (hooks.largeAbove !== undefined && info.size > hooks.largeAbove && !hooks.readInPieces?.(path)) {
+    if (hooks.largeAbove !== undefined && size > hooks.largeAbove && !hooks.readInPieces?.(path)) {
       large.push(file);
       continue;
     }

@@ -1,11 +1,7 @@
 // Finds the session files below a root: a bounded walk that skips dependency folders and symlinked dirs.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-
-/** Folders that never hold sessions but can hold millions of files. */
-const SKIP_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__', '.venv', 'target', '.cache']);
-
-export const MAX_WALK_DEPTH = 8;
+import { isSkippedDir, MAX_WALK_DEPTH } from './walk-rules.ts';
 
 export async function* walkFiles(root: string, claims: (path: string) => boolean, maxDepth = MAX_WALK_DEPTH): AsyncGenerator<string> {
   const stack: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
@@ -24,14 +20,10 @@ export async function* walkFiles(root: string, claims: (path: string) => boolean
     for (const entry of entries) {
       const full = join(next.dir, entry.name);
       if (entry.isDirectory()) {
-        if (next.depth < maxDepth && !SKIP_DIRS.has(entry.name)) stack.push({ dir: full, depth: next.depth + 1 });
+        if (next.depth < maxDepth && !isSkippedDir(entry.name)) stack.push({ dir: full, depth: next.depth + 1 });
       } else if (entry.isFile() && claims(full)) {
         yield full;
       }
     }
   }
-}
-
-export function isSkippedDir(name: string): boolean {
-  return SKIP_DIRS.has(name);
 }

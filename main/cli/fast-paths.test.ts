@@ -1,5 +1,5 @@
 // `list` and `search` answer from the index alone when nothing changed since a full run, with the very answer a full start gives; a file added, changed or deleted since sends them down the full path, which sees it.
-import { appendFile, cp, mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
@@ -174,6 +174,35 @@ describe('list and search without a scan', () => {
     const listed = JSON.parse(await cli('list', '--json')) as Array<{ primaryPath: string }>;
     expect(listed.some((s) => s.primaryPath === added)).toBe(false);
     expect(listed.some((s) => s.primaryPath === file)).toBe(true);
+  }, 180_000);
+
+  it('after a change, reads only what its check found changed (no walk), and the next run answers from the index again', async () => {
+    const folder = join(root, CLAUDE);
+    const file = join(folder, '11111111-1111-4111-8111-111111111111.jsonl');
+    // A folder time the test can set again exactly (whole seconds, two hours back).
+    const fixed = new Date(Math.floor(Date.now() / 1000) * 1000 - 7_200_000);
+    await utimes(folder, fixed, fixed);
+    await cli('list', '--json');
+    expect(await fastList(dataDir(), options(), env())).not.toBeNull();
+    // A file the check cannot see (its folder's time set back) and one it sees (written to).
+    const unseen = join(folder, '88888888-8888-4888-8888-888888888888.jsonl');
+    await writeFile(unseen, (await readFile(file, 'utf8')).replaceAll('11111111-1111-4111-8111-111111111111', '88888888-8888-4888-8888-888888888888'));
+    await utimes(folder, fixed, fixed);
+    await appendFile(file, '\n');
+    const listed = JSON.parse(await cli('list', '--json')) as Array<{ primaryPath: string; size: number }>;
+    expect(listed.find((s) => s.primaryPath === file)?.size).toBe((await stat(file)).size);
+    // The scan read the folders as the check listed them: a walk would have found the other file.
+    expect(listed.some((s) => s.primaryPath === unseen)).toBe(false);
+    // The snapshot was brought up to date without a walk: the next run is quick again, with the new size.
+    const fast = await fastList(dataDir(), options(), env());
+    expect(fast?.find((s) => s.primaryPath === file)?.size).toBe((await stat(file)).size);
+    // Once its folder's time moves, the file is found.
+    await utimes(folder, new Date(), new Date());
+    expect((JSON.parse(await cli('list', '--json')) as Array<{ primaryPath: string }>).some((s) => s.primaryPath === unseen)).toBe(true);
+    await rm(unseen);
+    await age(folder);
+    // A search run takes in the text the list-only runs left waiting, as the tests after this one expect.
+    await cli('search', 'the', '--json');
   }, 180_000);
 
   it('takes the full path for other folders, and search for text a list-only run left waiting', async () => {

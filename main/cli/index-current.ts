@@ -1,10 +1,11 @@
 // Whether the index file answers as it is: the roots' configuration and everything below them unchanged since a full run recorded what it saw (scan-snapshot.ts). The one check the read-only fast paths (usage, list, search) share.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { isAbsolute, join, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { appVersion } from '../env/app-version.ts';
 import { READING_VERSION } from '../search-index/reading-version.ts';
 import { SCHEMA_VERSION } from '../search-index/schema.ts';
+import { changesSince } from './snapshot-changes.ts';
 
 /** The index's file in the data folder (SessionIndex's INDEX_FILE_NAME: index-store.ts loads the writer, which a read does not need). */
 export const INDEX_FILE = 'index.sqlite';
@@ -112,21 +113,33 @@ export function readSnapshot(dataDir: string): ScanSnapshot | null {
 
 /** Whether the configuration is the same and no folder or file below the roots changed since the snapshot was taken. */
 export function unchangedSince(snapshot: ScanSnapshot, config: string): boolean {
-  if (snapshot.config !== config) return false;
-  for (const [dir, mtimeMs, files] of snapshot.folders) {
-    try {
-      // A file added, removed or renamed changes its folder's time; one written to changes its own.
-      if (statSync(dir).mtimeMs !== mtimeMs) return false;
-      for (let i = 0; i < files.length; i += 3) {
-        // The folder's path as the walk joined it, and an entry's own name: join() would change neither.
-        const s = statSync(`${dir}${sep}${files[i] as string}`);
-        if (s.size !== files[i + 1] || s.mtimeMs !== files[i + 2]) return false;
-      }
-    } catch {
-      return false;
-    }
-  }
-  return true;
+  return snapshot.config === config && changesSince(snapshot.folders)?.changed === 0;
+}
+
+/** What the last check found changed on disk since the snapshot it read, for the full run that follows (changesFound). */
+export interface FoundChanges {
+  dataDir: string;
+  snapshot: ScanSnapshot;
+  /** The snapshot's folders as the check found them on disk. */
+  folders: Folder[];
+  /** The files new or written to since: how many, and their bytes. */
+  changedFiles: number;
+  changedBytes: number;
+  /** When the check began: a file or folder whose time is this recent may change again within its clock's tick. */
+  checkedAt: number;
+}
+
+let lastFound: FoundChanges | null = null;
+
+/**
+ * What openCurrentIndex found on disk, when the configuration was the snapshot's but the index could not answer as it
+ * is (files changed, text waits, ...): the full run scans these files instead of walking the roots, and patches the
+ * snapshot instead of walking them again (scan-snapshot.ts). Null when no check ran for this data folder.
+ */
+export function changesFound(dataDir: string): FoundChanges | null {
+  const found = lastFound?.dataDir === dataDir ? lastFound : null;
+  lastFound = null;
+  return found;
 }
 
 export interface RootsOptions {
@@ -153,7 +166,13 @@ export async function openCurrentIndex(dataDir: string, options: RootsOptions, e
   const snapshot = readSnapshot(dataDir);
   if (!snapshot) return null;
   const defaults = options.noDefaults ? [] : (await defaultsNow(snapshot.defaults, env)).paths;
-  if (!unchangedSince(snapshot, configKey(dataDir, options.roots, options.noDefaults, defaults))) return null;
+  lastFound = null;
+  if (snapshot.config !== configKey(dataDir, options.roots, options.noDefaults, defaults)) return null;
+  const checkedAt = Date.now();
+  const changes = changesSince(snapshot.folders);
+  if (!changes) return null;
+  lastFound = { dataDir, snapshot, folders: changes.folders, changedFiles: changes.changedFiles, changedBytes: changes.changedBytes, checkedAt };
+  if (changes.changed) return null;
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(join(dataDir, INDEX_FILE), { readOnly: true });

@@ -5,6 +5,7 @@ import { resolveDataDir } from '../env/data-dir.ts';
 import { fastListInBatches } from './list-fast-path.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { sanitizeForTerminal, TerminalJsonArray, writeTerminalJsonArray } from './terminal-text.ts';
+import { changesFound } from './index-current.ts';
 
 export const LIST_HELP = `Usage: session-vault list [--json] [--root DIR]... [--no-defaults]
 
@@ -74,12 +75,14 @@ export async function runList(argv: string[], env: NodeJS.ProcessEnv = process.e
   const startedAt = Date.now();
   // Loaded only now: the services load every reader, the workers and the index's writer.
   const { withOneShotServices } = await import('./one-shot.ts');
-  const run = await withOneShotServices({ roots: values.root, noDefaults, needs: 'list' }, env, async (services) => {
+  // The check above found what changed since the last run: the scan reads that instead of walking every root.
+  const found = changesFound(dataDir);
+  const run = await withOneShotServices({ roots: values.root, noDefaults, needs: 'list', found }, env, async (services) => {
     print((await services.client.listSessions({})).sessions);
     return { roots: await services.client.listRoots(), problems: services.startupProblems() };
   });
   // What the scan saw, for the next run's fast path (not kept when something changed while this one ran).
   // Loaded only here: writing the snapshot loads node:crypto (~18 ms), which the fast path does without.
   const { recordScan } = await import('./scan-snapshot.ts');
-  await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, ...run });
+  await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, found, ...run });
 }

@@ -4,6 +4,8 @@ import { configureHeaps } from '../env/idle-memory.ts';
 import { createServices, type Services } from '../app/services.ts';
 import { resolveDataDir } from '../env/data-dir.ts';
 import { sanitizeForTerminal } from './terminal-text.ts';
+import { knownFiles } from '../catalogue/known-files.ts';
+import type { FoundChanges } from './index-current.ts';
 
 export interface OneShotOptions {
   /** --root folders, relative to the current directory; used for this run only. */
@@ -15,12 +17,22 @@ export interface OneShotOptions {
    * commands on named sessions), or every session's text searchable too (`search`, the default).
    */
   needs?: 'list' | 'search';
+  /**
+   * What this command's check found on disk (changesFound): the first scan reads its list of files instead of walking
+   * the roots, and parses a few small changed files on this thread instead of starting a worker.
+   */
+  found?: FoundChanges | null;
 }
+
+/** At most this many changed files, and bytes, are parsed on the main thread (a worker's start costs ~300-400 ms). */
+export const INLINE_READ_FILES = 8;
+export const INLINE_READ_BYTES = 4 * 1024 * 1024;
 
 /** Runs `work` on the services, started for this process; it talks to them through `services.client`. */
 export async function withOneShotServices<T>(options: OneShotOptions, env: NodeJS.ProcessEnv, work: (services: Services) => Promise<T>): Promise<T> {
   // The command's process sizes V8's heaps before the services start their worker threads (idle-memory.ts).
   configureHeaps();
+  const found = options.found ?? null;
   const services = createServices({
     dataDir: resolveDataDir(env),
     shell: 'cli',
@@ -29,6 +41,8 @@ export async function withOneShotServices<T>(options: OneShotOptions, env: NodeJ
     watch: false,
     // A command that does not search reads no index text: the next one that searches reads those files again.
     textLater: options.needs === 'list',
+    knownFiles: found ? knownFiles(found.folders) : undefined,
+    readsInline: found !== null && found.changedFiles <= INLINE_READ_FILES && found.changedBytes <= INLINE_READ_BYTES,
     env,
   });
   try {

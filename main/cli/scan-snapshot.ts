@@ -3,7 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { isSkippedDir, MAX_WALK_DEPTH } from '../catalogue/walk.ts';
+import { isSkippedDir, MAX_WALK_DEPTH } from '../catalogue/walk-rules.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import {
   configKey,
@@ -14,6 +14,7 @@ import {
   SNAPSHOT_LAYOUT,
   vaultFolders,
   type Folder,
+  type FoundChanges,
   type ScanSnapshot,
 } from './index-current.ts';
 
@@ -111,6 +112,34 @@ export interface FinishedRun {
   startedAt: number;
   /** What the start reported (services.startupProblems()): a run that warned is not repeated silently by a fast one. */
   problems: readonly string[];
+  /**
+   * What the run's check found on disk (index-current.ts' changesFound), when its scan read that instead of walking
+   * the roots: the snapshot is patched with it instead of taken by another walk.
+   */
+  found?: FoundChanges | null;
+}
+
+async function walkedSnapshot(dataDir: string, run: FinishedRun, index: string): Promise<ScanSnapshot | null> {
+  const defaults = run.noDefaults ? null : await discoverDefaults(run.env);
+  const config = configKey(dataDir, run.extraRoots, run.noDefaults, defaults?.paths ?? []);
+  const walked = [...new Set([...run.roots.filter((r) => r.exists).map((r) => r.path), ...run.extraRoots])];
+  return takeSnapshot({ config, index, roots: run.roots.map((r) => r.path), defaults }, walked, vaultFolders(dataDir), run.startedAt);
+}
+
+/**
+ * The last snapshot with what the check found (the sizes and times the scan read the files at) and the index as the run
+ * left it. A folder or file whose time is within the file clock's slack of the check may have changed again unseen
+ * (the same time, another size or content): it is recorded as never seen (size or time -1), so the next check reads it
+ * again. The configuration is the one the check compared: a run that changed it leaves the next check another.
+ */
+export function patchedSnapshot(found: FoundChanges, index: string): ScanSnapshot {
+  const since = found.checkedAt - FILE_CLOCK_SLACK_MS;
+  const folders = found.folders.map(([dir, mtimeMs, files]): Folder => {
+    const recent = fileTimes(files).some((m) => m >= since);
+    const kept = recent ? files.map((value, i) => (i % 3 === 1 && (files[i + 1] as number) >= since ? -1 : value)) : files;
+    return [dir, mtimeMs >= since ? -1 : mtimeMs, kept];
+  });
+  return { ...found.snapshot, index, folders };
 }
 
 /**
@@ -121,8 +150,6 @@ export interface FinishedRun {
 export async function recordScan(dataDir: string, run: FinishedRun): Promise<void> {
   if (run.problems.length) return;
   try {
-    const defaults = run.noDefaults ? null : await discoverDefaults(run.env);
-    const config = configKey(dataDir, run.extraRoots, run.noDefaults, defaults?.paths ?? []);
     const db = new DatabaseSync(join(dataDir, INDEX_FILE), { readOnly: true });
     let index: string;
     try {
@@ -130,8 +157,7 @@ export async function recordScan(dataDir: string, run: FinishedRun): Promise<voi
     } finally {
       db.close();
     }
-    const walked = [...new Set([...run.roots.filter((r) => r.exists).map((r) => r.path), ...run.extraRoots])];
-    const snapshot = takeSnapshot({ config, index, roots: run.roots.map((r) => r.path), defaults }, walked, vaultFolders(dataDir), run.startedAt);
+    const snapshot = run.found ? patchedSnapshot(run.found, index) : await walkedSnapshot(dataDir, run, index);
     if (snapshot) await writeFileAtomic(join(dataDir, SNAPSHOT_FILE), JSON.stringify(snapshot));
     // What `usage` alone kept before the three commands shared one snapshot.
     await rm(join(dataDir, 'usage-scan.json'), { force: true });

@@ -9,6 +9,7 @@ import { parseCommandArgs } from './parse-command-args.ts';
 import { minusWordsAsQuery } from './minus-words.ts';
 import { fastSearch } from './search-fast-path.ts';
 import { sanitizeDeep, sanitizeForTerminal, terminalJson } from './terminal-text.ts';
+import { changesFound } from './index-current.ts';
 
 export const SEARCH_HELP = `Usage: session-vault search "<query>" [--json] [--limit N] [--sort KEY] [--facets] [--root DIR]... [--no-defaults]
 
@@ -114,12 +115,14 @@ export async function runSearch(argv: string[], env: NodeJS.ProcessEnv = process
   const startedAt = Date.now();
   // Loaded only now: the services load every reader, the workers and the index's writer.
   const { withOneShotServices } = await import('./one-shot.ts');
-  const run = await withOneShotServices({ roots: values.root, noDefaults }, env, async (services) => {
+  // The check above found what changed since the last run: the scan reads that instead of walking every root.
+  const found = changesFound(dataDir);
+  const run = await withOneShotServices({ roots: values.root, noDefaults, found }, env, async (services) => {
     print(await services.client.searchSessions(input));
     return { roots: await services.client.listRoots(), problems: services.startupProblems() };
   });
   // What the scan saw, for the next run's fast path (not kept when something changed while this one ran).
   // Loaded only here: writing the snapshot loads node:crypto (~18 ms), which the fast path does without.
   const { recordScan } = await import('./scan-snapshot.ts');
-  await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, ...run });
+  await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, found, ...run });
 }

@@ -11,6 +11,7 @@ import { sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 import { UsageError } from './usage-error.ts';
 import { costText } from '../search-index/usage-cost-text.ts';
 import { formatBlocks } from './usage-blocks-command.ts';
+import { changesFound } from './index-current.ts';
 
 export const USAGE_HELP = `Usage: session-vault usage daily|weekly|monthly|session|blocks [options]
 
@@ -139,12 +140,14 @@ export async function runUsage(argv: string[], env: NodeJS.ProcessEnv = process.
   if (fast) return print(fast);
   const startedAt = Date.now();
   const { withOneShotServices } = await import('./one-shot.ts');
-  const run = await withOneShotServices({ roots: values.root, noDefaults }, env, async (services) => {
+  // The check above found what changed since the last run: the scan reads that instead of walking every root.
+  const found = changesFound(dataDir);
+  const run = await withOneShotServices({ roots: values.root, noDefaults, found }, env, async (services) => {
     print(question.report === 'period' ? await services.client.usageReport(question.input) : await services.client.usageBlocks(question.input));
     return { roots: await services.client.listRoots(), problems: services.startupProblems() };
   });
   // What the scan saw, for the next run's fast path (not kept when something changed while this one ran).
   // Loaded only here: writing the snapshot loads node:crypto (~18 ms), which the fast path does without.
   const { recordScan } = await import('./scan-snapshot.ts');
-  await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, ...run });
+  await recordScan(dataDir, { extraRoots, noDefaults, env, startedAt, found, ...run });
 }

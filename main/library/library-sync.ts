@@ -5,6 +5,8 @@ import { LARGE_FILE_BYTES } from '../env/tuning.ts';
 import { SCAN_HEAP_MB } from '../env/tuning.ts';
 import { scanWorkers } from '../env/tuning.ts';
 import { scanRoot } from '../catalogue/scan-root.ts';
+import type { KnownFiles } from '../catalogue/known-files.ts';
+import { MAX_WALK_DEPTH } from '../catalogue/walk-rules.ts';
 import { collectOldGarbage, releaseIdleMemory } from '../env/idle-memory.ts';
 import type { IndexProgressTracker } from '../search-index/index-progress.ts';
 import type { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
@@ -17,6 +19,7 @@ import { isRecognitionCandidate } from '../sources/recognize.ts';
 import { RootWatcher, type WatchBatch } from '../watch/root-watcher.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
+import { summarizeHere } from '../workers/summarize-here.ts';
 import { storeOfWal, storeReader } from '../catalogue/contained-sessions.ts';
 import { isRowsDocumentPath } from '../catalogue/rows-document.ts';
 import { ContainerSync } from './container-sync.ts';
@@ -50,6 +53,16 @@ export interface LibrarySyncOptions {
    * cold `list`'s CPU), and the files go into the index marked as unread; the next scan that reads text reads them again.
    */
   textLater?: boolean;
+  /**
+   * The files below the roots and the vault's folders as they are now (a one-shot command's check of the last run's
+   * snapshot, known-files.ts): the first scan reads this list instead of walking and stat-ing every file.
+   */
+  knownFiles?: KnownFiles | undefined;
+  /**
+   * The first scan parses its files on the main thread instead of in a worker: a one-shot command whose check found a
+   * few small files changed (starting a worker costs more than their parse). Stores and later scans use the workers.
+   */
+  readsInline?: boolean;
   /** Sessions read (by key) and gone, to tell the window. */
   onChange(changed: string[], removed: string[]): void;
   /** A root's session counts or error may have changed. */
@@ -79,9 +92,15 @@ export class LibrarySync {
   private readonly notSessions = new Map<string, string>();
   /** Stores that hold many sessions (an agent's SQLite database): listed, and only their changed sessions read. */
   private readonly containers: ContainerSync;
+  /** The files the first scan reads instead of walking (options.knownFiles); taken by it. */
+  private knownFiles: KnownFiles | undefined;
+  /** Whether the first scan parses on this thread (options.readsInline); over once it is. */
+  private readsInline: boolean;
 
   constructor(options: LibrarySyncOptions) {
     this.o = options;
+    this.knownFiles = options.knownFiles;
+    this.readsInline = options.readsInline === true;
     // The status line says while search is still catching up with what the scans listed.
     options.index.onTextPending = (pending) => options.progress.textPending(pending);
     this.scanPool = new ReadPool(scanWorkers(), { pricingFile: options.pricingFile, resourceLimits: { maxOldGenerationSizeMb: SCAN_HEAP_MB } });
@@ -121,30 +140,39 @@ export class LibrarySync {
    */
   firstScan(): Promise<void> {
     this.o.progress.begin();
-    this.scanning = this.scanning.then(() => this.scanVault());
+    // What the files were at the start, for this scan alone: any later one (a keep's, a root added) walks the disk.
+    const known = this.knownFiles;
+    this.knownFiles = undefined;
+    this.scanning = this.scanning.then(() => this.scanVault(known));
     // The watcher's first walk of a large library takes seconds (100,000 files: about 3 s): the list is served
     // from the index meanwhile, and the roots are scanned once the watcher is in place, so no change is missed.
     const watching = this.rewatch().catch((err: unknown) => {
       this.o.onProblem(`Watcher: ${err instanceof Error ? err.message : String(err)}`);
     });
     this.scanning = this.scanning.then(() => watching);
-    return this.scanAll(this.o.roots()).finally(() => this.o.progress.end());
+    return this.scanAll(this.o.roots(), known).finally(() => {
+      this.readsInline = false;
+      this.o.progress.end();
+    });
   }
 
   /** Scans these roots after whatever scan is running; the catalogue then lets go of what the index holds. */
-  scanAll(list: RootRecord[]): Promise<void> {
+  scanAll(list: RootRecord[], known?: KnownFiles): Promise<void> {
     // A scan that failed before is its caller's to report: it must not fail every scan queued after it.
     this.scanning = this.scanning
       .catch(() => undefined)
       .then(async () => {
-        await Promise.all(list.map((root) => this.scan(root)));
+        await Promise.all(list.map((root) => this.scan(root, undefined, undefined, known)));
         // Scanned means listed: every file's row is in the index; then the catalogue lets go of the summaries the
         // index now holds. The text follows: the writer thread puts it into the full-text tables now (the app), or
         // when a command that searches asks (a one-shot command that does not search never waits for it).
         await this.o.catalogue.release();
         if (!this.closed && this.o.watch) this.o.index.catchUp();
-        // After a large scan, the writer thread merges the full-text tables (index-tidy.ts), once the text is in.
-        if (!this.closed) this.o.index.tidy();
+        // After a large scan, the writer thread merges the full-text tables (index-tidy.ts), once the text is in. Not
+        // after a one-shot command's scan of the files its check found changed: the command's close would cut the pass
+        // after a step or two, and starting the writer thread for it held the close back ~120 ms; the next scan of
+        // the app or a full run does it.
+        if (!this.closed && (this.o.watch || !known)) this.o.index.tidy();
         // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
         await this.scanPool.release();
         // And the main thread's: the scan and the watcher's walk grew its young generation, which V8 keeps otherwise.
@@ -156,9 +184,9 @@ export class LibrarySync {
   }
 
   /** Scans the vault's folders (after an import, a keep, a recording). */
-  async scanVault(): Promise<void> {
+  async scanVault(known?: KnownFiles): Promise<void> {
     // The vault's own JSON (session.json, meta.json, annotations) is no agent's session: only path claims there.
-    await Promise.all(this.o.vaultRoots().map((path) => this.scan({ id: `vault:${path}`, path }, VAULT_DEPTH, isClaimed)));
+    await Promise.all(this.o.vaultRoots().map((path) => this.scan({ id: `vault:${path}`, path }, VAULT_DEPTH, isClaimed, known)));
     await this.o.catalogue.release();
   }
 
@@ -204,10 +232,14 @@ export class LibrarySync {
         ? size > LARGE_FILE_BYTES
           ? await sessionPool.summarize(path, 'background', true)
           : await livePool.summarize(path)
-        : size > SCAN_LARGE_BYTES
-          ? await this.readLarge(path, size)
-          : // A file that needs more than the capped heap (or crashes its worker) is read again without the cap.
-            await this.scanPool.summarize(path, 'background', false, this.textLater).catch(() => livePool.summarize(path, 'background', false, this.textLater));
+        : this.readsInline
+          ? await summarizeHere(path, this.textLater).catch(() => livePool.summarize(path, 'background', false, this.textLater))
+          : size > SCAN_LARGE_BYTES
+            ? await this.readLarge(path, size)
+            : // A file that needs more than the capped heap (or crashes its worker) is read again without the cap.
+              await this.scanPool
+                .summarize(path, 'background', false, this.textLater)
+                .catch(() => livePool.summarize(path, 'background', false, this.textLater));
       if (this.closed) return null;
       if (!live && ++this.readSinceCollect >= (this.o.collectEvery ?? COLLECT_EVERY_FILES)) {
         this.readSinceCollect = 0;
@@ -254,7 +286,13 @@ export class LibrarySync {
   }
 
   /** `claims`: which files to read; a user's folder also has its `*.json`/`*.jsonl` tried by content. */
-  private async scan(root: Pick<RootRecord, 'id' | 'path'>, maxDepth?: number, claims: (path: string) => boolean = mayBeSession): Promise<void> {
+  /** `known`: the files below the root as they are now (knownFiles), read instead of a walk. */
+  private async scan(
+    root: Pick<RootRecord, 'id' | 'path'>,
+    maxDepth?: number,
+    claims: (path: string) => boolean = mayBeSession,
+    known?: KnownFiles,
+  ): Promise<void> {
     const { catalogue, index, progress } = this.o;
     progress.begin();
     // Listing first: the scan's text waits for the full-text tables until every file is listed (scanAll's end).
@@ -308,6 +346,7 @@ export class LibrarySync {
         },
       },
       maxDepth,
+      known?.filesUnder(root.path, maxDepth ?? MAX_WALK_DEPTH) ?? undefined,
     )
       // A walk that throws (a file system failing under it) marks this root, never the scans of the others.
       .catch((err: unknown) => ({

@@ -1,5 +1,5 @@
 // Watches every root (a FolderTreeWatcher: one watch per folder) and hands debounced batches of touched paths to the catalogue.
-import { isSkippedDir, MAX_WALK_DEPTH } from '../catalogue/walk.ts';
+import { isSkippedDir, MAX_WALK_DEPTH } from '../catalogue/walk-rules.ts';
 import { FolderTreeWatcher } from './folder-tree-watcher.ts';
 import { WATCH_DEBOUNCE_MS } from '../env/tuning.ts';
 
