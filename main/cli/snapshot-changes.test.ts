@@ -1,10 +1,13 @@
 // The quick check of the last run's snapshot: what changed on disk (a file written to or added, a folder relisted), and when only a walk can tell (a folder appeared or went).
-import { appendFile, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { FILE_CLOCK_SLACK_MS, patchedSnapshot, takeSnapshot } from './scan-snapshot.ts';
 import { changesSince } from './snapshot-changes.ts';
+import { knownFiles } from '../catalogue/known-files.ts';
+import { walkFiles } from '../catalogue/walk.ts';
+import { MAX_WALK_DEPTH } from '../catalogue/walk-rules.ts';
 import type { FoundChanges, ScanSnapshot } from './index-current.ts';
 
 let dir: string;
@@ -63,15 +66,45 @@ it('lists a folder again when a file was added or removed in it', async () => {
   expect(entry(changes?.folders ?? [], project, 'a.jsonl')).toEqual(entry(taken.folders, project, 'a.jsonl'));
 });
 
-it('needs a walk when a folder appeared or went, but not for a folder the walk skips', async () => {
+it('walks a folder that appeared, leaves out one that went, and skips what the walk skips', async () => {
   const taken = await snapshot();
-  await mkdir(join(project, 'node_modules'));
-  expect(changesSince(taken.folders)?.changed).toBe(1);
-  await mkdir(join(project, 'subagents'));
-  expect(changesSince(taken.folders)).toBeNull();
-  await rm(join(project, 'subagents'), { recursive: true });
+  await mkdir(join(project, 'node_modules', 'dep'), { recursive: true });
+  await writeFile(join(project, 'node_modules', 'dep', 'skipped.jsonl'), '{}\n');
+  expect(changesSince(taken.folders)).toMatchObject({ changed: 1, changedFiles: 0 });
+  await mkdir(join(project, 'session', 'subagents'), { recursive: true });
+  await writeFile(join(project, 'session', 'subagents', 'agent-1.jsonl'), '{"a":1}\n');
+  const added = changesSince(taken.folders);
+  expect(added).toMatchObject({ changedFiles: 1, changedBytes: 8 });
+  expect(entry(added?.folders ?? [], join(project, 'session', 'subagents'), 'agent-1.jsonl')?.[0]).toBe(8);
+  expect(added?.folders.some(([path]) => path.includes('node_modules'))).toBe(false);
+
   await rm(project, { recursive: true });
+  const gone = changesSince(taken.folders);
+  expect(gone?.changed).toBeGreaterThan(0);
+  expect(gone?.folders.map(([path]) => path)).toEqual([root]);
+  // The root itself gone: nothing above it says so, and the scan must report it.
+  await rm(root, { recursive: true });
   expect(changesSince(taken.folders)).toBeNull();
+});
+
+it('gives after any of these changes the very files a walk of the disk finds', async () => {
+  const taken = await snapshot();
+  await appendFile(join(project, 'a.jsonl'), '{"more":true}\n');
+  await rm(join(project, 'b.jsonl'));
+  await mkdir(join(root, 'new-project', 'deep', 'er'), { recursive: true });
+  await writeFile(join(root, 'new-project', 'c.jsonl'), '{}\n');
+  await writeFile(join(root, 'new-project', 'deep', 'er', 'd.jsonl'), '{}\n');
+  await mkdir(join(root, '.git'));
+  await writeFile(join(root, '.git', 'HEAD'), 'ref');
+  const changes = changesSince(taken.folders);
+  const listed = (knownFiles(changes?.folders ?? []).filesUnder(root, MAX_WALK_DEPTH) ?? []).map((f) => [f.path, f.size, f.mtimeMs]);
+  const walked = [];
+  for await (const path of walkFiles(root, () => true)) {
+    const s = await stat(path);
+    walked.push([path, s.size, s.mtimeMs]);
+  }
+  expect(listed.sort()).toEqual(walked.sort());
+  expect(changes).toMatchObject({ changedFiles: 3 });
 });
 
 it('records as never seen a file or folder changed within the file clock’s slack of the check, so the next check reads it again', async () => {

@@ -1,46 +1,73 @@
 // What changed below the roots since the last full run's snapshot, in a stat per folder and file and a readdir per changed folder: the disk as it is now, for a scan that need not walk it (known-files.ts) and a snapshot patched instead of walked again.
 import { readdirSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { isSkippedDir } from '../catalogue/walk-rules.ts';
 import type { Folder } from './index-current.ts';
 
 export interface SnapshotChanges {
-  /** The snapshot's folders as they are now: changed files' sizes and times, a changed folder's files as listed. */
+  /** The snapshot's folders as they are now: changed files' sizes and times, a changed folder's files as listed, new folders walked, gone ones left out. */
   folders: Folder[];
-  /** Folders and files whose time or size differ from the snapshot's (0: nothing changed). */
+  /** Folders and files whose time or size differ from the snapshot's, folders added or gone (0: nothing changed). */
   changed: number;
   /** The files among them that are new or written to: how many, and their bytes now (what a scan reads again). */
   changedFiles: number;
   changedBytes: number;
 }
 
-/** A changed folder's files, listed again; null when a folder appeared in it (a walk would find files this check did not). */
-function relist(dir: string, known: ReadonlySet<string>, before: Folder[2], count: (size: number) => void): Folder[2] | null {
+/**
+ * How deep a new folder is walked, below itself: the vault's depth, the deepest any walk goes. known-files.ts cuts
+ * each root's files at that root's own depth.
+ */
+const NEW_FOLDER_DEPTH = 40;
+
+type Count = (size: number) => void;
+
+/** A changed folder listed again: its files (counting those new or written to), and the folders a walk would enter. */
+function relist(dir: string, before: Folder[2], count: Count): { files: Folder[2]; dirs: string[] } {
   const was = new Map<string, string>();
   for (let i = 0; i < before.length; i += 3) was.set(before[i] as string, `${before[i + 1] as number}:${before[i + 2] as number}`);
   const files: Folder[2] = [];
+  const dirs: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, entry.name);
     if (entry.isDirectory()) {
-      // A folder the walk skips, or one it read before (checked on its own): nothing new below it here.
-      if (!isSkippedDir(entry.name) && !known.has(full)) return null;
+      if (!isSkippedDir(entry.name)) dirs.push(join(dir, entry.name));
     } else if (entry.isFile()) {
-      const s = statSync(full);
+      const s = statSync(join(dir, entry.name));
       files.push(entry.name, s.size, s.mtimeMs);
       if (was.get(entry.name) !== `${s.size}:${s.mtimeMs}`) count(s.size);
     }
   }
-  return files;
+  return { files, dirs };
 }
 
+/** A folder that appeared, and everything below it, as the snapshot's walk records folders (every file counted as new). */
+function walkNew(top: string, into: Folder[], count: Count): void {
+  const stack = [{ dir: top, depth: 0 }];
+  while (stack.length) {
+    const { dir, depth } = stack.pop() as { dir: string; depth: number };
+    // Its time first, as for a changed folder: a file added meanwhile moves it on, and the next check lists it again.
+    const mtimeMs = statSync(dir).mtimeMs;
+    const { files, dirs } = relist(dir, [], count);
+    if (depth < NEW_FOLDER_DEPTH) for (const child of dirs) stack.push({ dir: child, depth: depth + 1 });
+    into.push([dir, mtimeMs, files]);
+  }
+}
+
+/** Whether `dir` is `top` or below it. */
+const within = (top: string, dir: string) => dir === top || dir.startsWith(top.endsWith(sep) ? top : `${top}${sep}`);
+
 /**
- * The snapshot's folders compared with the disk. Null when a folder is gone or a new one appeared (or a stat fails):
- * only a walk finds what is below it. A folder's time is read before its entries: a file added meanwhile leaves the
- * recorded time older than the folder's, so the next check lists it again.
+ * The snapshot's folders compared with the disk. A folder's time is read before its entries: a file added meanwhile
+ * leaves the recorded time older than the folder's, so the next check lists it again. A folder is gone when the
+ * folder above it, listed again, no longer holds it. Null when a stat fails otherwise (a folder gone whose parent
+ * still looks the same, no permission): only a walk tells then.
  */
 export function changesSince(snapshotFolders: readonly Folder[]): SnapshotChanges | null {
   const known = new Set(snapshotFolders.map(([dir]) => dir));
-  const folders: Folder[] = [];
+  const now: Array<Folder | null> = [];
+  /** Each folder listed again, with the folders it holds now. */
+  const holds = new Map<string, Set<string>>();
+  const appeared: string[] = [];
   let changed = 0;
   let changedFiles = 0;
   let changedBytes = 0;
@@ -51,13 +78,22 @@ export function changesSince(snapshotFolders: readonly Folder[]): SnapshotChange
   try {
     for (const folder of snapshotFolders) {
       const [dir, mtimeMs, files] = folder;
-      const now = statSync(dir).mtimeMs;
-      if (now !== mtimeMs) {
-        // A file added, removed or renamed changes its folder's time.
-        const listed = relist(dir, known, files, count);
-        if (!listed) return null;
+      let time: number;
+      try {
+        time = statSync(dir).mtimeMs;
+      } catch (err) {
+        // Gone: fine if the folder above it says so (below); anything else needs a walk.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' && (err as NodeJS.ErrnoException).code !== 'ENOTDIR') return null;
+        now.push(null);
+        continue;
+      }
+      if (time !== mtimeMs) {
+        // A file or folder added, removed or renamed changes its folder's time.
+        const listed = relist(dir, files, count);
+        holds.set(dir, new Set(listed.dirs));
+        for (const child of listed.dirs) if (!known.has(child)) appeared.push(child);
         changed++;
-        folders.push([dir, now, listed]);
+        now.push([dir, time, listed.files]);
         continue;
       }
       let same = files;
@@ -72,10 +108,26 @@ export function changesSince(snapshotFolders: readonly Folder[]): SnapshotChange
         changed++;
         count(s.size);
       }
-      folders.push(same === files ? folder : [dir, mtimeMs, same]);
+      now.push(same === files ? folder : [dir, mtimeMs, same]);
     }
+    // Folders gone, or no longer folders a walk enters (a link now): their parent, listed again, does not hold them.
+    const gone = snapshotFolders.map(([dir]) => dir).filter((dir) => holds.get(dirname(dir))?.has(dir) === false);
+    const isGone = (dir: string) => gone.some((top) => within(top, dir));
+    const folders: Folder[] = [];
+    for (const [i, folder] of now.entries()) {
+      const dir = (snapshotFolders[i] as Folder)[0];
+      if (isGone(dir)) continue;
+      if (!folder) return null;
+      folders.push(folder);
+    }
+    changed += gone.length;
+    for (const dir of appeared) {
+      if (isGone(dir)) continue;
+      changed++;
+      walkNew(dir, folders, count);
+    }
+    return { folders, changed, changedFiles, changedBytes };
   } catch {
     return null;
   }
-  return { folders, changed, changedFiles, changedBytes };
 }
