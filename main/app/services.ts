@@ -25,7 +25,7 @@ import { LibraryRoots } from '../library/library-roots.ts';
 import { SessionChanges } from '../library/session-changes.ts';
 import { SessionReader } from '../library/session-reader.ts';
 import { pagingIn } from '../library/paged-sessions.ts';
-import { LibrarySync } from '../library/library-sync.ts';
+import { LibrarySync, type InlineReads } from '../library/library-sync.ts';
 import type { KnownFiles } from '../catalogue/known-files.ts';
 import { Startup } from './startup.ts';
 import { listingsOf, TeamSource } from '../team/team-source.ts';
@@ -45,8 +45,8 @@ export interface ServicesOptions {
   textLater?: boolean;
   /** The files below the roots as a one-shot command found them a moment ago: the first scan reads them instead of walking. */
   knownFiles?: KnownFiles | undefined;
-  /** The first scan parses the files it reads on the main thread: a one-shot command with a few small ones to read. */
-  readsInline?: boolean;
+  /** How many files, and bytes, the first scan may parse on the main thread (library-sync.ts): a one-shot command's. */
+  inlineReads?: InlineReads | undefined;
   /** Desktop abilities (the OS trash) the vault uses when running in Electron. */
   host?: VaultHost;
 }
@@ -121,7 +121,7 @@ export function createServices(options: ServicesOptions): Services {
     watch,
     textLater: options.textLater === true,
     knownFiles: options.knownFiles,
-    readsInline: options.readsInline === true,
+    inlineReads: options.inlineReads,
     onChange: changes.note,
     onRootsChanged: () => libraryRoots.emitChanged(),
     onProblem: (message) => startup.noteProblem(message),

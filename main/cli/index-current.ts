@@ -122,9 +122,6 @@ export interface FoundChanges {
   snapshot: ScanSnapshot;
   /** The snapshot's folders as the check found them on disk. */
   folders: Folder[];
-  /** The files new or written to since: how many, and their bytes. */
-  changedFiles: number;
-  changedBytes: number;
   /** When the check began: a file or folder whose time is this recent may change again within its clock's tick. */
   checkedAt: number;
 }
@@ -171,7 +168,7 @@ export async function openCurrentIndex(dataDir: string, options: RootsOptions, e
   const checkedAt = Date.now();
   const changes = changesSince(snapshot.folders);
   if (!changes) return null;
-  lastFound = { dataDir, snapshot, folders: changes.folders, changedFiles: changes.changedFiles, changedBytes: changes.changedBytes, checkedAt };
+  lastFound = { dataDir, snapshot, folders: changes.folders, checkedAt };
   if (changes.changed) return null;
   let db: DatabaseSync;
   try {

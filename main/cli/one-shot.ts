@@ -19,12 +19,12 @@ export interface OneShotOptions {
   needs?: 'list' | 'search';
   /**
    * What this command's check found on disk (changesFound): the first scan reads its list of files instead of walking
-   * the roots, and parses a few small changed files on this thread instead of starting a worker.
+   * the roots, and parses its first few small files on this thread instead of starting a worker.
    */
   found?: FoundChanges | null;
 }
 
-/** At most this many changed files, and bytes, are parsed on the main thread (a worker's start costs ~300-400 ms). */
+/** At most this many files, and bytes, are parsed on the main thread (a worker's start costs ~300-400 ms). */
 export const INLINE_READ_FILES = 8;
 export const INLINE_READ_BYTES = 4 * 1024 * 1024;
 
@@ -42,7 +42,7 @@ export async function withOneShotServices<T>(options: OneShotOptions, env: NodeJ
     // A command that does not search reads no index text: the next one that searches reads those files again.
     textLater: options.needs === 'list',
     knownFiles: found ? knownFiles(found.folders) : undefined,
-    readsInline: found !== null && found.changedFiles <= INLINE_READ_FILES && found.changedBytes <= INLINE_READ_BYTES,
+    inlineReads: found ? { files: INLINE_READ_FILES, bytes: INLINE_READ_BYTES } : undefined,
     env,
   });
   try {

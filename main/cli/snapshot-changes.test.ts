@@ -42,7 +42,7 @@ const entry = (folders: ScanSnapshot['folders'], dirPath: string, name: string) 
 it('finds nothing changed on an untouched disk, and keeps the folders as they were', async () => {
   const taken = await snapshot();
   const changes = changesSince(taken.folders);
-  expect(changes).toMatchObject({ changed: 0, changedFiles: 0, changedBytes: 0 });
+  expect(changes?.changed).toBe(0);
   expect(changes?.folders).toEqual(taken.folders);
 });
 
@@ -50,7 +50,7 @@ it('gives a file written to with its new size and time, the others as they were'
   const taken = await snapshot();
   await appendFile(join(project, 'a.jsonl'), '{"more":true}\n');
   const changes = changesSince(taken.folders);
-  expect(changes).toMatchObject({ changed: 1, changedFiles: 1, changedBytes: 17 });
+  expect(changes?.changed).toBe(1);
   expect(entry(changes?.folders ?? [], project, 'a.jsonl')?.[0]).toBe(17);
   expect(entry(changes?.folders ?? [], project, 'b.jsonl')).toEqual(entry(taken.folders, project, 'b.jsonl'));
 });
@@ -60,7 +60,7 @@ it('lists a folder again when a file was added or removed in it', async () => {
   await writeFile(join(project, 'c.jsonl'), '{"new":1}\n');
   await rm(join(project, 'b.jsonl'));
   const changes = changesSince(taken.folders);
-  expect(changes).toMatchObject({ changed: 1, changedFiles: 1, changedBytes: 10 });
+  expect(changes?.changed).toBe(1);
   expect(entry(changes?.folders ?? [], project, 'c.jsonl')?.[0]).toBe(10);
   expect(entry(changes?.folders ?? [], project, 'b.jsonl')).toBeUndefined();
   expect(entry(changes?.folders ?? [], project, 'a.jsonl')).toEqual(entry(taken.folders, project, 'a.jsonl'));
@@ -70,11 +70,11 @@ it('walks a folder that appeared, leaves out one that went, and skips what the w
   const taken = await snapshot();
   await mkdir(join(project, 'node_modules', 'dep'), { recursive: true });
   await writeFile(join(project, 'node_modules', 'dep', 'skipped.jsonl'), '{}\n');
-  expect(changesSince(taken.folders)).toMatchObject({ changed: 1, changedFiles: 0 });
+  expect(changesSince(taken.folders)?.folders).toHaveLength(taken.folders.length);
   await mkdir(join(project, 'session', 'subagents'), { recursive: true });
   await writeFile(join(project, 'session', 'subagents', 'agent-1.jsonl'), '{"a":1}\n');
   const added = changesSince(taken.folders);
-  expect(added).toMatchObject({ changedFiles: 1, changedBytes: 8 });
+  expect(added?.folders).toHaveLength(taken.folders.length + 2);
   expect(entry(added?.folders ?? [], join(project, 'session', 'subagents'), 'agent-1.jsonl')?.[0]).toBe(8);
   expect(added?.folders.some(([path]) => path.includes('node_modules'))).toBe(false);
 
@@ -104,7 +104,6 @@ it('gives after any of these changes the very files a walk of the disk finds', a
     walked.push([path, s.size, s.mtimeMs]);
   }
   expect(listed.sort()).toEqual(walked.sort());
-  expect(changes).toMatchObject({ changedFiles: 3 });
 });
 
 it('records as never seen a file or folder changed within the file clock’s slack of the check, so the next check reads it again', async () => {
@@ -122,7 +121,9 @@ it('records as never seen a file or folder changed within the file clock’s sla
   expect(entry(patched.folders, project, 'a.jsonl')?.[0]).toBe(-1);
   expect(entry(patched.folders, project, 'b.jsonl')).toEqual(entry(taken.folders, project, 'b.jsonl'));
   // The next check sees them as changed, and reads them again.
-  expect(changesSince(patched.folders)).toMatchObject({ changedFiles: 2 });
+  const next = changesSince(patched.folders);
+  expect(next?.changed).toBeGreaterThan(0);
+  expect(entry(next?.folders ?? [], project, 'a.jsonl')).toEqual(entry(changes.folders, project, 'a.jsonl'));
   // Checked well after the writes: recorded as they are, and the next check finds nothing.
   const later = patchedSnapshot({ ...found, checkedAt: checkedAt + FILE_CLOCK_SLACK_MS + 60_000 }, 'after');
   expect(later.folders).toEqual(changes.folders);

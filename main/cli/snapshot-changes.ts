@@ -9,9 +9,6 @@ export interface SnapshotChanges {
   folders: Folder[];
   /** Folders and files whose time or size differ from the snapshot's, folders added or gone (0: nothing changed). */
   changed: number;
-  /** The files among them that are new or written to: how many, and their bytes now (what a scan reads again). */
-  changedFiles: number;
-  changedBytes: number;
 }
 
 /**
@@ -20,12 +17,8 @@ export interface SnapshotChanges {
  */
 const NEW_FOLDER_DEPTH = 40;
 
-type Count = (size: number) => void;
-
-/** A changed folder listed again: its files (counting those new or written to), and the folders a walk would enter. */
-function relist(dir: string, before: Folder[2], count: Count): { files: Folder[2]; dirs: string[] } {
-  const was = new Map<string, string>();
-  for (let i = 0; i < before.length; i += 3) was.set(before[i] as string, `${before[i + 1] as number}:${before[i + 2] as number}`);
+/** A changed folder listed again: its files, and the folders a walk would enter. */
+function relist(dir: string): { files: Folder[2]; dirs: string[] } {
   const files: Folder[2] = [];
   const dirs: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -34,20 +27,19 @@ function relist(dir: string, before: Folder[2], count: Count): { files: Folder[2
     } else if (entry.isFile()) {
       const s = statSync(join(dir, entry.name));
       files.push(entry.name, s.size, s.mtimeMs);
-      if (was.get(entry.name) !== `${s.size}:${s.mtimeMs}`) count(s.size);
     }
   }
   return { files, dirs };
 }
 
-/** A folder that appeared, and everything below it, as the snapshot's walk records folders (every file counted as new). */
-function walkNew(top: string, into: Folder[], count: Count): void {
+/** A folder that appeared, and everything below it, as the snapshot's walk records folders. */
+function walkNew(top: string, into: Folder[]): void {
   const stack = [{ dir: top, depth: 0 }];
   while (stack.length) {
     const { dir, depth } = stack.pop() as { dir: string; depth: number };
     // Its time first, as for a changed folder: a file added meanwhile moves it on, and the next check lists it again.
     const mtimeMs = statSync(dir).mtimeMs;
-    const { files, dirs } = relist(dir, [], count);
+    const { files, dirs } = relist(dir);
     if (depth < NEW_FOLDER_DEPTH) for (const child of dirs) stack.push({ dir: child, depth: depth + 1 });
     into.push([dir, mtimeMs, files]);
   }
@@ -69,12 +61,6 @@ export function changesSince(snapshotFolders: readonly Folder[]): SnapshotChange
   const holds = new Map<string, Set<string>>();
   const appeared: string[] = [];
   let changed = 0;
-  let changedFiles = 0;
-  let changedBytes = 0;
-  const count = (size: number) => {
-    changedFiles++;
-    changedBytes += size;
-  };
   try {
     for (const folder of snapshotFolders) {
       const [dir, mtimeMs, files] = folder;
@@ -89,7 +75,7 @@ export function changesSince(snapshotFolders: readonly Folder[]): SnapshotChange
       }
       if (time !== mtimeMs) {
         // A file or folder added, removed or renamed changes its folder's time.
-        const listed = relist(dir, files, count);
+        const listed = relist(dir);
         holds.set(dir, new Set(listed.dirs));
         for (const child of listed.dirs) if (!known.has(child)) appeared.push(child);
         changed++;
@@ -106,7 +92,6 @@ export function changesSince(snapshotFolders: readonly Folder[]): SnapshotChange
         same[i + 1] = s.size;
         same[i + 2] = s.mtimeMs;
         changed++;
-        count(s.size);
       }
       now.push(same === files ? folder : [dir, mtimeMs, same]);
     }
@@ -124,9 +109,9 @@ export function changesSince(snapshotFolders: readonly Folder[]): SnapshotChange
     for (const dir of appeared) {
       if (isGone(dir)) continue;
       changed++;
-      walkNew(dir, folders, count);
+      walkNew(dir, folders);
     }
-    return { folders, changed, changedFiles, changedBytes };
+    return { folders, changed };
   } catch {
     return null;
   }

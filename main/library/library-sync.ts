@@ -33,6 +33,12 @@ const mayBeSession = (path: string): boolean => isClaimed(path) || isRecognition
 /** Kept copies sit below `source/<their original absolute path>`, deeper than a user folder is walked. */
 const VAULT_DEPTH = 40;
 
+/** Files, and bytes, left to parse on the main thread. */
+export interface InlineReads {
+  files: number;
+  bytes: number;
+}
+
 export interface LibrarySyncOptions {
   catalogue: IndexedCatalogue;
   index: SessionIndex;
@@ -59,10 +65,12 @@ export interface LibrarySyncOptions {
    */
   knownFiles?: KnownFiles | undefined;
   /**
-   * The first scan parses its files on the main thread instead of in a worker: a one-shot command whose check found a
-   * few small files changed (starting a worker costs more than their parse). Stores and later scans use the workers.
+   * How many files, and bytes, the first scan may parse on the main thread instead of in a worker: a one-shot command
+   * whose check found what changed (starting a worker costs more than parsing a few small files). Past it, and for
+   * stores and later scans, the workers read. (A check that found little may still be followed by many reads: an index
+   * rebuilt, text a list-only run left; those go to the workers.)
    */
-  readsInline?: boolean;
+  inlineReads?: InlineReads | undefined;
   /** Sessions read (by key) and gone, to tell the window. */
   onChange(changed: string[], removed: string[]): void;
   /** A root's session counts or error may have changed. */
@@ -94,13 +102,13 @@ export class LibrarySync {
   private readonly containers: ContainerSync;
   /** The files the first scan reads instead of walking (options.knownFiles); taken by it. */
   private knownFiles: KnownFiles | undefined;
-  /** Whether the first scan parses on this thread (options.readsInline); over once it is. */
-  private readsInline: boolean;
+  /** What the first scan may still parse on this thread (options.inlineReads); none once it is over. */
+  private inlineReads: InlineReads | null;
 
   constructor(options: LibrarySyncOptions) {
     this.o = options;
     this.knownFiles = options.knownFiles;
-    this.readsInline = options.readsInline === true;
+    this.inlineReads = options.inlineReads ? { ...options.inlineReads } : null;
     // The status line says while search is still catching up with what the scans listed.
     options.index.onTextPending = (pending) => options.progress.textPending(pending);
     this.scanPool = new ReadPool(scanWorkers(), { pricingFile: options.pricingFile, resourceLimits: { maxOldGenerationSizeMb: SCAN_HEAP_MB } });
@@ -151,7 +159,7 @@ export class LibrarySync {
     });
     this.scanning = this.scanning.then(() => watching);
     return this.scanAll(this.o.roots(), known).finally(() => {
-      this.readsInline = false;
+      this.inlineReads = null;
       this.o.progress.end();
     });
   }
@@ -168,11 +176,13 @@ export class LibrarySync {
         // when a command that searches asks (a one-shot command that does not search never waits for it).
         await this.o.catalogue.release();
         if (!this.closed && this.o.watch) this.o.index.catchUp();
-        // After a large scan, the writer thread merges the full-text tables (index-tidy.ts), once the text is in. Not
-        // after a one-shot command's scan of the files its check found changed: the command's close would cut the pass
-        // after a step or two, and starting the writer thread for it held the close back ~120 ms; the next scan of
-        // the app or a full run does it.
-        if (!this.closed && (this.o.watch || !known)) this.o.index.tidy();
+        // After a large scan, the writer thread merges the full-text tables (index-tidy.ts), once the text is in. After
+        // a one-shot command's scan of what its check found changed, when it wrote on this thread alone: one step
+        // here, about what the thread got through before the command's close cut the pass, without its start.
+        if (!this.closed) {
+          if (this.o.watch || !known || this.o.index.writerThreadRunning) this.o.index.tidy();
+          else this.o.index.tidyStep();
+        }
         // The scan worker's memory goes back; the pool for live changes stays, so an edit is searchable at once.
         await this.scanPool.release();
         // And the main thread's: the scan and the watcher's walk grew its young generation, which V8 keeps otherwise.
@@ -232,7 +242,7 @@ export class LibrarySync {
         ? size > LARGE_FILE_BYTES
           ? await sessionPool.summarize(path, 'background', true)
           : await livePool.summarize(path)
-        : this.readsInline
+        : this.readInline(size)
           ? await summarizeHere(path, this.textLater).catch(() => livePool.summarize(path, 'background', false, this.textLater))
           : size > SCAN_LARGE_BYTES
             ? await this.readLarge(path, size)
@@ -257,6 +267,15 @@ export class LibrarySync {
         unreadable: { code: 'io_error', message: `Reading stopped unexpectedly: ${message}` },
       });
     }
+  }
+
+  /** Whether a file of this size is parsed on this thread: taken from what the first scan may still parse here. */
+  private readInline(size: number): boolean {
+    const left = this.inlineReads;
+    if (!left || left.files < 1 || size > left.bytes) return false;
+    left.files--;
+    left.bytes -= size;
+    return true;
   }
 
   /**

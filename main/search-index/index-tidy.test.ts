@@ -75,6 +75,21 @@ describe('index tidy', () => {
     expect(index.problem).toBeNull();
   });
 
+  it('takes a step at a time on the calling thread for a one-shot command, starting no writer thread, to the same end', () => {
+    const index = openIndex({ minBytes: 1, stepPages: 1 });
+    addBatches(index, 6);
+    const before = answers(index);
+    index.tidyStep();
+    expect(index.writerThreadRunning).toBe(false);
+    expect(Object.values(segments()).reduce((a, b) => a + b, 0)).toBeLessThan(18);
+    // Each command's step goes on where the last stopped, until the pass is over and none is due.
+    for (let i = 0; i < 200 && since() > 0; i++) index.tidyStep();
+    expect(segments()).toEqual({ docs: 1, idents: 1, heads: 1 });
+    expect(since()).toBe(0);
+    expect(answers(index)).toEqual(before);
+    expect(index.writerThreadRunning).toBe(false);
+  });
+
   it('is not due for a little new text in a larger index, nor under the minimum', async () => {
     const index = openIndex({ minBytes: 1 });
     addBatches(index, 10);

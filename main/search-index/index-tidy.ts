@@ -62,6 +62,8 @@ export class IndexTidy {
   private readonly stepPages: number;
   private readonly kind: TidyKind;
   private table = 0;
+  /** Whether the last step merged pages (false: its table was done, and the pass moved on to the next). */
+  merged = false;
 
   constructor(db: DatabaseSync, limits: TidyLimits = {}, kind: TidyKind = 'full') {
     this.db = db;
@@ -86,6 +88,7 @@ export class IndexTidy {
       statement.run(this.kind === 'full' ? -this.stepPages : this.stepPages);
       // The command's own row counts as one change; more means pages were merged and there may be more to do.
       const worked = (this.totalChanges.get() as { n: number }).n - before > 1;
+      this.merged = worked;
       if (!worked && ++this.table >= this.steps.length) {
         if (this.kind === 'full') this.db.prepare('UPDATE index_state SET value = max(0, value - ?) WHERE name = ?').run(this.startSince, SINCE_TIDY);
         setMergeMode(this.db, 'steady');
