@@ -205,6 +205,28 @@ describe('list and search without a scan', () => {
     await cli('search', 'the', '--json');
   }, 180_000);
 
+  it('a command without a quick path of its own (open) reads what the check found too, without a walk', async () => {
+    const folder = join(root, CLAUDE);
+    const id = '33333333-3333-4333-8333-333333333333';
+    const file = join(folder, `${id}.jsonl`);
+    const fixed = new Date(Math.floor(Date.now() / 1000) * 1000 - 7_200_000);
+    await utimes(folder, fixed, fixed);
+    await cli('list', '--json');
+    const unseen = join(folder, 'abababab-abab-4bab-8bab-abababababab.jsonl');
+    await writeFile(unseen, (await readFile(file, 'utf8')).replaceAll(id, 'abababab-abab-4bab-8bab-abababababab'));
+    await utimes(folder, fixed, fixed);
+    await appendFile(file, '\n');
+    const opened = JSON.parse(await cli('open', '--json', `claude-code:${id}`)) as { size: number; primaryPath: string };
+    expect(opened.primaryPath).toBe(file);
+    expect(opened.size).toBe((await stat(file)).size);
+    // The walk would have found it; the check's list did not (its folder's time was set back).
+    const missing = await runCli(['open', '--json', 'claude-code:abababab-abab-4bab-8bab-abababababab', '--no-defaults', '--root', root], { base });
+    expect(missing.code).not.toBe(0);
+    await rm(unseen);
+    await age(folder);
+    await cli('search', 'the', '--json');
+  }, 180_000);
+
   it('takes the full path for other folders, and search for text a list-only run left waiting', async () => {
     await cli('list', '--json');
     expect(await fastList(dataDir(), options(), env())).not.toBeNull();

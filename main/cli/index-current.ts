@@ -116,12 +116,28 @@ export function unchangedSince(snapshot: ScanSnapshot, config: string): boolean 
   return snapshot.config === config && changesSince(snapshot.folders)?.changed === 0;
 }
 
+/**
+ * What changed on disk since the last full run's snapshot (snapshot-changes.ts), when the roots' configuration is the
+ * one that run recorded; null without a snapshot, with another configuration, or when only a walk can tell.
+ */
+export async function checkChanges(dataDir: string, options: RootsOptions, env: NodeJS.ProcessEnv): Promise<FoundChanges | null> {
+  const snapshot = readSnapshot(dataDir);
+  if (!snapshot) return null;
+  const defaults = options.noDefaults ? [] : (await defaultsNow(snapshot.defaults, env)).paths;
+  if (snapshot.config !== configKey(dataDir, options.roots, options.noDefaults, defaults)) return null;
+  const checkedAt = Date.now();
+  const changes = changesSince(snapshot.folders);
+  return changes && { dataDir, snapshot, folders: changes.folders, changed: changes.changed, checkedAt };
+}
+
 /** What the last check found changed on disk since the snapshot it read, for the full run that follows (changesFound). */
 export interface FoundChanges {
   dataDir: string;
   snapshot: ScanSnapshot;
   /** The snapshot's folders as the check found them on disk. */
   folders: Folder[];
+  /** How many folders and files changed (0: none). */
+  changed: number;
   /** When the check began: a file or folder whose time is this recent may change again within its clock's tick. */
   checkedAt: number;
 }
@@ -160,16 +176,11 @@ export interface CurrentIndex {
  * caller takes the full path (services, scan), which sees every change.
  */
 export async function openCurrentIndex(dataDir: string, options: RootsOptions, env: NodeJS.ProcessEnv): Promise<CurrentIndex | null> {
-  const snapshot = readSnapshot(dataDir);
-  if (!snapshot) return null;
-  const defaults = options.noDefaults ? [] : (await defaultsNow(snapshot.defaults, env)).paths;
   lastFound = null;
-  if (snapshot.config !== configKey(dataDir, options.roots, options.noDefaults, defaults)) return null;
-  const checkedAt = Date.now();
-  const changes = changesSince(snapshot.folders);
-  if (!changes) return null;
-  lastFound = { dataDir, snapshot, folders: changes.folders, checkedAt };
-  if (changes.changed) return null;
+  const found = await checkChanges(dataDir, options, env);
+  lastFound = found;
+  if (!found || found.changed) return null;
+  const { snapshot } = found;
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(join(dataDir, INDEX_FILE), { readOnly: true });

@@ -5,7 +5,7 @@ import { createServices, type Services } from '../app/services.ts';
 import { resolveDataDir } from '../env/data-dir.ts';
 import { sanitizeForTerminal } from './terminal-text.ts';
 import { knownFiles } from '../catalogue/known-files.ts';
-import type { FoundChanges } from './index-current.ts';
+import { checkChanges, type FoundChanges } from './index-current.ts';
 
 export interface OneShotOptions {
   /** --root folders, relative to the current directory; used for this run only. */
@@ -18,8 +18,9 @@ export interface OneShotOptions {
    */
   needs?: 'list' | 'search';
   /**
-   * What this command's check found on disk (changesFound): the first scan reads its list of files instead of walking
-   * the roots, and parses its first few small files on this thread instead of starting a worker.
+   * What this command's check found on disk (changesFound; null: none, undefined: checked here, checkChanges): the
+   * first scan reads its list of files instead of walking the roots, and parses its first few small files on this
+   * thread instead of starting a worker.
    */
   found?: FoundChanges | null;
 }
@@ -32,11 +33,14 @@ export const INLINE_READ_BYTES = 4 * 1024 * 1024;
 export async function withOneShotServices<T>(options: OneShotOptions, env: NodeJS.ProcessEnv, work: (services: Services) => Promise<T>): Promise<T> {
   // The command's process sizes V8's heaps before the services start their worker threads (idle-memory.ts).
   configureHeaps();
-  const found = options.found ?? null;
+  const dataDir = resolveDataDir(env);
+  const extraRoots = (options.roots ?? []).map((r) => resolve(r));
+  // A command without a quick path of its own (export, diff, open, ...) checks the last run's snapshot here.
+  const found = options.found !== undefined ? options.found : await checkChanges(dataDir, { roots: extraRoots, noDefaults: options.noDefaults === true }, env);
   const services = createServices({
-    dataDir: resolveDataDir(env),
+    dataDir,
     shell: 'cli',
-    extraRoots: (options.roots ?? []).map((r) => resolve(r)),
+    extraRoots,
     discoverDefaults: !options.noDefaults,
     watch: false,
     // A command that does not search reads no index text: the next one that searches reads those files again.
