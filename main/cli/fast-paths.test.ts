@@ -218,6 +218,8 @@ describe('list and search without a scan', () => {
     await appendFile(file, '\n');
     const opened = JSON.parse(await cli('open', '--json', `claude-code:${id}`)) as { size: number; primaryPath: string };
     expect(opened.primaryPath).toBe(file);
+    // It recorded what it read: the next list answers from the index, with the new size.
+    expect((await fastList(dataDir(), options(), env()))?.find((s) => s.primaryPath === file)?.size).toBe((await stat(file)).size);
     expect(opened.size).toBe((await stat(file)).size);
     // The walk would have found it; the check's list did not (its folder's time was set back).
     const missing = await runCli(['open', '--json', 'claude-code:abababab-abab-4bab-8bab-abababababab', '--no-defaults', '--root', root], { base });

@@ -6,6 +6,7 @@ import { resolveDataDir } from '../env/data-dir.ts';
 import { sanitizeForTerminal } from './terminal-text.ts';
 import { knownFiles } from '../catalogue/known-files.ts';
 import { checkChanges, type FoundChanges } from './index-current.ts';
+import type { FinishedRun } from './scan-snapshot.ts';
 
 export interface OneShotOptions {
   /** --root folders, relative to the current directory; used for this run only. */
@@ -33,6 +34,7 @@ export const INLINE_READ_BYTES = 4 * 1024 * 1024;
 export async function withOneShotServices<T>(options: OneShotOptions, env: NodeJS.ProcessEnv, work: (services: Services) => Promise<T>): Promise<T> {
   // The command's process sizes V8's heaps before the services start their worker threads (idle-memory.ts).
   configureHeaps();
+  const startedAt = Date.now();
   const dataDir = resolveDataDir(env);
   const extraRoots = (options.roots ?? []).map((r) => resolve(r));
   // A command without a quick path of its own (export, diff, open, ...) checks the last run's snapshot here.
@@ -49,13 +51,23 @@ export async function withOneShotServices<T>(options: OneShotOptions, env: NodeJ
     inlineReads: found ? { files: INLINE_READ_FILES, bytes: INLINE_READ_BYTES } : undefined,
     env,
   });
+  let answer: T;
+  let run: Pick<FinishedRun, 'roots' | 'problems'>;
   try {
     await services.start();
     for (const problem of services.startupProblems()) process.stderr.write(`warning: ${sanitizeForTerminal(problem)}\n`);
     // A command that does not search never waits for the full-text index: it catches up in a later run.
     await (options.needs === 'list' ? services.whenListed() : services.whenScanned());
-    return await work(services);
+    answer = await work(services);
+    run = { roots: await services.client.listRoots(), problems: services.startupProblems() };
   } finally {
     await services.close();
   }
+  // What this command's own check found, now in the index, patched into the snapshot (list, search and usage record
+  // theirs): the next command's check finds nothing changed. Loaded only here (recordScan loads node:crypto).
+  if (options.found === undefined && found) {
+    const { recordScan } = await import('./scan-snapshot.ts');
+    await recordScan(dataDir, { extraRoots, noDefaults: options.noDefaults === true, env, startedAt, found, ...run });
+  }
+  return answer;
 }
