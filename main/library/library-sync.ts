@@ -1,16 +1,9 @@
 // Keeps the catalogue in step with the disk: scans the roots and the vault, watches them, and reads what changed.
-import { COLLECT_EVERY_FILES } from '../env/tuning.ts';
-import { SCAN_LARGE_BYTES } from '../env/tuning.ts';
-import { LARGE_FILE_BYTES } from '../env/tuning.ts';
-import { SCAN_HEAP_MB } from '../env/tuning.ts';
-import { scanWorkers } from '../env/tuning.ts';
+import { COLLECT_EVERY_FILES, LARGE_FILE_BYTES, SCAN_HEAP_MB, SCAN_LARGE_BYTES, scanWorkers } from '../env/tuning.ts';
 import { scanRoot } from '../catalogue/scan-root.ts';
 import type { KnownFiles } from '../catalogue/known-files.ts';
 import { MAX_WALK_DEPTH } from '../catalogue/walk-rules.ts';
 import { collectOldGarbage, releaseIdleMemory } from '../env/idle-memory.ts';
-import type { IndexProgressTracker } from '../search-index/index-progress.ts';
-import type { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
-import type { SessionIndex } from '../search-index/index-store.ts';
 import { statFile } from '../fs/stat-file.ts';
 import { fsErrorSentence } from '../fs/fs-error-text.ts';
 import type { RootRecord } from '../roots/root-store.ts';
@@ -23,6 +16,7 @@ import { summarizeHere } from '../workers/summarize-here.ts';
 import { storeOfWal, storeReader } from '../catalogue/contained-sessions.ts';
 import { isRowsDocumentPath } from '../catalogue/rows-document.ts';
 import { ContainerSync } from './container-sync.ts';
+import type { InlineReads, LibrarySyncOptions } from './library-sync-options.ts';
 
 /** A reader's file, or a kept or imported copy of a contained session (its rows document, read by the store's reader). */
 export const isClaimed = (path: string): boolean => findReader(path) !== undefined || isRowsDocumentPath(path);
@@ -32,54 +26,6 @@ const mayBeSession = (path: string): boolean => isClaimed(path) || isRecognition
 
 /** Kept copies sit below `source/<their original absolute path>`, deeper than a user folder is walked. */
 const VAULT_DEPTH = 40;
-
-/** Files, and bytes, left to parse on the main thread. */
-export interface InlineReads {
-  files: number;
-  bytes: number;
-}
-
-export interface LibrarySyncOptions {
-  catalogue: IndexedCatalogue;
-  index: SessionIndex;
-  /** The user's folders, as they are now. */
-  roots(): RootRecord[];
-  /** The vault's own folders (kept copies, recorded sessions). */
-  vaultRoots(): string[];
-  /** Scans parse many files and keep nothing: the pool for live changes, shared with the rest of the app. */
-  livePool: ReadPool;
-  /** The worker that keeps opened sessions parsed: a large file that just appeared is read there. */
-  sessionPool: ReadPool;
-  pricingFile: string;
-  progress: IndexProgressTracker;
-  /** False: scans only, no watchers (the CLI). */
-  watch: boolean;
-  /**
-   * A one-shot command that only lists (list, export, diff, resume): scans build no index text (about a quarter of a
-   * cold `list`'s CPU), and the files go into the index marked as unread; the next scan that reads text reads them again.
-   */
-  textLater?: boolean;
-  /**
-   * The files below the roots and the vault's folders as they are now (a one-shot command's check of the last run's
-   * snapshot, known-files.ts): the first scan reads this list instead of walking and stat-ing every file.
-   */
-  knownFiles?: KnownFiles | undefined;
-  /**
-   * How many files, and bytes, the first scan may parse on the main thread instead of in a worker: a one-shot command
-   * whose check found what changed (starting a worker costs more than parsing a few small files). Past it, and for
-   * stores and later scans, the workers read. (A check that found little may still be followed by many reads: an index
-   * rebuilt, text a list-only run left; those go to the workers.)
-   */
-  inlineReads?: InlineReads | undefined;
-  /** Sessions read (by key) and gone, to tell the window. */
-  onChange(changed: string[], removed: string[]): void;
-  /** A root's session counts or error may have changed. */
-  onRootsChanged(): void;
-  onProblem(message: string): void;
-  /** Collects the main thread's old garbage during long scans (tests count the calls); and after how many files. */
-  collectGarbage?: () => void;
-  collectEvery?: number;
-}
 
 export class LibrarySync {
   /** Why a root could not be scanned, by root id (shown on the root). */
