@@ -111,11 +111,6 @@ export function readSnapshot(dataDir: string): ScanSnapshot | null {
   }
 }
 
-/** Whether the configuration is the same and no folder or file below the roots changed since the snapshot was taken. */
-export function unchangedSince(snapshot: ScanSnapshot, config: string): boolean {
-  return snapshot.config === config && changesSince(snapshot.folders)?.changed === 0;
-}
-
 /**
  * What changed on disk since the last full run's snapshot (snapshot-changes.ts), when the roots' configuration is the
  * one that run recorded; null without a snapshot, with another configuration, or when only a walk can tell.

@@ -1,9 +1,10 @@
 // What a full run saw of the disk once its scan was over (every folder's and file's size and time below the roots), saved so a later run can tell in a few stats that nothing changed (index-current.ts).
-import { readdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { isSkippedDir, MAX_WALK_DEPTH } from '../catalogue/walk-rules.ts';
+import { MAX_WALK_DEPTH } from '../catalogue/walk-rules.ts';
+import { walkFolders } from './snapshot-changes.ts';
 import { writeFileAtomic } from '../fs/atomic-write.ts';
 import {
   configKey,
@@ -20,36 +21,6 @@ import {
 
 /** The vault's folders are walked deeper (kept copies keep their original absolute path), as the app scans them. */
 const VAULT_DEPTH = 40;
-
-function walk(root: string, maxDepth: number, folders: Folder[]): void {
-  const stack: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
-  while (stack.length) {
-    const next = stack.pop() as { dir: string; depth: number };
-    let entries;
-    let mtimeMs;
-    try {
-      mtimeMs = statSync(next.dir).mtimeMs;
-      entries = readdirSync(next.dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    const files: Folder[2] = [];
-    for (const entry of entries) {
-      const full = join(next.dir, entry.name);
-      if (entry.isDirectory()) {
-        if (next.depth < maxDepth && !isSkippedDir(entry.name)) stack.push({ dir: full, depth: next.depth + 1 });
-      } else if (entry.isFile()) {
-        try {
-          const s = statSync(full);
-          files.push(entry.name, s.size, s.mtimeMs);
-        } catch {
-          // Gone meanwhile: the folder's time says so next time.
-        }
-      }
-    }
-    folders.push([next.dir, mtimeMs, files]);
-  }
-}
 
 /** The files' times in a folder's entries (name, size, time each). */
 const fileTimes = (files: Folder[2]) => files.filter((_, i) => i % 3 === 2) as number[];
@@ -84,9 +55,9 @@ export function takeSnapshot(
 ): ScanSnapshot | null {
   const since = runStart - FILE_CLOCK_SLACK_MS;
   const folders: Folder[] = [];
-  for (const root of walked) walk(root, MAX_WALK_DEPTH, folders);
+  for (const root of walked) walkFolders(root, MAX_WALK_DEPTH, folders);
   const vault: Folder[] = [];
-  for (const root of vaultRoots) walk(root, VAULT_DEPTH, vault);
+  for (const root of vaultRoots) walkFolders(root, VAULT_DEPTH, vault);
   for (const [dir, mtimeMs, files] of vault) {
     // A vault folder this run made (a fresh data folder's first run) holds nothing the index could have missed.
     if (mtimeMs >= since && !files.length && bornSince(dir, since)) continue;

@@ -32,16 +32,38 @@ function relist(dir: string): { files: Folder[2]; dirs: string[] } {
   return { files, dirs };
 }
 
-/** A folder that appeared, and everything below it, as the snapshot's walk records folders. */
-function walkNew(top: string, into: Folder[]): void {
-  const stack = [{ dir: top, depth: 0 }];
+/**
+ * Every folder below `root` to `maxDepth` (the same skipped folders as the scan's walk), with its time and its files'
+ * names, sizes and times, as a snapshot records them (scan-snapshot.ts), and as this check records a folder that
+ * appeared. A folder or file that cannot be read is left out, as the scan's walk leaves it.
+ */
+export function walkFolders(root: string, maxDepth: number, folders: Folder[]): void {
+  const stack: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
   while (stack.length) {
-    const { dir, depth } = stack.pop() as { dir: string; depth: number };
-    // Its time first, as for a changed folder: a file added meanwhile moves it on, and the next check lists it again.
-    const mtimeMs = statSync(dir).mtimeMs;
-    const { files, dirs } = relist(dir);
-    if (depth < NEW_FOLDER_DEPTH) for (const child of dirs) stack.push({ dir: child, depth: depth + 1 });
-    into.push([dir, mtimeMs, files]);
+    const next = stack.pop() as { dir: string; depth: number };
+    let entries;
+    let mtimeMs;
+    try {
+      mtimeMs = statSync(next.dir).mtimeMs;
+      entries = readdirSync(next.dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    const files: Folder[2] = [];
+    for (const entry of entries) {
+      const full = join(next.dir, entry.name);
+      if (entry.isDirectory()) {
+        if (next.depth < maxDepth && !isSkippedDir(entry.name)) stack.push({ dir: full, depth: next.depth + 1 });
+      } else if (entry.isFile()) {
+        try {
+          const s = statSync(full);
+          files.push(entry.name, s.size, s.mtimeMs);
+        } catch {
+          // Gone meanwhile: the folder's time says so next time.
+        }
+      }
+    }
+    folders.push([next.dir, mtimeMs, files]);
   }
 }
 
@@ -109,7 +131,7 @@ export function changesSince(snapshotFolders: readonly Folder[]): SnapshotChange
     for (const dir of appeared) {
       if (isGone(dir)) continue;
       changed++;
-      walkNew(dir, folders);
+      walkFolders(dir, NEW_FOLDER_DEPTH, folders);
     }
     return { folders, changed };
   } catch {
