@@ -29,6 +29,7 @@ import { LibrarySync } from '../library/library-sync.ts';
 import type { InlineReads } from '../library/library-sync-options.ts';
 import type { KnownFiles } from '../catalogue/known-files.ts';
 import { Startup } from './startup.ts';
+import { outsideLayout } from '../library/outside-layout.ts';
 import { listingsOf, TeamSource } from '../team/team-source.ts';
 import { withTeamSessions } from '../team/team-routes.ts';
 
@@ -95,6 +96,7 @@ export function createServices(options: ServicesOptions): Services {
     (path) => vault.kindOf(path),
     (key) => vault.annotations.get(key).note,
     (path) => vault.copyKeyOf(path),
+    outsideLayout,
   );
   const pricingFile = join(options.dataDir, PRICING_FILE_NAME);
   /** Scans: parse many files, keep nothing. */

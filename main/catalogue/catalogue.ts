@@ -4,38 +4,10 @@ import type { SummaryResponse } from '../workers/read-protocol.ts';
 import { isWithin } from '../roots/paths.ts';
 import { pathHash, summaryOf } from './catalogue-summary.ts';
 export { summaryOf } from './catalogue-summary.ts';
-import { containedRef } from './contained-sessions.ts';
+import { Entry, factsOf, type CatalogueEntry, type EntryFacts } from './catalogue-entry.ts';
+export type { CatalogueEntry, EntryFacts } from './catalogue-entry.ts';
 import { HiddenPathBookkeeping } from './hidden-path-bookkeeping.ts';
 import type { HiddenPaths } from './hidden-paths.ts';
-
-/** What every entry keeps in memory: enough to key, group, count and sweep sessions without their summaries. */
-export interface EntryFacts {
-  key: string;
-  parentKey: string | null;
-  unreadable: boolean;
-  /** The session says it is over (status closed): the vault may keep it at once. */
-  closed: boolean;
-}
-
-/** What a list row needs from a stored entry to be rebuilt without reading the file: see `summaryOf`. */
-export interface CatalogueEntry extends EntryFacts {
-  /** The session's file; for a session inside a store, `<store>#<id>` (contained-sessions.ts). */
-  path: string;
-  /** Bytes; for a contained session, its version stamp (the store's size says nothing about one session). */
-  size: number;
-  /** For a contained session, its store's mtime when it was read (-1: read it again). */
-  mtimeMs: number;
-  /** The store a contained session lives in; null for a session file of its own. */
-  readonly store: string | null;
-  /** The full list row; an indexed catalogue may load it from the index on demand rather than hold it. */
-  readonly summary: SessionSummary;
-  /** The summary while it is held in memory (null once the index has it and the entry let go of it). */
-  readonly held: SessionSummary | null;
-  /** Other files the session was read from; a change to one of them re-reads this entry. */
-  companions: string[];
-  /** When it was written, in the catalogue's own count of writes (see `writes`). */
-  written: number;
-}
 
 export interface ListQuery {
   text?: string | undefined;
@@ -55,57 +27,8 @@ export type VaultKind = 'copy' | 'owned' | null;
 /** Adds what the catalogue does not know itself (annotations) before filtering. */
 export type Decorate = (summary: SessionSummary) => SessionSummary;
 
-/** An entry holds its summary until `held` is dropped; then `load` brings it back (from the index). */
-class Entry implements CatalogueEntry {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  companions: string[];
-  written: number;
-  key: string;
-  parentKey: string | null;
-  unreadable: boolean;
-  closed: boolean;
-  held: SessionSummary | null;
-  /** The store a contained session lives in (contained-sessions.ts); null for a session file of its own. */
-  readonly store: string | null;
-  private readonly load: (entry: Entry) => SessionSummary;
-
-  constructor(
-    path: string,
-    size: number,
-    mtimeMs: number,
-    facts: EntryFacts,
-    companions: string[],
-    written: number,
-    held: SessionSummary | null,
-    load: (entry: Entry) => SessionSummary,
-  ) {
-    this.path = path;
-    this.store = path.includes('#') ? (containedRef(path)?.store ?? null) : null;
-    this.size = size;
-    this.mtimeMs = mtimeMs;
-    this.companions = companions;
-    this.written = written;
-    this.key = facts.key;
-    this.parentKey = facts.parentKey;
-    this.unreadable = facts.unreadable;
-    this.closed = facts.closed;
-    this.held = held;
-    this.load = load;
-  }
-
-  get summary(): SessionSummary {
-    return this.held ?? this.load(this);
-  }
-}
-
-const factsOf = (summary: SessionSummary): EntryFacts => ({
-  key: summary.key,
-  parentKey: summary.parentKey,
-  unreadable: summary.unreadable !== null,
-  closed: summary.status === 'closed',
-});
+/** The path hash a key carries when another file holds its session's plain key, or its file lies outside its tool's folders. */
+const PATH_SUFFIX = /~[0-9a-f]{8}$/;
 
 export class Catalogue {
   private readonly byPath = new Map<string, Entry>();
@@ -115,19 +38,23 @@ export class Catalogue {
   private readonly vaultKind: (path: string) => VaultKind;
   private readonly annotationText: (key: string) => string;
   private readonly copyKeyOf: (path: string) => string | null;
+  protected readonly outsideLayout: (path: string, key: string) => boolean;
 
   /**
    * `annotationText`: the user's own words about a session (its note), searched like its title.
    * `copyKeyOf`: the key a vault copy was kept under (an import `--as-copy` gets `<key>~copy-N`, unlike its reader's key).
+   * `outsideLayout`: the file lies outside its tool's own folders (outside-layout.ts): it is keyed by its path too.
    */
   constructor(
     vaultKind: (path: string) => VaultKind = () => null,
     annotationText: (key: string) => string = () => '',
     copyKeyOf: (path: string) => string | null = () => null,
+    outsideLayout: (path: string, key: string) => boolean = () => false,
   ) {
     this.vaultKind = vaultKind;
     this.annotationText = annotationText;
     this.copyKeyOf = copyKeyOf;
+    this.outsideLayout = outsideLayout;
   }
   private readonly ownersByCompanion = new Map<string, Set<string>>();
   /** Contained sessions' paths by their store: what a store's listing is compared with. */
@@ -206,9 +133,27 @@ export class Catalogue {
     }
     // A kept copy shares its session's key with the live file; it never takes a suffixed key of its own.
     if (kind === 'copy') return copyKey ?? wanted;
+    // A file outside its tool's folders (a loose copy) is always keyed by its path too: the tool's own file of the
+    // same session keeps the plain key, its sub-agents stay linked to it, whichever file a scan happened to read first.
+    const suffixed = () => `${wanted.replace(PATH_SUFFIX, '')}~${pathHash(path)}`;
+    if (kind === null && this.outsideLayout(path, wanted)) return suffixed();
     const holder = this.pathByKey.get(wanted);
-    if (holder !== undefined && holder !== path) return `${wanted.replace(/~[0-9a-f]{8}$/, '')}~${pathHash(path)}`;
+    if (holder !== undefined && holder !== path) return suffixed();
     return wanted;
+  }
+
+  /**
+   * Gives an entry another key (restore's repair of keys given before outside-layout files were keyed by their path);
+   * false when the key is taken or the entry is not listed under its own.
+   */
+  protected rekey(path: string, key: string): boolean {
+    const entry = this.byPath.get(path);
+    if (!entry || this.pathByKey.has(key) || this.pathByKey.get(entry.key) !== path) return false;
+    this.drop(path);
+    const facts = { key, parentKey: entry.parentKey, unreadable: entry.unreadable, closed: entry.closed };
+    const held = entry.held ? { ...entry.held, key } : null;
+    this.add(new Entry(path, entry.size, entry.mtimeMs, facts, entry.companions, ++this.writeCount, held, this.loader), null);
+    return true;
   }
 
   private add(entry: Entry, kind: VaultKind): void {
@@ -277,6 +222,10 @@ export class Catalogue {
   }
 
   remove(path: string): string | null {
+    return this.drop(path);
+  }
+
+  private drop(path: string): string | null {
     const entry = this.byPath.get(path);
     if (!entry) return null;
     this.hidden.remove(entry);

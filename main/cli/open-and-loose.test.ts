@@ -104,6 +104,27 @@ describe('session files outside any layout', () => {
     expect(unknown.stderr).toContain('cannot open codex:no-such-session: no such file, and no session matches "codex:no-such-session"');
   });
 
+  it("a loose copy of a session never takes its key from the tool's own file, whichever root is read first", async () => {
+    // samples/loose/claude-session (1).jsonl is a copy of the demo project's transcript: the same session id.
+    const plain = 'claude-code:11111111-1111-4111-8111-111111111111';
+    const own = join(samplesDir, 'claude-code', 'projects', '-home-user-src-demo', '11111111-1111-4111-8111-111111111111.jsonl');
+    const claude = join(samplesDir, 'claude-code');
+    for (const [dataDir, roots] of [
+      ['loose-first', ['--root', LOOSE, '--root', claude]],
+      ['own-first', ['--root', claude, '--root', LOOSE]],
+    ] as const) {
+      const listed = JSON.parse((await runCli(['list', '--json', '--no-defaults', ...roots], { base, dataDir })).stdout) as SessionSummary[];
+      const copies = listed.filter((s) => s.key.startsWith(plain));
+      expect(copies.map((s) => [s.key, s.primaryPath]).sort()).toEqual([
+        [plain, own],
+        [expect.stringMatching(/^claude-code:11111111-1111-4111-8111-111111111111~[0-9a-f]{8}$/), join(LOOSE, 'claude-session (1).jsonl')],
+      ]);
+      const opened = await runCli(['open', '--json', plain, '--no-defaults', ...roots], { base, dataDir });
+      expect(opened.code).toBe(0);
+      expect((JSON.parse(opened.stdout) as SessionSummary).primaryPath).toBe(own);
+    }
+  });
+
   it('open names the reason when a file looks like a session but cannot be read', async () => {
     const dir = join(base, 'broken', '.jido_code', 'sessions');
     await mkdir(dir, { recursive: true });

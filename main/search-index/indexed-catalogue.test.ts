@@ -89,4 +89,47 @@ describe('IndexedCatalogue', () => {
     expect(catalogue.byKey('vizier:mom')?.held).toBeNull();
     expect(catalogue.byKey('vizier:mom')?.summary.title).toBe('Renamed');
   });
+
+  it("gives the tool's own file back the plain key an older index gave to a loose copy of the same session", async () => {
+    const file = join(dir, 'index.sqlite');
+    const session = readResult(makeSession('same')).result;
+    const own = '/roots/.vizier/sessions/same/session.json';
+    const copy = '/downloads/sent to me.json';
+    // As an index written before loose copies were keyed by their path: the copy read first holds the plain key.
+    const older = catalogueAt(file);
+    older.put(copy, 10, 1, session);
+    older.put(own, 10, 1, session);
+    expect(facts(older).map((f) => [f.path, f.key])).toEqual([
+      [copy, 'vizier:same'],
+      [own, expect.stringMatching(/^vizier:same~[0-9a-f]{8}$/)],
+    ]);
+    await older.release();
+    open.pop()?.close();
+
+    const isLoose = (path: string) => path === copy;
+    const restart = () => {
+      const index = new SessionIndex(file);
+      open.push(index);
+      return new IndexedCatalogue(
+        index,
+        () => null,
+        () => '',
+        () => null,
+        isLoose,
+      );
+    };
+    const upgraded = restart();
+    await upgraded.restore(() => true);
+    const keys = () => Object.fromEntries(facts(upgraded).map((f) => [f.path, f.key]));
+    expect(keys()).toEqual({ [own]: 'vizier:same', [copy]: expect.stringMatching(/^vizier:same~[0-9a-f]{8}$/) });
+    expect(upgraded.byKey('vizier:same')?.path).toBe(own);
+    expect(upgraded.summariesOf([upgraded.byKey('vizier:same')!])[0]?.key).toBe('vizier:same');
+    const repaired = keys();
+    await upgraded.release();
+    open.pop()?.close();
+    // The index rows were rewritten too: the next start finds the same keys with nothing to repair.
+    const next = restart();
+    await next.restore(() => true);
+    expect(Object.fromEntries(facts(next).map((f) => [f.path, f.key]))).toEqual(repaired);
+  });
 });

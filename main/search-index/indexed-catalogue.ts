@@ -1,5 +1,6 @@
 // The catalogue backed by the persistent index: every put and remove is mirrored, a start restores it all, and summaries live in the index.
 import { Catalogue, summaryOf, type CatalogueEntry, type VaultKind } from '../catalogue/catalogue.ts';
+import { pathHash } from '../catalogue/catalogue-summary.ts';
 import type { SessionSummary } from '../../shared/session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import type { SessionIndex } from './index-store.ts';
@@ -17,8 +18,9 @@ export class IndexedCatalogue extends Catalogue {
     vaultKind: (path: string) => VaultKind = () => null,
     annotationText: (key: string) => string = () => '',
     copyKeyOf: (path: string) => string | null = () => null,
+    outsideLayout: (path: string, key: string) => boolean = () => false,
   ) {
-    super(vaultKind, annotationText, copyKeyOf);
+    super(vaultKind, annotationText, copyKeyOf, outsideLayout);
     this.index = index;
     this.kindOf = vaultKind;
     // A cold scan of 100,000 files would otherwise hold every summary until it ends.
@@ -98,6 +100,8 @@ export class IndexedCatalogue extends Catalogue {
     let restored = 0;
     let dropped = 0;
     let sinceYield = 0;
+    /** Plain keys a file outside its tool's folders held from an older index and now leaves to the tool's own file. */
+    const freed = new Set<string>();
     for (const stored of this.index.storedFacts()) {
       // 100,000 files take about half a second: the event loop answers requests (the list's first page) between pieces.
       if (++sinceYield === RESTORE_PIECE) {
@@ -110,14 +114,33 @@ export class IndexedCatalogue extends Catalogue {
         continue;
       }
       const key = this.putStored(stored.path, stored.size, stored.mtimeMs, stored, stored.companions);
-      if (key !== stored.key) this.index.setKeyIfChanged(stored, key);
+      if (key !== stored.key) {
+        this.index.setKeyIfChanged(stored, key);
+        if (key.startsWith(`${stored.key}~`)) freed.add(stored.key);
+      }
       if (older) this.markStale(stored.path);
       restored++;
     }
+    if (freed.size) this.giveBackPlainKeys(freed);
     // An empty index is this version's as it is: what it will hold is read now.
     if (older && restored === 0) stampReadingVersion(this.index);
     this.readAgain = older && restored > 0;
     this.restored = true;
     return { restored, dropped };
+  }
+
+  /**
+   * An index written before files outside their tool's folders were keyed by their path may hold such a copy under
+   * the plain key and the tool's own file under `<key>~<its path hash>`: once the copy is keyed by its path, the
+   * tool's own file takes the plain key back (the index row too).
+   */
+  private giveBackPlainKeys(freed: ReadonlySet<string>): void {
+    for (const entry of [...this.entries()]) {
+      const plain = entry.key.replace(/~[0-9a-f]{8}$/, '');
+      if (plain === entry.key || !freed.has(plain) || entry.key !== `${plain}~${pathHash(entry.path)}`) continue;
+      if (this.kindOf(entry.path) !== null || this.outsideLayout(entry.path, plain)) continue;
+      const before = { path: entry.path, key: entry.key };
+      if (this.rekey(entry.path, plain)) this.index.setKeyIfChanged(before, plain);
+    }
   }
 }

@@ -6,6 +6,7 @@ import { Session } from '../../shared/session.ts';
 import { readers } from './registry.ts';
 import { resolveReader } from './recognize.ts';
 import { readHead } from './head.ts';
+import { outsideLayout } from '../library/outside-layout.ts';
 import { UnreadableError } from './types.ts';
 import { samplesDir } from '../test-support/samples.ts';
 
@@ -152,6 +153,8 @@ describe('every sample in samples/', () => {
       expect(() => Session.parse(session)).not.toThrow();
       expect(session.format).toBe(format);
       expect(session.key.startsWith(`${format}:`)).toBe(true);
+      // Keyed by its path too, so the tool's own file of the same session keeps the plain key.
+      expect(outsideLayout(abs, session.key)).toBe(true);
       expect(session.messages.length + session.operations.length).toBeGreaterThan(0);
     },
   );
@@ -179,6 +182,7 @@ describe('every sample in samples/', () => {
       const abs = join(samplesDir, path);
       const claimants = readers.filter((r) => r.claims(abs)).map((r) => r.format);
       expect(claimants).toEqual([format]);
+      expect(outsideLayout(abs, `${format}:id`)).toBe(false);
       expect((await resolveReader(abs))?.format).toBe(format);
       const reader = readers.find((r) => r.format === format)!;
       try {
