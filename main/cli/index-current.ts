@@ -20,8 +20,12 @@ export const vaultFolders = (dataDir: string): string[] => ['sessions', 'forks',
  */
 export type Folder = [path: string, mtimeMs: number, files: Array<string | number>];
 
-/** The snapshot's layout: one of another (an older app's) is not read, and the next full run writes it anew. */
-export const SNAPSHOT_LAYOUT = 2;
+/**
+ * The snapshot's layout: one of another (an older app's) is not read, and the next full run writes it anew. Also
+ * raised when a full run would leave the index otherwise than an older app's did from the same files: 3, files
+ * outside their tool's folders keyed by their path (outside-layout.ts), which the next full run's restore repairs.
+ */
+export const SNAPSHOT_LAYOUT = 3;
 
 /**
  * What decided the tools' default folders: every environment variable the readers consulted (HOME among them) with

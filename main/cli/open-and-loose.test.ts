@@ -4,6 +4,9 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionSummary } from '../../shared/session.ts';
+import { DatabaseSync } from 'node:sqlite';
+import { pathHash } from '../catalogue/catalogue-summary.ts';
+import { SNAPSHOT_FILE } from './index-current.ts';
 import { runCli, type CliRun } from '../test-support/run-cli.ts';
 import { samplesDir } from '../test-support/samples.ts';
 
@@ -123,6 +126,28 @@ describe('session files outside any layout', () => {
       expect(opened.code).toBe(0);
       expect((JSON.parse(opened.stdout) as SessionSummary).primaryPath).toBe(own);
     }
+  });
+
+  it('an index and snapshot an older version left, with the loose copy under the plain key, are repaired by the next list', async () => {
+    const plain = 'claude-code:11111111-1111-4111-8111-111111111111';
+    const own = join(samplesDir, 'claude-code', 'projects', '-home-user-src-demo', '11111111-1111-4111-8111-111111111111.jsonl');
+    const copy = join(LOOSE, 'claude-session (1).jsonl');
+    const roots = ['--no-defaults', '--root', LOOSE, '--root', join(samplesDir, 'claude-code')];
+    const dataDir = 'older';
+    const list = async () => JSON.parse((await runCli(['list', '--json', ...roots], { base, dataDir })).stdout) as SessionSummary[];
+    const holder = (sessions: SessionSummary[]) => sessions.find((s) => s.key === plain)?.primaryPath;
+    expect(holder(await list())).toBe(own);
+    // As the older version left them: the copy holds the plain key, the tool's own file its path-hashed one.
+    const db = new DatabaseSync(join(base, dataDir, 'index.sqlite'));
+    const ownKey = (db.prepare('SELECT key FROM files WHERE path = ?').get(copy) as { key: string }).key.replace(/~[0-9a-f]{8}$/, `~${pathHash(own)}`);
+    db.prepare('UPDATE files SET key = ? WHERE path = ?').run(plain, copy);
+    db.prepare('UPDATE files SET key = ? WHERE path = ?').run(ownKey, own);
+    db.close();
+    const snapshotFile = join(base, dataDir, SNAPSHOT_FILE);
+    const snapshot = JSON.parse(await readFile(snapshotFile, 'utf8')) as { layout: number };
+    await writeFile(snapshotFile, JSON.stringify({ ...snapshot, layout: 2 }));
+    expect(holder(await list())).toBe(own);
+    expect(holder(await list())).toBe(own);
   });
 
   it('open names the reason when a file looks like a session but cannot be read', async () => {
