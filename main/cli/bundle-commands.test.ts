@@ -63,7 +63,7 @@ describe('session-vault export', () => {
     expect(two.stderr).toContain('--format html writes one session; 2 were given.');
     const missing = await run(['export', 'nope', '-o', join(base, 'y.zip'), '--root', root]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('No session "nope" is known.');
+    expect(missing.stderr).toContain('No session matches "nope".');
     expect(existsSync(join(base, 'y.zip'))).toBe(false);
   });
 });

@@ -8,12 +8,14 @@ import { exportDocument, renderDocument, type DocumentFormat } from '../bundle/e
 import { importBundle, type ImportReport } from '../bundle/import-bundle.ts';
 import type { Services } from '../app/services.ts';
 import { withOneShotServices } from './one-shot.ts';
+import { resolveSessionRef } from './resolve-session.ts';
 import { resolveDataDir } from '../env/data-dir.ts';
 import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { sanitizeDeep, sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 
 const COMMON = `  --root DIR       also read sessions below DIR (repeatable; not saved)
+  --no-defaults    skip the tools' default folders (as list and search do)
   --json           print the result as JSON
   -h, --help       show this help`;
 
@@ -49,7 +51,13 @@ ${COMMON}
 `,
 };
 
-const BASE = { root: { type: 'string', multiple: true }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const BASE = {
+  root: { type: 'string', multiple: true },
+  // --no-defaults (these commands parse --no-X as X false, for --no-redact and --no-children).
+  defaults: { type: 'boolean', default: true },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 const EXPORT_OPTIONS = {
   ...BASE,
@@ -68,7 +76,7 @@ function parse<O extends ParseArgsConfig['options']>(command: 'export' | 'import
   return parseCommandArgs(argv, options, BUNDLE_HELP[command] ?? '', { negative: true });
 }
 
-/** Keys for the sessions named (key, id or key suffix) or matched by --query. */
+/** Keys for the sessions named (key, id or a unique start of one) or matched by --query. */
 async function resolveKeys(services: Services, given: string[], query: string | undefined): Promise<string[]> {
   const { sessions } = await services.client.listSessions({ includeChildren: true });
   if (query !== undefined) {
@@ -77,13 +85,8 @@ async function resolveKeys(services: Services, given: string[], query: string | 
     if (!readable.length) throw new Error(`No session matches "${query}".`);
     return readable;
   }
-  return given.map((g) => {
-    if (sessions.some((s) => s.key === g)) return g;
-    const matches = sessions.filter((s) => s.id === g || s.key.endsWith(`:${g}`));
-    if (matches.length === 1) return matches[0]!.key;
-    if (!matches.length) throw new Error(`No session "${g}" is known. Run \`session-vault list\` to see keys and ids.`);
-    throw new Error(`"${g}" matches ${matches.length} sessions; give one of these keys: ${matches.map((m) => m.key).join(', ')}`);
-  });
+  // As every other command takes a session: its key, its id, or a unique start of one (resolve-session.ts).
+  return given.map((g) => resolveSessionRef(g, sessions));
 }
 
 export function formatFindings(findings: Finding[]): string {
@@ -141,7 +144,7 @@ async function runExport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
   const output = v.output ? resolve(v.output) : '';
   const options = { redact: v.redact !== false, keep: v.keep ?? [], env, includeChildren: v.children !== false };
   // Sessions named by key or id are found in the list; --query searches, and waits for the full-text index.
-  await withOneShotServices({ roots: v.root, needs: v.query === undefined ? 'list' : 'search' }, env, async (services) => {
+  await withOneShotServices({ roots: v.root, noDefaults: v.defaults === false, needs: v.query === undefined ? 'list' : 'search' }, env, async (services) => {
     const keys = await resolveKeys(services, positionals, v.query);
     const load = services.bundles.load;
     if (format !== 'zip') {
@@ -217,7 +220,7 @@ async function runImport(argv: string[], env: NodeJS.ProcessEnv): Promise<void> 
   if (v.help) return void process.stdout.write(BUNDLE_HELP.import ?? '');
   if (positionals.length !== 1) throw new UsageError(`give exactly one bundle file.\n\n${BUNDLE_HELP.import}`);
   const file = resolve(positionals[0]!);
-  await withOneShotServices({ roots: v.root }, env, async (services) => {
+  await withOneShotServices({ roots: v.root, noDefaults: v.defaults === false }, env, async (services) => {
     const { sessions } = await services.client.listSessions({ includeChildren: true });
     const known = new Set(sessions.map((s) => s.key));
     const report = await importBundle(file, { dataDir: resolveDataDir(env), asCopy: v['as-copy'] === true, known: (key) => known.has(key) });

@@ -6,6 +6,7 @@ it('takes --team for a team store, and refuses it beside --root (a team store sh
   expect(parseServeArgs(['--team', 'postgresql://vera@db:5432/team', '--port', '8080', '--no-open'])).toEqual({
     port: 8080,
     roots: [],
+    noDefaults: false,
     open: false,
     team: 'postgresql://vera@db:5432/team',
     help: false,
@@ -14,6 +15,14 @@ it('takes --team for a team store, and refuses it beside --root (a team store sh
   expect(() => parseServeArgs(['--team', 'postgresql://vera@db/team', '--root', '/tmp'])).toThrow(
     '--team serves a team store; --root adds local folders, which it does not show. Use one or the other.',
   );
+  expect(() => parseServeArgs(['--team', 'postgresql://vera@db/team', '--no-defaults'])).toThrow(
+    '--team serves a team store; --no-defaults skips local folders, which it does not show. Use one or the other.',
+  );
+});
+
+it('takes --no-defaults beside --root, to serve only the folders named', () => {
+  expect(parseServeArgs(['--root', '/srv/sessions', '--no-defaults'])).toMatchObject({ roots: ['/srv/sessions'], noDefaults: true });
+  expect(parseServeArgs([]).noDefaults).toBe(false);
 });
 
 it('takes --host for serve --team only, and refuses a non-loopback address without TLS unless --insecure-http', () => {

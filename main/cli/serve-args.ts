@@ -4,7 +4,7 @@ import { UsageError } from './usage-error.ts';
 import { parseCommandArgs } from './parse-command-args.ts';
 import { checkServeAddress } from '../transport/serve-tls.ts';
 
-export const SERVE_HELP = `Usage: session-vault serve [--port N] [--root DIR]... [--no-open]
+export const SERVE_HELP = `Usage: session-vault serve [--port N] [--root DIR]... [--no-defaults] [--no-open]
        session-vault serve --team URL [--port N] [--host ADDRESS [--tls-cert FILE --tls-key FILE | --insecure-http]] [--no-open]
 
 Serves the Session Vault UI to a browser on 127.0.0.1, prints the URL and opens it in your browser
@@ -14,6 +14,7 @@ requests without it are refused.
 Options:
   --port N      port to listen on (default: any free port)
   --root DIR    also read sessions below DIR for this run (repeatable)
+  --no-defaults skip the tools' default folders for this run (with --root: only those folders)
   --no-open     print the address only; do not open a browser
   --team URL    serve a team store (PostgreSQL) read-only instead of this machine's sessions: its sessions
                 listed with their machine, searched, opened, compared and exported. The URL carries no
@@ -29,6 +30,8 @@ Options:
 export interface ServeArgs {
   port: number;
   roots: string[];
+  /** --no-defaults: the tools' default folders are not read this run. */
+  noDefaults: boolean;
   /** Open the address in the browser (unless --no-open; and only at a desktop terminal, see open-browser.ts). */
   open: boolean;
   /** --team URL: the team store to serve instead of the local sessions. */
@@ -48,6 +51,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     {
       port: { type: 'string' },
       root: { type: 'string', multiple: true },
+      'no-defaults': { type: 'boolean' },
       'no-open': { type: 'boolean' },
       team: { type: 'string' },
       host: { type: 'string' },
@@ -63,14 +67,17 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port must be a whole number from 0 to 65535, not "${values.port}".`);
   }
-  if (values.team !== undefined && values.root?.length)
-    throw new UsageError('--team serves a team store; --root adds local folders, which it does not show. Use one or the other.');
+  if (values.team !== undefined && (values.root?.length || values['no-defaults']))
+    throw new UsageError(
+      `--team serves a team store; ${values.root?.length ? '--root adds' : '--no-defaults skips'} local folders, which it does not show. Use one or the other.`,
+    );
   const network = (['host', 'tls-cert', 'tls-key', 'insecure-http'] as const).filter((o) => values[o] !== undefined);
   if (network.length && values.team === undefined) throw new UsageError(`--${network[0]} is for serve --team; the local vault is served on 127.0.0.1 only.`);
   checkServeAddress(values.host ?? '127.0.0.1', { cert: values['tls-cert'], key: values['tls-key'] }, values['insecure-http'] === true);
   return {
     port,
     roots: (values.root ?? []).map((r) => resolve(r)),
+    noDefaults: values['no-defaults'] === true,
     open: values['no-open'] !== true,
     ...(values.team !== undefined ? { team: values.team } : {}),
     ...(values.host !== undefined ? { host: values.host } : {}),

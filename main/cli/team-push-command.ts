@@ -16,6 +16,7 @@ import { parseCommandArgs } from './parse-command-args.ts';
 import { sanitizeForTerminal, terminalJson } from './terminal-text.ts';
 import { withStore } from './team-store-access.ts';
 import { UsageError } from './usage-error.ts';
+import { resolveSessionRef } from './resolve-session.ts';
 
 export const PUSH_OPTIONS = {
   to: { type: 'string' },
@@ -56,13 +57,8 @@ async function pushKeys(
     if (!readable.length) throw new UsageError(query !== undefined ? `No session matches "${query}".` : 'No sessions found to push.');
     return { keys: readable, listings };
   }
-  const keys = given.map((g) => {
-    if (sessions.some((s) => s.key === g)) return g;
-    const matches = sessions.filter((s) => s.id === g || s.key.endsWith(`:${g}`));
-    if (matches.length === 1) return (matches[0] as { key: string }).key;
-    if (!matches.length) throw new UsageError(`No session "${g}" is known. Run \`session-vault list\` to see keys and ids.`);
-    throw new UsageError(`"${g}" matches ${matches.length} sessions; give one of these keys: ${matches.map((m) => m.key).join(', ')}`);
-  });
+  // As every other command takes a session: its key, its id, or a unique start of one (resolve-session.ts).
+  const keys = given.map((g) => resolveSessionRef(g, sessions));
   return { keys, listings };
 }
 

@@ -24,6 +24,27 @@ beforeAll(async () => {
 afterAll(async () => rm(base, { recursive: true, force: true }));
 
 describe('vault commands', () => {
+  it('every command that finds a session takes --no-defaults as list does, and then skips the default folders', async () => {
+    // A session only in a tool's default folder (JidoCode's ~/.jido_code/sessions below the test's HOME).
+    await mkdir(join(base, 'home', '.jido_code', 'sessions'), { recursive: true });
+    await writeFile(join(base, 'home', '.jido_code', 'sessions', 'j-home.json'), jidoSession('j-home', 'home-project'));
+    for (const args of [
+      ['tag', 'j-home', '--star'],
+      ['resume', 'j-home'],
+      ['export', 'j-home', '--format', 'markdown', '-o', join(base, 'j.md')],
+    ]) {
+      const skipped = await run([...args, '--no-defaults']);
+      expect(skipped.stderr).toContain('No session matches "j-home"');
+      expect(skipped.code).toBe(1);
+    }
+    expect((await run(['tag', 'j-home', '--star'])).stdout).toBe('jido-code:j-home: ★ (no tags)\n');
+    expect((await run(['tag', 'j-1', '--no-defaults', '--json'])).code).toBe(0);
+    const exported = await run(['export', 'j-1', '--format', 'markdown', '-o', join(base, 'j-1.md'), '--no-defaults']);
+    expect(exported.code).toBe(0);
+    expect(existsSync(join(base, 'j-1.md'))).toBe(true);
+    expect((await run(['import', join(base, 'missing.zip'), '--no-defaults'])).stderr).not.toContain('Unknown option');
+  });
+
   it('keep copies a session (by id) into the vault', async () => {
     const r = await run(['keep', 'j-1']);
     expect(r.stderr).toBe('');

@@ -9,6 +9,7 @@ import { parseCommandArgs } from './parse-command-args.ts';
 import { sanitizeForTerminal as t, terminalJson } from './terminal-text.ts';
 
 const COMMON = `  --root DIR     also read sessions below DIR (repeatable; not saved)
+  --no-defaults  skip the tools' default folders (as list and search do)
   --json         print the result as JSON
   -h, --help     show this help`;
 
@@ -25,6 +26,7 @@ export const VAULT_HELP: Record<string, string> = {
 
 const BASE_OPTIONS = {
   root: { type: 'string', multiple: true },
+  'no-defaults': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
@@ -68,7 +70,7 @@ export async function runVaultCommand(command: string, argv: string[], env: Node
   const json = v.json as boolean | undefined;
   const needsSession = !['prune', 'clear'].includes(command);
   if (needsSession && !positionals[0]) throw new UsageError(`missing <session>.\n\n${VAULT_HELP[command]}`);
-  await withOneShotServices({ roots: v.root as string[] | undefined, needs: 'list' }, env, async (services) => {
+  await withOneShotServices({ roots: v.root as string[] | undefined, noDefaults: v['no-defaults'] === true, needs: 'list' }, env, async (services) => {
     const key = needsSession ? await resolveKey(services, positionals[0]!) : '';
     // Keys, titles, tags and paths come from sessions: each is printed as one line without escape sequences.
     const shownKey = t(key);

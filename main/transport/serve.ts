@@ -109,6 +109,7 @@ export async function runServe(argv: string[], env: NodeJS.ProcessEnv = process.
     dataDir: resolveDataDir(env),
     port: args.port,
     roots: args.roots,
+    ...(args.noDefaults ? { discoverDefaults: false } : {}),
     rendererDir,
     env,
   });
