@@ -186,3 +186,25 @@ test('the charts’ text follows the text size setting', async ({ page, samplesV
   await page.evaluate(() => document.documentElement.setAttribute('data-font-size', 'small'));
   await expect.poll(() => chartTextPx(chart(page, 'tokens'))).toBeLessThan(normal);
 });
+
+test('no axis label of the days’ charts is cut off at the chart’s edge', async ({ page, samplesVault }) => {
+  await indexed(samplesVault);
+  await page.goto(samplesVault.url);
+  await expect(page.getByTestId('usage-dashboard')).toHaveAttribute('aria-busy', 'false');
+  for (const id of ['tokens', 'cost']) {
+    const svg = chart(page, id).locator('svg').first();
+    await expect(svg).toBeVisible();
+    // The last day's label, centred on the last bar, ran past the right edge ("2026-08-0" of 2026-08-03).
+    const outside = await svg.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return (
+        [...el.querySelectorAll('text')]
+          .map((t) => ({ text: t.textContent ?? '', r: t.getBoundingClientRect() }))
+          // The days' labels (the scrolling legend's other pages lie outside on purpose).
+          .filter(({ text, r }) => /^\d{4}-\d{2}-\d{2}$/.test(text) && (r.left < box.left - 0.5 || r.right > box.right + 0.5))
+          .map(({ text }) => text)
+      );
+    });
+    expect(outside, `${id}: labels past the chart's edge`).toEqual([]);
+  }
+});

@@ -31,10 +31,12 @@ function WithSubAgentsTotal({ session, own }: { session: Session; own: ReturnTyp
     own,
     session.childKeys.map((k) => related[k]),
   );
+  // Neither the session nor its sub-agents recorded a token: said once, not as dashes.
+  const nothing = total.tokens === null && !total.cost && total.missing === 0;
   return (
     <span data-testid="usage-with-subagents">
-      <span className="muted"> · with sub-agents </span>
-      {total.tokens !== null ? `${formatCount(total.tokens)} tokens` : '—'} · {formatCost(total.cost)}
+      <span className="muted"> · with sub-agents{nothing ? ': none recorded either' : ' '}</span>
+      {!nothing && `${total.tokens !== null ? `${formatCount(total.tokens)} tokens` : '—'} · ${formatCost(total.cost)}`}
       {total.missing > 0 && (
         <span className="muted">
           {' '}

@@ -204,6 +204,20 @@ describe('Detail header', () => {
     expect(render(<Detail />, { open: opened(s), sessions: [], detailTab: 'info', related: { [child.key]: child } })).toMatch(/permissionMode.*?plan/);
   });
 
+  it('says once that neither a session nor its sub-agents recorded tokens, rather than a row of dashes', () => {
+    const s = { ...transcriptSession(), usage: null, cost: null, messages: [msg('user', [text('hi')])], childKeys: ['claude-code:quiet/agent-1'] };
+    const child = summary({
+      key: 'claude-code:quiet/agent-1',
+      format: 'claude-code',
+      title: 'A quiet helper',
+      totalTokens: null,
+      costUsd: null,
+      parentKey: s.key,
+    });
+    const html = render(<Detail />, { open: opened(s), sessions: [], related: { [child.key]: child } });
+    expect(html).toMatch(/data-testid="usage-with-subagents"><span class="muted"> · with sub-agents: none recorded either<\/span><\/span>/);
+  });
+
   it('shows an unknown cost as a dash and a sub-agent session links back to its parent', () => {
     const s = { ...transcriptSession(), usage: null, cost: null, messages: [msg('user', [text('hi')])], parentKey: 'claude-code:parent', childKeys: [] };
     const parent = summary({ key: 'claude-code:parent', format: 'claude-code', title: 'The parent task' });

@@ -80,7 +80,8 @@ export function stackedDaysOption(data: UsageDashboard, theme: ChartTheme, metri
   const format = metric === 'tokens' ? compact : usd;
   return {
     ...base(theme),
-    grid: { left: 56, right: 16, top: 16, bottom: 64, containLabel: true },
+    // Room on the right for half of the last day's label, centred on the last bar (ECharts' containLabel let it be cut off).
+    grid: { left: 56, right: 44, top: 16, bottom: 64, containLabel: true },
     legend: legend(theme),
     tooltip: { ...(base(theme).tooltip as object), trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => format(Number(v)) },
     xAxis: axis(theme, `Day (${data.timezone})`, { type: 'category', data: days, nameGap: 28 }),
