@@ -142,6 +142,7 @@ describe('session files outside any layout', () => {
     const ownKey = (db.prepare('SELECT key FROM files WHERE path = ?').get(copy) as { key: string }).key.replace(/~[0-9a-f]{8}$/, `~${pathHash(own)}`);
     db.prepare('UPDATE files SET key = ? WHERE path = ?').run(plain, copy);
     db.prepare('UPDATE files SET key = ? WHERE path = ?').run(ownKey, own);
+    db.prepare("DELETE FROM index_state WHERE name = 'keys_by_layout'").run();
     db.close();
     const snapshotFile = join(base, dataDir, SNAPSHOT_FILE);
     const snapshot = JSON.parse(await readFile(snapshotFile, 'utf8')) as { layout: number };

@@ -1,10 +1,11 @@
 // The catalogue backed by the persistent index: every put and remove is mirrored, a start restores it all, and summaries live in the index.
-import { Catalogue, summaryOf, type CatalogueEntry, type VaultKind } from '../catalogue/catalogue.ts';
+import { Catalogue, PATH_SUFFIX, summaryOf, type CatalogueEntry, type VaultKind } from '../catalogue/catalogue.ts';
 import { pathHash } from '../catalogue/catalogue-summary.ts';
 import type { SessionSummary } from '../../shared/session.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import type { SessionIndex } from './index-store.ts';
 import { indexedReadingVersion, READING_VERSION, stampReadingVersion } from './reading-version.ts';
+import { keysCheckedByLayout, stampKeysCheckedByLayout } from './key-layout-state.ts';
 
 /** Files restored between two turns of the event loop. */
 const RESTORE_PIECE = 8192;
@@ -102,6 +103,9 @@ export class IndexedCatalogue extends Catalogue {
     let sinceYield = 0;
     /** Plain keys a file outside its tool's folders held from an older index and now leaves to the tool's own file. */
     const freed = new Set<string>();
+    // Keys given before files outside their tool's folders were keyed by their path are given again (key-layout-state.ts).
+    const checkKeys = !keysCheckedByLayout(this.index);
+    let rekeyed = 0;
     for (const stored of this.index.storedFacts()) {
       // 100,000 files take about half a second: the event loop answers requests (the list's first page) between pieces.
       if (++sinceYield === RESTORE_PIECE) {
@@ -113,8 +117,9 @@ export class IndexedCatalogue extends Catalogue {
         dropped++;
         continue;
       }
-      const key = this.putStored(stored.path, stored.size, stored.mtimeMs, stored, stored.companions);
+      const key = this.putStored(stored.path, stored.size, stored.mtimeMs, stored, stored.companions, checkKeys);
       if (key !== stored.key) {
+        rekeyed++;
         this.index.setKeyIfChanged(stored, key);
         if (key.startsWith(`${stored.key}~`)) freed.add(stored.key);
       }
@@ -122,6 +127,8 @@ export class IndexedCatalogue extends Catalogue {
       restored++;
     }
     if (freed.size) this.giveBackPlainKeys(freed);
+    // Stamped by a start that found every key right: one that changed some has them written first, and the next checks again.
+    if (checkKeys && rekeyed === 0) stampKeysCheckedByLayout(this.index);
     // An empty index is this version's as it is: what it will hold is read now.
     if (older && restored === 0) stampReadingVersion(this.index);
     this.readAgain = older && restored > 0;
@@ -136,7 +143,7 @@ export class IndexedCatalogue extends Catalogue {
    */
   private giveBackPlainKeys(freed: ReadonlySet<string>): void {
     for (const entry of [...this.entries()]) {
-      const plain = entry.key.replace(/~[0-9a-f]{8}$/, '');
+      const plain = entry.key.replace(PATH_SUFFIX, '');
       if (plain === entry.key || !freed.has(plain) || entry.key !== `${plain}~${pathHash(entry.path)}`) continue;
       if (this.kindOf(entry.path) !== null || this.outsideLayout(entry.path, plain)) continue;
       const before = { path: entry.path, key: entry.key };
