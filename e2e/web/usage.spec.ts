@@ -208,3 +208,19 @@ test('no axis label of the days’ charts is cut off at the chart’s edge', asy
     expect(outside, `${id}: labels past the chart's edge`).toEqual([]);
   }
 });
+
+test('the dashboard’s styles do not spread a session header’s tokens and cost apart', async ({ page, samplesVault }) => {
+  await indexed(samplesVault);
+  await page.goto(samplesVault.url);
+  await expect(page.getByTestId('usage-dashboard-totals')).toBeVisible();
+  await searchFor(page, 'source:claude-code');
+  await page.getByTestId('session-row').first().click();
+  const totals = page.getByTestId('usage-totals');
+  await expect(totals).toContainText('tokens');
+  // The header's own line spaces them 16 px apart; the dashboard's figures (28 px) once shared its class name.
+  const gap = await totals.evaluate((el) => {
+    const [tokens, cost] = [...el.children].map((c) => c.getBoundingClientRect());
+    return cost!.left - tokens!.right;
+  });
+  expect(gap).toBeLessThanOrEqual(17);
+});

@@ -35,7 +35,7 @@ export function BlockCard({ block, limits }: { block: UsageBlock | null; limits:
       <h2 id="usage-block-title">{block?.isActive ? 'Current 5-hour block' : 'Latest 5-hour block'}</h2>
       {!block && <p className="muted">No Claude Code usage in these sessions.</p>}
       {block && (
-        <dl className="usage-totals">
+        <dl className="usage-figures">
           <div>
             <dt>Window</dt>
             <dd>

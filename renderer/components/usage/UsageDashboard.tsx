@@ -23,7 +23,7 @@ const costText = (usdValue: number, unpriced: number) => (unpriced ? `≥ ${usd(
 function Totals({ data }: { data: Figures }) {
   const t = data.totals;
   return (
-    <dl className="usage-totals" data-testid="usage-dashboard-totals">
+    <dl className="usage-figures" data-testid="usage-dashboard-totals">
       <div>
         <dt>Tokens</dt>
         <dd data-testid="usage-total-tokens">{t.totalTokens.toLocaleString()}</dd>
