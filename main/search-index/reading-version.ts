@@ -5,9 +5,9 @@ import type { SessionIndex } from './index-store.ts';
  * Raise by one whenever a reader or the index text gives something else for a file it read before (a record type
  * now shown, a word now searchable, a count corrected): an index stamped with a lower version has every file read
  * again once, in the background, its old rows listed meanwhile. 1: the first kept (hooks, tool definitions, wrapper
- * tags and words after a line break in tool inputs now read).
+ * tags and words after a line break in tool inputs now read). 2: Kimi Code's compactions shown with their summary.
  */
-export const READING_VERSION = 1;
+export const READING_VERSION = 2;
 
 /** The index_state row holding the version every indexed file was last read with. */
 export const READING_VERSION_STATE = 'reading_version';

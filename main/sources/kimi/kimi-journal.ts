@@ -6,11 +6,17 @@ import type { JsonLine } from '../jsonl.ts';
 import { kimiPart, kimiParts, outputText, toolCallPart } from './kimi-parts.ts';
 import { addTokens, bump, isoFromEpoch, noteTime, pushMessage, stepMessage, type KimiState } from './kimi-state.ts';
 
-/** Ops that keep the tool's own state (tool lists, token gauges, permissions, bindings): known, counted, not shown. */
+/**
+ * Ops that keep the tool's own state (tool lists, token gauges, permissions and their approvals, plan mode switched
+ * on and off, bindings): known, counted, not shown. Plan mode shows in the conversation as its ExitPlanMode call.
+ */
 const QUIET = new Set([
   'token_counting.measured',
   'token_counting.turn_recorded',
   'permission.set_mode',
+  'permission.record_approval_result',
+  'plan_mode.enter',
+  'plan_mode.exit',
   'plugin.session_start',
   'runtime.set_binding',
   'turn.steer',
@@ -121,6 +127,36 @@ function appendMessage(state: KimiState, rec: Fields, line: number, ts: string |
   if (kind === 'assistant') pushed.model = state.model;
 }
 
+/**
+ * A compaction (Kimi Code 0.29: full_compaction.begin, then context.apply_compaction with the model's handoff summary
+ * and the tokens before and after, then full_compaction.complete): one system message where it began, its summary
+ * filled in when applied. An apply with no begin before it stands on its own.
+ */
+function compaction(state: KimiState, type: string, rec: Fields, line: number, ts: string | null): void {
+  state.step = null;
+  if (type === 'full_compaction.begin') {
+    const part = { type: 'compaction' as const, summary: null, trigger: rec.string('source'), tokensBefore: null };
+    state.compaction = { message: pushMessage(state, line, 'system', ts, [part]), part };
+    return;
+  }
+  if (type === 'full_compaction.complete') {
+    state.compaction = null;
+    return bump(state.otherRecords, type);
+  }
+  const summary = rec.string('summary') ?? rec.string('contextSummary');
+  const tokensAfter = rec.number('tokensAfter');
+  const compacted = rec.number('compactedCount');
+  const notes = { ...(tokensAfter === null ? {} : { tokensAfter }), ...(compacted === null ? {} : { compactedMessages: compacted }) };
+  if (!state.compaction) {
+    const part = { type: 'compaction' as const, summary: null, trigger: null, tokensBefore: null };
+    state.compaction = { message: pushMessage(state, line, 'system', ts, [part]), part };
+  }
+  const { message, part } = state.compaction;
+  part.summary = summary;
+  part.tokensBefore = rec.number('tokensBefore');
+  if (Object.keys(notes).length) message.annotations = { ...(isRecord(message.annotations) ? message.annotations : {}), ...notes };
+}
+
 function loopEvent(state: KimiState, rec: Fields, line: number, ts: string | null): void {
   const event = rec.object('event');
   const type = event?.string('type') ?? null;
@@ -196,6 +232,10 @@ function op(state: KimiState, type: string, rec: Fields, line: number, ts: strin
       return appendMessage(state, rec, line, ts);
     case 'context.append_loop_event':
       return loopEvent(state, rec, line, ts);
+    case 'full_compaction.begin':
+    case 'context.apply_compaction':
+    case 'full_compaction.complete':
+      return compaction(state, type, rec, line, ts);
     case 'usage.record': {
       const usage = nativeUsage(rec.object('usage'));
       if (usage) attachUsage(state, usage, rec.string('model'));

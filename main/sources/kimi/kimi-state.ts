@@ -35,6 +35,8 @@ export interface KimiState {
   unknownTypes: Map<string, number>;
   unknownBlocks: BlockCounts;
   extra: Record<string, unknown>;
+  /** The compaction a Kimi Code journal began (full_compaction.begin) and has not completed: its summary comes after. */
+  compaction: { message: Message; part: Extract<MessagePart, { type: 'compaction' }> } | null;
 }
 
 export function newKimiState(warnings: WarningList, fileIndex: number): KimiState {
@@ -62,6 +64,7 @@ export function newKimiState(warnings: WarningList, fileIndex: number): KimiStat
     unknownTypes: new Map(),
     unknownBlocks: new Map(),
     extra: {},
+    compaction: null,
   };
 }
 

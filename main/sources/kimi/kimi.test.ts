@@ -257,6 +257,42 @@ describe('Kimi Code', () => {
     expect(extractIndexText(s).more).toContain('delegated');
   });
 
+  // The op shapes of an authentic Kimi Code 0.29.1 capture (jazzyalex/agent-sessions' kimi fixtures, MIT): a manual
+  // compaction, plan mode switched on and off, and the approval of each tool call.
+  it('shows a compaction with its summary and tokens, and knows plan mode and approvals without a warning', async () => {
+    const path = put(
+      join(home, '.kimi-code/sessions/wd_app_0123456789ab/session_compact/agents/main/wire.jsonl'),
+      jsonl(
+        { type: 'metadata', protocol_version: '1.4' },
+        op(1, 'context.append_message', { message: { role: 'user', content: [{ type: 'text', text: 'Plan the port' }] } }),
+        op(2, 'plan_mode.enter', { id: 'zatanna-moon-knight-groot' }),
+        loop(3, { type: 'tool.call', toolCallId: 'ExitPlanMode_7', name: 'ExitPlanMode', args: {} }),
+        op(4, 'permission.record_approval_result', { turnId: 1, toolCallId: 'ExitPlanMode_7', toolName: 'ExitPlanMode', result: { decision: 'approved' } }),
+        op(5, 'plan_mode.exit'),
+        op(6, 'full_compaction.begin', { source: 'manual' }),
+        op(7, 'context.apply_compaction', {
+          summary: 'Handoff: the parser is ported; the tests are next.',
+          contextSummary: 'The conversation so far has been compacted.',
+          compactedCount: 56,
+          tokensBefore: 15912,
+          tokensAfter: 654,
+        }),
+        op(8, 'full_compaction.complete'),
+        op(9, 'context.append_message', { message: { role: 'user', content: [{ type: 'text', text: 'Go on' }] } }),
+      ),
+    );
+    const s = await read(path);
+    expect(shape(s)).toEqual(['user:text', 'assistant:tool_call', 'system:compaction', 'user:text']);
+    expect(s.messages[2]?.parts).toEqual([
+      { type: 'compaction', summary: 'Handoff: the parser is ported; the tests are next.', trigger: 'manual', tokensBefore: 15912 },
+    ]);
+    expect(s.messages[2]?.annotations).toEqual({ tokensAfter: 654, compactedMessages: 56 });
+    expect(s.messages[2]?.timestamp).toBe(new Date(T * 1000 + 6).toISOString());
+    expect(s.warnings).toEqual([]);
+    // The summary is the session's text: search finds it.
+    expect(extractIndexText(s).body).toContain('Handoff');
+  });
+
   it('recognises a journal and a kimi-cli context by their first records wherever they lie', async () => {
     const journal = put(join(home, 'Downloads/kimi-journal.jsonl'), jsonl({ type: 'metadata', protocol_version: '1.4' }, op(1, 'turn.prompt', {})));
     const context = put(join(home, 'Downloads/kimi-context.jsonl'), jsonl({ role: '_system_prompt', content: 'x' }, { role: 'user', content: 'hi' }));

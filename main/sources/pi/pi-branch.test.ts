@@ -46,6 +46,13 @@ describe('activeBranch', () => {
     ]);
   });
 
+  it('reads a parent that is a tool call of an earlier entry (as OpenClaw parents a result) as the entry before, quietly', () => {
+    const call = { ...entry('b', 'a'), message: { role: 'assistant', content: [{ type: 'toolCall', id: 'tc-status', name: 'run', arguments: {} }] } };
+    const b = branchOf(header, entry('a', null), call, entry('c', 'tc-status'), entry('d', 'c'));
+    expect(b.ids).toEqual(['a', 'b', 'c', 'd']);
+    expect(b.warnings).toEqual([]);
+  });
+
   it('stops at a cycle instead of looping', () => {
     const b = branchOf(header, entry('a', 'b'), entry('b', 'a'));
     expect(b.ids).toEqual(['a', 'b']);

@@ -1,5 +1,5 @@
 // The active branch of a Pi session tree: the path from the last entry written back to its root, as Pi itself resumes it.
-import type { WarningList } from '../coerce.ts';
+import { isRecord, type WarningList } from '../coerce.ts';
 import type { PiEntry } from './pi-entries.ts';
 
 export interface PiBranch {
@@ -12,11 +12,25 @@ export interface PiBranch {
 /**
  * Pi appends every entry as a child of the current leaf; moving back in the tree and continuing starts a new
  * branch while the old one stays in the file. The last entry is the leaf the session ended on. A parent id that
- * names no entry (some writers name the header, or a tool call) is read as "the entry before it in the file".
+ * names no entry (some writers name the header, or a tool call) is read as "the entry before it in the file"; only one
+ * that names neither is reported.
  */
+/** The ids of the tool calls the entries' messages make (OpenClaw parents a tool's result on its call). */
+function toolCallIds(entries: readonly PiEntry[]): Set<string> {
+  const ids = new Set<string>();
+  for (const entry of entries) {
+    const message = entry.rec.raw.message;
+    const content = isRecord(message) ? message.content : null;
+    if (!Array.isArray(content)) continue;
+    for (const block of content) if (isRecord(block) && block.type === 'toolCall' && typeof block.id === 'string') ids.add(block.id);
+  }
+  return ids;
+}
+
 export function activeBranch(entries: readonly PiEntry[], headerId: string | null, warnings: WarningList): PiBranch {
   const byId = new Map<string, PiEntry>();
   for (const entry of entries) byId.set(entry.id, entry);
+  let calls: Set<string> | undefined;
   const onPath = new Set<PiEntry>();
   let broken = 0;
   let current = entries.at(-1);
@@ -29,7 +43,7 @@ export function activeBranch(entries: readonly PiEntry[], headerId: string | nul
       current = parent;
       continue;
     }
-    if (parentId !== headerId) broken++;
+    if (parentId !== headerId && !(calls ??= toolCallIds(entries)).has(parentId)) broken++;
     current = current.index > 0 ? entries[current.index - 1] : undefined;
   }
   if (broken > 0) {

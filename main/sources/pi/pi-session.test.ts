@@ -138,10 +138,14 @@ describe('buildPiSession', () => {
     ]);
   });
 
-  it('names the session from session_info, then the title slot, then the header title, then the first prompt', () => {
+  it('names the session from the title slot, then session_info, then the header title, then the first prompt', () => {
+    // oh-my-pi rewrites its title slot in place, so it holds the current title even past a session_info rename
+    // (agentsview reads it so too, issue #959); a Pi file has no slot and its last session_info names it.
     const slot = { type: 'title', v: 1, title: 'Slot title', pad: '   ' };
     const info = { type: 'session_info', id: 'i', timestamp: at(5), name: '  Named by me ' };
-    expect(read([slot, header, msg(user('prompt')), info]).title).toBe('Named by me');
+    expect(read([slot, header, msg(user('prompt')), info]).title).toBe('Slot title');
+    expect(read([{ ...slot, title: '' }, header, msg(user('prompt')), info]).title).toBe('Named by me');
+    expect(read([header, msg(user('prompt')), info]).title).toBe('Named by me');
     expect(read([slot, header, msg(user('prompt'))]).title).toBe('Slot title');
     expect(read([{ ...header, title: 'Header title' }, msg(user('prompt'))]).title).toBe('Header title');
     expect(read([header, msg({ role: 'bashExecution', command: 'ls', output: 'a', exitCode: 0, cancelled: false, truncated: false })]).title).toBe(

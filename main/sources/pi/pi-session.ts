@@ -113,7 +113,8 @@ export function buildPiSession(records: readonly JsonLine[], ctx: DocumentContex
 
   const id = file.header?.id ?? opts.fileId;
   const fallback = opts.fallbackTitle ?? `${label} session ${id.slice(0, 8)}`;
-  const title = [t.name, file.titleSlot, file.header?.title ?? null, firstPrompt(t)].map((c) => titleFromText(c)).find((c) => c !== null) ?? fallback;
+  // oh-my-pi's title slot is rewritten in place: the current title, past any session_info rename.
+  const title = [file.titleSlot, t.name, file.header?.title ?? null, firstPrompt(t)].map((c) => titleFromText(c)).find((c) => c !== null) ?? fallback;
   const cwd = file.header?.cwd || null;
   const createdAt = file.header?.timestamp ?? t.firstTimestamp;
   return {
