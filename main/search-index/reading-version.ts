@@ -5,7 +5,8 @@ import type { SessionIndex } from './index-store.ts';
  * Raise by one whenever a reader or the index text gives something else for a file it read before (a record type
  * now shown, a word now searchable, a count corrected): an index stamped with a lower version has every file read
  * again once, in the background, its old rows listed meanwhile. 1: the first kept (hooks, tool definitions, wrapper
- * tags and words after a line break in tool inputs now read). 2: Kimi Code's compactions shown with their summary.
+ * tags and words after a line break in tool inputs now read). 2: Kimi Code's compactions shown with their summary; an
+ * OpenCode message's tokens summed over its steps.
  */
 export const READING_VERSION = 2;
 

@@ -8,8 +8,13 @@ const BOOKKEEPING = new Set(['step-start', 'step-finish', 'snapshot', 'patch', '
 
 export interface PartsOfMessage {
   parts: MessagePart[];
-  /** Tokens and cost the message's step-finish parts recorded (used when the message itself records none). */
+  /**
+   * Tokens the message's step-finish parts recorded, summed: each step is one model call with its own usage. OpenCode
+   * overwrites the message's `tokens` with each step's (only its cost is added up), so for a message of several steps
+   * these, not the message's, are what it spent. Null when no step recorded any.
+   */
   stepUsage: TokenUsage | null;
+  /** The cost its step-finish parts recorded, summed (the message's own `cost` is that sum already); used when the message records none. */
   stepCost: number | null;
   /** Sessions a task tool started (state.metadata.sessionId), with the tool part's call id and agent. */
   subSessions: Array<{ id: string; callId: string | null; agent: string | null; description: string | null; status: string | null }>;

@@ -64,7 +64,8 @@ function buildMessage(record: OcRecord, own: readonly OcPart[], app: OpenCodeApp
   const time = isRecord(data.time) ? data.time : {};
   const createdMs = typeof time.created === 'number' ? time.created : record.createdMs;
   const model = modelOf(data);
-  const usage = role === 'assistant' ? (tokensOf(data.tokens) ?? parts.stepUsage) : null;
+  // The steps' own usage, summed: the message's `tokens` is only its last step's (OpenCode overwrites it per step).
+  const usage = role === 'assistant' ? (parts.stepUsage ?? tokensOf(data.tokens)) : null;
   const recorded = typeof data.cost === 'number' && Number.isFinite(data.cost) ? data.cost : parts.stepCost;
   const cost: Cost | null =
     role !== 'assistant'

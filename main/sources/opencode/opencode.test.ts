@@ -212,6 +212,34 @@ describe('OpenCode session facts', () => {
     expect(s.model).toEqual({ provider: 'openai', name: 'gpt-5', parameters: {} });
   });
 
+  // OpenCode's processor, at each step's end: `assistantMessage.cost += usage.cost; assistantMessage.tokens = usage.tokens`,
+  // and a step-finish part with that step's tokens and cost. A message of several steps keeps only its last step's tokens.
+  it('counts a message of several steps by its steps’ tokens, summed, not by the last step’s the message keeps', async () => {
+    const { path, db } = store();
+    session(db, 'ses_s', 'Steps', 1767225600000);
+    message(db, 'msg_u', 'ses_s', 1767225601000, { role: 'user', time: { created: 1767225601000 } });
+    part(db, 'prt_u', 'msg_u', 'ses_s', 1767225601000, { type: 'text', text: 'Fix the build' });
+    message(db, 'msg_a', 'ses_s', 1767225602000, {
+      role: 'assistant',
+      modelID: 'claude-sonnet-4-5',
+      providerID: 'anthropic',
+      cost: 0.03,
+      tokens: { input: 410, output: 90, reasoning: 0, cache: { read: 2000, write: 0 } },
+      time: { created: 1767225602000, completed: 1767225609000 },
+    });
+    const step = (id: string, at: number, input: number, output: number, read: number) =>
+      part(db, id, 'msg_a', 'ses_s', at, { type: 'step-finish', tokens: { input, output, reasoning: 0, cache: { read, write: 0 } }, cost: 0.01 });
+    step('prt_1', 1767225603000, 100, 20, 0);
+    step('prt_2', 1767225605000, 250, 50, 1000);
+    step('prt_3', 1767225608000, 410, 90, 2000);
+    const s = await container.readOne(path, 'ses_s');
+    expect(s.messages[1]).toMatchObject({
+      usage: { input: 760, output: 160, reasoning: 0, cacheRead: 3000, cacheWrite: 0 },
+      cost: { usd: 0.03, estimated: false },
+    });
+    expect(s.usage).toMatchObject({ input: 760, output: 160, cacheRead: 3000 });
+  });
+
   it('changes a session’s version when a part is rewritten as the model streams, and only that session’s', async () => {
     const { path, db } = store();
     writeSession(db, { id: 'ses_1', title: 'One', directory: '/w', startMs: 1767225600000, turns: [{ prompt: 'q', answer: 'a' }] });
