@@ -1,7 +1,7 @@
 // Builds the canonical Session from one OpenCode session's rows (either layout): messages with their parts, tokens and recorded cost, model, sub-sessions, status.
 import { warnMissingContent } from '../missing-content.ts';
 import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
-import type { Cost, Message, ModelInfo, Operation, Session, TokenUsage } from '../../../shared/session.ts';
+import type { Cost, Message, ModelInfo, Operation, Outcome, Session, TokenUsage } from '../../../shared/session.ts';
 import { CostTotal } from '../../pricing/cost-total.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
 import { addUsage, emptyUsage, isRecord, lastSegment, titleFromText } from '../coerce.ts';
@@ -95,6 +95,19 @@ function buildMessage(record: OcRecord, own: readonly OcPart[], app: OpenCodeApp
       origin: record.origin,
     },
   };
+}
+
+/**
+ * How the session ended when its last answer failed: OpenCode keeps an assistant message's error as a tagged union
+ * `{name, data: {message}}`. A MessageAbortedError is the user stopping the answer ("aborted"); any other, "failed".
+ */
+function outcomeOf(facts: readonly MessageFacts[]): Outcome | null {
+  const last = facts.findLast((f) => f.data.role === 'assistant');
+  const error = last && isRecord(last.data.error) ? last.data.error : null;
+  if (!error) return null;
+  const name = str(error.name);
+  const data = isRecord(error.data) ? error.data : {};
+  return { status: name === 'MessageAbortedError' ? 'aborted' : 'failed', summary: str(data.message) ?? str(error.message) ?? name, commitSha: null };
 }
 
 function sessionModel(rows: OcRows, facts: MessageFacts[]): ModelInfo | null {
@@ -237,7 +250,7 @@ export function buildOpenCodeSession(rows: OcRows, app: OpenCodeApp, now: number
     updatedAt: iso(info?.updatedMs ?? null) ?? times.at(-1) ?? null,
     closedAt,
     status,
-    outcome: null,
+    outcome: outcomeOf(facts),
     model: sessionModel(rows, facts),
     config: [],
     systemPrompt: null,

@@ -240,6 +240,26 @@ describe('OpenCode session facts', () => {
     expect(s.usage).toMatchObject({ input: 760, output: 160, cacheRead: 3000 });
   });
 
+  it('ends as aborted when its last answer was stopped, as failed on any other error, and with no outcome once answered again', async () => {
+    const { path, db } = store();
+    const answer = (sid: string, mid: string, at: number, error?: Record<string, unknown>) => {
+      message(db, mid, sid, at, { role: 'assistant', modelID: 'claude-x', providerID: 'anthropic', time: { created: at }, ...(error ? { error } : {}) });
+      part(db, `${mid}_t`, mid, sid, at + 1, { type: 'text', text: 'Working on it' });
+    };
+    const aborted = { name: 'MessageAbortedError', data: { message: 'request was aborted by the user' } };
+    session(db, 'ses_ab', 'Stopped', 1767225600000);
+    answer('ses_ab', 'msg_ab', 1767225602000, aborted);
+    session(db, 'ses_api', 'Broken', 1767225600000);
+    answer('ses_api', 'msg_api', 1767225602000, { name: 'APIError', data: { message: 'Overloaded', statusCode: 529 } });
+    session(db, 'ses_on', 'Went on', 1767225600000);
+    answer('ses_on', 'msg_on1', 1767225602000, aborted);
+    answer('ses_on', 'msg_on2', 1767225603000);
+    const outcome = async (id: string) => (await container.readOne(path, id)).outcome;
+    expect(await outcome('ses_ab')).toEqual({ status: 'aborted', summary: 'request was aborted by the user', commitSha: null });
+    expect(await outcome('ses_api')).toEqual({ status: 'failed', summary: 'Overloaded', commitSha: null });
+    expect(await outcome('ses_on')).toBeNull();
+  });
+
   it('changes a session’s version when a part is rewritten as the model streams, and only that session’s', async () => {
     const { path, db } = store();
     writeSession(db, { id: 'ses_1', title: 'One', directory: '/w', startMs: 1767225600000, turns: [{ prompt: 'q', answer: 'a' }] });
