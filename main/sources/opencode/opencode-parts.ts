@@ -69,8 +69,12 @@ function toolParts(data: Record<string, unknown>, out: PartsOfMessage, warnings:
   const callId = stringOf(data.callID) ?? stringOf(data.id);
   const state = isRecord(data.state) ? data.state : {};
   const status = stringOf(state.status);
+  const metadata = isRecord(state.metadata) ? state.metadata : {};
+  // A command that ran to its end with a non-zero exit (the bash tool's metadata.exit) failed, though the part is
+  // "completed"; a call the model made to a tool that does not exist comes back as the tool "invalid".
+  const exitFailed = typeof metadata.exit === 'number' && metadata.exit !== 0;
   out.parts.push({ type: 'tool_call', callId, name, input: toolInput(state.input ?? {}, warnings, `${name}.input`) });
-  if (status === 'completed') out.parts.push({ type: 'tool_result', callId, output: outputText(state.output), isError: false });
+  if (status === 'completed') out.parts.push({ type: 'tool_result', callId, output: outputText(state.output), isError: exitFailed || name === 'invalid' });
   else if (status === 'error') out.parts.push({ type: 'tool_result', callId, output: outputText(state.error ?? state.output), isError: true });
   else if (status === 'pending' || status === 'running') out.openTool = true;
   else {
@@ -84,7 +88,6 @@ function toolParts(data: Record<string, unknown>, out: PartsOfMessage, warnings:
       `A ${name} tool part has the status ${JSON.stringify(status)}, which OpenCode does not write; ${shown ? 'the output it holds is shown' : 'it holds no output to show'}.`,
     );
   }
-  const metadata = isRecord(state.metadata) ? state.metadata : {};
   const child = stringOf(metadata.sessionId) ?? stringOf(metadata.sessionID);
   if (child) {
     const input = isRecord(state.input) ? state.input : {};

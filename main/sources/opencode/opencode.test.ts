@@ -86,6 +86,32 @@ describe('OpenCode rows that are not what the reader expects', () => {
     ]);
   });
 
+  // OpenCode's bash tool ends "completed" whatever the command's exit, which it keeps in metadata.exit; a call to a tool
+  // that does not exist is answered by the tool "invalid".
+  it('shows a command that exited non-zero, and a call to a tool that does not exist, as failed', async () => {
+    const { path, db } = store();
+    session(db, 'ses_x', 'Exits', 1767225600000);
+    message(db, 'msg_1', 'ses_x', 1767225601000, { role: 'assistant', time: { created: 1767225601000, completed: 1767225605000 } });
+    const tool = (id: string, name: string, metadata: object) =>
+      part(db, id, 'msg_1', 'ses_x', 1767225601001, {
+        type: 'tool',
+        tool: name,
+        callID: id,
+        state: { status: 'completed', input: {}, output: 'out', metadata },
+      });
+    tool('c_ok', 'bash', { exit: 0, description: 'List' });
+    tool('c_fail', 'bash', { exit: 127, description: 'Run' });
+    tool('c_invalid', 'invalid', {});
+    const s = await container.readOne(path, 'ses_x');
+    const failed = s.messages[0]!.parts.flatMap((p) => (p.type === 'tool_result' ? [[p.callId, p.isError]] : []));
+    // Parts written in the same millisecond come in id order.
+    expect(failed).toEqual([
+      ['c_fail', true],
+      ['c_invalid', true],
+      ['c_ok', false],
+    ]);
+  });
+
   it('keeps a tool call’s input as written, and cuts one nested deeper than 32 levels with a warning', async () => {
     const { path, db } = store();
     session(db, 'ses_d', 'Deep input', 1767225600000);
