@@ -1,4 +1,4 @@
-// Turns a Pi message's `content` (a string, or text / thinking / toolCall / image blocks) into canonical parts.
+// Turns a Pi message's `content` (a string, or text / thinking / toolCall / toolResult / image blocks) into canonical parts.
 import type { MessagePart } from '../../../shared/session.ts';
 import { isRecord, kindOfJson, limitDepth, type WarningList } from '../coerce.ts';
 
@@ -28,8 +28,20 @@ function blockPart(block: Record<string, unknown>, field: string, warnings: Warn
         type: 'tool_call',
         callId: typeof block.id === 'string' ? block.id : null,
         name: typeof block.name === 'string' ? block.name : 'tool',
-        input: limitDepth(block.arguments ?? null, warnings, `${field}[].arguments`),
+        // Some OpenClaw tools write the arguments under "input" too, or only there.
+        input: limitDepth(block.arguments ?? block.input ?? null, warnings, `${field}[].arguments`),
       };
+    case 'toolResult': {
+      // OpenClaw puts a tool's output in a toolResult block of its toolResult message: its text, or its content.
+      const text = typeof block.text === 'string' ? block.text : typeof block.content === 'string' ? block.content : null;
+      if (text !== null) return { type: 'text', text };
+      if (Array.isArray(block.content)) {
+        const inner = contentParts(block.content, `${field}[].content`, warnings, unknown);
+        const joined = inner.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+        return joined ? { type: 'text', text: joined } : null;
+      }
+      return null;
+    }
     case 'image':
       return imagePart(block);
     default: {

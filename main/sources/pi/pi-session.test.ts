@@ -108,6 +108,26 @@ describe('buildPiSession', () => {
     expect(s.warnings).toEqual([]);
   });
 
+  // OpenClaw's own shapes (agentsview's TestParseOpenClawSession_RealToolCallFormat): a toolCall whose arguments are
+  // under "input" only, and the output in a toolResult block of the toolResult message.
+  it('reads OpenClaw tool calls with their input under "input" and results held in a toolResult block', () => {
+    const s = read([
+      header,
+      msg(user('list files')),
+      msg({ role: 'assistant', content: [{ type: 'toolCall', id: 'call_1', name: 'bash', input: { command: 'ls' } }] }),
+      msg({
+        role: 'toolResult',
+        toolCallId: 'call_1',
+        toolName: 'bash',
+        isError: false,
+        content: [{ type: 'toolResult', toolCallId: 'call_1', name: 'bash', text: 'file1\nfile2' }],
+      }),
+    ]);
+    expect(s.messages[1]?.parts).toEqual([{ type: 'tool_call', callId: 'call_1', name: 'bash', input: { command: 'ls' } }]);
+    expect(s.messages[2]?.parts).toEqual([{ type: 'tool_result', callId: 'call_1', output: 'file1\nfile2', isError: false }]);
+    expect(s.warnings).toEqual([]);
+  });
+
   it('estimates the price of a call that recorded tokens but no cost', () => {
     const s = read([header, msg(user('hi')), msg({ role: 'assistant', content: 'hello', model: 'claude-sonnet-4-5', usage: { input: 1000, output: 1000 } })]);
     expect(s.cost?.estimated).toBe(true);
