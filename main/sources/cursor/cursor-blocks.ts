@@ -8,16 +8,24 @@ export interface BlockAcc {
   unknownBlocks: Map<string, number>;
   /** Set when a block of the current line was a `<user_query>` the reader unwrapped (the caller resets it per line). */
   unwrappedQuery?: boolean;
+  /** What Cursor put beside the `<user_query>` of the current line (`<context>`, attached files...), kept for the message. */
+  queryContext?: string;
 }
 
-const QUERY = /^\s*<user_query>\s*([\s\S]*?)\s*<\/user_query>\s*$/;
+const QUERY = /<user_query>\s*([\s\S]*?)\s*<\/user_query>/;
 
-/** User text is wrapped in `<user_query>`: the query is what the user typed (the wrapper is noted in `acc`). */
+/**
+ * User text is wrapped in `<user_query>`: the query is what the user typed (the wrapper is noted in `acc`). Cursor can
+ * add its own context beside it (`<context>…</context>`, files it attached): the query alone is shown, the rest kept
+ * in `acc.queryContext`.
+ */
 export function unwrapQuery(text: string, acc: BlockAcc): string {
-  const query = QUERY.exec(text)?.[1];
-  if (query === undefined) return text;
+  const found = QUERY.exec(text);
+  if (!found) return text;
   acc.unwrappedQuery = true;
-  return query;
+  const rest = (text.slice(0, found.index) + text.slice(found.index + found[0].length)).trim();
+  if (rest) acc.queryContext = acc.queryContext ? `${acc.queryContext}\n${rest}` : rest;
+  return found[1] ?? '';
 }
 
 function str(v: unknown): string | null {
@@ -45,7 +53,7 @@ function imageOf(block: Record<string, unknown>): MessagePart {
   };
 }
 
-/** One content block: text, thinking, tool_use / tool_call / tool-call, tool_result / tool-result, image; others warned about. */
+/** One content block: text, thinking, tool_use / tool_call / tool-call, tool_result / tool-result, image, command_output; others warned about. */
 export function blockPart(block: unknown, role: string, acc: BlockAcc): MessagePart | null {
   if (typeof block === 'string') return { type: 'text', text: role === 'user' ? unwrapQuery(block, acc) : block };
   if (!isRecord(block)) {
@@ -83,6 +91,11 @@ export function blockPart(block: unknown, role: string, acc: BlockAcc): MessageP
       };
     case 'image':
       return imageOf(block);
+    case 'command_output': {
+      // A shell's output Cursor shows on its own, paired with no call.
+      const output = str(block.output)?.trim();
+      return output ? { type: 'text', text: output } : null;
+    }
     default: {
       acc.unknownBlocks.set(type || 'without a type', (acc.unknownBlocks.get(type || 'without a type') ?? 0) + 1);
       // A drifted block that still carries text keeps it: the text is what the user saw.

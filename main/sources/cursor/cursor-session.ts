@@ -87,6 +87,7 @@ function readLines(records: readonly JsonLine[], warnings: WarningList, children
     }
     const body = isRecord(value.message) ? value.message : value;
     acc.unwrappedQuery = false;
+    acc.queryContext = undefined;
     const parts = contentParts(body.content ?? body.text, role, acc);
     if (!parts.length) {
       const found = body.content === undefined && body.text === undefined ? heldKeys(body, ['role']) : 'nothing this reader can show';
@@ -118,7 +119,7 @@ function readLines(records: readonly JsonLine[], warnings: WarningList, children
     const model = typeof value.model === 'string' && value.model !== '' ? value.model : null;
     const message: Message = { id, role, timestamp: null, model, usage: null, cost: null, parts, agentId: null, origin: { fileIndex: 0, line, pointer: null } };
     // The prompt is shown as typed; the tag Cursor wrapped it in stays on the message (and its words in the index).
-    if (acc.unwrappedQuery) message.annotations = { wrapper: 'user_query' };
+    if (acc.unwrappedQuery) message.annotations = { wrapper: 'user_query', ...(acc.queryContext ? { context: acc.queryContext } : {}) };
     out.messages.push(message);
   }
   // Transcripts carry no ids: a single spawn and a single sub-agent file are the only link that can be told.

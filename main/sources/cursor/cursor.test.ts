@@ -56,6 +56,22 @@ describe('Cursor transcript lines', () => {
     ]);
   });
 
+  // Shapes from jhlee0409/claude-code-history-viewer's cursor_agent.rs tests (clean_user_text_strips_wrapper_and_context,
+  // command_output blocks); the lines here are written for this test.
+  it('shows the query alone when Cursor added its context beside it, keeping the context on the message; shows a shell’s output', () => {
+    const s = parse(
+      lines(
+        say('user', [{ type: 'text', text: '<user_query>do something useful</user_query><context>open files: a.rs</context>' }]),
+        say('assistant', [{ type: 'command_output', output: '$ cargo build\nCompiling foo v0.1.0\n' }]),
+      ),
+    );
+    expect(s.title).toBe('do something useful');
+    expect(s.messages[0]?.parts).toEqual([{ type: 'text', text: 'do something useful' }]);
+    expect(s.messages[0]?.annotations).toEqual({ wrapper: 'user_query', context: '<context>open files: a.rs</context>' });
+    expect(s.messages[1]?.parts).toEqual([{ type: 'text', text: '$ cargo build\nCompiling foo v0.1.0' }]);
+    expect(s.warnings).toEqual([]);
+  });
+
   // Shapes of jazzyalex/agent-sessions' stage0 Cursor fixtures (calls without ids, results naming ids no call has, a
   // model on the line); the lines here are written for this test.
   it('pairs a call that has no id with the result that follows it, in order, and reads a model named on the line', () => {
