@@ -43,7 +43,8 @@ function configUpdate(state: KimiState, rec: Fields): void {
   if (alias !== null) state.extra.modelAlias = alias;
   const effort = rec.string('thinkingEffort');
   if (effort !== null) state.parameters.thinkingEffort = effort;
-  state.cwd = rec.string('cwd') ?? state.cwd;
+  // An empty cwd (a config.update that reset it) does not wipe the one the session ran in.
+  state.cwd = rec.string('cwd') || state.cwd;
   state.systemPrompt = rec.string('systemPrompt') ?? state.systemPrompt;
 }
 

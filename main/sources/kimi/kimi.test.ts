@@ -293,6 +293,19 @@ describe('Kimi Code', () => {
     expect(extractIndexText(s).body).toContain('Handoff');
   });
 
+  it('keeps the working folder when a later config.update names an empty one (agentsview kimi_test.go)', async () => {
+    const path = put(
+      join(home, '.kimi-code/sessions/wd_app_0123456789ab/session_cwd/agents/main/wire.jsonl'),
+      jsonl(
+        { type: 'metadata', protocol_version: '1.4' },
+        op(1, 'config.update', { cwd: '/Users/helix/Code/mcp-hub' }),
+        op(2, 'context.append_message', { message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } }),
+        op(3, 'config.update', { cwd: '' }),
+      ),
+    );
+    expect((await read(path)).project.path).toBe('/Users/helix/Code/mcp-hub');
+  });
+
   it('recognises a journal and a kimi-cli context by their first records wherever they lie', async () => {
     const journal = put(join(home, 'Downloads/kimi-journal.jsonl'), jsonl({ type: 'metadata', protocol_version: '1.4' }, op(1, 'turn.prompt', {})));
     const context = put(join(home, 'Downloads/kimi-context.jsonl'), jsonl({ role: '_system_prompt', content: 'x' }, { role: 'user', content: 'hi' }));
