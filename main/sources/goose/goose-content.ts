@@ -48,8 +48,12 @@ function toolOutput(items: unknown[]): { text: string; images: MessagePart[] } {
 function toolResult(block: Record<string, unknown>): MessagePart[] {
   const callId = str(block.id);
   const result = isRecord(block.toolResult) ? block.toolResult : {};
+  if (result.status === 'error' || (result.status !== 'success' && str(result.error))) {
+    return [{ type: 'tool_result', callId, output: str(result.error) ?? 'The tool failed.', isError: true }];
+  }
   if (result.status !== 'success') {
-    return [{ type: 'tool_result', callId, output: str(result.error) ?? `The tool failed (status ${String(result.status ?? 'missing')}).`, isError: true }];
+    // A result still pending (or of a status Goose may add): not a failure, and nothing to show yet.
+    return [{ type: 'tool_result', callId, output: `(no result: status ${String(result.status ?? 'missing')})`, isError: null }];
   }
   const value = result.value;
   const items = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.content) ? value.content : [];

@@ -130,6 +130,16 @@ describe('content blocks', () => {
     ]);
   });
 
+  // agentsview's TestGooseUnknownToolResponseStatusIsNotAHumanMessage: a result still pending is a tool's, not a failure.
+  it('shows a result still pending as a tool result with no outcome yet, not as a failure', async () => {
+    const g = store().session({ id: 'p' });
+    g.message('p', 'user', text('Run the tool.'));
+    g.message('p', 'user', [{ type: 'toolResponse', id: 'call-1', toolResult: { status: 'pending' } }]);
+    const s = await container.readOne(g.path, 'p');
+    expect(s.messages[1]!.role).toBe('tool');
+    expect(s.messages[1]!.parts).toEqual([{ type: 'tool_result', callId: 'call-1', output: '(no result: status pending)', isError: null }]);
+  });
+
   it('keeps content that is not JSON as stored, shows a lone notification as a system line, and reports what it leaves out', async () => {
     const g = store().session({ id: 'a' });
     g.message('a', 'assistant', '[{"type":"text","text":"cut', { message_id: 'broken' });
