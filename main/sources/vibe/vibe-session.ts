@@ -23,11 +23,11 @@ function plural(n: number, word: string): string {
 }
 
 /** Vibe's own figure when it recorded one; otherwise the session's tokens priced with its model. */
-function sessionCost(meta: VibeMeta | null, warnings: WarningList): Cost | null {
+function sessionCost(meta: VibeMeta | null, model: string | null, warnings: WarningList): Cost | null {
   if (!meta?.usage) return null;
   if (meta.sessionCost !== null) return { usd: meta.sessionCost, estimated: false };
-  const cost = builtinPricing.estimate(meta.model, meta.usage);
-  if (!cost) warnings.add('unpriced_model', `No price is known for model ${JSON.stringify(meta.model ?? 'unknown')}; the session has no estimated cost.`);
+  const cost = builtinPricing.estimate(model, meta.usage);
+  if (!cost) warnings.add('unpriced_model', `No price is known for model ${JSON.stringify(model ?? 'unknown')}; the session has no estimated cost.`);
   return cost;
 }
 
@@ -50,6 +50,8 @@ export function buildVibeSession(conv: VibeConversation, ctx: VibeContext, warni
   warnMissingContent(warnings, 'A Vibe message', { count: conv.empty });
 
   const prompt = messages.find((m) => m.role === 'user' && textOf(m.parts).trim() !== '');
+  // meta.json names the model when its config did; otherwise the answers do.
+  const model = meta?.model ?? messages.findLast((m) => m.role === 'assistant' && m.model)?.model ?? null;
   const path = meta?.workingDirectory ?? null;
   const extra: Record<string, unknown> = {};
   // A parent outside the agents/ folder is the session this one continues (after /compact or /clear) or was forked from.
@@ -68,7 +70,7 @@ export function buildVibeSession(conv: VibeConversation, ctx: VibeContext, warni
     closedAt: null,
     status: isRunning(messages, ctx) ? 'active' : 'closed',
     outcome: null,
-    model: meta?.model ? { provider: null, name: meta.model, parameters: {} } : null,
+    model: model ? { provider: null, name: model, parameters: {} } : null,
     config: [],
     systemPrompt: meta?.systemPrompt ? { path: null, hash: null, text: meta.systemPrompt } : null,
     toolVersion: null,
@@ -79,7 +81,7 @@ export function buildVibeSession(conv: VibeConversation, ctx: VibeContext, warni
     artifacts: [],
     // Vibe counts tokens per session only (meta.json stats), not per message.
     usage: meta?.usage ?? null,
-    cost: sessionCost(meta, warnings),
+    cost: sessionCost(meta, model, warnings),
     parentKey: ctx.parentKey,
     childKeys: ctx.childKeys,
     sourceFiles: ctx.metaFile ? [primarySourceFile(ctx), ctx.metaFile] : [primarySourceFile(ctx)],

@@ -166,6 +166,19 @@ describe('Vibe folders', () => {
     expect([n.parentKey, n.extra.continuedFrom]).toEqual([null, 'cccccccc-1111-4111-8111-000000000000']);
   });
 
+  // agentsview's TestParseVibeSessionModelFromMessages: meta.json without a model, the answers naming it.
+  it('takes the model from the answers when meta.json names none, and prices the session with it', async () => {
+    const path = session(
+      join(root, 'x/session_20260613_100000_77777777'),
+      lines({ role: 'user', content: 'test message' }, { role: 'assistant', content: 'test response', model: 'mistral-medium-3.5' }),
+      meta({ config: {}, stats: { session_prompt_tokens: 50, session_completion_tokens: 25 } }),
+    );
+    const s = valid(await readVibeFile(path));
+    expect(s.model?.name).toBe('mistral-medium-3.5');
+    expect(s.cost?.estimated).toBe(true);
+    expect(s.warnings.map((w) => w.code)).not.toContain('unpriced_model');
+  });
+
   it('reads a session whose meta.json is missing or broken, saying what is unknown', async () => {
     const bare = valid(await readVibeFile(session(join(root, 'x/session_20260503_080000_ffffffff'), lines({ role: 'user', content: 'hi' }))));
     expect([bare.id, bare.usage, bare.model]).toEqual(['session_20260503_080000_ffffffff', null, null]);
