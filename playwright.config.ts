@@ -5,6 +5,9 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   reporter: 'list',
+  // A CI machine ran the suite ~1.4x slower than this one: assertions wait 10 s (Playwright's 5 s default was met
+  // here with little to spare while two workers and the servers shared 2 cores).
+  expect: { timeout: 10_000 },
   outputDir: 'test-results',
   projects: [
     {
