@@ -2,7 +2,7 @@
 import { warnMissingContent } from '../missing-content.ts';
 import { basename } from 'node:path';
 import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
-import type { Message, Session } from '../../../shared/session.ts';
+import type { Message, Session, SourceFile } from '../../../shared/session.ts';
 import { primarySourceFile, titleFromText, WarningList, type DocumentContext } from '../coerce.ts';
 import { textOf } from '../claude-code/claude-code-blocks.ts';
 import type { JsonLine } from '../jsonl.ts';
@@ -14,6 +14,8 @@ export interface AntigravityContext extends DocumentContext {
   /** The conversation id (the brain folder's name); null for a transcript found outside the CLI's layout. */
   conversationId: string | null;
   brain: BrainArtifacts;
+  /** transcript_full.jsonl beside the transcript, when the records were read from it (the same steps, unclipped). */
+  full?: SourceFile | null;
 }
 
 function plural(n: number, word: string): string {
@@ -46,7 +48,7 @@ function firstPrompt(messages: Message[]): string | null {
 export function parseAntigravity(records: readonly JsonLine[], ctx: AntigravityContext): Session {
   const warnings = new WarningList();
   warnings.addAll(ctx.warnings);
-  const conv = readSteps(records, warnings);
+  const conv = readSteps(records, warnings, ctx.full ? 1 : 0);
   warn(conv, warnings);
   const id = ctx.conversationId ?? basename(ctx.path).replace(/\.jsonl$/, '');
   const extra: Record<string, unknown> = {};
@@ -78,7 +80,7 @@ export function parseAntigravity(records: readonly JsonLine[], ctx: AntigravityC
     cost: null,
     parentKey: null,
     childKeys: [],
-    sourceFiles: [primarySourceFile(ctx), ...ctx.brain.files],
+    sourceFiles: [primarySourceFile(ctx), ...(ctx.full ? [ctx.full] : []), ...ctx.brain.files],
     warnings: warnings.list(),
     extra,
   };

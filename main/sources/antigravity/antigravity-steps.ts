@@ -79,7 +79,8 @@ function isErrorStatus(status: string | null): boolean | null {
  * Reads the steps in order. Tool calls carry no id, so each is given one (`step-<line>-<n>`) and the result steps
  * that follow are paired with the calls in the order the planner made them.
  */
-export function readSteps(records: readonly JsonLine[], warnings: WarningList): AntigravityConversation {
+/** `fileIndex`: where in the session's source files the records come from (the unclipped transcript_full.jsonl is the second). */
+export function readSteps(records: readonly JsonLine[], warnings: WarningList, fileIndex = 0): AntigravityConversation {
   const out: AntigravityConversation = {
     messages: [],
     model: null,
@@ -106,7 +107,7 @@ export function readSteps(records: readonly JsonLine[], warnings: WarningList): 
       cost: null,
       parts,
       agentId: null,
-      origin: { fileIndex: 0, line, pointer: null },
+      origin: { fileIndex, line, pointer: null },
     };
     if (annotations && Object.keys(annotations).length) message.annotations = annotations;
     out.messages.push(message);

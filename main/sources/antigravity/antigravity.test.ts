@@ -154,6 +154,37 @@ describe('Antigravity brain artifacts', () => {
   });
 });
 
+describe('Antigravity full transcript', () => {
+  it('reads the steps from transcript_full.jsonl when it lies beside the clipped transcript, and keeps both files', async () => {
+    const id = '22222222-2222-4333-8444-555555555555';
+    const logs = join(home, '.gemini/antigravity-cli/brain', id, '.system_generated/logs');
+    mkdirSync(logs, { recursive: true });
+    const at = '2026-06-26T21:16:16Z';
+    const answer = `The directory holds ${'many files, '.repeat(40)}and a README.`;
+    const line = (content: string, clipped: boolean) =>
+      JSON.stringify({
+        step_index: 1,
+        source: 'MODEL',
+        type: 'PLANNER_RESPONSE',
+        status: 'DONE',
+        created_at: at,
+        content,
+        ...(clipped ? { truncated_fields: ['content'] } : {}),
+      });
+    const user = JSON.stringify({ step_index: 0, source: 'USER_EXPLICIT', type: 'USER_INPUT', status: 'DONE', created_at: at, content: 'What is here?' });
+    const transcript = join(logs, 'transcript.jsonl');
+    writeFileSync(transcript, `${user}\n${line(answer.slice(0, 40), true)}\n`);
+    writeFileSync(join(logs, 'transcript_full.jsonl'), `${user}\n${line(answer, false)}\n`);
+    const s = valid(await readAntigravityFile(transcript));
+    expect(s.messages.map((m) => m.parts.map((p) => (p.type === 'text' ? p.text : p.type)))).toEqual([['What is here?'], [answer]]);
+    expect(s.messages[1]?.origin).toEqual({ fileIndex: 1, line: 2, pointer: null });
+    expect(s.sourceFiles.map((f) => [f.path, f.role])).toEqual([
+      [transcript, 'primary'],
+      [join(logs, 'transcript_full.jsonl'), 'transcript'],
+    ]);
+  });
+});
+
 describe('Antigravity paths', () => {
   it.each([
     ['/home/u/.gemini/antigravity-cli/brain/00000000-0000-4000-8000-00000000a902/.system_generated/logs/transcript.jsonl', true],

@@ -1,6 +1,6 @@
 // Reads Antigravity CLI (agy) conversations: ~/.gemini/antigravity-cli/brain/<id>/.system_generated/logs/transcript.jsonl, with the brain's Markdown artifacts.
-import { basename } from 'node:path';
-import type { Session } from '../../../shared/session.ts';
+import { basename, dirname, join } from 'node:path';
+import type { Session, SourceFile } from '../../../shared/session.ts';
 import { statPath } from '../file-bytes.ts';
 import type { Head } from '../head.ts';
 import { readJsonLines } from '../jsonl.ts';
@@ -16,6 +16,19 @@ export function recognizesAntigravity(head: Head): boolean {
   return first !== undefined && typeof first.step_index === 'number' && typeof first.type === 'string' && typeof first.source === 'string';
 }
 
+/** transcript_full.jsonl beside a transcript, read, when it exists and holds steps; null otherwise (the transcript is read). */
+async function fullTranscript(absPath: string): Promise<{ file: SourceFile; read: Awaited<ReturnType<typeof readJsonLines>> } | null> {
+  const path = join(dirname(absPath), 'transcript_full.jsonl');
+  try {
+    const info = await statPath(path);
+    const read = await readJsonLines(path);
+    if (!read.records.length) return null;
+    return { file: { path, size: info.size, mtimeMs: info.mtimeMs, role: 'transcript' }, read };
+  } catch {
+    return null;
+  }
+}
+
 export async function readAntigravityFile(absPath: string, now = Date.now()): Promise<Session> {
   let info;
   try {
@@ -23,8 +36,11 @@ export async function readAntigravityFile(absPath: string, now = Date.now()): Pr
   } catch (err) {
     throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
   }
-  const { records, warnings } = await readJsonLines(absPath);
   const conversationDir = conversationDirOf(absPath);
+  // agy clips long fields in transcript.jsonl (naming them in truncated_fields) and writes the same steps whole to
+  // transcript_full.jsonl beside it: the conversation is read from that one when it is there and readable.
+  const full = conversationDir ? await fullTranscript(absPath) : null;
+  const { records, warnings } = full?.read ?? (await readJsonLines(absPath));
   const brain = conversationDir ? await brainArtifacts(conversationDir) : { artifacts: [], files: [] };
   return parseAntigravity(records, {
     path: absPath,
@@ -34,6 +50,7 @@ export async function readAntigravityFile(absPath: string, now = Date.now()): Pr
     now,
     brain,
     conversationId: conversationDir ? basename(conversationDir) : null,
+    full: full?.file ?? null,
   });
 }
 
