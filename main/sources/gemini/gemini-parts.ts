@@ -104,6 +104,12 @@ function resultText(raw: unknown, acc: GeminiAcc, field: string): { text: string
   return { text, error };
 }
 
+/** The exit code run_shell_command's output reports on its own line (`Exit Code: 1`); null when it reports none. */
+function shellExitCode(output: string | null): number | null {
+  const found = output === null ? null : /^Exit Code: (-?\d+)\s*$/m.exec(output);
+  return found ? Number(found[1]) : null;
+}
+
 /**
  * `toolCalls: [{id, name, args, result, status, timestamp, displayName, description, resultDisplay}]`: each becomes a
  * tool_call part, its inline result a tool_result part, and the call an operation.
@@ -119,7 +125,9 @@ export function toolCallParts(f: Fields, acc: GeminiAcc, origin: Origin, message
     parts.push({ type: 'tool_call', callId, name, input: t.present('args') ? t.value('args') : null });
     const result = resultText(t.raw.result, acc, t.name('result'));
     const display = typeof t.raw.resultDisplay === 'string' ? t.raw.resultDisplay : null;
-    const isError = status === 'error' || result?.error ? true : status === 'success' ? false : null;
+    // Gemini CLI's shell tool ends "success" whatever the command's exit, which its output states ("Exit Code: 1").
+    const exited = name === 'run_shell_command' ? shellExitCode(result?.text ?? display) : null;
+    const isError = status === 'error' || result?.error || (exited !== null && exited !== 0) ? true : status === 'success' ? false : null;
     if (result) parts.push({ type: 'tool_result', callId, output: result.text, isError });
     else if (display !== null) parts.push({ type: 'tool_result', callId, output: display, isError });
     const detail: Record<string, unknown> = {};

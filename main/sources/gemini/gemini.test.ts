@@ -188,6 +188,36 @@ describe('Gemini replay edge cases', () => {
     expect([s.messages, s.extra.rewind]).toEqual([[], { rewinds: 1, droppedMessages: 2 }]);
   });
 
+  // Gemini CLI's shell tool reports "success" and states the command's exit in its output (agent-sessions'
+  // testToolCallStructuredOutputExtractsExitCode; the output's shape is Gemini CLI's own).
+  it('shows a shell command that exited non-zero as failed, though the call says success', () => {
+    const shell = (id: string, exit: number) => ({
+      id,
+      name: 'run_shell_command',
+      args: { command: 'ls /nope' },
+      status: 'success',
+      result: [
+        {
+          functionResponse: {
+            id,
+            name: 'run_shell_command',
+            response: { output: `Command: ls /nope\nOutput: ls: /nope: No such file\nError: (none)\nExit Code: ${exit}\nSignal: 0` },
+          },
+        },
+      ],
+    });
+    const s = parseGeminiDocument(
+      { sessionId: 's-exit', messages: [{ id: 'm1', type: 'gemini', content: '', toolCalls: [shell('c1', 1), shell('c2', 0)] }] },
+      ctx,
+      undefined,
+      HOUR,
+    );
+    expect(s.messages[0]?.parts.flatMap((p) => (p.type === 'tool_result' ? [[p.callId, p.isError]] : []))).toEqual([
+      ['c1', true],
+      ['c2', false],
+    ]);
+  });
+
   it('names the chat by the file when no sessionId survives, and refuses a file with neither id nor messages', async () => {
     const s = parseGeminiJsonLines(lines(user('a', 'Hello there'), [1]), ctx, undefined, HOUR);
     expect([s.id, s.title]).toEqual(['session-2026-01-01T00-00-abcd1234', 'Hello there']);
