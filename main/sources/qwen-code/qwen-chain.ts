@@ -6,6 +6,8 @@ export interface QwenRecord {
   raw: Record<string, unknown>;
   uuid: string;
   parentUuid: string | null;
+  /** The record has no `parentUuid` field at all (Qwen Code always writes one, `null` for a root): its place is its line. */
+  unlinked: boolean;
   type: string;
   subtype: string | null;
   line: number;
@@ -16,7 +18,7 @@ export interface QwenRecord {
 export interface QwenChain {
   /** Records of the conversation, in file order: the active chain and the sub-agents' records. */
   records: QwenRecord[];
-  /** Records of branches a rewind left behind. */
+  /** Records of branches a rewind left behind (parentless metadata records off the chain are not counted). */
   dropped: number;
   /** Records naming another session (they belong to that session, not this file's); `lastWritten` is the latest time among them. */
   foreign: { count: number; ids: string[]; lastWritten: string | null };
@@ -26,6 +28,8 @@ export interface QwenChain {
 
 /** Writer state records (artifact events and snapshots) are never the conversation's leaf. */
 const ARTIFACT = new Set(['session_artifact_event', 'session_artifact_snapshot']);
+/** Record types that are turns of the conversation: each can be its leaf, a root or not. */
+const TURNS = new Set(['user', 'assistant', 'tool_result']);
 
 function recordOf(value: unknown, line: number, warnings: WarningList, unknown: Map<string, number>): QwenRecord | null {
   if (!isRecord(value)) {
@@ -41,6 +45,7 @@ function recordOf(value: unknown, line: number, warnings: WarningList, unknown: 
     raw: value,
     uuid: value.uuid,
     parentUuid: typeof value.parentUuid === 'string' && value.parentUuid !== '' ? value.parentUuid : null,
+    unlinked: !('parentUuid' in value),
     type: value.type,
     subtype: typeof value.subtype === 'string' ? value.subtype : null,
     line,
@@ -65,6 +70,16 @@ function aggregate(fragments: QwenRecord[]): QwenRecord {
   return { ...first, raw };
 }
 
+/** A main record written without a `parentUuid` field follows the main record before it (of another uuid), as its line says. */
+function linkUnlinked(main: QwenRecord[]): QwenRecord[] {
+  let previous: string | null = null;
+  return main.map((r) => {
+    const linked = r.unlinked && previous !== r.uuid ? { ...r, parentUuid: previous } : r;
+    previous = r.uuid;
+    return linked;
+  });
+}
+
 export function activeChain(lines: readonly QwenLine[], sessionId: string, warnings: WarningList): QwenChain {
   const unknown = new Map<string, number>();
   const foreignIds = new Set<string>();
@@ -86,12 +101,15 @@ export function activeChain(lines: readonly QwenLine[], sessionId: string, warni
   }
   for (const [kind, n] of unknown) warnings.add('unknown_record_type', `Unknown Qwen Code chat line (${kind}): ${n} ignored.`);
   const conversation = all.filter((r) => !(r.type === 'system' && r.subtype !== null && ARTIFACT.has(r.subtype)));
-  const main = conversation.filter((r) => !r.sidechain);
+  const main = linkUnlinked(conversation.filter((r) => !r.sidechain));
   const fragments = new Map<string, QwenRecord[]>();
   for (const r of main) fragments.set(r.uuid, [...(fragments.get(r.uuid) ?? []), r]);
+  // A system record hanging from nothing in the file (a title or other metadata written with no parent) is no turn
+  // of any branch: it never becomes the leaf, which would make the chain that one record and drop the conversation.
+  const canLead = (r: QwenRecord) => TURNS.has(r.type) || r.subtype === 'rewind' || (r.parentUuid !== null && fragments.has(r.parentUuid));
   const chain: QwenRecord[] = [];
   const seen = new Set<string>();
-  for (let uuid: string | null = main.at(-1)?.uuid ?? null; uuid !== null && !seen.has(uuid);) {
+  for (let uuid: string | null = main.findLast(canLead)?.uuid ?? null; uuid !== null && !seen.has(uuid);) {
     seen.add(uuid);
     const found = fragments.get(uuid);
     if (!found) {
@@ -102,7 +120,10 @@ export function activeChain(lines: readonly QwenLine[], sessionId: string, warni
     uuid = found[0]!.parentUuid;
   }
   chain.reverse();
-  const dropped = new Set(main.filter((r) => !seen.has(r.uuid)).map((r) => r.uuid)).size;
-  const records = [...chain, ...conversation.filter((r) => r.sidechain)].sort((a, b) => a.line - b.line);
+  const offChain = main.filter((r) => !seen.has(r.uuid));
+  const dropped = new Set(offChain.filter(canLead).map((r) => r.uuid)).size;
+  // Metadata records off the chain still tell the session's title, parent or model, in their place in the file.
+  const detached = offChain.filter((r) => !canLead(r));
+  const records = [...chain, ...detached, ...conversation.filter((r) => r.sidechain)].sort((a, b) => a.line - b.line);
   return { records, dropped, foreign: { count: foreign, ids: [...foreignIds], lastWritten: foreignLast }, all };
 }

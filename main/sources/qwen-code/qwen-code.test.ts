@@ -48,6 +48,41 @@ describe('Qwen Code chains', () => {
     expect(s.warnings).toEqual([]);
   });
 
+  it('never takes a parentless metadata record for the leaf: the conversation and the rewind count stay, its title applies', () => {
+    const convo = [
+      user('u1', null, 'first'),
+      model('a1', 'u1', [{ text: 'answer one' }]),
+      user('u2', 'a1', 'abandoned'),
+      rec('r1', 'a1', 'system', { subtype: 'rewind', systemPayload: { truncatedCount: 1 } }),
+      user('u3', 'r1', 'second try'),
+      model('a3', 'u3', [{ text: 'answer two' }]),
+    ];
+    const { parentUuid: _, ...unparented } = rec('t2', null, 'system', { subtype: 'custom_title', systemPayload: { customTitle: 'Renamed' } });
+    for (const title of [rec('t1', null, 'system', { subtype: 'custom_title', systemPayload: { customTitle: 'Renamed' } }), unparented]) {
+      const s = parse(lines(...convo, title));
+      expect(texts(s)).toEqual(['first', 'answer one', 'Rewound the conversation (1 items).', 'second try', 'answer two']);
+      expect([s.title, s.project.path, s.extra.rewind]).toEqual(['Renamed', '/srv/app', { droppedRecords: 1 }]);
+    }
+    // A rewind back to the start (no parent) still ends the conversation it left.
+    const back = parse(lines(...convo.slice(0, 2), rec('r2', null, 'system', { subtype: 'rewind', systemPayload: { truncatedCount: 2 } })));
+    expect([texts(back), back.extra.rewind]).toEqual([['Rewound the conversation (2 items).'], { droppedRecords: 2 }]);
+  });
+
+  it('reads records written without a parentUuid field in file order', () => {
+    const strip = ({ parentUuid: _, ...r }: Record<string, unknown>) => r;
+    const s = parse(
+      lines(
+        strip(model('a1', null, [{ functionCall: { id: 'c1', name: 'agent', args: { prompt: 'Review API' } } }])),
+        strip(
+          rec('t1', null, 'tool_result', {
+            message: { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'agent', response: { output: 'API OK' } } }] },
+          }),
+        ),
+      ),
+    );
+    expect([texts(s), s.extra.rewind]).toEqual([['tool_call', 'tool_result'], undefined]);
+  });
+
   it('says where the chain breaks, joins streamed fragments of one uuid, and ignores artifact records as the leaf', () => {
     const s = parse(
       lines(
