@@ -7,11 +7,15 @@ function sessionIdOf(r: Record<string, unknown>): boolean {
   return typeof r.session_id === 'string' || typeof r.sessionId === 'string';
 }
 
-/** A stream record only Droid writes: a flat message with `role` and `text`, a call with `toolName`, a `completion`. */
+/**
+ * A stream record only Droid writes: a flat message with `role` and its text (`text`, or `content`), a call with
+ * `toolName`, a `completion` with its final text, an `error` naming its `source` (a run that failed before any message).
+ */
 function isStreamSignal(r: Record<string, unknown>): boolean {
-  if (r.type === 'message') return typeof r.role === 'string' && typeof r.text === 'string';
+  if (r.type === 'message') return typeof r.role === 'string' && (typeof r.text === 'string' || typeof r.content === 'string');
   if (r.type === 'tool_call') return typeof r.toolName === 'string' && 'parameters' in r;
-  return r.type === 'completion' && typeof r.finalText === 'string';
+  if (r.type === 'error') return typeof r.message === 'string' && typeof r.source === 'string';
+  return r.type === 'completion' && (typeof r.finalText === 'string' || typeof r.final === 'string');
 }
 
 export type DroidDialect = 'session' | 'stream';

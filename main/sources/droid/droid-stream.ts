@@ -29,7 +29,8 @@ function messageRecord(state: DroidState, rec: Fields, line: number, timestamp: 
     warnMissingContent(state.warnings, 'A Droid stream message record', { found: 'no text' });
     return;
   }
-  const role = rec.string('role');
+  // Lower-cased: a role written `USER` is still the user's prompt, not a system notice.
+  const role = rec.string('role')?.toLowerCase() ?? null;
   if (role === 'user') {
     const { reminders, prompt } = splitReminders(text);
     pushPrompt(state, rec.string('id'), line, timestamp, reminders, prompt.trim() ? [{ type: 'text', text: prompt }] : []);

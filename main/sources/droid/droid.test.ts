@@ -175,6 +175,45 @@ describe('Droid stream-json logs', () => {
     expect([s.key, s.outcome?.status, s.status, s.extra.numTurns]).toEqual(['droid:run-1', 'completed', 'closed', 1]);
   });
 
+  it('reads a run that failed before any message: its init facts and its errors, failed', async () => {
+    const id = { session_id: 'run-err' };
+    const records = [
+      { type: 'system', subtype: 'init', ...id, timestamp: 1767812640310, model: 'droid-model', cwd: '/tmp/app' },
+      { type: 'error', source: 'cli', message: 'Authentication failed', timestamp: 1767812640597, ...id },
+      { type: 'error', source: 'cli', message: 'Authentication failed', timestamp: 1767812640598, ...id },
+    ];
+    const s = parse(...records);
+    expect(s.messages.map((m) => [m.role, m.parts[0]?.type === 'text' ? m.parts[0].text : null, m.annotations])).toEqual([
+      ['system', 'Authentication failed', { error: true, source: 'cli' }],
+      ['system', 'Authentication failed', { error: true, source: 'cli' }],
+    ]);
+    expect([s.key, s.outcome?.status, s.model?.name, s.project.path, s.warnings]).toEqual(['droid:run-err', 'failed', 'droid-model', '/tmp/app', []]);
+    const file = join(home, 'Downloads/failed-exec.jsonl');
+    mkdirSync(join(home, 'Downloads'), { recursive: true });
+    writeFileSync(file, jsonl(...records));
+    expect(droidReader.recognizes?.(await readHead(file))).toBe(true);
+  });
+
+  it('takes a role in any case, the text as "content", the final answer as "final"', async () => {
+    const id = { sessionId: 'run-3' };
+    const records = [
+      { type: 'message', ...id, timestamp: '2026-01-07T19:04:01Z', role: 'USER', content: 'Do thing' },
+      { type: 'message', ...id, timestamp: '2026-01-07T19:04:02Z', role: 'Assistant', content: 'On it.' },
+      { type: 'completion', ...id, timestamp: '2026-01-07T19:04:03Z', final: 'all done' },
+    ];
+    const s = parse(...records);
+    expect(s.messages.map((m) => `${m.role}:${m.parts.map((p) => (p.type === 'text' ? p.text : p.type)).join('+')}`)).toEqual([
+      'user:Do thing',
+      'assistant:On it.',
+      'assistant:all done',
+    ]);
+    expect([s.title, s.outcome?.summary]).toEqual(['Do thing', 'all done']);
+    const file = join(home, 'Downloads/variant-exec.jsonl');
+    mkdirSync(join(home, 'Downloads'), { recursive: true });
+    writeFileSync(file, jsonl(records[0], records[2]));
+    expect(droidReader.recognizes?.(await readHead(file))).toBe(true);
+  });
+
   it('is recognised by content where it lies, and a Claude Code stream-json is not', async () => {
     const droid = join(home, 'Downloads/exec.jsonl');
     mkdirSync(join(home, 'Downloads'), { recursive: true });
