@@ -59,6 +59,34 @@ function first(f: Fields, kind: 'string' | 'timestamp', ...names: string[]): str
   return null;
 }
 
+/** The summary of a folder whose summary.json cannot be used: nothing known, everything read from the transcript. */
+export function emptyGrokSummary(): GrokSummary {
+  return {
+    id: null,
+    cwd: null,
+    title: null,
+    sessionSummary: null,
+    firstPrompt: null,
+    lastTurnSummary: null,
+    createdAt: null,
+    updatedAt: null,
+    lastActiveAt: null,
+    modelId: null,
+    reasoningEffort: null,
+    chatFormatVersion: null,
+    sessionKind: null,
+    parentSessionId: null,
+    gitRoot: null,
+    headBranch: null,
+    headCommit: null,
+    sourceWorkspaceDir: null,
+    agentName: null,
+    numChatMessages: null,
+    gitRemotes: [],
+    sandboxProfile: null,
+  };
+}
+
 export function readGrokSummary(value: unknown, warnings: WarningList): GrokSummary {
   if (!isRecord(value)) throw notAnObject(value, 'Grok session summary');
   const f = new Fields(value, '', warnings);

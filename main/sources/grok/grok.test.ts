@@ -184,6 +184,30 @@ describe('Grok session folders', () => {
     const bad = folder('019f7000-0000-7000-8000-000000000010', { 'summary.json': '[1,2]' });
     expect((await failure(() => readGrokFolder(bad))).code).toBe('wrong_shape');
   });
+
+  it('reads a folder whose summary.json is unusable from its transcript: the id its name, the title its first prompt, with a warning', async () => {
+    const turn = jsonl({ type: 'user', content: [{ type: 'text', text: 'hi there' }], prompt_index: 0 });
+    for (const [n, summary, reason] of [
+      ['1', '{}', 'Not a usable Grok session: the object is empty'],
+      ['2', '[]', 'Not a Grok session summary: the file holds an array (0 items) where a JSON object is expected'],
+      ['3', 'not json at all', 'Invalid JSON'],
+    ] as const) {
+      const id = `019f7000-0000-7000-8000-00000000002${n}`;
+      const s = valid(await readGrokFolder(folder(id, { 'summary.json': summary, 'chat_history.jsonl': turn })));
+      expect([s.key, s.title, s.messages.length, s.createdAt, s.sourceFiles.map((f) => f.role)]).toEqual([
+        `grok:${id}`,
+        'hi there',
+        1,
+        null,
+        ['primary', 'transcript'],
+      ]);
+      expect(s.warnings.map((w) => w.code)).toEqual(['summary_unusable']);
+      expect(s.warnings[0]?.message).toContain(`summary.json cannot be used (${reason}`);
+    }
+    // With no transcript to fall back on, the summary's fault is still the reason the folder is unreadable.
+    const neither = folder('019f7000-0000-7000-8000-000000000024', { 'summary.json': '{}', 'chat_history.jsonl': '' });
+    expect((await failure(() => readGrokFolder(neither))).code).toBe('wrong_shape');
+  });
 });
 
 describe('Grok updates.jsonl', () => {

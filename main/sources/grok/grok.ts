@@ -1,7 +1,7 @@
 // Reads Grok CLI (Grok Build) sessions: a folder <GROK_HOME>/sessions/<encoded cwd>/<id>/ listed once, by its summary.json.
 import { dirname, join } from 'node:path';
 import type { Session, SourceFile } from '../../../shared/session.ts';
-import { readDocument, WarningList } from '../coerce.ts';
+import { readDocument, WarningList, type DocumentContext } from '../coerce.ts';
 import { companionInside } from '../companion.ts';
 import { readJsonFile } from '../decode.ts';
 import { statPath } from '../file-bytes.ts';
@@ -11,7 +11,7 @@ import { UnreadableError, type SourceReader } from '../types.ts';
 import { claimsGrok, grokCompanion, grokRoots } from './grok-layout.ts';
 import { buildGrokSession, type GrokFolder } from './grok-session.ts';
 import { childIds, findParent, readChildMeta } from './grok-subagents.ts';
-import { readGrokSignals, readGrokSummary } from './grok-summary.ts';
+import { emptyGrokSummary, readGrokSignals, readGrokSummary, type GrokSummary } from './grok-summary.ts';
 import { readGrokUpdates } from './grok-updates.ts';
 
 /** A companion file of the session folder: its facts, or null when it is absent or a link to a file elsewhere. */
@@ -50,11 +50,31 @@ async function readSignals(sessionDir: string, warnings: WarningList): Promise<G
   }
 }
 
+/** summary.json's facts, or, when it is no usable summary ({}, [], not JSON), why not: the transcript may still be read. */
+async function readSummary(summaryPath: string): Promise<{ summary: GrokSummary; ctx: DocumentContext; unusable: UnreadableError | null }> {
+  let ctx: DocumentContext | null = null;
+  try {
+    const document = await readDocument(summaryPath);
+    ctx = document.ctx;
+    const warnings = new WarningList();
+    warnings.addAll(ctx.warnings);
+    const summary = readGrokSummary(document.value, warnings);
+    return { summary, ctx: { ...ctx, warnings: warnings.list() }, unusable: null };
+  } catch (err) {
+    if (!(err instanceof UnreadableError) || err.code === 'io_error') throw err;
+    if (!ctx) {
+      const info = await statPath(summaryPath).catch(() => null);
+      if (!info) throw err;
+      ctx = { path: summaryPath, size: info.size, mtimeMs: info.mtimeMs, warnings: [] };
+    }
+    return { summary: emptyGrokSummary(), ctx: { ...ctx, warnings: [] }, unusable: err };
+  }
+}
+
 export async function readGrokFolder(summaryPath: string, now = Date.now()): Promise<Session> {
-  const { value, ctx } = await readDocument(summaryPath);
+  const { summary, ctx, unusable } = await readSummary(summaryPath);
   const warnings = new WarningList();
   warnings.addAll(ctx.warnings);
-  const summary = readGrokSummary(value, warnings);
   const sessionDir = dirname(summaryPath);
   const updatesFile = await fileIn(sessionDir, 'updates.jsonl', 'transcript');
   const [history, signals, updates, ids] = await Promise.all([
@@ -74,6 +94,14 @@ export async function readGrokFolder(summaryPath: string, now = Date.now()): Pro
       : Promise.resolve(null),
     childIds(sessionDir),
   ]);
+  if (unusable) {
+    // Without its summary a folder is a session only through its transcript; with neither, the summary's fault is the reason.
+    if (!history.history) throw unusable;
+    warnings.add(
+      'summary_unusable',
+      `summary.json cannot be used (${unusable.message.replace(/\.$/, '')}); the session is read from chat_history.jsonl alone: its id is the folder's name, its title its first prompt.`,
+    );
+  }
   // Only a session that says it is a sub-agent has its parent looked for among its siblings.
   const parent = summary.sessionKind === 'subagent' && !summary.parentSessionId ? await findParent(sessionDir) : null;
   const children = await Promise.all(ids.map(async (id) => ({ id, link: await readChildMeta(sessionDir, id) })));
