@@ -84,11 +84,28 @@ function toolCalls(f: Fields): MessagePart[] {
 function backendParts(kind: Fields): MessagePart[] {
   const name = kind.string('tool_type') ?? 'backend_tool';
   const callId = kind.string('id');
-  const action = kind.present('action') ? kind.value('action') : kind.present('input') ? kind.value('input') : null;
+  // A code interpreter's call is its code (and container); what it printed is in `outputs` (logs, errors).
+  const code = kind.string('code');
+  const action = kind.present('action')
+    ? kind.value('action')
+    : kind.present('input')
+      ? kind.value('input')
+      : code !== null
+        ? { code, ...(kind.string('container_id') ? { container_id: kind.string('container_id') } : {}) }
+        : null;
   const sources =
     isRecord(action) && Array.isArray(action.sources) ? action.sources.flatMap((s) => (isRecord(s) && typeof s.url === 'string' ? [s.url] : [])) : [];
+  const printed = (kind.present('outputs') ? (kind.array('outputs') ?? []) : []).flatMap((o) =>
+    isRecord(o) ? [o.logs, o.error, o.text].filter((t): t is string => typeof t === 'string' && t !== '') : [],
+  );
   const status = kind.string('status');
-  const output = sources.length ? sources.join('\n') : status ? `(${status}; no sources recorded)` : '';
+  const output = printed.length
+    ? printed.join('\n')
+    : sources.length
+      ? sources.join('\n')
+      : status
+        ? `(${status}; ${code !== null ? 'no output recorded' : 'no sources recorded'})`
+        : '';
   return [
     { type: 'tool_call', callId, name, input: action },
     { type: 'tool_result', callId, output, isError: status === 'failed' ? true : null },

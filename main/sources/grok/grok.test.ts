@@ -171,6 +171,28 @@ describe('Grok session folders', () => {
     expect([s.formatVersion, s.title, s.systemPrompt?.text]).toEqual(['0', 'list files', 'You are Grok']);
   });
 
+  // agentsview's TestParseGrokChatHistoryPreservesCodeInterpreterInput: Grok Build's backend_tool_call of the code interpreter.
+  it('shows a code interpreter call with its code, and what it printed as its result', async () => {
+    const id = '019f7000-0000-7000-8000-0000000000c1';
+    const code = "print('counterfactual')\n".repeat(3);
+    const path = folder(id, {
+      'summary.json': JSON.stringify({ info: { id, cwd: '/src/app' } }),
+      'chat_history.jsonl': jsonl(
+        { type: 'user', content: 'run it' },
+        {
+          type: 'backend_tool_call',
+          kind: { tool_type: 'code_interpreter', code, container_id: 'cntr_1', id: 'ci_1', outputs: [{ type: 'logs', logs: 'finished' }], status: 'completed' },
+        },
+      ),
+    });
+    const s = valid(await readGrokFolder(path));
+    const parts = s.messages.flatMap((m) => m.parts).filter((p) => p.type === 'tool_call' || p.type === 'tool_result');
+    expect(parts).toEqual([
+      { type: 'tool_call', callId: 'ci_1', name: 'code_interpreter', input: { code, container_id: 'cntr_1' } },
+      { type: 'tool_result', callId: 'ci_1', output: 'finished', isError: null },
+    ]);
+  });
+
   it('lists a folder whose transcript is missing or empty by its summary, with a warning, and refuses a summary that is no object', async () => {
     const lonely = folder('019f7000-0000-7000-8000-00000000000e', { 'summary.json': JSON.stringify({ info: { id: 'x' }, generated_title: 'Only a summary' }) });
     const s = valid(await readGrokFolder(lonely));
