@@ -66,6 +66,24 @@ describe('Copilot CLI events', () => {
     ]);
   });
 
+  // agentsview's TestParseCopilotSession_ToolResultTypes: results written as a string, a list or another object.
+  it('shows a result that is not {content, detailedContent} as it is written', () => {
+    const run = (id: string, result: unknown) => [
+      ev('assistant.message', { messageId: `m-${id}`, content: '', toolRequests: [{ toolCallId: id, name: 'view', arguments: '{}' }] }),
+      ev('tool.execution_complete', { toolCallId: id, success: true, result }),
+    ];
+    const s = parse(
+      lines(start(), ...run('s', '{"key":"value"}'), ...run('o', { files: ['a.go', 'b.go'] }), ...run('a', ['one', 'two', 'three']), ...run('e', '')),
+    );
+    expect(s.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'tool_result' ? [p.output] : [])))).toEqual([
+      '{"key":"value"}',
+      '{"files":["a.go","b.go"]}',
+      '["one","two","three"]',
+      '',
+    ]);
+    expect(s.warnings).toEqual([]);
+  });
+
   it("keeps each tool request's intentionSummary with the run it names, or on the request when the call never ran", () => {
     const request = (toolCallId: string, intentionSummary: string) => ({ toolCallId, name: 'bash', arguments: '{}', intentionSummary });
     const s = parse(

@@ -1,6 +1,6 @@
 // Copilot CLI tool executions, sub-agent runs, hooks and skills: results paired with their calls by id, each run an operation.
 import type { MessagePart, Operation } from '../../../shared/session.ts';
-import { elementFields, isRecord, type Fields } from '../coerce.ts';
+import { elementFields, isRecord, limitDepth, type Fields } from '../coerce.ts';
 import { addMessage, between, newOperation, type CopilotState, type EventCtx } from './copilot-state.ts';
 
 function toolOperation(state: CopilotState, ev: EventCtx, callId: string, name: string | null): Operation {
@@ -38,12 +38,24 @@ export function onToolStart(state: CopilotState, ev: EventCtx): void {
   }
 }
 
-/** The text a tool returned: result.content, else its detailed content, else the error's message. */
+/**
+ * The text a tool returned: result.content, else its detailed content, else the error's message. A result that is not
+ * `{content, detailedContent}` (a string, a list, another object: older builds and MCP tools) is shown as it is.
+ */
 function resultOf(data: Fields): { output: string; images: MessagePart[] } {
-  const result = data.present('result') ? data.object('result') : null;
+  const raw = data.raw.result;
+  const result = isRecord(raw) ? data.object('result') : null;
   const error = data.raw.error;
   const errorText = typeof error === 'string' ? error : isRecord(error) && typeof error.message === 'string' ? error.message : null;
-  const output = result?.string('content') ?? result?.string('detailedContent') ?? errorText ?? '';
+  const shaped = result?.string('content') ?? result?.string('detailedContent') ?? null;
+  const copilotShape = isRecord(raw) && ('content' in raw || 'detailedContent' in raw || 'contents' in raw);
+  const asIs =
+    typeof raw === 'string'
+      ? raw
+      : raw !== undefined && raw !== null && !copilotShape
+        ? JSON.stringify(limitDepth(raw, data.warnings, data.name('result')))
+        : null;
+  const output = shaped ?? asIs ?? errorText ?? '';
   const images: MessagePart[] = [];
   for (const raw of result?.present('contents') ? (result.array('contents') ?? []) : []) {
     const c = elementFields(raw, result!.name('contents'), data.warnings);
