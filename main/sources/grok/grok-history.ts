@@ -112,6 +112,30 @@ function backendParts(kind: Fields): MessagePart[] {
   ];
 }
 
+/**
+ * An answer's `raw_output` items (older Grok Build): its reasoning, and the server-side tool calls it made (each
+ * `<tool>_call` item), unless a backend_tool_call row already showed that call.
+ */
+function rawOutput(f: Fields, shown: ReadonlySet<string>): { thinking: MessagePart[]; calls: MessagePart[] } {
+  const out: { thinking: MessagePart[]; calls: MessagePart[] } = { thinking: [], calls: [] };
+  const items = f.present('raw_output') ? (f.array('raw_output') ?? []) : [];
+  for (const raw of items) {
+    const item = elementFields(raw, f.name('raw_output'), f.warnings);
+    const type = item?.string('type') ?? null;
+    if (!item || type === null) continue;
+    if (type === 'reasoning') {
+      const part = reasoningPart(item);
+      if (part) out.thinking.push(part);
+    } else if (type.endsWith('_call') && !shown.has(item.string('id') ?? '')) {
+      const parts = backendParts(item);
+      const call = parts[0];
+      if (call?.type === 'tool_call' && call.name === 'backend_tool') call.name = type.slice(0, -'_call'.length);
+      out.calls.push(...parts);
+    }
+  }
+  return out;
+}
+
 /** A row's kind: the typed `type` of chat format 1, or the legacy `role`. */
 function kindOf(f: Fields): string | null {
   const type = f.present('type') ? f.string('type') : null;
@@ -124,6 +148,8 @@ function kindOf(f: Fields): string | null {
 export function readGrokHistory(records: readonly JsonLine[], fileIndex: number, warnings: WarningList): GrokHistory {
   const out: GrokHistory = { messages: [], systemPrompt: null, turnEnds: [], unknownTypes: new Map(), empty: 0 };
   let thinking: MessagePart[] = [];
+  // Server-side tool calls a backend_tool_call row showed, by id: an answer's raw_output repeats them.
+  const backendIds = new Set<string>();
   let thinkingLine = 0;
   const push = (line: number, role: MessageRole, parts: MessagePart[], extra: Partial<Message> = {}): void => {
     if (parts.length === 0) {
@@ -187,8 +213,15 @@ export function readGrokHistory(records: readonly JsonLine[], fileIndex: number,
       }
       case 'assistant': {
         const inline = f.present('reasoning_content') ? f.string('reasoning_content') : null;
+        // Older rows carry the answer's reasoning on the row itself (`reasoning: {text}`), which stands for any
+        // reasoning row before it, or the model's raw output items (reasoning, server-side tool calls).
+        const own = isRecord(f.raw.reasoning) && typeof f.raw.reasoning.text === 'string' ? f.raw.reasoning.text : null;
+        if (own) thinking = [{ type: 'thinking', text: wellFormed(own, warnings), redacted: false }];
+        const raw = rawOutput(f, backendIds);
+        if (raw.calls.length) push(line, 'assistant', raw.calls);
         const parts = [
           ...thinking,
+          ...raw.thinking,
           ...(inline ? [{ type: 'thinking' as const, text: wellFormed(inline, warnings), redacted: false }] : []),
           ...contentParts(f.raw.content, f),
           ...toolCalls(f),
@@ -211,6 +244,8 @@ export function readGrokHistory(records: readonly JsonLine[], fileIndex: number,
       case 'backend_tool_call': {
         const payload = f.present('kind') ? f.object('kind') : f;
         const parts = payload ? backendParts(payload) : [];
+        const id = payload?.string('id');
+        if (id) backendIds.add(id);
         push(line, 'assistant', [...thinking, ...parts]);
         thinking = [];
         break;

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Session } from '../../../shared/session.ts';
 import { failure, valid } from '../../test-support/reader-checks.ts';
 import { grokReader, readGrokFolder } from './grok.ts';
 import { bucketPath, grokRoots } from './grok-layout.ts';
@@ -191,6 +192,40 @@ describe('Grok session folders', () => {
       { type: 'tool_call', callId: 'ci_1', name: 'code_interpreter', input: { code, container_id: 'cntr_1' } },
       { type: 'tool_result', callId: 'ci_1', output: 'finished', isError: null },
     ]);
+  });
+
+  // agentsview's TestParseGrokChatHistoryReasoningShapes and ...DeduplicatesRawBackendToolCalls: older answer rows.
+  it('reads an answer’s own reasoning and its raw output items, and shows a server-side call once', async () => {
+    const read = async (id: string, ...rows: unknown[]) =>
+      valid(await readGrokFolder(folder(id, { 'summary.json': JSON.stringify({ info: { id, cwd: '/src/app' } }), 'chat_history.jsonl': jsonl(...rows) })));
+    const shown = (s: Session) =>
+      s.messages.map((m) =>
+        m.parts.map((p) => (p.type === 'thinking' ? `thinking:${p.text}` : p.type === 'tool_call' ? `call:${p.callId}:${p.name}` : p.type)),
+      );
+    const inline = await read('019f7000-0000-7000-8000-0000000000c2', { type: 'assistant', content: 'answer', reasoning: { text: 'inline thought' } });
+    expect(shown(inline)).toEqual([['thinking:inline thought', 'text']]);
+    const overrides = await read(
+      '019f7000-0000-7000-8000-0000000000c3',
+      { type: 'reasoning', summary: [{ type: 'summary_text', text: 'pending' }] },
+      { type: 'assistant', content: 'answer', reasoning: { text: 'inline' } },
+    );
+    expect(shown(overrides)).toEqual([['thinking:inline', 'text']]);
+    const search = { type: 'web_search_call', id: 'ws_raw', status: 'completed', action: { type: 'search', query: 'raw query', sources: [] } };
+    const raw = await read('019f7000-0000-7000-8000-0000000000c4', {
+      type: 'assistant',
+      content: 'answer',
+      raw_output: [{ type: 'reasoning', id: 'r1', summary: [{ type: 'summary_text', text: 'raw thought' }] }, search],
+    });
+    expect(shown(raw)).toEqual([
+      ['call:ws_raw:web_search', 'tool_result'],
+      ['thinking:raw thought', 'text'],
+    ]);
+    const once = await read(
+      '019f7000-0000-7000-8000-0000000000c5',
+      { type: 'backend_tool_call', kind: { tool_type: 'web_search', ...search, type: undefined, id: 'ws_same' } },
+      { type: 'assistant', content: 'answer', raw_output: [{ ...search, id: 'ws_same' }] },
+    );
+    expect(shown(once)).toEqual([['call:ws_same:web_search', 'tool_result'], ['text']]);
   });
 
   it('lists a folder whose transcript is missing or empty by its summary, with a warning, and refuses a summary that is no object', async () => {
