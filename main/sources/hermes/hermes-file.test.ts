@@ -44,6 +44,41 @@ function storeWith(id: string): HermesHome {
   return open;
 }
 
+// The gateway's transcripts (agentsview's hermes_test.go JSONL tests): a session_meta line, then a message per line.
+describe('a transcript written a message per line (<id>.jsonl)', () => {
+  it('is claimed in sessions/, read with its meta line, its tool calls paired, and listed once beside the store', async () => {
+    const id = '20260403_153620_5a3e2ff1';
+    const h = storeWith(id);
+    const path = join(h.home, 'sessions', `${id}.jsonl`);
+    const lines = [
+      { role: 'session_meta', platform: 'telegram', model: 'gpt-4', timestamp: '2026-04-03T15:27:00.000000' },
+      { role: 'user', content: 'Read main.go', timestamp: '2026-04-03T15:27:21.014566' },
+      {
+        role: 'assistant',
+        content: '',
+        reasoning: 'Let me read it.',
+        finish_reason: 'tool_calls',
+        tool_calls: [{ id: 'tc1', function: { name: 'read_file', arguments: '{"path":"main.go"}' } }],
+        timestamp: '2026-04-03T15:27:25.123456',
+      },
+      { role: 'tool', content: 'package main\n', tool_call_id: 'tc1', timestamp: '2026-04-03T15:27:26.000000' },
+    ];
+    writeFileSync(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    expect(hermesReader.claims(path)).toBe(true);
+    const s = valid(await hermesReader.read(path));
+    expect([s.key, s.model?.name, s.title]).toEqual([`hermes:${id}`, 'gpt-4', 'Build fix']);
+    expect(s.messages.map((m) => [m.role, m.parts.map((p) => p.type), m.origin?.line])).toEqual([
+      ['user', ['text'], 2],
+      ['assistant', ['thinking', 'tool_call'], 3],
+      ['tool', ['tool_result'], 4],
+    ]);
+    expect(s.messages[2]?.parts[0]).toMatchObject({ type: 'tool_result', callId: 'tc1', output: 'package main\n' });
+    expect(s.usage?.input).toBe(1200);
+    // The store's copy of the same session is left to the transcript.
+    expect(await hermesReader.container!.list(h.dbPath)).toEqual([]);
+  });
+});
+
 describe('a session in both stores', () => {
   it("is the transcript's messages with the store's title, tokens, cost and end merged in; the transcript is its one file", async () => {
     const h = storeWith('s1');

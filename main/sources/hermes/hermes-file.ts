@@ -4,9 +4,10 @@ import type { Session, SourceFile } from '../../../shared/session.ts';
 import { readDocument, WarningList } from '../coerce.ts';
 import { companionInside } from '../companion.ts';
 import { statPath } from '../file-bytes.ts';
+import { readJsonLines } from '../jsonl.ts';
 import { withReadOnlyStore } from '../sqlite-file.ts';
 import { UnreadableError } from '../types.ts';
-import { claimsHermes, homeOfTranscript, isTranscriptPath, transcriptId } from './hermes-paths.ts';
+import { claimsHermes, homeOfTranscript, isLineTranscript, isTranscriptPath, transcriptId } from './hermes-paths.ts';
 import { buildHermesSession, type HermesPieces } from './hermes-session.ts';
 import { storePart } from './hermes-store-session.ts';
 import { HermesStore } from './hermes-store.ts';
@@ -49,10 +50,21 @@ export async function readHermesTranscriptFile(absPath: string, now = Date.now()
   let size: number | undefined;
   let mtimeMs: number | undefined;
   try {
-    const { value, ctx } = await readDocument(absPath);
-    ({ size, mtimeMs } = ctx);
-    warnings.addAll(ctx.warnings);
-    transcript = readHermesTranscript(value, warnings);
+    if (isLineTranscript(absPath)) {
+      // The gateway's transcript: a session_meta line, then a message per line (the session log's `messages`).
+      const info = await statPath(absPath);
+      const { records, warnings: lineWarnings } = await readJsonLines(absPath);
+      ({ size, mtimeMs } = info);
+      warnings.addAll(lineWarnings);
+      if (!records.length) throw new UnreadableError('empty_file', 'The transcript holds no messages.');
+      const lines = records.map((r) => r.line);
+      transcript = readHermesTranscript({ messages: records.map((r) => r.value) }, warnings, lines);
+    } else {
+      const { value, ctx } = await readDocument(absPath);
+      ({ size, mtimeMs } = ctx);
+      warnings.addAll(ctx.warnings);
+      transcript = readHermesTranscript(value, warnings);
+    }
   } catch (err) {
     if (!(err instanceof UnreadableError)) throw err;
     failure = err;

@@ -1,7 +1,8 @@
 // Where Hermes keeps sessions: a home (~/.hermes, HERMES_HOME, or a profile under <home>/profiles/) with state.db and sessions/.
 import { basename, dirname, join, resolve } from 'node:path';
 
-const TRANSCRIPT = /^session_(.+)\.json$/;
+/** `session_<id>.json` (the CLI's session log, one document) or `<id>.jsonl` (the gateway's transcript, a line per message). */
+const TRANSCRIPT = /^session_(.+)\.json$|^(.+)\.jsonl$/;
 
 /** HERMES_HOME as ccusage reads it: one folder, or several separated by commas. */
 export function hermesHomes(env: NodeJS.ProcessEnv, home: string): string[] {
@@ -32,7 +33,7 @@ function isHermesHome(dir: string): boolean {
   return isTop(dir) || (basename(dirname(dir)) === 'profiles' && isTop(dirname(dirname(dir))));
 }
 
-/** `<home>/state.db` (the store) and `<home>/sessions/session_<id>.json` (the transcripts); nothing else there. */
+/** `<home>/state.db` (the store) and `<home>/sessions/session_<id>.json` or `<id>.jsonl` (the transcripts); nothing else there. */
 export function claimsHermes(absPath: string): boolean {
   const name = basename(absPath);
   const dir = dirname(absPath);
@@ -44,9 +45,15 @@ export function isTranscriptPath(absPath: string): boolean {
   return TRANSCRIPT.test(basename(absPath));
 }
 
-/** The session id a transcript's file name carries (`session_<id>.json`), which is how the store names it too. */
+/** The session id a transcript's file name carries (`session_<id>.json`, `<id>.jsonl`), which is how the store names it too. */
 export function transcriptId(absPath: string): string {
-  return TRANSCRIPT.exec(basename(absPath))?.[1] ?? basename(absPath);
+  const found = TRANSCRIPT.exec(basename(absPath));
+  return found?.[1] ?? found?.[2] ?? basename(absPath);
+}
+
+/** A transcript written a message per line (`<id>.jsonl`). */
+export function isLineTranscript(absPath: string): boolean {
+  return absPath.endsWith('.jsonl');
 }
 
 /** The Hermes home a transcript belongs to, and the store in it. */

@@ -1,4 +1,4 @@
-// Parses a Hermes transcript (.hermes/sessions/session_<id>.json, one JSON document) into its facts and messages.
+// Parses a Hermes transcript (.hermes/sessions/session_<id>.json, one JSON document, or <id>.jsonl, a message per line) into its facts and messages.
 import type { Message } from '../../../shared/session.ts';
 import { elementFields, Fields, isRecord, notAnObject, warnUnknownFields, type WarningList } from '../coerce.ts';
 import { UnreadableError } from '../types.ts';
@@ -70,7 +70,8 @@ function applyMeta(f: Fields, t: HermesTranscript): void {
   if (!t.tools.length) t.tools = toolNames(f.array('tools'));
 }
 
-function readMessages(top: Fields, t: HermesTranscript, tally: MessageTally): void {
+/** `lines`: for a transcript written a message per line, each message's line in the file (the raw view points there). */
+function readMessages(top: Fields, t: HermesTranscript, tally: MessageTally, lines?: readonly number[]): void {
   (top.array('messages') ?? []).forEach((raw, i) => {
     const f = elementFields(raw, 'messages', tally.warnings);
     if (!f) return;
@@ -80,7 +81,7 @@ function readMessages(top: Fields, t: HermesTranscript, tally: MessageTally): vo
         f,
         id: `message-${i}`,
         timestamp: timestampOf(f, 'timestamp'),
-        origin: { fileIndex: 0, line: null, pointer: `/messages/${i}` },
+        origin: lines ? { fileIndex: 0, line: lines[i] ?? null, pointer: null } : { fileIndex: 0, line: null, pointer: `/messages/${i}` },
         where: `message ${i + 1}`,
       },
       tally,
@@ -89,8 +90,11 @@ function readMessages(top: Fields, t: HermesTranscript, tally: MessageTally): vo
   });
 }
 
-/** The transcript's facts and messages; throws UnreadableError when the document is no Hermes session at all. */
-export function readHermesTranscript(value: unknown, warnings: WarningList): HermesTranscript {
+/**
+ * The transcript's facts and messages; throws UnreadableError when the document is no Hermes session at all. A
+ * `<id>.jsonl` transcript comes as `{messages}` (its session_meta line among them) with each message's `lines`.
+ */
+export function readHermesTranscript(value: unknown, warnings: WarningList, lines?: readonly number[]): HermesTranscript {
   if (!isRecord(value)) throw notAnObject(value, 'Hermes session');
   const top = new Fields(value, '', warnings);
   if (typeof value.session_id !== 'string' && !Array.isArray(value.messages)) {
@@ -114,7 +118,7 @@ export function readHermesTranscript(value: unknown, warnings: WarningList): Her
     messages: [],
   };
   const tally = newTally(warnings);
-  readMessages(top, t, tally);
+  readMessages(top, t, tally, lines);
   reportTally(tally);
   warnUnknownFields(top, TRANSCRIPT_FIELDS);
   if (t.declaredCount !== null && t.declaredCount > t.messages.length) {
