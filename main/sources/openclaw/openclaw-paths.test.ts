@@ -22,6 +22,9 @@ describe('OpenClaw paths', () => {
       reason: 'deleted',
       at: '2026-02-24T09:30:00.000Z',
     });
+    // An archive named by epoch seconds or milliseconds has its time too.
+    expect(openClawFileOf(`${SESSIONS}/0b9c.jsonl.deleted.1704067200`)).toMatchObject({ reason: 'deleted', at: '2024-01-01T00:00:00.000Z' });
+    expect(openClawFileOf(`${SESSIONS}/0b9c.jsonl.reset.1704067200123`)).toMatchObject({ reason: 'reset', at: '2024-01-01T00:00:00.123Z' });
     expect(openClawFileOf(`${SESSIONS}/0b9c.jsonl.reset.2026-02-24T09-30-00Z`)).toMatchObject({
       kind: 'archive',
       reason: 'reset',

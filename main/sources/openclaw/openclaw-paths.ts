@@ -20,6 +20,8 @@ function agentIdOf(absPath: string): string | null {
 
 /** OpenClaw writes archive times as ISO with "-" for ":" (2026-02-24T09-00-00.000Z). */
 function archiveTime(raw: string): string | null {
+  // Epoch seconds or milliseconds (as agent-sessions' OpenClaw fixtures name them), else OpenClaw's own ISO form.
+  if (/^\d{10}$|^\d{13}$/.test(raw)) return new Date(raw.length === 10 ? Number(raw) * 1000 : Number(raw)).toISOString();
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})(\.\d{3})?Z$/.exec(raw);
   if (!m) return null;
   const ms = Date.parse(`${m[1]}T${m[2]}:${m[3]}:${m[4]}${m[5] ?? ''}Z`);
