@@ -5,8 +5,9 @@ import type { SessionIndex } from './index-store.ts';
  * Raise by one whenever a reader or the index text gives something else for a file it read before (a record type
  * now shown, a word now searchable, a count corrected): an index stamped with a lower version has every file read
  * again once, in the background, its old rows listed meanwhile. 1: the first kept (hooks, tool definitions, wrapper
- * tags and words after a line break in tool inputs now read). 2: Kimi Code's compactions shown with their summary; an
- * OpenCode message's tokens summed over its steps.
+ * tags and words after a line break in tool inputs now read). 2: readers checked against the peers' tests (Kimi Code
+ * compactions, OpenCode step tokens and failed exits, Hermes .jsonl transcripts, Grok code interpreter and raw output,
+ * Antigravity's full transcript, and more: see the log).
  */
 export const READING_VERSION = 2;
 
