@@ -3,10 +3,11 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isMainThread } from 'node:worker_threads';
 import { Readable, type Duplex } from 'node:stream';
-import { createGunzip, createGzip } from 'node:zlib';
+import { constants, createGzip, createZstdCompress } from 'node:zlib';
 import type { BundleRefusedFile } from '../../shared/bundle-api.ts';
 import type { Session, SourceFile } from '../../shared/session.ts';
 import { statPath } from '../sources/file-bytes.ts';
+import { decompressor, type Compression } from '../sources/compressed.ts';
 import { safeName } from '../vault/vault-store.ts';
 import { entryNameProblem, foldedName, sessionJsonPath, sourceEntryPath } from './bundle-paths.ts';
 import type { PreparedSession, SessionHead } from './prepare-session.ts';
@@ -22,7 +23,8 @@ export interface PlannedEntry {
   mtimeMs: number | null;
   /** Bytes on disk, for progress (session.json: 0, progress counts source bytes). */
   size: number;
-  gzip: boolean;
+  /** A gzip or zstd source (told by its first bytes): scanned decompressed, stored as it is unless something was redacted. */
+  compressed: Compression | null;
   clip: 'json' | 'text';
 }
 
@@ -35,7 +37,7 @@ export interface SourceEntry extends PlannedEntry {
   diskPath: string;
   /** Its bytes, when they came with the session rather than from disk (a contained session's rows document). */
   bytes?: Buffer;
-  /** Opens the entry's original bytes (a gzip source decompressed). */
+  /** Opens the entry's original bytes (a compressed source decompressed). */
   open(): Readable;
 }
 
@@ -54,29 +56,34 @@ export interface SessionPlan {
   refused: BundleRefusedFile[];
 }
 
-const JSON_NAME = /\.(json|jsonl|ndjson)(\.gz)?$/i;
+const JSON_NAME = /\.(json|jsonl|ndjson)(\.gz|\.zst)?$/i;
 const READ_CHUNK = 1024 * 1024;
 
-/** Whether a file starts as gzip does; in blocking calls in a worker (a push or export worker plans every file of every session: see file-bytes.ts). */
-async function isGzip(path: string): Promise<boolean> {
-  const head = Buffer.alloc(2);
+/**
+ * Whether a file starts as gzip or zstd does (Codex's idle rollouts, `.jsonl.zst`); in blocking calls in a worker (a
+ * push or export worker plans every file of every session: see file-bytes.ts).
+ */
+async function compressionAt(path: string): Promise<Compression | null> {
+  const head = Buffer.alloc(4);
   let bytesRead: number;
   if (isMainThread) {
     const handle = await open(path, 'r');
     try {
-      ({ bytesRead } = await handle.read(head, 0, 2, 0));
+      ({ bytesRead } = await handle.read(head, 0, 4, 0));
     } finally {
       await handle.close();
     }
   } else {
     const fd = openSync(path, 'r');
     try {
-      bytesRead = readSync(fd, head, 0, 2, 0);
+      bytesRead = readSync(fd, head, 0, 4, 0);
     } finally {
       closeSync(fd);
     }
   }
-  return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  if (bytesRead >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+  if (bytesRead === 4 && head.readUInt32LE(0) === 0xfd2fb528) return 'zstd';
+  return null;
 }
 
 /**
@@ -98,7 +105,7 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
       title: sharedPath(session.title, prepared.vault ?? null),
       sessionTime: session.closedAt ?? session.updatedAt ?? session.createdAt,
     },
-    json: { path: sessionJsonPath(folder), kind: 'session', role: null, originalPath: null, mtimeMs: null, size: 0, gzip: false, clip: 'json' },
+    json: { path: sessionJsonPath(folder), kind: 'session', role: null, originalPath: null, mtimeMs: null, size: 0, compressed: null, clip: 'json' },
     sources: [],
     // Ungated (a loader over parsed sessions): at least the artifacts the reader refused are named.
     refused: prepared.refused ?? session.artifacts.flatMap((a) => (a.refused ? [{ session: session.key, path: a.path, reason: a.refused }] : [])),
@@ -129,7 +136,7 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
         bytes,
         mtimeMs: inline.mtimeMs,
         size: bytes.length,
-        gzip: false,
+        compressed: null,
         clip: 'json',
         open: () => Readable.from([bytes]),
       });
@@ -147,7 +154,7 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
     }
     // Named as shared: a kept copy's file by its original path, never by the exporter's vault.
     const { original, entryPath } = entryName(path);
-    const gzip = await isGzip(path);
+    const compressed = await compressionAt(path);
     plan.sources.push({
       path: entryPath,
       kind: 'source',
@@ -156,21 +163,21 @@ export async function planSession(prepared: PreparedSession): Promise<SessionPla
       diskPath: path,
       mtimeMs: info.mtimeMs,
       size: info.size,
-      gzip,
+      compressed,
       clip: JSON_NAME.test(path) ? 'json' : 'text',
       open: () => {
         const raw = createReadStream(path, { highWaterMark: READ_CHUNK });
-        if (!gzip) return raw;
-        const gunzip = createGunzip();
-        raw.on('error', (err) => gunzip.destroy(err));
-        return raw.pipe(gunzip);
+        if (!compressed) return raw;
+        const decompress = decompressor(compressed);
+        raw.on('error', (err) => decompress.destroy(err));
+        return raw.pipe(decompress);
       },
     });
   }
   return plan;
 }
 
-/** The raw bytes of a source file, as they are on disk (a gzip file stays compressed), or as they came with the session. */
+/** The raw bytes of a source file, as they are on disk (a compressed file stays compressed), or as they came with the session. */
 export function openRaw(entry: SourceEntry): Readable {
   return entry.bytes ? Readable.from([entry.bytes]) : createReadStream(entry.diskPath, { highWaterMark: READ_CHUNK });
 }
@@ -179,6 +186,7 @@ export function scanner(ctx: ScanContext, entry: PlannedEntry, emit: boolean): S
   return new SecretScanStream(ctx, { file: entry.path, clip: entry.clip, emit });
 }
 
-export function regzip(): Duplex {
-  return createGzip({ level: 6 });
+/** Compresses a redacted source again as it was (gzip, or zstd at the level Codex writes). */
+export function recompress(kind: Compression): Duplex {
+  return kind === 'gzip' ? createGzip({ level: 6 }) : createZstdCompress({ params: { [constants.ZSTD_c_compressionLevel]: 3 } });
 }

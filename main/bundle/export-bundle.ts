@@ -12,7 +12,7 @@ import { fsyncDirectory } from '../fs/atomic-write.ts';
 import { appVersion } from '../env/app-version.ts';
 import { MANIFEST_PATH } from './bundle-paths.ts';
 import { BufferPool, readWhole, unmap } from './read-whole.ts';
-import { openRaw, regzip, scanner, type PlannedEntry, type SourceEntry } from './bundle-entries.ts';
+import { openRaw, recompress, scanner, type PlannedEntry, type SourceEntry } from './bundle-entries.ts';
 import type { Finding } from './finding.ts';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, type Manifest, type ManifestFile, type RedactionReport } from './manifest.ts';
 import {
@@ -121,7 +121,7 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
     zip.begin(entry.path, { mtime, mode: 0o100644, level: entryLevel });
     const hash = createHash('sha256');
     let size = 0;
-    const counts = entry.kind === 'source' && !entry.gzip;
+    const counts = entry.kind === 'source' && !entry.compressed;
     await pipeAll(
       [
         ...stages,
@@ -140,7 +140,7 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
       { signal: stop.signal },
     );
     await zip.end();
-    if (entry.gzip) bytesDone += entry.size;
+    if (entry.compressed) bytesDone += entry.size;
     return { size, sha256: hash.digest('hex') };
   };
 
@@ -167,14 +167,14 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
     return { file: manifestFile(entry, format, size, sha256, findings), findings };
   };
 
-  /** A source file; a gzip source is scanned first and stored byte-for-byte when clean, recompressed only when redacted. */
+  /** A source file; a compressed source is scanned first and stored byte-for-byte when clean, recompressed only when redacted. */
   const writeSource = async (entry: SourceEntry, format: Session['format'], ctx: ScanContext | null) => {
     progress(entry.path);
-    if (!entry.gzip && entry.size <= (options.wholeFileMax ?? WHOLE_MAX)) return writeWhole(entry, format, ctx);
+    if (!entry.compressed && entry.size <= (options.wholeFileMax ?? WHOLE_MAX)) return writeWhole(entry, format, ctx);
     let stages: Array<Readable | Duplex>;
     let scan: SecretScanStream | null = null;
-    if (!ctx) stages = [entry.gzip ? openRaw(entry) : entry.open()];
-    else if (!entry.gzip) {
+    if (!ctx) stages = [entry.compressed ? openRaw(entry) : entry.open()];
+    else if (!entry.compressed) {
       scan = scanner(ctx, entry, true);
       stages = [entry.open(), scan];
     } else {
@@ -189,13 +189,13 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
         const found = ctx.literals;
         ctx.literals = before;
         scan = scanner(ctx, entry, true);
-        stages = [entry.open(), scan, regzip()];
+        stages = [entry.open(), scan, recompress(entry.compressed)];
         scan.on('end', () => {
           for (const [k, v] of found) ctx.literals.set(k, v);
         });
       }
     }
-    const stored = entry.gzip || level === 0;
+    const stored = entry.compressed !== null || level === 0;
     const { size, sha256 } = await writeEntry(entry, stages, stored ? 0 : level);
     const findings = scan?.findings ?? [];
     return { file: manifestFile(entry, format, size, sha256, findings), findings };
@@ -261,7 +261,7 @@ export async function exportBundle(keys: string[], source: SessionSource, outPat
       originalPath: null,
       mtimeMs: Date.now(),
       size: 0,
-      gzip: false,
+      compressed: null,
       clip: 'json',
     };
     const scannedMan = await scannedManifest(manifest, context ? { ...context(), literals: exportSecrets } : null);

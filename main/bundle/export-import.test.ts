@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { Session } from '../../shared/session.ts';
 import { PLANTED_ENV, PLANTED_TEXT, SECRETS } from '../test-support/planted-secrets.ts';
 import { findReader } from '../sources/registry.ts';
@@ -102,6 +102,46 @@ describe('export with redaction (the default)', () => {
     const entries = await unzipAll(out);
     const gz = [...entries].find(([n]) => n.endsWith('doc.json.gz'))![1];
     expect(gz).toEqual(await readFile(files.gz as string));
+  });
+});
+
+describe('a zstd source (a Codex rollout compressed after 7 idle days)', () => {
+  /** A session read from `rollout.jsonl.zst` alone, holding `lines`. */
+  async function zstSession(lines: unknown[]): Promise<{ path: string; load: (key: string) => Promise<Session> }> {
+    const path = join(base, 'src', 'rollout.jsonl.zst');
+    await writeFile(path, zstdCompressSync(lines.map((l) => `${JSON.stringify(l)}\n`).join('')));
+    return {
+      path,
+      load: async (key) => {
+        const s = testSession(key, path);
+        s.sourceFiles = [{ path, size: 0, mtimeMs: 0, role: 'primary' }];
+        return s;
+      },
+    };
+  }
+
+  it('is scanned decompressed: its secrets are found, redacted, and it goes in compressed again, still JSON Lines; a clean one byte-for-byte', async () => {
+    const { load } = await zstSession([
+      { type: 'user', text: PLANTED_TEXT },
+      { type: 'tool', env: PLANTED_ENV },
+    ]);
+    const scan = await scanBundle(['codex:z-1'], load, { env: PLANTED_ENV });
+    expect(scan.findings.filter((f) => f.file.endsWith('rollout.jsonl.zst')).length).toBeGreaterThan(5);
+    const out = join(base, 'share.zip');
+    await exportBundle(['codex:z-1'], load, out, { env: PLANTED_ENV });
+    const entries = await unzipAll(out);
+    const [name, data] = [...entries].find(([n]) => n.endsWith('rollout.jsonl.zst'))!;
+    const text = zstdDecompressSync(data).toString();
+    for (const [which, secret] of Object.entries(SECRETS)) expect(text, `${which} in ${name}`).not.toContain(secret);
+    for (const line of text.trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
+    const manifest = Manifest.parse(JSON.parse(entries.get('manifest.json')!.toString()));
+    expect(manifest.files.find((f) => f.path === name)).toMatchObject({ redacted: true });
+
+    const clean = await zstSession([{ type: 'user', text: 'nothing secret' }]);
+    const cleanOut = join(base, 'clean.zip');
+    await exportBundle(['codex:z-1'], clean.load, cleanOut, { env: PLANTED_ENV });
+    const zst = [...(await unzipAll(cleanOut))].find(([n]) => n.endsWith('rollout.jsonl.zst'))![1];
+    expect(zst).toEqual(await readFile(clean.path));
   });
 });
 

@@ -13,7 +13,8 @@ export function pathHash(path: string): string {
 function idFromPath(path: string): string {
   const contained = path.includes('#') ? containedRef(path) : null;
   if (contained) return contained.id;
-  const name = basename(path);
+  // A compressed Codex rollout (`X.jsonl.zst`) is named as its plain file would be.
+  const name = basename(path).replace(/\.zst$/, '');
   const stem = name.slice(0, name.length - extname(name).length) || name;
   // Folder layouts give every session's file the same name (Vizier's session.json, Vibe's messages.jsonl, Grok's
   // summary.json, Copilot's events.jsonl…): the folder is what names the session, even when its file cannot be read.

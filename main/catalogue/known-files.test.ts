@@ -56,3 +56,11 @@ it('knows nothing of a root the listing does not cover: that one is walked', () 
   expect(known.filesUnder(join(dir, 'other'), MAX_WALK_DEPTH)).toBeNull();
   expect(known.filesUnder(join(dir, 'a', 'b'), MAX_WALK_DEPTH)).toBeNull();
 });
+
+it('leaves a compressed file beside its plain twin to it, as a walk does', () => {
+  const known = knownFiles([[join(dir, 'z'), 1, ['rollout-a.jsonl', 5, 1, 'rollout-a.jsonl.zst', 2, 1, 'rollout-b.jsonl.zst', 2, 1]]]);
+  expect(known.filesUnder(join(dir, 'z'), MAX_WALK_DEPTH)?.map((f) => f.path)).toEqual([
+    join(dir, 'z', 'rollout-a.jsonl'),
+    join(dir, 'z', 'rollout-b.jsonl.zst'),
+  ]);
+});

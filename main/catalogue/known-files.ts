@@ -1,7 +1,7 @@
 // The files below a root as a walk would find them, from folders already listed (a one-shot command's check of the last run's snapshot): the scan reads that list instead of the disk.
 import { join, sep } from 'node:path';
 import type { FoundFile } from './scan-root.ts';
-import { isSkippedDir } from './walk-rules.ts';
+import { isShadowedTwin, isSkippedDir } from './walk-rules.ts';
 
 /** A folder's path, its time, and three entries per file in it (name, size, time): the snapshot's layout. */
 export type ListedFolder = readonly [path: string, mtimeMs: number, files: ReadonlyArray<string | number>];
@@ -34,8 +34,13 @@ export function knownFiles(folders: readonly ListedFolder[]): KnownFiles {
       for (const [dir, , files] of folders) {
         const depth = depthBelow(root, dir);
         if (depth < 0 || depth > maxDepth) continue;
+        let names: Set<string> | null = null;
+        const has = (name: string) => (names ??= new Set(files.filter((_, i) => i % 3 === 0) as string[])).has(name);
         for (let i = 0; i < files.length; i += 3) {
-          found.push({ path: join(dir, files[i] as string), size: files[i + 1] as number, mtimeMs: files[i + 2] as number });
+          const name = files[i] as string;
+          // As a walk would: a compressed file beside its plain twin is left to it.
+          if (isShadowedTwin(name, has)) continue;
+          found.push({ path: join(dir, name), size: files[i + 1] as number, mtimeMs: files[i + 2] as number });
         }
       }
       return found;

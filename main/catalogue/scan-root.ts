@@ -21,6 +21,8 @@ export interface ScanHooks {
    * them, the biggest was read alone at the end of the scan, one core idle.
    */
   largeAbove?: number;
+  /** What parsing a file takes in, compared with `largeAbove` (default: its size; a compressed file's lines come to more). */
+  parseBytes?: (path: string, size: number) => number;
   /**
    * The lane starts only once every other file is read (and `othersRead` has resolved): for a scan whose spare core
    * has other work waiting for the list (the app's full-text catch-up).
@@ -70,11 +72,16 @@ async function* walkedFiles(
   }
 }
 
+/** A large file, with what parsing it takes in (ScanHooks.parseBytes). */
+interface LargeFile extends FoundFile {
+  bytes: number;
+}
+
 /** Removes and returns the largest of `files` (not empty). */
-function takeLargest(files: FoundFile[]): FoundFile {
+function takeLargest(files: LargeFile[]): LargeFile {
   let at = 0;
-  for (let i = 1; i < files.length; i++) if ((files[i] as FoundFile).size > (files[at] as FoundFile).size) at = i;
-  return files.splice(at, 1)[0] as FoundFile;
+  for (let i = 1; i < files.length; i++) if ((files[i] as LargeFile).bytes > (files[at] as LargeFile).bytes) at = i;
+  return files.splice(at, 1)[0] as LargeFile;
 }
 
 /** `known`: the root's files as they are now (listedFiles), walked instead of the disk. */
@@ -116,7 +123,7 @@ export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number
     if (next === waiting.length) waiting.length = next = 0;
   };
 
-  const large: FoundFile[] = [];
+  const large: LargeFile[] = [];
   let laneIdle = true;
   let lane: Promise<void> = Promise.resolve();
   const startLane = () => {
@@ -127,7 +134,7 @@ export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number
   const readLarge = async () => {
     while (large.length && !hooks.stopped()) {
       const file = takeLargest(large);
-      hooks.beforeLarge?.(file.size);
+      hooks.beforeLarge?.(file.bytes);
       await read(file);
     }
     hooks.afterLarge?.();
@@ -142,8 +149,9 @@ export async function scanRoot(root: string, hooks: ScanHooks, maxDepth?: number
     const fresh = hooks.isFresh(path, size, file.mtimeMs);
     hooks.found?.(size, fresh);
     if (fresh) continue;
-    if (hooks.largeAbove !== undefined && size > hooks.largeAbove && !hooks.readInPieces?.(path)) {
-      large.push(file);
+    const bytes = hooks.parseBytes?.(path, size) ?? size;
+    if (hooks.largeAbove !== undefined && bytes > hooks.largeAbove && !hooks.readInPieces?.(path)) {
+      large.push({ ...file, size, bytes });
       continue;
     }
     waiting.push(file);

@@ -34,6 +34,18 @@ describe('walkFiles', async () => {
     expect(await walked(2)).toEqual(['a.jsonl', 'p/b.jsonl', 'p/q/c.jsonl']);
   });
 
+  it('leaves a compressed file beside its plain twin to it (Codex compressing a rollout), and finds one alone', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sv-walk-zst-'));
+    try {
+      for (const f of ['rollout-a.jsonl', 'rollout-a.jsonl.zst', 'rollout-b.jsonl.zst', 'c.zst', 'c']) await writeFile(join(dir, f), '');
+      const found: string[] = [];
+      for await (const path of walkFiles(dir, () => true)) found.push(relative(dir, path));
+      expect(found.sort()).toEqual(['c', 'c.zst', 'rollout-a.jsonl', 'rollout-b.jsonl.zst']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('finds nothing below a root that does not exist, without throwing', async () => {
     const found: string[] = [];
     for await (const path of walkFiles(join(root, 'missing'), claims)) found.push(path);

@@ -1,7 +1,7 @@
 // Finds the session files below a root: a bounded walk that skips dependency folders and symlinked dirs.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSkippedDir, MAX_WALK_DEPTH } from './walk-rules.ts';
+import { isShadowedTwin, isSkippedDir, MAX_WALK_DEPTH } from './walk-rules.ts';
 
 export async function* walkFiles(root: string, claims: (path: string) => boolean, maxDepth = MAX_WALK_DEPTH): AsyncGenerator<string> {
   const stack: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
@@ -17,11 +17,14 @@ export async function* walkFiles(root: string, claims: (path: string) => boolean
     } catch {
       continue; // unreadable or vanished folder: nothing to list there
     }
+    // The folder's names, gathered only once a compressed file is found there (walk-rules.ts: isShadowedTwin).
+    let names: Set<string> | null = null;
+    const has = (name: string) => (names ??= new Set(entries.map((e) => e.name))).has(name);
     for (const entry of entries) {
       const full = join(next.dir, entry.name);
       if (entry.isDirectory()) {
         if (next.depth < maxDepth && !isSkippedDir(entry.name)) stack.push({ dir: full, depth: next.depth + 1 });
-      } else if (entry.isFile() && claims(full)) {
+      } else if (entry.isFile() && claims(full) && !isShadowedTwin(entry.name, has)) {
         yield full;
       }
     }

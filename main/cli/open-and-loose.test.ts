@@ -1,10 +1,11 @@
-// Session files wherever they lie, through the CLI as a user runs it: `list --root` over loose files, and `open <file | session>`.
+// Session files wherever they lie, through the CLI as a user runs it: `list --root` over loose files, `open <file | session>`, and Codex's compressed rollouts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionSummary } from '../../shared/session.ts';
 import { DatabaseSync } from 'node:sqlite';
+import { zstdCompressSync } from 'node:zlib';
 import { pathHash } from '../catalogue/catalogue-summary.ts';
 import { SNAPSHOT_FILE } from './index-current.ts';
 import { runCli, type CliRun } from '../test-support/run-cli.ts';
@@ -158,5 +159,52 @@ describe('session files outside any layout', () => {
     const { code, stderr } = await run(['open', join(dir, 'j.json')]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/looks like a JidoCode session but cannot be read: .+/);
+  });
+});
+
+describe('Codex rollouts compressed by Codex into .jsonl.zst', () => {
+  const day = '.codex/sessions/2026/02/14';
+  const PARENT = 'rollout-2026-02-14T10-30-00-0194f3a2-7c1d-7e00-9a5b-3c4d5e6f7a01.jsonl';
+  const CHILD = 'rollout-2026-02-14T10-33-05-0194f3a5-1e2f-7a00-8b1c-2d3e4f5a6b02.jsonl';
+  const BROKEN = 'rollout-2026-02-14T11-00-00-0194f3a9-0000-7000-8000-000000000009.jsonl.zst';
+  const fixtures = join(import.meta.dirname, '..', 'sources', 'codex', 'fixtures', day);
+
+  /** A Codex home whose parent rollout is both plain and compressed (Codex between writing the .zst and deleting the .jsonl), its child only compressed, and one damaged. */
+  async function codexHome(name: string): Promise<string> {
+    const root = join(base, name);
+    await mkdir(join(root, day), { recursive: true });
+    await copyFile(join(fixtures, PARENT), join(root, day, PARENT));
+    for (const f of [PARENT, CHILD]) await writeFile(join(root, day, `${f}.zst`), zstdCompressSync(await readFile(join(fixtures, f))));
+    await writeFile(join(root, day, BROKEN), 'no zstd frame here\n');
+    return root;
+  }
+
+  it('list shows each session once, the compressed child under its parent as its plain file would be, and the damaged file with its reason', async () => {
+    const root = await codexHome('zst-list');
+    const { code, stdout } = await run(['list', '--json', '--root', root, '--no-defaults']);
+    expect(code).toBe(0);
+    const sessions = JSON.parse(stdout) as SessionSummary[];
+    expect(sessions.map((s) => [fileName(s), s.key, s.childCount, s.unreadable?.message ?? null]).sort()).toEqual([
+      [PARENT, 'codex:0194f3a2-7c1d-7e00-9a5b-3c4d5e6f7a01', 1, null],
+      [BROKEN, 'codex:rollout-2026-02-14T11-00-00-0194f3a9-0000-7000-8000-000000000009', 0, 'Cannot decompress this zstd file: Unknown frame descriptor'],
+    ]);
+  });
+
+  it('open reads a .jsonl.zst as its plain file, and names why a damaged one cannot be read', async () => {
+    const root = await codexHome('zst-open');
+    const opened = async (path: string) => {
+      const { code, stdout } = await run(['open', '--json', path]);
+      expect(code).toBe(0);
+      const { primaryPath, size, mtimeMs, ...rest } = JSON.parse(stdout) as SessionSummary;
+      return { primaryPath, size, mtimeMs, rest };
+    };
+    const zst = await opened(join(root, day, `${PARENT}.zst`));
+    const plain = await opened(join(root, day, PARENT));
+    expect(zst.primaryPath).toBe(join(root, day, `${PARENT}.zst`));
+    expect(zst.rest).toEqual(plain.rest);
+    expect([zst.rest.key, zst.rest.messageCount, zst.rest.totalTokens]).toEqual(['codex:0194f3a2-7c1d-7e00-9a5b-3c4d5e6f7a01', 16, plain.rest.totalTokens]);
+    const broken = await run(['open', join(root, day, BROKEN)]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('looks like a Codex session but cannot be read: Cannot decompress this zstd file: Unknown frame descriptor');
   });
 });

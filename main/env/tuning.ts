@@ -43,6 +43,15 @@ export const LARGE_FILE_BYTES = 32 * 1024 * 1024; // used in main/library/librar
 export const SCAN_LARGE_BYTES = 8 * 1024 * 1024; // used in main/library/library-sync.ts
 
 /**
+ * How many times its size on disk a zstd session file is taken to come to when decompressed: for where a scan reads
+ * it (SCAN_LARGE_BYTES, LARGE_FILE_BYTES) and what the session worker counts it as (OPENED_MAX_SOURCE_BYTES). Codex
+ * (0.137+) compresses each rollout idle for 7 days at zstd level 3, about 10 times (a 200 MB rollout to ~20 MB; the
+ * samples' one rollout over 20 KB, 146 KB, to 7 KB). Not measured on a corpus of real rollouts: one that comes to more
+ * and outgrows a scan worker's capped heap is read again without the cap.
+ */
+export const ZSTD_EXPANSION = 10; // used in main/sources/compressed.ts
+
+/**
  * A scan has the main thread's heap collected after this many files. Each file's summary lives until the index
  * has it (about half a second), long enough to reach the old generation, and V8 let that garbage pile up to 2-3
  * times the live heap: 133-145 MB of main-thread heap near the end of a 100,000-session cold index, 54 MB live.

@@ -9,6 +9,7 @@ import { fsErrorSentence } from '../fs/fs-error-text.ts';
 import type { RootRecord } from '../roots/root-store.ts';
 import { findReader } from '../sources/registry.ts';
 import { isRecognitionCandidate } from '../sources/recognize.ts';
+import { compressedTwinOf, parseBytes, plainTwinOf } from '../sources/compressed.ts';
 import { RootWatcher, type WatchBatch } from '../watch/root-watcher.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
@@ -179,19 +180,20 @@ export class LibrarySync {
 
   /** `live`: the file changed while the app runs (a watch event), rather than being found by a scan. */
   private async readInto(path: string, size: number, mtimeMs: number, live = false): Promise<string | null> {
-    const { catalogue, livePool, sessionPool } = this.o;
+    const { livePool, sessionPool } = this.o;
+    const bytes = parseBytes(path, size);
     try {
       // A large file that just appeared is likely the one the user opens next: the session worker
       // lists it and keeps the parse, so opening it costs a window instead of a second parse.
       // A scan's large files are not kept: a cold start would hold hundreds of MB nobody asked to open.
       const result = live
-        ? size > LARGE_FILE_BYTES
+        ? bytes > LARGE_FILE_BYTES
           ? await sessionPool.summarize(path, 'background', true)
           : await livePool.summarize(path)
-        : this.readInline(size)
+        : this.readInline(bytes)
           ? await summarizeHere(path, this.textLater).catch(() => livePool.summarize(path, 'background', false, this.textLater))
-          : size > SCAN_LARGE_BYTES
-            ? await this.readLarge(path, size)
+          : bytes > SCAN_LARGE_BYTES
+            ? await this.readLarge(path, bytes)
             : // A file that needs more than the capped heap (or crashes its worker) is read again without the cap.
               await this.scanPool
                 .summarize(path, 'background', false, this.textLater)
@@ -202,17 +204,32 @@ export class LibrarySync {
         (this.o.collectGarbage ?? collectOldGarbage)();
       }
       if (!result.ok && result.format === null && !isClaimed(path)) return this.notASession(path, size, mtimeMs);
-      return catalogue.put(path, size, mtimeMs, result);
+      return await this.put(path, size, mtimeMs, result);
     } catch (err) {
       if (this.closed) return null;
       const message = err instanceof Error ? err.message : String(err);
-      return catalogue.put(path, size, mtimeMs, {
+      return this.put(path, size, mtimeMs, {
         id: 0,
         ok: false,
         format: findReader(path)?.format ?? null,
         unreadable: { code: 'io_error', message: `Reading stopped unexpectedly: ${message}` },
       });
     }
+  }
+
+  /**
+   * Puts a file read into the catalogue, in place of its twin's entry (`X.jsonl` / `X.jsonl.zst`, walk-rules.ts:
+   * isShadowedTwin): the file read stands for the session now, and keeps its plain key. A compressed file stands only
+   * once its plain twin is gone.
+   */
+  private async put(path: string, size: number, mtimeMs: number, result: SummaryResponse): Promise<string> {
+    const { catalogue } = this.o;
+    const plain = plainTwinOf(path);
+    const twin = plain ?? compressedTwinOf(path);
+    const gone = twin !== null && catalogue.has(twin) && (plain === null || !(await statFile(plain))) ? catalogue.remove(twin) : null;
+    const key = catalogue.put(path, size, mtimeMs, result);
+    if (gone !== null && gone !== key) this.o.onChange([], [gone]);
+    return key;
   }
 
   /** Whether a file of this size is parsed on this thread: taken from what the first scan may still parse here. */
@@ -296,6 +313,7 @@ export class LibrarySync {
         // after the rest): its writer thread takes the listed text on the core the scan then leaves; with the lane it
         // waited for the whole listing (searchable later than it was).
         largeAbove: this.textLater ? SCAN_LARGE_BYTES : LARGE_FILE_BYTES,
+        parseBytes,
         largeAfterOthers: !this.textLater,
         // A store's sessions are read one by one in the scan pool, with the small files: the store is never a large file.
         readInPieces: (path) => storeReader(path) !== null,
@@ -368,6 +386,23 @@ export class LibrarySync {
     // A store, or its WAL: the store is listed again (whatever its mtime says) and its changed sessions read.
     const stores = new Set(files.flatMap((f) => storeOfWal(f) ?? (storeReader(f) ? [f] : [])));
     const targets = [...new Set([...files.filter((f) => mayBeSession(f) && !stores.has(f)), ...owners])];
+    /** Compressed files whose plain twin is gone (Codex compressed it): they stand for their sessions now. */
+    const uncovered: string[] = [];
+    const visit = async (path: string) => {
+      const info = await statFile(path);
+      const plain = plainTwinOf(path);
+      // A compressed file beside its plain twin is left to it (walk-rules.ts: isShadowedTwin).
+      if (!info || (plain !== null && (await statFile(plain)))) {
+        const key = catalogue.remove(path);
+        if (key) removed.push(key);
+        const twin = info ? null : compressedTwinOf(path);
+        if (twin !== null && !targets.includes(twin) && mayBeSession(twin)) uncovered.push(twin);
+        return;
+      }
+      if (catalogue.isFresh(path, info.size, info.mtimeMs) || this.knownNotSession(path, info.size, info.mtimeMs)) return;
+      const key = await this.readInto(path, info.size, info.mtimeMs, true);
+      if (key) changed.push(key);
+    };
     await Promise.all([
       ...[...stores].map(async (store) => {
         try {
@@ -380,20 +415,16 @@ export class LibrarySync {
           if (!this.closed) this.o.onProblem(`${store} could not be listed: ${err instanceof Error ? err.message : String(err)}`);
         }
       }),
-      ...targets.map(async (path) => {
-        const info = await statFile(path);
-        if (!info) {
-          const key = catalogue.remove(path);
-          if (key) removed.push(key);
-          return;
-        }
-        if (catalogue.isFresh(path, info.size, info.mtimeMs) || this.knownNotSession(path, info.size, info.mtimeMs)) return;
-        const key = await this.readInto(path, info.size, info.mtimeMs, true);
-        if (key) changed.push(key);
-      }),
+      ...targets.map(visit),
     ]);
+    await Promise.all(uncovered.map(visit));
     if (this.closed || (!changed.length && !removed.length)) return;
-    this.o.onChange(changed, removed);
+    // A session whose file was replaced by its twin is listed again under the same key: changed, not gone.
+    const listed = new Set(changed);
+    this.o.onChange(
+      changed,
+      removed.filter((key) => !listed.has(key)),
+    );
     this.o.onRootsChanged();
     await catalogue.release();
   }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gzipSync, zstdCompressSync } from 'node:zlib';
 import { readRawRecord, resolvePointer, RAW_RECORD_LIMIT } from './raw-record.ts';
 
 let dir: string;
@@ -20,6 +20,20 @@ describe('readRawRecord', () => {
     const rec = await readRawRecord(join(dir, 'a.jsonl'), 'a.jsonl', { line: 2 });
     expect(rec).toEqual({ path: 'a.jsonl', text: '{\n  "type": "assistant",\n  "n": 2\n}', truncated: false });
     expect((await readRawRecord(join(dir, 'a.jsonl.gz'), 'a.jsonl.gz', { line: 1 })).text).toContain('"user"');
+  });
+
+  it('returns line N of a zstd JSONL file (a compressed Codex rollout), and says why a damaged one cannot be read', async () => {
+    await writeFile(join(dir, 'r.jsonl.zst'), zstdCompressSync('{"type":"user","n":1}\n{"type":"assistant","n":2}\n'));
+    expect(await readRawRecord(join(dir, 'r.jsonl.zst'), 'r.jsonl.zst', { line: 2 })).toEqual({
+      path: 'r.jsonl.zst',
+      text: '{\n  "type": "assistant",\n  "n": 2\n}',
+      truncated: false,
+    });
+    await writeFile(join(dir, 'bad.jsonl.zst'), '{"type":"user"}\n');
+    await expect(readRawRecord(join(dir, 'bad.jsonl.zst'), 'bad.jsonl.zst', { line: 1 })).rejects.toMatchObject({
+      code: 'IO_ERROR',
+      message: 'Cannot read bad.jsonl.zst: Unknown frame descriptor',
+    });
   });
 
   it('shows a line that is not JSON as it is', async () => {

@@ -1,10 +1,11 @@
 // Fetches the one source record behind a message or operation: a JSONL line, or a JSON pointer into a document.
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { gunzipSync, createGunzip } from 'node:zlib';
+import { gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { createInterface } from 'node:readline';
 import type { RawRecord } from '../../shared/api.ts';
 import { AppError } from '../../shared/result.ts';
+import { compressionOf, decompressor } from '../sources/compressed.ts';
 
 /** Records larger than this are cut for display; the raw file view still has everything. */
 export const RAW_RECORD_LIMIT = 1024 * 1024;
@@ -23,7 +24,8 @@ function bounded(path: string, text: string): RawRecord {
 
 async function lineOf(realPath: string, line: number): Promise<string | null> {
   const source = createReadStream(realPath);
-  const input = realPath.endsWith('.gz') ? source.pipe(createGunzip()) : source;
+  const kind = compressionOf(realPath);
+  const input = kind ? source.pipe(decompressor(kind)) : source;
   const lines = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   try {
@@ -35,6 +37,7 @@ async function lineOf(realPath: string, line: number): Promise<string | null> {
   } finally {
     lines.close();
     source.destroy();
+    if (input !== source) input.destroy();
   }
 }
 
@@ -63,7 +66,8 @@ export async function readRawRecord(realPath: string, shownPath: string, at: { l
       return bounded(shownPath, pretty(text));
     }
     const bytes = await readFile(realPath);
-    const text = (realPath.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8').replace(/^\uFEFF/, '');
+    const kind = compressionOf(realPath);
+    const text = (kind === 'gzip' ? gunzipSync(bytes) : kind === 'zstd' ? zstdDecompressSync(bytes) : bytes).toString('utf8').replace(/^\uFEFF/, '');
     let doc: unknown;
     try {
       doc = JSON.parse(text);

@@ -1,9 +1,9 @@
-// The raw view reads windows of a source file (gunzipped for .gz) that never split a UTF-8 character.
+// The raw view reads windows of a source file (decompressed for .gz and .zst) that never split a UTF-8 character.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gzipSync, zstdCompressSync } from 'node:zlib';
 import { readRawWindow } from './raw-source.ts';
 import { AppError } from '../../shared/result.ts';
 
@@ -42,6 +42,15 @@ describe('readRawWindow', () => {
     const w = await readRawWindow(file, file, 5, 10);
     expect(w.text).toBe('5678901234');
     expect(w.truncated).toBe(true);
+  });
+
+  it('decompresses .zst files (Codex’s idle rollouts) and windows over the decompressed text to its end', async () => {
+    const file = join(dir, 'rollout.jsonl.zst');
+    const text = '{"n":0123456789}\n'.repeat(200);
+    await writeFile(file, zstdCompressSync(Buffer.from(text)));
+    expect(await readRawWindow(file, 'shown.jsonl.zst', 17, 16)).toMatchObject({ path: 'shown.jsonl.zst', text: '{"n":0123456789}', truncated: true });
+    const last = await readRawWindow(file, file, text.length - 10, 1024);
+    expect([last.text, last.truncated, last.nextOffset]).toEqual([text.slice(-10), false, text.length]);
   });
 
   it('reports a vanished file as NOT_FOUND', async () => {

@@ -1,7 +1,6 @@
-// Reads a window of a session's source file for the raw view (gunzipped when the file is gzip).
+// Reads a window of a session's source file for the raw view (decompressed when the file is gzip or zstd).
 import { open, stat } from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import { compressionOf, eachChunk, openStream, type Compression } from '../sources/compressed.ts';
 import type { RawSource } from '../../shared/api.ts';
 import { AppError } from '../../shared/result.ts';
 
@@ -18,29 +17,29 @@ async function readPlain(path: string, offset: number, length: number): Promise<
   }
 }
 
-/** For gzip files the window is over the decompressed stream; reading stops once it is filled. */
-async function readGzip(path: string, offset: number, length: number): Promise<{ bytes: Buffer; more: boolean }> {
+/** For compressed files the window is over the decompressed stream; reading stops once it is filled. */
+async function readCompressed(path: string, kind: Compression, offset: number, length: number): Promise<{ bytes: Buffer; more: boolean }> {
   const chunks: Buffer[] = [];
   let position = 0;
   let collected = 0;
-  const stream = createReadStream(path).pipe(createGunzip());
+  const stream = openStream(path, kind, 64 * 1024);
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    await eachChunk(stream, (chunk) => {
       const start = Math.max(0, offset - position);
       position += chunk.length;
-      if (start >= chunk.length) continue;
+      if (start >= chunk.length) return true;
       const piece = chunk.subarray(start, start + (length - collected));
       chunks.push(piece);
       collected += piece.length;
-      if (collected >= length) return { bytes: Buffer.concat(chunks), more: true };
-    }
+      return collected < length;
+    });
   } catch (err) {
     if (!chunks.length) throw err;
-    // A corrupt gzip tail still lets the user see what did decompress.
+    // A corrupt tail still lets the user see what did decompress.
   } finally {
     stream.destroy();
   }
-  return { bytes: Buffer.concat(chunks), more: false };
+  return { bytes: Buffer.concat(chunks), more: collected >= length };
 }
 
 /** Drops a UTF-8 sequence cut at the window's end, so the next window starts on a character. */
@@ -57,9 +56,10 @@ export function completeUtf8Length(bytes: Buffer): number {
 
 export async function readRawWindow(realPath: string, shownPath: string, offset: number, length: number): Promise<RawSource> {
   try {
-    if (realPath.endsWith('.gz')) {
+    const kind = compressionOf(realPath);
+    if (kind) {
       const { size } = await stat(realPath);
-      const { bytes, more } = await readGzip(realPath, offset, length);
+      const { bytes, more } = await readCompressed(realPath, kind, offset, length);
       const keep = more ? completeUtf8Length(bytes) : bytes.length;
       return { path: shownPath, size, offset, nextOffset: offset + keep, text: bytes.subarray(0, keep).toString('utf8'), truncated: more };
     }

@@ -1,8 +1,9 @@
-// A file's head: its first 64 KB, read once and bounded, with the first JSONL records and a JSON document's top-level keys.
+// A file's head: its first 64 KB (of a zstd file, decompressed), read once and bounded, with the first JSONL records and a JSON document's top-level keys.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isMainThread } from 'node:worker_threads';
 import { isRecord } from './coerce.ts';
+import { compressionOf, eachChunk, openStream } from './compressed.ts';
 
 /** How much of a file recognition may read: never the whole file. */
 export const HEAD_BYTES = 64 * 1024;
@@ -13,10 +14,11 @@ const workerBuffer = isMainThread ? Buffer.alloc(0) : Buffer.allocUnsafe(HEAD_BY
 
 /**
  * A file's head: its first `bytes` (at most HEAD_BYTES), read blocking in a worker (see file-bytes.ts) into one
- * reused buffer, asynchronously on the main thread.
+ * reused buffer, asynchronously on the main thread. Of a `.zst` file, its first `bytes` decompressed.
  */
 export async function readHead(path: string, bytes: number = HEAD_BYTES): Promise<Head> {
   const want = Math.min(bytes, HEAD_BYTES);
+  if (compressionOf(path) === 'zstd') return zstdHead(path, want);
   if (!isMainThread) {
     // Decoded before returning, so the next head read may reuse the buffer.
     const fd = openSync(path, 'r');
@@ -34,6 +36,28 @@ export async function readHead(path: string, bytes: number = HEAD_BYTES): Promis
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The first `want` bytes a zstd file decompresses to, decompressing no further than the blocks that hold them (a
+ * block is at most 128 KB). A file damaged or cut short gives what came out before the damage.
+ */
+async function zstdHead(path: string, want: number): Promise<Head> {
+  const stream = openStream(path, 'zstd', 16 * 1024, want);
+  const chunks: Buffer[] = [];
+  let got = 0;
+  try {
+    await eachChunk(stream, (chunk) => {
+      chunks.push(chunk);
+      got += chunk.length;
+      return got < want;
+    });
+  } catch (err) {
+    if (!got) throw err;
+  } finally {
+    stream.destroy();
+  }
+  return Head.fromBytes(Buffer.concat(chunks).subarray(0, want), want);
 }
 
 export class Head {

@@ -1,8 +1,7 @@
-// Reads JSON Lines files record by record (small ones whole, large ones streamed), surviving torn lines, NUL padding, BOMs, CRLF and huge lines.
-import { createReadStream } from 'node:fs';
+// Reads JSON Lines files record by record (small ones whole, large ones streamed, compressed ones decompressed), surviving torn lines, NUL padding, BOMs, CRLF and huge lines.
 import { isUtf8 } from 'node:buffer';
-import { createGunzip } from 'node:zlib';
 import { readFileUpTo } from './file-bytes.ts';
+import { compressionOf, decompressError, eachChunk, openStream, zstdWhole } from './compressed.ts';
 import { releaseBytes } from '../workers/release-bytes.ts';
 import type { Warning } from '../../shared/session.ts';
 import { UnreadableError } from './types.ts';
@@ -18,7 +17,7 @@ export interface JsonLinesResult {
   /** Lines that parsed, in file order. */
   records: JsonLine[];
   warnings: Warning[];
-  /** Bytes read (decompressed for .gz). */
+  /** Bytes read (decompressed for .gz and .zst). */
   bytes: number;
 }
 
@@ -28,6 +27,11 @@ const lenientUtf8 = new TextDecoder('utf-8', { fatal: false });
 const READ_CHUNK = 1024 * 1024;
 /** A plain file up to this size is read whole in one call instead of streamed (most sessions are far smaller). */
 const WHOLE_READ_MAX = 4 * 1024 * 1024;
+/**
+ * A zstd file up to this size is read whole and decompressed in one call, when it comes to at most WHOLE_READ_MAX
+ * (most do: Codex's rollouts compress about 10 times); a larger one, or one that comes to more, is streamed.
+ */
+const WHOLE_ZSTD_MAX = 256 * 1024;
 
 function isAllNul(bytes: Buffer): boolean {
   for (const b of bytes) if (b !== 0) return false;
@@ -35,21 +39,29 @@ function isAllNul(bytes: Buffer): boolean {
 }
 
 /**
- * Reads every line of a JSONL file (gunzipping `.gz`). A line that does not parse is skipped with a
+ * Reads every line of a JSONL file (decompressing `.gz` and `.zst`). A line that does not parse is skipped with a
  * warning; a torn final line (no newline: the writer was killed mid-append) gets its own warning.
- * An empty file throws UnreadableError('empty_file'); a file with no parsable line throws 'invalid_json'.
+ * An empty file throws UnreadableError('empty_file'); a file with no parsable line throws 'invalid_json'; a
+ * compressed file that does not decompress at all throws 'invalid_encoding'.
  */
 export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
-  const gzipped = absPath.endsWith('.gz');
+  const compression = compressionOf(absPath);
   let size: number;
-  // A plain file up to WHOLE_READ_MAX comes back whole with its size; larger or gzipped ones are streamed below.
+  // A plain file up to WHOLE_READ_MAX comes back whole with its size, a zstd one up to WHOLE_ZSTD_MAX too (then
+  // decompressed whole); larger or gzipped ones are streamed below.
   let whole: Buffer | null;
   try {
-    ({ size, bytes: whole } = await readFileUpTo(absPath, gzipped ? 0 : WHOLE_READ_MAX));
+    ({ size, bytes: whole } = await readFileUpTo(absPath, compression === null ? WHOLE_READ_MAX : compression === 'zstd' ? WHOLE_ZSTD_MAX : 0));
   } catch (err) {
     throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
   }
   if (size === 0) throw new UnreadableError('empty_file', 'File is empty (0 bytes).');
+  // Decompressed here, or (more than WHOLE_READ_MAX, damaged) streamed below: that shows what comes before the damage.
+  if (whole && compression === 'zstd') {
+    const compressed = whole;
+    whole = zstdWhole(compressed, WHOLE_READ_MAX);
+    releaseBytes(compressed);
+  }
 
   const warnings = new WarningList();
   const records: JsonLine[] = [];
@@ -109,16 +121,17 @@ export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
   if (whole) {
     feed(whole);
   } else {
-    const source = createReadStream(absPath, { highWaterMark: READ_CHUNK });
-    const stream = gzipped ? source.pipe(createGunzip()) : source;
+    const stream = openStream(absPath, compression, READ_CHUNK);
     try {
-      for await (const chunk of stream as AsyncIterable<Buffer>) feed(chunk);
+      await eachChunk(stream, feed);
     } catch (err) {
-      const message = (err as Error).message;
-      if (!records.length && !pending.length) throw new UnreadableError('invalid_encoding', `Cannot decompress: ${message}`);
-      warnings.add('truncated_stream', `The file ends abruptly (${message}); everything before that point is shown.`);
+      const message = decompressError(err);
+      if (!records.length && !pending.length) {
+        throw new UnreadableError('invalid_encoding', `Cannot decompress${compression === 'zstd' ? ' this zstd file' : ''}: ${message}`);
+      }
+      warnings.add('truncated_stream', `The file ends abruptly or is damaged (${message}); everything before that point is shown.`);
     } finally {
-      source.destroy();
+      stream.destroy();
     }
   }
   if (pending.length) handleLine(Buffer.concat(pending), false);

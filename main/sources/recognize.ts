@@ -4,10 +4,13 @@ import { readHead, type Head } from './head.ts';
 import { findReader, readers } from './registry.ts';
 import type { SourceReader } from './types.ts';
 
-/** A name recognition may look inside: JSON or JSONL, not hidden, not a writer's temp file. */
+/**
+ * A name recognition may look inside: JSON or JSONL, or JSONL compressed with zstd (`.jsonl.zst`, as Codex keeps an
+ * idle rollout: its head is decompressed), not hidden, not a writer's temp file.
+ */
 export function isRecognitionCandidate(absPath: string): boolean {
   const name = basename(absPath);
-  if (name.startsWith('.') || !/\.jsonl?$/i.test(name)) return false;
+  if (name.startsWith('.') || !(/\.jsonl?$/i.test(name) || name.endsWith('.jsonl.zst'))) return false;
   return !readers.some((r) => r.companion?.(absPath));
 }
 

@@ -56,8 +56,8 @@ describe('sourceWrites', () => {
       await writeFile(plain, text);
       await writeFile(gz, gzipSync(Buffer.from(text)));
       const [a, b] = [await planSession(await preparedWith([plain])), await planSession(await preparedWith([gz]))];
-      expect(a.sources[0]?.gzip).toBe(false);
-      expect(b.sources[0]?.gzip).toBe(true);
+      expect(a.sources[0]?.compressed).toBe(null);
+      expect(b.sources[0]?.compressed).toBe('gzip');
       const whole = await sourceWrites(a, scanContext(PLANTED_ENV, []), new Map(), PART);
       const streamed = await sourceWrites(b, scanContext(PLANTED_ENV, []), new Map(), PART);
       const strip = (w: typeof whole) => ({

@@ -93,13 +93,13 @@ class PartCutter {
   }
 }
 
-/** Source files up to this size are read whole (one blocking read in a worker) and scanned with no stream; larger or gzip ones stream. */
+/** Source files up to this size are read whole (one blocking read in a worker) and scanned with no stream; larger or compressed ones stream. */
 const WHOLE_FILE_MAX = 32 * 1024 * 1024;
 
-/** A source's bytes read whole, when it is small and stored as it is read (not gzip); else null (it streams). */
+/** A source's bytes read whole, when it is small and stored as it is read (not compressed); else null (it streams). */
 async function wholeBytes(entry: SourceEntry): Promise<Buffer | null> {
   if (entry.bytes) return entry.bytes;
-  if (entry.gzip || entry.size > WHOLE_FILE_MAX) return null;
+  if (entry.compressed || entry.size > WHOLE_FILE_MAX) return null;
   return readWholeFile(entry.diskPath);
 }
 
@@ -120,7 +120,7 @@ async function scanInto(entry: SourceEntry, scan: SecretScanStream | null, cutte
 }
 
 /**
- * Reads each source file of `plan` as the bundle would (a gzip source decompressed), through Share's scanner with
+ * Reads each source file of `plan` as the bundle would (a compressed source decompressed), through Share's scanner with
  * the session's scan context (its session.json's secrets already known to it), and cuts the redacted bytes into
  * parts. Without a context nothing is redacted (the caller's choice, never the push command's).
  */

@@ -19,6 +19,7 @@ import { preparedContained } from './contained-bundle.ts';
 import { preparePushHere } from '../team/push-worker.ts';
 import { summarizeContained } from './contained-summaries.ts';
 import { pageTableWork, windowFromTable } from '../library/paged-sessions.ts';
+import { parseBytes } from '../sources/compressed.ts';
 import type { ReadFailure, ReadRequest, ReadResponse } from './read-protocol.ts';
 
 /**
@@ -31,8 +32,9 @@ holdStoresOpen(1000);
 const opened = new Map<string, Session>();
 const OPENED_MAX = 3;
 
+/** What a parsed session's files come to (a compressed rollout: what it decompresses to, about). */
 function sourceBytes(session: Session): number {
-  return session.sourceFiles.reduce((n, f) => n + f.size, 0);
+  return session.sourceFiles.reduce((n, f) => n + parseBytes(f.path, f.size), 0);
 }
 
 /** A parsed session is current while every file it was built from (transcripts, indexes too) is unchanged. */

@@ -10,13 +10,13 @@ import { isInjected } from './codex-items.ts';
 import { spokenKey, type CodexMeta, type CodexState, type FallbackMessage } from './codex-state.ts';
 import { UnreadableError } from '../types.ts';
 
-const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.gz)?$/i;
+const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.gz|\.zst)?$/i;
 
-/** The id in `rollout-<local time>-<uuid>.jsonl`; the file stem for names without one. */
+/** The id in `rollout-<local time>-<uuid>.jsonl` (or `.jsonl.zst`); the file stem for names without one. */
 export function idFromFileName(path: string): { id: string; isUuid: boolean } {
   const match = UUID_AT_END.exec(basename(path));
   if (match?.[1]) return { id: match[1], isUuid: true };
-  return { id: basename(path).replace(/\.jsonl(\.gz)?$/i, ''), isUuid: false };
+  return { id: basename(path).replace(/\.jsonl(\.gz|\.zst)?$/i, ''), isUuid: false };
 }
 
 /** Events echo response items; an echo is kept only when the item it repeats is missing (torn line, older writer). */

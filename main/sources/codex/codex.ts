@@ -1,4 +1,4 @@
-// Reads Codex CLI rollouts (<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-*.jsonl and archived_sessions/) in one streaming pass.
+// Reads Codex CLI rollouts (<CODEX_HOME>/sessions/YYYY/MM/DD/rollout-*.jsonl and archived_sessions/, plain or compressed as .jsonl.zst) in one streaming pass.
 import { recognizesCodex } from './codex-recognize.ts';
 import { isExecStream, parseCodexExec, recognizesCodexExec } from './codex-exec-json.ts';
 import { shellArg } from '../shell-quote.ts';
@@ -14,9 +14,13 @@ import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { UnreadableError, type SourceReader } from '../types.ts';
 import { statPath } from '../file-bytes.ts';
 
-const ROLLOUT_NAME = /^rollout-.+\.jsonl$/;
+/** A rollout, or (Codex 0.137 and later) one idle for 7 days, compressed by Codex into a zstd file of the same lines. */
+const ROLLOUT_NAME = /^rollout-.+\.jsonl(?:\.zst)?$/;
 
-/** `sessions/YYYY/MM/DD/rollout-*.jsonl`, or `archived_sessions/rollout-*.jsonl` (flat, or dated like sessions/). */
+/**
+ * `sessions/YYYY/MM/DD/rollout-*.jsonl`, or `archived_sessions/rollout-*.jsonl` (flat, or dated like sessions/); each
+ * also as `rollout-*.jsonl.zst`, read as the plain file (while both exist, the scan lists the plain one: library-sync.ts).
+ */
 export function claimsCodex(absPath: string): boolean {
   if (!ROLLOUT_NAME.test(basename(absPath))) return false;
   const day = dirname(absPath);
@@ -124,7 +128,7 @@ export function parseCodexRollout(records: readonly JsonLine[], ctx: DocumentCon
   return buildCodexSession(state, ctx, now, records.length);
 }
 
-/** Reads a rollout file (stat once, stream once) into the canonical model. */
+/** Reads a rollout file (stat once, stream once; a `.jsonl.zst` decompressed on the way) into the canonical model. */
 export async function readCodexFile(absPath: string, now: number = Date.now()): Promise<Session> {
   let info;
   try {

@@ -1,0 +1,108 @@
+// Session files an agent keeps compressed (Codex's idle rollouts as `rollout-*.jsonl.zst`, gzip `.gz` files): how a file is compressed, the stream that decompresses it, and a compressed file's plain twin.
+import { createReadStream } from 'node:fs';
+import { createGunzip, createZstdDecompress, zstdDecompressSync } from 'node:zlib';
+import type { Readable, Transform } from 'node:stream';
+import { ZSTD_EXPANSION } from '../env/tuning.ts';
+
+export type Compression = 'gzip' | 'zstd';
+
+/** How a session file is compressed, by its name as the agents write it (`.gz`, `.zst`); null for a plain file. */
+export function compressionOf(path: string): Compression | null {
+  if (path.endsWith('.gz')) return 'gzip';
+  if (path.endsWith('.zst')) return 'zstd';
+  return null;
+}
+
+/**
+ * A zstd decompressor's output pieces: a 200 MB rollout comes out in 200 pieces, not the default 12,800 of 16 KB
+ * (each one a trip through libuv's thread pool).
+ */
+const OUT_CHUNK = 1024 * 1024;
+
+/**
+ * The stream that decompresses a file of this kind (a zstd one in pieces of `chunkSize`). Node's zstd decoder stops
+ * at the end of the first frame and silently drops any that follow (nodejs/node#64741); Codex writes one frame per
+ * file, and anything after it (concatenated frames, trailing bytes) is reported as an error instead of lost unsaid.
+ */
+export function decompressor(kind: Compression, chunkSize = OUT_CHUNK): Transform {
+  return kind === 'gzip' ? createGunzip() : createZstdDecompress({ chunkSize, rejectGarbageAfterEnd: true });
+}
+
+/**
+ * A file's bytes as a stream, decompressed when `kind` says (`chunkSize`: the decompressor's pieces). A read error of
+ * the file fails the stream, and destroying the stream closes the file.
+ */
+export function openStream(path: string, kind: Compression | null, highWaterMark: number, chunkSize?: number): Readable {
+  const source = createReadStream(path, { highWaterMark });
+  if (kind === null) return source;
+  const stream = decompressor(kind, chunkSize);
+  source.on('error', (err) => stream.destroy(err));
+  stream.once('close', () => source.destroy());
+  return source.pipe(stream);
+}
+
+/**
+ * Hands each piece of `stream` to `each` until the stream ends or `each` returns false (then resolves), or the stream
+ * fails (then rejects, every piece that came before the failure given). An async iterator would drop the pieces still
+ * buffered when the error comes: a decompressor that finds damage right after a frame's last block gives that block
+ * and its error together.
+ */
+export function eachChunk(stream: Readable, each: (chunk: Buffer) => boolean | void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      stream.off('data', onData);
+      if (err === undefined) resolve();
+      else reject(err instanceof Error ? err : new Error(String(err)));
+    };
+    const onData = (chunk: Buffer) => {
+      try {
+        if (each(chunk) === false) settle();
+      } catch (err) {
+        settle(err);
+      }
+    };
+    stream.on('data', onData);
+    stream.once('end', () => settle());
+    stream.once('error', settle);
+  });
+}
+
+/**
+ * A zstd file's bytes decompressed in one call, when they come to at most `max` bytes; null when they would be more,
+ * or when they cannot be decompressed whole (damaged, cut short: the stream then shows what comes before the damage).
+ */
+export function zstdWhole(bytes: Buffer, max: number): Buffer | null {
+  try {
+    return zstdDecompressSync(bytes, { maxOutputLength: max, rejectGarbageAfterEnd: true });
+  } catch {
+    return null;
+  }
+}
+
+/** Why a decompressor failed, in words: a zstd file with something after its frame says so. */
+export function decompressError(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e.code === 'ERR_TRAILING_JUNK_AFTER_STREAM_END') return 'bytes follow the end of the first zstd frame (concatenated frames are not read)';
+  return e.message;
+}
+
+/**
+ * What reading a file takes in, for where it is read and how long it is kept parsed: a zstd file's lines (a Codex
+ * rollout idle for a week) come to about ZSTD_EXPANSION times its size on disk, any other file's to its size.
+ */
+export function parseBytes(path: string, size: number): number {
+  return compressionOf(path) === 'zstd' ? size * ZSTD_EXPANSION : size;
+}
+
+/** `X.jsonl` for `X.jsonl.zst`: the plain file a compressed one was made from (Codex writes the .zst, then deletes it). */
+export function plainTwinOf(path: string): string | null {
+  return path.endsWith('.jsonl.zst') ? path.slice(0, -'.zst'.length) : null;
+}
+
+/** `X.jsonl.zst` for `X.jsonl`: where the compressed copy of a plain file appears. */
+export function compressedTwinOf(path: string): string | null {
+  return path.endsWith('.jsonl') ? `${path}.zst` : null;
+}
