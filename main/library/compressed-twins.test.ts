@@ -6,13 +6,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zstdCompressSync } from 'node:zlib';
-import { IndexProgressTracker } from '../search-index/index-progress.ts';
-import { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
 import { SessionIndex } from '../search-index/index-store.ts';
-import { LibrarySync } from './library-sync.ts';
-import type { RootRecord } from '../roots/root-store.ts';
 import type { WatchBatch } from '../watch/root-watcher.ts';
 import { ReadPool } from '../workers/read-pool.ts';
+import { syncOverRoot, type SyncOptions } from '../test-support/sync-over-root.ts';
 
 const fixtures = fileURLToPath(new URL('../sources/codex/fixtures/.codex/sessions/2026/02/14/', import.meta.url));
 const PARENT = '0194f3a2-7c1d-7e00-9a5b-3c4d5e6f7a01';
@@ -28,37 +25,17 @@ afterEach(async () => {
 });
 
 /** A Codex day folder under a fresh root, and a LibrarySync over that root (not watching: batches are applied by the test). */
-async function setUp(extra: Partial<ConstructorParameters<typeof LibrarySync>[0]> = {}) {
+async function setUp(extra: SyncOptions = {}) {
   base = await mkdtemp(join(tmpdir(), 'sv-zst-'));
   const day = join(base, 'root', '.codex', 'sessions', '2026', '02', '14');
   await mkdir(day, { recursive: true });
   const index = new SessionIndex(':memory:');
-  const catalogue = new IndexedCatalogue(index);
-  const livePool = new ReadPool(1);
-  const sessionPool = new ReadPool(1);
-  const root: RootRecord = { id: 'r1', path: join(base, 'root'), kind: 'user', format: null };
   const changes: Array<{ changed: string[]; removed: string[] }> = [];
-  const sync = new LibrarySync({
-    catalogue,
-    index,
-    roots: () => [root],
-    vaultRoots: () => [],
-    livePool,
-    sessionPool,
-    pricingFile: join(base, 'pricing.json'),
-    progress: new IndexProgressTracker(() => undefined),
-    watch: false,
+  const livePool = new ReadPool(1);
+  const { sync, catalogue } = syncOverRoot(base, index, livePool, cleanups, {
     onChange: (changed, removed) => changes.push({ changed, removed }),
-    onRootsChanged: () => undefined,
-    onProblem: () => undefined,
     ...extra,
   });
-  cleanups.push(
-    () => index.close(),
-    () => sessionPool.close(),
-    () => livePool.close(),
-    () => sync.stop(),
-  );
   const apply = (...files: string[]) => (sync as unknown as { applyBatch(batch: WatchBatch): Promise<void> }).applyBatch({ files, removedDirs: [] });
   /** The catalogue's entries as `file name -> key` (a damaged file: its reason). */
   const listed = () =>

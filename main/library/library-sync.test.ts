@@ -5,15 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { IndexProgressTracker } from '../search-index/index-progress.ts';
-import { IndexedCatalogue } from '../search-index/indexed-catalogue.ts';
 import { SessionIndex } from '../search-index/index-store.ts';
-import { LibrarySync } from './library-sync.ts';
 import { textSinceTidy } from '../search-index/index-tidy.ts';
 import { searchIndex } from '../search-index/index-search.ts';
-import type { RootRecord } from '../roots/root-store.ts';
 import { jidoSession } from '../test-support/session-files.ts';
 import { samplesDir } from '../test-support/samples.ts';
 import { ReadPool } from '../workers/read-pool.ts';
+import { syncOverRoot, type SyncOptions } from '../test-support/sync-over-root.ts';
 
 let base = '';
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -35,32 +33,8 @@ function largeJido(id: string, mb: number): string {
 }
 
 /** A LibrarySync over one root under `base`, with pools and index closed after the test. */
-function syncOver(index: SessionIndex, livePool: ReadPool, extra: Partial<ConstructorParameters<typeof LibrarySync>[0]> = {}) {
-  const catalogue = new IndexedCatalogue(index);
-  const sessionPool = new ReadPool(1);
-  const root: RootRecord = { id: 'r1', path: join(base, 'root'), kind: 'user', format: null };
-  const sync = new LibrarySync({
-    catalogue,
-    index,
-    roots: () => [root],
-    vaultRoots: () => [],
-    livePool,
-    sessionPool,
-    pricingFile: join(base, 'pricing.json'),
-    progress: new IndexProgressTracker(() => undefined),
-    watch: false,
-    onChange: () => undefined,
-    onRootsChanged: () => undefined,
-    onProblem: () => undefined,
-    ...extra,
-  });
-  cleanups.push(
-    () => index.close(),
-    () => sessionPool.close(),
-    () => livePool.close(),
-    () => sync.stop(),
-  );
-  return { sync, catalogue };
+function syncOver(index: SessionIndex, livePool: ReadPool, extra: SyncOptions = {}) {
+  return syncOverRoot(base, index, livePool, cleanups, extra);
 }
 
 describe('LibrarySync', () => {
