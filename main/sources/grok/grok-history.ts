@@ -81,8 +81,8 @@ function toolCalls(f: Fields): MessagePart[] {
 }
 
 /** A server-side tool (web search, X search, code interpreter): its call and what the record says it found. */
-function backendParts(kind: Fields): MessagePart[] {
-  const name = kind.string('tool_type') ?? 'backend_tool';
+function backendParts(kind: Fields, fallbackName = 'backend_tool'): MessagePart[] {
+  const name = kind.string('tool_type') ?? fallbackName;
   const callId = kind.string('id');
   // A code interpreter's call is its code (and container); what it printed is in `outputs` (logs, errors).
   const code = kind.string('code');
@@ -127,10 +127,8 @@ function rawOutput(f: Fields, shown: ReadonlySet<string>): { thinking: MessagePa
       const part = reasoningPart(item);
       if (part) out.thinking.push(part);
     } else if (type.endsWith('_call') && !shown.has(item.string('id') ?? '')) {
-      const parts = backendParts(item);
-      const call = parts[0];
-      if (call?.type === 'tool_call' && call.name === 'backend_tool') call.name = type.slice(0, -'_call'.length);
-      out.calls.push(...parts);
+      // A raw item names its tool by its type (`web_search_call`), not by a tool_type.
+      out.calls.push(...backendParts(item, type.slice(0, -'_call'.length)));
     }
   }
   return out;

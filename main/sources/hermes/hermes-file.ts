@@ -56,7 +56,6 @@ export async function readHermesTranscriptFile(absPath: string, now = Date.now()
       const { records, warnings: lineWarnings } = await readJsonLines(absPath);
       ({ size, mtimeMs } = info);
       warnings.addAll(lineWarnings);
-      if (!records.length) throw new UnreadableError('empty_file', 'The transcript holds no messages.');
       const lines = records.map((r) => r.line);
       transcript = readHermesTranscript({ messages: records.map((r) => r.value) }, warnings, lines);
     } else {
