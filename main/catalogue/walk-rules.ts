@@ -10,10 +10,60 @@ export function isSkippedDir(name: string): boolean {
 }
 
 /**
- * A compressed file whose plain twin lies beside it (`X.jsonl.zst` beside `X.jsonl`): the same session, left to the
- * plain file. Codex writes the .zst and then deletes the .jsonl, and a resumed session the other way round; while both
- * exist the session is listed once, from the plain file. `has`: whether the folder holds a file of that name.
+ * Two files of one session lying side by side, and which of them the session is read from while both exist (the
+ * holder); the other is its shadowed twin:
+ * - `X.jsonl.zst` beside `X.jsonl`: Codex writes the .zst and then deletes the .jsonl (a resumed session the other way
+ *   round); the plain file holds the session;
+ * - `X.jsonl` beside `session_X.json`: Hermes's gateway keeps a transcript a line per message, and the agent its session
+ *   log (the same messages, with the model and platform); the session log holds the session.
  */
+const TWIN_RULES: ReadonlyArray<{ holder(name: string): string | null; shadowed(name: string): string | null }> = [
+  {
+    holder: (name) => (name.endsWith('.jsonl.zst') ? name.slice(0, -'.zst'.length) : null),
+    shadowed: (name) => (name.endsWith('.jsonl') ? `${name}.zst` : null),
+  },
+  {
+    holder: (name) => (name.endsWith('.jsonl') ? `session_${name.slice(0, -'.jsonl'.length)}.json` : null),
+    shadowed: (name) => {
+      const id = /^session_(.+)\.json$/.exec(name)?.[1];
+      return id === undefined ? null : `${id}.jsonl`;
+    },
+  },
+];
+
+/** Whether a file of this name may have a holder twin: the walk gathers a folder's names only once one is found there. */
+function mayHaveHolder(name: string): boolean {
+  return name.endsWith('.jsonl') || name.endsWith('.jsonl.zst');
+}
+
+/** A file whose holder twin lies beside it: the same session, left to the holder. `has`: whether the folder holds a file of that name. */
 export function isShadowedTwin(name: string, has: (name: string) => boolean): boolean {
-  return name.endsWith('.jsonl.zst') && has(name.slice(0, -'.zst'.length));
+  if (!mayHaveHolder(name)) return false;
+  for (const rule of TWIN_RULES) {
+    const holder = rule.holder(name);
+    if (holder !== null && has(holder)) return true;
+  }
+  return false;
+}
+
+/** The paths of the files that hold this file's session while they exist (`X.jsonl` for `X.jsonl.zst`). */
+export function holderTwinsOf(path: string): string[] {
+  return twinPaths(path, (rule, name) => rule.holder(name));
+}
+
+/** The paths of the files this one holds the session of while it exists (`X.jsonl.zst` for `X.jsonl`). */
+export function shadowedTwinsOf(path: string): string[] {
+  return twinPaths(path, (rule, name) => rule.shadowed(name));
+}
+
+function twinPaths(path: string, pick: (rule: (typeof TWIN_RULES)[number], name: string) => string | null): string[] {
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1;
+  const dir = path.slice(0, cut);
+  const name = path.slice(cut);
+  const found: string[] = [];
+  for (const rule of TWIN_RULES) {
+    const twin = pick(rule, name);
+    if (twin !== null) found.push(dir + twin);
+  }
+  return found;
 }

@@ -2,14 +2,14 @@
 import { COLLECT_EVERY_FILES, LARGE_FILE_BYTES, SCAN_HEAP_MB, SCAN_LARGE_BYTES, scanWorkers } from '../env/tuning.ts';
 import { scanRoot } from '../catalogue/scan-root.ts';
 import type { KnownFiles } from '../catalogue/known-files.ts';
-import { MAX_WALK_DEPTH } from '../catalogue/walk-rules.ts';
+import { holderTwinsOf, MAX_WALK_DEPTH, shadowedTwinsOf } from '../catalogue/walk-rules.ts';
 import { collectOldGarbage, releaseIdleMemory } from '../env/idle-memory.ts';
 import { statFile } from '../fs/stat-file.ts';
 import { fsErrorSentence } from '../fs/fs-error-text.ts';
 import type { RootRecord } from '../roots/root-store.ts';
 import { findReader } from '../sources/registry.ts';
 import { isRecognitionCandidate } from '../sources/recognize.ts';
-import { compressedTwinOf, parseBytes, plainTwinOf } from '../sources/compressed.ts';
+import { parseBytes } from '../sources/compressed.ts';
 import { RootWatcher, type WatchBatch } from '../watch/root-watcher.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
@@ -18,6 +18,12 @@ import { storeOfWal, storeReader } from '../catalogue/contained-sessions.ts';
 import { isRowsDocumentPath } from '../catalogue/rows-document.ts';
 import { ContainerSync } from './container-sync.ts';
 import type { InlineReads, LibrarySyncOptions } from './library-sync-options.ts';
+
+/** Whether any of these files exists. */
+async function someExists(paths: readonly string[]): Promise<boolean> {
+  for (const path of paths) if (await statFile(path)) return true;
+  return false;
+}
 
 /** A reader's file, or a kept or imported copy of a contained session (its rows document, read by the store's reader). */
 export const isClaimed = (path: string): boolean => findReader(path) !== undefined || isRowsDocumentPath(path);
@@ -218,17 +224,19 @@ export class LibrarySync {
   }
 
   /**
-   * Puts a file read into the catalogue, in place of its twin's entry (`X.jsonl` / `X.jsonl.zst`, walk-rules.ts:
-   * isShadowedTwin): the file read stands for the session now, and keeps its plain key. A compressed file stands only
-   * once its plain twin is gone.
+   * Puts a file read into the catalogue, in place of its twin's entry (walk-rules.ts: `X.jsonl` / `X.jsonl.zst`,
+   * Hermes's `session_X.json` / `X.jsonl`): the file read stands for the session now, under the same key. A shadowed
+   * file stands only once its holder is gone.
    */
   private async put(path: string, size: number, mtimeMs: number, result: SummaryResponse): Promise<string> {
     const { catalogue } = this.o;
-    const plain = plainTwinOf(path);
-    const twin = plain ?? compressedTwinOf(path);
-    const gone = twin !== null && catalogue.has(twin) && (plain === null || !(await statFile(plain))) ? catalogue.remove(twin) : null;
+    const gone: string[] = [];
+    for (const twin of shadowedTwinsOf(path)) if (catalogue.has(twin)) gone.push(twin);
+    for (const holder of holderTwinsOf(path)) if (catalogue.has(holder) && !(await statFile(holder))) gone.push(holder);
+    const goneKeys = gone.map((twin) => catalogue.remove(twin));
     const key = catalogue.put(path, size, mtimeMs, result);
-    if (gone !== null && gone !== key) this.o.onChange([], [gone]);
+    const removed = goneKeys.filter((k): k is string => k !== null && k !== key);
+    if (removed.length) this.o.onChange([], removed);
     return key;
   }
 
@@ -386,17 +394,15 @@ export class LibrarySync {
     // A store, or its WAL: the store is listed again (whatever its mtime says) and its changed sessions read.
     const stores = new Set(files.flatMap((f) => storeOfWal(f) ?? (storeReader(f) ? [f] : [])));
     const targets = [...new Set([...files.filter((f) => mayBeSession(f) && !stores.has(f)), ...owners])];
-    /** Compressed files whose plain twin is gone (Codex compressed it): they stand for their sessions now. */
+    /** Files whose holder twin is gone (Codex compressed it, Hermes's session log removed): they stand for their sessions now. */
     const uncovered: string[] = [];
     const visit = async (path: string) => {
       const info = await statFile(path);
-      const plain = plainTwinOf(path);
-      // A compressed file beside its plain twin is left to it (walk-rules.ts: isShadowedTwin).
-      if (!info || (plain !== null && (await statFile(plain)))) {
+      // A file beside its holder twin is left to it (walk-rules.ts: isShadowedTwin).
+      if (!info || (await someExists(holderTwinsOf(path)))) {
         const key = catalogue.remove(path);
         if (key) removed.push(key);
-        const twin = info ? null : compressedTwinOf(path);
-        if (twin !== null && !targets.includes(twin) && mayBeSession(twin)) uncovered.push(twin);
+        if (!info) for (const twin of shadowedTwinsOf(path)) if (!targets.includes(twin) && mayBeSession(twin)) uncovered.push(twin);
         return;
       }
       if (catalogue.isFresh(path, info.size, info.mtimeMs) || this.knownNotSession(path, info.size, info.mtimeMs)) return;

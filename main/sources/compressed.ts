@@ -1,4 +1,4 @@
-// Session files an agent keeps compressed (Codex's idle rollouts as `rollout-*.jsonl.zst`, gzip `.gz` files): how a file is compressed, the stream that decompresses it, and a compressed file's plain twin.
+// Session files an agent keeps compressed (Codex's idle rollouts as `rollout-*.jsonl.zst`, gzip `.gz` files): how a file is compressed, and the stream that decompresses it (a compressed file's plain twin: catalogue/walk-rules.ts).
 import { createReadStream } from 'node:fs';
 import { createGunzip, createZstdDecompress, zstdDecompressSync } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
@@ -95,14 +95,4 @@ export function decompressError(err: unknown): string {
  */
 export function parseBytes(path: string, size: number): number {
   return compressionOf(path) === 'zstd' ? size * ZSTD_EXPANSION : size;
-}
-
-/** `X.jsonl` for `X.jsonl.zst`: the plain file a compressed one was made from (Codex writes the .zst, then deletes it). */
-export function plainTwinOf(path: string): string | null {
-  return path.endsWith('.jsonl.zst') ? path.slice(0, -'.zst'.length) : null;
-}
-
-/** `X.jsonl.zst` for `X.jsonl`: where the compressed copy of a plain file appears. */
-export function compressedTwinOf(path: string): string | null {
-  return path.endsWith('.jsonl') ? `${path}.zst` : null;
 }
