@@ -15,7 +15,8 @@ export function isSkippedDir(name: string): boolean {
  * - `X.jsonl.zst` beside `X.jsonl`: Codex writes the .zst and then deletes the .jsonl (a resumed session the other way
  *   round); the plain file holds the session;
  * - `X.jsonl` beside `session_X.json`: Hermes's gateway keeps a transcript a line per message, and the agent its session
- *   log (the same messages, with the model and platform); the session log holds the session.
+ *   log (the same messages, with the model and platform); the session log holds the session;
+ * - `X.txt` beside `X.jsonl`: Cursor's older plain-text transcript and the JSONL one that replaced it; the JSONL holds it.
  */
 const TWIN_RULES: ReadonlyArray<{ holder(name: string): string | null; shadowed(name: string): string | null }> = [
   {
@@ -29,11 +30,15 @@ const TWIN_RULES: ReadonlyArray<{ holder(name: string): string | null; shadowed(
       return id === undefined ? null : `${id}.jsonl`;
     },
   },
+  {
+    holder: (name) => (name.endsWith('.txt') ? `${name.slice(0, -'.txt'.length)}.jsonl` : null),
+    shadowed: (name) => (name.endsWith('.jsonl') ? `${name.slice(0, -'.jsonl'.length)}.txt` : null),
+  },
 ];
 
 /** Whether a file of this name may have a holder twin: the walk gathers a folder's names only once one is found there. */
 function mayHaveHolder(name: string): boolean {
-  return name.endsWith('.jsonl') || name.endsWith('.jsonl.zst');
+  return name.endsWith('.jsonl') || name.endsWith('.jsonl.zst') || name.endsWith('.txt');
 }
 
 /** A file whose holder twin lies beside it: the same session, left to the holder. `has`: whether the folder holds a file of that name. */

@@ -1,4 +1,4 @@
-// Where Cursor's agent keeps transcripts: <cursor home>/projects/<project>/agent-transcripts/<id>/<id>.jsonl, sub-agents beside them.
+// Where Cursor's agent keeps transcripts: <cursor home>/projects/<project>/agent-transcripts/<id>/<id>.jsonl (or an older <id>.txt), sub-agents beside them.
 import { basename, dirname, extname, join } from 'node:path';
 
 export interface CursorLayout {
@@ -23,11 +23,18 @@ function projectOf(transcripts: string): { projectDir: string; cursorHome: strin
   return { projectDir: basename(project), cursorHome: dirname(projects) };
 }
 
-/** `<id>/<id>.jsonl`, the older flat `<id>.jsonl`, and `<parent>/subagents/<id>.jsonl`; null for anything else. */
+/** A transcript's file extension: `.jsonl`, or `.txt` for the older plain-text transcripts (cursor-text.ts). */
+const TRANSCRIPT_EXTENSIONS = new Set(['.jsonl', '.txt']);
+
+/**
+ * `<id>/<id>.jsonl`, the older flat `<id>.jsonl`, and `<parent>/subagents/<id>.jsonl`, each also as an older `.txt`
+ * (a `.txt` beside its `.jsonl` is left to it: catalogue/walk-rules.ts); null for anything else.
+ */
 export function layoutOf(absPath: string): CursorLayout | null {
   const name = basename(absPath);
-  if (extname(name) !== '.jsonl' || name.startsWith('.')) return null;
-  const id = basename(name, '.jsonl');
+  const ext = extname(name);
+  if (!TRANSCRIPT_EXTENSIONS.has(ext) || name.startsWith('.')) return null;
+  const id = basename(name, ext);
   const dir = dirname(absPath);
   const flat = projectOf(dir);
   if (flat) return { kind: 'session', sessionId: id, parentId: null, ...flat };

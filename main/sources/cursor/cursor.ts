@@ -1,13 +1,15 @@
-// Reads Cursor agent transcripts (~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl, sub-agents) with their chat store.
+// Reads Cursor agent transcripts (~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl or an older <id>.txt, sub-agents) with their chat store.
 import { basename, dirname, extname, join } from 'node:path';
-import type { Session } from '../../../shared/session.ts';
+import type { Session, Warning } from '../../../shared/session.ts';
 import { WarningList, type DocumentContext } from '../coerce.ts';
+import { readTextFile } from '../decode.ts';
 import { listFolder, statPath } from '../file-bytes.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { shellArg } from '../shell-quote.ts';
 import { UnreadableError, type SourceReader } from '../types.ts';
 import { claimsCursor, cursorRoots, isCursorCompanion, layoutOf, type CursorLayout } from './cursor-paths.ts';
 import { recognizesCursor } from './cursor-recognize.ts';
+import { cursorTextRecords } from './cursor-text.ts';
 import { buildCursorSession } from './cursor-session.ts';
 import { readCursorStore, type CursorStoreFacts } from './cursor-store.ts';
 
@@ -37,13 +39,17 @@ async function childrenOf(absPath: string, layout: CursorLayout): Promise<string
   const own = basename(dirname(absPath)) === layout.sessionId ? dirname(absPath) : join(dirname(absPath), layout.sessionId);
   try {
     const names = await listFolder(join(own, 'subagents'));
-    return names
-      .filter((n) => n.endsWith('.jsonl') && !n.startsWith('.'))
-      .sort()
-      .map((n) => `cursor:${basename(n, '.jsonl')}`);
+    const ids = names.filter((n) => (n.endsWith('.jsonl') || n.endsWith('.txt')) && !n.startsWith('.')).map((n) => basename(n, extname(n)));
+    return [...new Set(ids)].sort().map((id) => `cursor:${id}`);
   } catch {
     return []; // most sessions spawn no sub-agent
   }
+}
+
+/** An older plain-text transcript, as the records a JSONL one holds. */
+async function readTextTranscript(absPath: string): Promise<{ records: JsonLine[]; warnings: Warning[] }> {
+  const { text, warnings } = await readTextFile(absPath);
+  return { records: cursorTextRecords(text), warnings };
 }
 
 export async function readCursorFile(absPath: string, now = Date.now()): Promise<Session> {
@@ -53,7 +59,7 @@ export async function readCursorFile(absPath: string, now = Date.now()): Promise
   } catch (err) {
     throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
   }
-  const { records, warnings } = await readJsonLines(absPath);
+  const { records, warnings } = extname(absPath) === '.txt' ? await readTextTranscript(absPath) : await readJsonLines(absPath);
   const layout = layoutOf(absPath);
   const [store, children] = layout
     ? await Promise.all([readCursorStore(layout.cursorHome, layout.projectDir, layout.sessionId), layout.kind === 'session' ? childrenOf(absPath, layout) : []])
