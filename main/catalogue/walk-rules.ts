@@ -16,7 +16,9 @@ export function isSkippedDir(name: string): boolean {
  *   round); the plain file holds the session;
  * - `X.jsonl` beside `session_X.json`: Hermes's gateway keeps a transcript a line per message, and the agent its session
  *   log (the same messages, with the model and platform); the session log holds the session;
- * - `X.txt` beside `X.jsonl`: Cursor's older plain-text transcript and the JSONL one that replaced it; the JSONL holds it.
+ * - `X.txt` beside `X.jsonl`: Cursor's older plain-text transcript and the JSONL one that replaced it; the JSONL holds it;
+ * - `transcript_full.jsonl` beside `transcript.jsonl`: Antigravity's unclipped steps and its step log, which holds the
+ *   conversation and reads the full one in.
  */
 const TWIN_RULES: ReadonlyArray<{ holder(name: string): string | null; shadowed(name: string): string | null }> = [
   {
@@ -33,6 +35,10 @@ const TWIN_RULES: ReadonlyArray<{ holder(name: string): string | null; shadowed(
   {
     holder: (name) => (name.endsWith('.txt') ? `${name.slice(0, -'.txt'.length)}.jsonl` : null),
     shadowed: (name) => (name.endsWith('.jsonl') ? `${name.slice(0, -'.jsonl'.length)}.txt` : null),
+  },
+  {
+    holder: (name) => (name === 'transcript_full.jsonl' ? 'transcript.jsonl' : null),
+    shadowed: (name) => (name === 'transcript.jsonl' ? 'transcript_full.jsonl' : null),
   },
 ];
 

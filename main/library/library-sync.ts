@@ -394,15 +394,23 @@ export class LibrarySync {
     // A store, or its WAL: the store is listed again (whatever its mtime says) and its changed sessions read.
     const stores = new Set(files.flatMap((f) => storeOfWal(f) ?? (storeReader(f) ? [f] : [])));
     const targets = [...new Set([...files.filter((f) => mayBeSession(f) && !stores.has(f)), ...owners])];
-    /** Files whose holder twin is gone (Codex compressed it, Hermes's session log removed): they stand for their sessions now. */
-    const uncovered: string[] = [];
+    /**
+     * Visited after the batch: files whose holder twin is gone (Codex compressed it, Hermes's session log removed),
+     * which stand for their sessions now, and holders that read a changed shadowed twin in (Antigravity's full transcript).
+     */
+    const after: string[] = [];
     const visit = async (path: string) => {
       const info = await statFile(path);
       // A file beside its holder twin is left to it (walk-rules.ts: isShadowedTwin).
       if (!info || (await someExists(holderTwinsOf(path)))) {
         const key = catalogue.remove(path);
         if (key) removed.push(key);
-        if (!info) for (const twin of shadowedTwinsOf(path)) if (!targets.includes(twin) && mayBeSession(twin)) uncovered.push(twin);
+        if (!info) for (const twin of shadowedTwinsOf(path)) if (!targets.includes(twin) && mayBeSession(twin)) after.push(twin);
+        if (info)
+          for (const owner of catalogue.ownersOf(path)) {
+            catalogue.markStale(owner);
+            after.push(owner);
+          }
         return;
       }
       if (catalogue.isFresh(path, info.size, info.mtimeMs) || this.knownNotSession(path, info.size, info.mtimeMs)) return;
@@ -423,7 +431,7 @@ export class LibrarySync {
       }),
       ...targets.map(visit),
     ]);
-    await Promise.all(uncovered.map(visit));
+    await Promise.all([...new Set(after)].map(visit));
     if (this.closed || (!changed.length && !removed.length)) return;
     // A session whose file was replaced by its twin is listed again under the same key: changed, not gone.
     const listed = new Set(changed);

@@ -3,9 +3,12 @@ import { basename, dirname, join } from 'node:path';
 
 const CONVERSATION_ID = /^[A-Za-z0-9_-]+$/;
 
+/** agy's step log, and the same steps unclipped (written beside it, or alone). */
+const TRANSCRIPTS = new Set(['transcript.jsonl', 'transcript_full.jsonl']);
+
 /** The CLI conversation folder (`brain/<id>`) of a transcript path, or null when the path is not one. */
 export function conversationDirOf(absPath: string): string | null {
-  if (basename(absPath) !== 'transcript.jsonl') return null;
+  if (!TRANSCRIPTS.has(basename(absPath))) return null;
   const logs = dirname(absPath);
   const generated = dirname(logs);
   const conversation = dirname(generated);
@@ -15,12 +18,15 @@ export function conversationDirOf(absPath: string): string | null {
   return ok ? conversation : null;
 }
 
-/** The step log of one CLI conversation; transcript_full.jsonl beside it carries the same steps unclipped and is not listed twice. */
+/**
+ * The step log of one CLI conversation, or its unclipped transcript_full.jsonl: while both exist the conversation is
+ * listed once, from transcript.jsonl (which reads the full one in; catalogue/walk-rules.ts).
+ */
 export function claimsAntigravity(absPath: string): boolean {
   return conversationDirOf(absPath) !== null;
 }
 
-/** transcript_full.jsonl and other generated logs of a claimed conversation belong to it. */
+/** Other generated logs of a claimed conversation belong to it. */
 export function antigravityCompanion(absPath: string): boolean {
   return !claimsAntigravity(absPath) && conversationDirOf(join(dirname(absPath), 'transcript.jsonl')) !== null;
 }

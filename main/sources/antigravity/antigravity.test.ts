@@ -146,11 +146,11 @@ describe('Antigravity brain artifacts', () => {
       { path: `antigravity/brain/${id}/walkthrough.md`, kind: 'markdown', resolvedPath: join(ide, 'walkthrough.md'), size: 13 },
     ]);
     expect(s.sourceFiles.map((f) => f.role)).toEqual(['primary', 'artifact', 'artifact']);
-    // The artifacts and transcript_full.jsonl are the conversation's own files, never sessions of their own.
-    for (const path of [join(cli, 'task.md'), join(ide, 'walkthrough.md'), join(cli, '.system_generated/logs/transcript_full.jsonl')]) {
+    // The artifacts are the conversation's own files, never sessions of their own.
+    for (const path of [join(cli, 'task.md'), join(ide, 'walkthrough.md')]) {
       expect(readers.filter((r) => r.claims(path)).map((r) => r.format)).toEqual([]);
     }
-    expect(antigravityReader.companion?.(join(cli, '.system_generated/logs/transcript_full.jsonl'))).toBe(true);
+    expect(antigravityReader.companion?.(join(cli, '.system_generated/logs/other.jsonl'))).toBe(true);
   });
 });
 
@@ -182,13 +182,19 @@ describe('Antigravity full transcript', () => {
       [transcript, 'primary'],
       [join(logs, 'transcript_full.jsonl'), 'transcript'],
     ]);
+    // A conversation whose folder holds only the full transcript is read from it, under the same key.
+    rmSync(transcript);
+    const alone = valid(await readAntigravityFile(join(logs, 'transcript_full.jsonl')));
+    expect([alone.key, alone.messages.length, alone.sourceFiles.map((f) => f.role)]).toEqual([`antigravity:${id}`, 2, ['primary']]);
+    expect(alone.messages[1]?.parts).toEqual([{ type: 'text', text: answer }]);
   });
 });
 
 describe('Antigravity paths', () => {
   it.each([
     ['/home/u/.gemini/antigravity-cli/brain/00000000-0000-4000-8000-00000000a902/.system_generated/logs/transcript.jsonl', true],
-    ['/home/u/.gemini/antigravity-cli/brain/00000000-0000-4000-8000-00000000a902/.system_generated/logs/transcript_full.jsonl', false],
+    // Claimed, and left to transcript.jsonl while that lies beside it (catalogue/walk-rules.ts).
+    ['/home/u/.gemini/antigravity-cli/brain/00000000-0000-4000-8000-00000000a902/.system_generated/logs/transcript_full.jsonl', true],
     ['/home/u/.gemini/antigravity/brain/00000000-0000-4000-8000-00000000a901/task.md', false],
     ['/home/u/logs/transcript.jsonl', false],
   ])('%s claimed: %s', (path, claimed) => expect(antigravityReader.claims(path)).toBe(claimed));

@@ -39,7 +39,7 @@ export async function readAntigravityFile(absPath: string, now = Date.now()): Pr
   const conversationDir = conversationDirOf(absPath);
   // agy clips long fields in transcript.jsonl (naming them in truncated_fields) and writes the same steps whole to
   // transcript_full.jsonl beside it: the conversation is read from that one when it is there and readable.
-  const full = conversationDir ? await fullTranscript(absPath) : null;
+  const full = conversationDir && basename(absPath) !== 'transcript_full.jsonl' ? await fullTranscript(absPath) : null;
   const { records, warnings } = full?.read ?? (await readJsonLines(absPath));
   const brain = conversationDir ? await brainArtifacts(conversationDir) : { artifacts: [], files: [] };
   return parseAntigravity(records, {

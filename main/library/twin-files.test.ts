@@ -1,4 +1,4 @@
-// Hermes's two files of one session (the agent's `session_<id>.json` log and the gateway's `<id>.jsonl` transcript): a scan lists the session once, from the log, and the watcher hands it between them under one key.
+// Two files of one session side by side (Hermes's `session_<id>.json` log and gateway `<id>.jsonl` transcript; Antigravity's transcript.jsonl and transcript_full.jsonl): a scan lists the session once, from its holder, and the watcher hands it between them under one key.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,10 +23,10 @@ afterEach(async () => {
   if (base) await rm(base, { recursive: true, force: true });
 });
 
-/** A Hermes home's sessions folder under a fresh root, and a LibrarySync over that root (batches applied by the test). */
-async function setUp() {
-  base = await mkdtemp(join(tmpdir(), 'sv-hermes-twins-'));
-  const sessions = join(base, 'root', '.hermes', 'sessions');
+/** A session folder (`folder`, below a fresh root), and a LibrarySync over that root (batches applied by the test). */
+async function setUp(folder = join('.hermes', 'sessions')) {
+  base = await mkdtemp(join(tmpdir(), 'sv-twins-'));
+  const sessions = join(base, 'root', folder);
   await mkdir(sessions, { recursive: true });
   const changes: Array<{ changed: string[]; removed: string[] }> = [];
   const { sync, catalogue } = syncOverRoot(base, new SessionIndex(':memory:'), new ReadPool(1), cleanups, {
@@ -46,7 +46,7 @@ async function setUp() {
     await writeFile(path, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
     return path;
   };
-  return { sync, catalogue, changes, apply, listed, writeLog, writeTranscript };
+  return { sessions, sync, catalogue, changes, apply, listed, writeLog, writeTranscript };
 }
 
 describe('a Hermes session with both its session log and its gateway transcript', () => {
@@ -82,5 +82,33 @@ describe('a Hermes session with both its session log and its gateway transcript'
     await apply(log);
     expect(listed()).toEqual({ [TRANSCRIPT]: `hermes:${ID}` });
     expect(changes).toEqual([{ changed: [`hermes:${ID}`], removed: [] }]);
+  });
+});
+
+describe('an Antigravity conversation with its clipped and its full transcript', () => {
+  const CONVERSATION = '22222222-2222-4333-8444-555555555555';
+  const at = '2026-06-26T21:16:16Z';
+  const user = { step_index: 0, source: 'USER_EXPLICIT', type: 'USER_INPUT', status: 'DONE', created_at: at, content: 'What is here?' };
+  const answer = (content: string) => ({ step_index: 1, source: 'MODEL', type: 'PLANNER_RESPONSE', status: 'DONE', created_at: at, content });
+  const jsonl = (...records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+  it('is listed once, from transcript.jsonl; a conversation with only the full transcript is listed from it; a changed full transcript is read again', async () => {
+    const { sessions, sync, changes, apply, listed } = await setUp(join('.gemini', 'antigravity-cli', 'brain', CONVERSATION, '.system_generated', 'logs'));
+    const full = join(sessions, 'transcript_full.jsonl');
+    await writeFile(full, jsonl(user, answer('The directory holds a README.')));
+    await sync.firstScan();
+    expect(listed()).toEqual({ 'transcript_full.jsonl': `antigravity:${CONVERSATION}` });
+
+    // agy writes the clipped log beside it: the conversation moves to it, under the same key.
+    const clipped = join(sessions, 'transcript.jsonl');
+    await writeFile(clipped, jsonl(user, { ...answer('The directory'), truncated_fields: ['content'] }));
+    await apply(clipped);
+    expect(listed()).toEqual({ 'transcript.jsonl': `antigravity:${CONVERSATION}` });
+
+    // Only the full transcript changes: the conversation is read again (from the log, with the full steps).
+    await writeFile(full, jsonl(user, answer('The directory holds a README and a LICENSE.')));
+    changes.length = 0;
+    await apply(full);
+    expect(listed()).toEqual({ 'transcript.jsonl': `antigravity:${CONVERSATION}` });
+    expect(changes).toEqual([{ changed: [`antigravity:${CONVERSATION}`], removed: [] }]);
   });
 });
