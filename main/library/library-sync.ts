@@ -3,33 +3,21 @@ import { COLLECT_EVERY_FILES, LARGE_FILE_BYTES, SCAN_HEAP_MB, SCAN_LARGE_BYTES, 
 import { scanRoot } from '../catalogue/scan-root.ts';
 import type { KnownFiles } from '../catalogue/known-files.ts';
 import { holderTwinsOf, MAX_WALK_DEPTH, shadowedTwinsOf } from '../catalogue/walk-rules.ts';
+import { isClaimed, mayBeSession } from './session-paths.ts';
+import { applyWatchBatch } from './watch-batch.ts';
 import { collectOldGarbage, releaseIdleMemory } from '../env/idle-memory.ts';
 import { statFile } from '../fs/stat-file.ts';
 import { fsErrorSentence } from '../fs/fs-error-text.ts';
 import type { RootRecord } from '../roots/root-store.ts';
 import { findReader } from '../sources/registry.ts';
-import { isRecognitionCandidate } from '../sources/recognize.ts';
 import { parseBytes } from '../sources/compressed.ts';
 import { RootWatcher, type WatchBatch } from '../watch/root-watcher.ts';
 import { ReadPool } from '../workers/read-pool.ts';
 import type { SummaryResponse } from '../workers/read-protocol.ts';
 import { summarizeHere } from '../workers/summarize-here.ts';
 import { storeOfWal, storeReader } from '../catalogue/contained-sessions.ts';
-import { isRowsDocumentPath } from '../catalogue/rows-document.ts';
 import { ContainerSync } from './container-sync.ts';
 import type { InlineReads, LibrarySyncOptions } from './library-sync-options.ts';
-
-/** Whether any of these files exists. */
-async function someExists(paths: readonly string[]): Promise<boolean> {
-  for (const path of paths) if (await statFile(path)) return true;
-  return false;
-}
-
-/** A reader's file, or a kept or imported copy of a contained session (its rows document, read by the store's reader). */
-export const isClaimed = (path: string): boolean => findReader(path) !== undefined || isRowsDocumentPath(path);
-
-/** A file a scan or the watcher reads: claimed by its path, or one whose head the read worker may recognise. */
-const mayBeSession = (path: string): boolean => isClaimed(path) || isRecognitionCandidate(path);
 
 /** Kept copies sit below `source/<their original absolute path>`, deeper than a user folder is walked. */
 const VAULT_DEPTH = 40;
@@ -383,63 +371,16 @@ export class LibrarySync {
     return this.notSessions.get(path) === `${size}:${mtimeMs}`;
   }
 
-  private async applyBatch({ files, removedDirs }: WatchBatch): Promise<void> {
-    const { catalogue } = this.o;
-    const changed: string[] = [];
-    const removed: string[] = [];
-    for (const dir of removedDirs) removed.push(...catalogue.removeUnder(dir));
-    // A changed companion (a ProjectHub transcript, a sub-agent's meta file) re-reads the sessions built from it.
-    const owners = files.filter((f) => !isClaimed(f)).flatMap((f) => catalogue.ownersOf(f));
-    for (const owner of owners) catalogue.markStale(owner);
-    // A store, or its WAL: the store is listed again (whatever its mtime says) and its changed sessions read.
-    const stores = new Set(files.flatMap((f) => storeOfWal(f) ?? (storeReader(f) ? [f] : [])));
-    const targets = [...new Set([...files.filter((f) => mayBeSession(f) && !stores.has(f)), ...owners])];
-    /**
-     * Visited after the batch: files whose holder twin is gone (Codex compressed it, Hermes's session log removed),
-     * which stand for their sessions now, and holders that read a changed shadowed twin in (Antigravity's full transcript).
-     */
-    const after: string[] = [];
-    const visit = async (path: string) => {
-      const info = await statFile(path);
-      // A file beside its holder twin is left to it (walk-rules.ts: isShadowedTwin).
-      if (!info || (await someExists(holderTwinsOf(path)))) {
-        const key = catalogue.remove(path);
-        if (key) removed.push(key);
-        if (!info) for (const twin of shadowedTwinsOf(path)) if (!targets.includes(twin) && mayBeSession(twin)) after.push(twin);
-        if (info)
-          for (const owner of catalogue.ownersOf(path)) {
-            catalogue.markStale(owner);
-            after.push(owner);
-          }
-        return;
-      }
-      if (catalogue.isFresh(path, info.size, info.mtimeMs) || this.knownNotSession(path, info.size, info.mtimeMs)) return;
-      const key = await this.readInto(path, info.size, info.mtimeMs, true);
-      if (key) changed.push(key);
-    };
-    await Promise.all([
-      ...[...stores].map(async (store) => {
-        try {
-          const result = (await statFile(store)) ? await this.containers.sync(store, true) : { changed: [], removed: this.containers.forget(store) };
-          changed.push(...result.changed);
-          removed.push(...result.removed);
-        } catch (err) {
-          // Its listing failed (its worker crashed, or a quit closed the pools under it): the store's sessions stay
-          // listed as they were, and its next change lists it again. Left unhandled, this ended the process.
-          if (!this.closed) this.o.onProblem(`${store} could not be listed: ${err instanceof Error ? err.message : String(err)}`);
-        }
-      }),
-      ...targets.map(visit),
-    ]);
-    await Promise.all([...new Set(after)].map(visit));
-    if (this.closed || (!changed.length && !removed.length)) return;
-    // A session whose file was replaced by its twin is listed again under the same key: changed, not gone.
-    const listed = new Set(changed);
-    this.o.onChange(
-      changed,
-      removed.filter((key) => !listed.has(key)),
-    );
-    this.o.onRootsChanged();
-    await catalogue.release();
+  private applyBatch(batch: WatchBatch): Promise<void> {
+    return applyWatchBatch(batch, {
+      catalogue: this.o.catalogue,
+      containers: this.containers,
+      isClosed: () => this.closed,
+      knownNotSession: (path, size, mtimeMs) => this.knownNotSession(path, size, mtimeMs),
+      readInto: (path, size, mtimeMs) => this.readInto(path, size, mtimeMs, true),
+      onChange: this.o.onChange,
+      onRootsChanged: this.o.onRootsChanged,
+      onProblem: this.o.onProblem,
+    });
   }
 }
