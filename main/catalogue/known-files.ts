@@ -39,7 +39,7 @@ export function knownFiles(folders: readonly ListedFolder[]): KnownFiles {
         for (let i = 0; i < files.length; i += 3) {
           const name = files[i] as string;
           // As a walk would: a compressed file beside its plain twin is left to it.
-          if (isShadowedTwin(name, has)) continue;
+          if (isShadowedTwin(name, has, dir)) continue;
           found.push({ path: join(dir, name), size: files[i + 1] as number, mtimeMs: files[i + 2] as number });
         }
       }

@@ -18,9 +18,12 @@ export function isSkippedDir(name: string): boolean {
  *   log (the same messages, with the model and platform); the session log holds the session;
  * - `X.txt` beside `X.jsonl`: Cursor's older plain-text transcript and the JSONL one that replaced it; the JSONL holds it;
  * - `transcript_full.jsonl` beside `transcript.jsonl`: Antigravity's unclipped steps and its step log, which holds the
- *   conversation and reads the full one in.
+ *   conversation and reads the full one in;
+ * - `wire.jsonl` beside `context.jsonl` in a kimi-cli session folder: the context holds the session and reads the wire
+ *   in; an older session folder has the wire alone. (Kimi Code's `agents/<id>/wire.jsonl` is a session of its own.)
+ * `dir` is the folder both lie in.
  */
-const TWIN_RULES: ReadonlyArray<{ holder(name: string): string | null; shadowed(name: string): string | null }> = [
+const TWIN_RULES: ReadonlyArray<{ holder(name: string, dir: string): string | null; shadowed(name: string, dir: string): string | null }> = [
   {
     holder: (name) => (name.endsWith('.jsonl.zst') ? name.slice(0, -'.zst'.length) : null),
     shadowed: (name) => (name.endsWith('.jsonl') ? `${name}.zst` : null),
@@ -40,18 +43,32 @@ const TWIN_RULES: ReadonlyArray<{ holder(name: string): string | null; shadowed(
     holder: (name) => (name === 'transcript_full.jsonl' ? 'transcript.jsonl' : null),
     shadowed: (name) => (name === 'transcript.jsonl' ? 'transcript_full.jsonl' : null),
   },
+  {
+    holder: (name, dir) => (name === 'wire.jsonl' && !isKimiCodeAgent(dir) ? 'context.jsonl' : null),
+    shadowed: (name, dir) => (name === 'context.jsonl' && !isKimiCodeAgent(dir) ? 'wire.jsonl' : null),
+  },
 ];
+
+/** A Kimi Code agent's folder (`<session>/agents/<id>`), whose wire.jsonl is the session whatever lies beside it. */
+function isKimiCodeAgent(dir: string): boolean {
+  const trimmed = dir.replace(/[\\/]+$/, '');
+  const parent = trimmed.slice(0, Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')));
+  return parent.slice(Math.max(parent.lastIndexOf('/'), parent.lastIndexOf('\\')) + 1) === 'agents';
+}
 
 /** Whether a file of this name may have a holder twin: the walk gathers a folder's names only once one is found there. */
 function mayHaveHolder(name: string): boolean {
   return name.endsWith('.jsonl') || name.endsWith('.jsonl.zst') || name.endsWith('.txt');
 }
 
-/** A file whose holder twin lies beside it: the same session, left to the holder. `has`: whether the folder holds a file of that name. */
-export function isShadowedTwin(name: string, has: (name: string) => boolean): boolean {
+/**
+ * A file whose holder twin lies beside it: the same session, left to the holder. `has`: whether the folder `dir`
+ * holds a file of that name.
+ */
+export function isShadowedTwin(name: string, has: (name: string) => boolean, dir: string): boolean {
   if (!mayHaveHolder(name)) return false;
   for (const rule of TWIN_RULES) {
-    const holder = rule.holder(name);
+    const holder = rule.holder(name, dir);
     if (holder !== null && has(holder)) return true;
   }
   return false;
@@ -59,21 +76,21 @@ export function isShadowedTwin(name: string, has: (name: string) => boolean): bo
 
 /** The paths of the files that hold this file's session while they exist (`X.jsonl` for `X.jsonl.zst`). */
 export function holderTwinsOf(path: string): string[] {
-  return twinPaths(path, (rule, name) => rule.holder(name));
+  return twinPaths(path, (rule, name, dir) => rule.holder(name, dir));
 }
 
 /** The paths of the files this one holds the session of while it exists (`X.jsonl.zst` for `X.jsonl`). */
 export function shadowedTwinsOf(path: string): string[] {
-  return twinPaths(path, (rule, name) => rule.shadowed(name));
+  return twinPaths(path, (rule, name, dir) => rule.shadowed(name, dir));
 }
 
-function twinPaths(path: string, pick: (rule: (typeof TWIN_RULES)[number], name: string) => string | null): string[] {
+function twinPaths(path: string, pick: (rule: (typeof TWIN_RULES)[number], name: string, dir: string) => string | null): string[] {
   const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1;
   const dir = path.slice(0, cut);
   const name = path.slice(cut);
   const found: string[] = [];
   for (const rule of TWIN_RULES) {
-    const twin = pick(rule, name);
+    const twin = pick(rule, name, dir);
     if (twin !== null) found.push(dir + twin);
   }
   return found;

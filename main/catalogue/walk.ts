@@ -24,7 +24,7 @@ export async function* walkFiles(root: string, claims: (path: string) => boolean
       const full = join(next.dir, entry.name);
       if (entry.isDirectory()) {
         if (next.depth < maxDepth && !isSkippedDir(entry.name)) stack.push({ dir: full, depth: next.depth + 1 });
-      } else if (entry.isFile() && claims(full) && !isShadowedTwin(entry.name, has)) {
+      } else if (entry.isFile() && claims(full) && !isShadowedTwin(entry.name, has, next.dir)) {
         yield full;
       }
     }

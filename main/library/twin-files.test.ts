@@ -112,3 +112,37 @@ describe('an Antigravity conversation with its clipped and its full transcript',
     expect(changes).toEqual([{ changed: [`antigravity:${CONVERSATION}`], removed: [] }]);
   });
 });
+
+describe('a kimi-cli session folder with its context and its wire', () => {
+  const SESSION = '1b7c-aaaa';
+  const marker = (offset: number, type: string) => ({ timestamp: 1_770_000_000 + offset, message: { type, payload: {} } });
+  const jsonl = (...records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+  it('is listed once, from context.jsonl; a change to the wire alone reads the session again; a folder with the wire alone is listed from it', async () => {
+    const { sessions, sync, changes, apply, listed } = await setUp(join('.kimi', 'sessions', '3f2a9c41d5b6e7f8091a2b3c4d5e6f70', SESSION));
+    await writeFile(join(sessions, 'context.jsonl'), jsonl({ role: 'user', content: 'Rename the module' }, { role: 'assistant', content: 'Renamed.' }));
+    const wire = join(sessions, 'wire.jsonl');
+    await writeFile(wire, jsonl(marker(0, 'TurnBegin')));
+    await sync.firstScan();
+    expect(listed()).toEqual({ 'context.jsonl': `kimi:${SESSION}` });
+
+    // The turn ends: kimi-cli appends to the wire only.
+    await writeFile(wire, jsonl(marker(0, 'TurnBegin'), marker(5, 'TurnEnd')));
+    changes.length = 0;
+    await apply(wire);
+    expect(listed()).toEqual({ 'context.jsonl': `kimi:${SESSION}` });
+    expect(changes).toEqual([{ changed: [`kimi:${SESSION}`], removed: [] }]);
+
+    await unlink(join(sessions, 'context.jsonl'));
+    await writeFile(
+      wire,
+      jsonl(
+        { timestamp: 1_770_000_000, message: { type: 'TurnBegin', payload: { user_input: 'Rename the module' } } },
+        { timestamp: 1_770_000_001, message: { type: 'ContentPart', payload: { type: 'text', text: 'Renamed.' } } },
+        marker(5, 'TurnEnd'),
+      ),
+    );
+    await apply(join(sessions, 'context.jsonl'), wire);
+    expect(listed()).toEqual({ 'wire.jsonl': `kimi:${SESSION}` });
+  });
+});

@@ -1,7 +1,8 @@
 // Conformance over the sample corpus (samples/): every session file is claimed (by path or content) by exactly one reader and reads.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { isShadowedTwin } from '../catalogue/walk-rules.ts';
 import { Session } from '../../shared/session.ts';
 import { readers } from './registry.ts';
 import { resolveReader } from './recognize.ts';
@@ -98,7 +99,6 @@ const NOT_SESSIONS = new Set([
   // cursor
   'cursor chats store.db (SQLite)',
   // kimi
-  'kimi-cli wire.jsonl',
   'kimi-cli state.json',
   'kimi-code session state.json',
   // grok
@@ -118,6 +118,15 @@ const NOT_SESSIONS = new Set([
 ]);
 
 /**
+ * Files a reader claims that the walk leaves to a holder twin lying beside them (catalogue/walk-rules.ts), with that
+ * reader: each is the session's file only when its holder is gone.
+ */
+const SHADOWED_TWINS: Record<string, string> = {
+  // kimi: an older kimi-cli session folder holds its wire alone.
+  'kimi-cli wire.jsonl': 'kimi',
+};
+
+/**
  * Agents whose files the corpus holds but no reader reads yet (issue #22 adds their readers). Until then no
  * reader may claim them, so none of them is misread as another agent's session.
  */
@@ -132,7 +141,7 @@ const inLayout = manifest.filter((f) => !f.path.startsWith('malformed/') && !f.p
 
 describe('every sample in samples/', () => {
   it('has a known role: session file, or a file that is not a session', () => {
-    const unknown = inLayout.filter((f) => !(f.format in SESSION_FORMATS) && !NOT_SESSIONS.has(f.format));
+    const unknown = inLayout.filter((f) => !(f.format in SESSION_FORMATS) && !NOT_SESSIONS.has(f.format) && !(f.format in SHADOWED_TWINS));
     expect(unknown.map((f) => `${f.path} (${f.format})`)).toEqual([]);
   });
 
@@ -164,6 +173,16 @@ describe('every sample in samples/', () => {
     expect(readers.filter((r) => r.claims(abs)).map((r) => r.format)).toEqual([]);
     expect((await resolveReader(abs))?.format).toBeUndefined();
   });
+
+  it.each(inLayout.filter((f) => f.format in SHADOWED_TWINS).map((f) => [f.path, SHADOWED_TWINS[f.format]!]))(
+    '%s is claimed by the %s reader and left to the holder twin beside it',
+    (path, format) => {
+      const abs = join(samplesDir, path);
+      expect(readers.filter((r) => r.claims(abs)).map((r) => r.format)).toEqual([format]);
+      const besides = new Set(readdirSync(dirname(abs)));
+      expect(isShadowedTwin(basename(abs), (name) => besides.has(name), dirname(abs))).toBe(true);
+    },
+  );
 
   /** Session files whose head no reader can tell: gzipped snapshots, a rollout from before the envelope, and SQLite stores (binary). */
   const unrecognisable = (f: ManifestFile) => f.path.endsWith('.gz') || /schema drift/.test(f.notes) || /\(SQLite\b/.test(f.format);

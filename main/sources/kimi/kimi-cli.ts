@@ -1,5 +1,5 @@
-// Reads a kimi-cli session folder through its context.jsonl: the wire.jsonl beside it when that holds the conversation.
-import { join } from 'node:path';
+// Reads a kimi-cli session folder through its context.jsonl (the wire.jsonl beside it when that holds the conversation), or through its wire.jsonl alone in an older folder.
+import { basename, join } from 'node:path';
 import type { Session, SourceFile, Warning } from '../../../shared/session.ts';
 import { WarningList, primarySourceFile, type DocumentContext } from '../coerce.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
@@ -31,15 +31,18 @@ export async function readKimiCliSession(ctx: DocumentContext, layout: CliLayout
   const warnings = new WarningList();
   warnings.addAll(ctx.warnings);
   const folder = layout.kind === 'cli' ? layout.sessionDir : join(layout.sessionDir, 'subagents', layout.agentId);
-  const context = await readContextLines(ctx.path, ctx.size);
+  // An older session folder holds the wire alone: it is then the session's one file, and there is no context.
+  const wireOnly = basename(ctx.path) === 'wire.jsonl';
+  const context = wireOnly ? { records: [], warnings: [] } : await readContextLines(ctx.path, ctx.size);
   warnings.addAll(context.warnings);
-  const wire = await readLinesCompanion(join(folder, 'wire.jsonl'), folder);
+  const wire = wireOnly ? { value: await readJsonLines(ctx.path), file: primarySourceFile(ctx) } : await readLinesCompanion(join(folder, 'wire.jsonl'), folder);
+  const wireFileIndex = wireOnly ? 0 : 1;
   const side = await readObjectCompanion(join(folder, layout.kind === 'cli' ? 'state.json' : 'meta.json'), folder);
   for (const c of [wire, side]) if (c && 'problem' in c) warnings.add('bad_companion', `The session's ${c.problem}; it was read without it.`);
   const sourceFiles: SourceFile[] = [primarySourceFile(ctx)];
   const wireRead = wire && 'value' in wire ? wire : null;
   if (wireRead) {
-    sourceFiles.push(wireRead.file);
+    if (!wireOnly) sourceFiles.push(wireRead.file);
     warnings.addAll(wireRead.value.warnings);
   }
   const sideRead = side && 'value' in side ? side : null;
@@ -51,21 +54,26 @@ export async function readKimiCliSession(ctx: DocumentContext, layout: CliLayout
   readContext(contextState, context.records);
   let state = contextState;
   if (fromWire) {
-    state = newKimiState(warnings, 1);
+    state = newKimiState(warnings, wireFileIndex);
     readWire(state, wireRead.value.records);
     state.systemPrompt = contextState.systemPrompt;
     state.cwd = contextState.cwd;
     state.contextTokens ??= contextState.contextTokens;
   } else if (wireRead) {
     // A wire of bare markers still says when the turns happened and whether one is open.
-    const markers = newKimiState(new WarningList(), 1);
+    const markers = newKimiState(new WarningList(), wireFileIndex);
     readWire(markers, wireRead.value.records);
     Object.assign(state, { firstTimestamp: markers.firstTimestamp, lastTimestamp: markers.lastTimestamp, turns: markers.turns, openTurn: markers.openTurn });
     state.extra.wireProtocol = markers.extra.wireProtocol;
     datePrompts(state, markers.turnTimes);
   }
   if (state.messages.length === 0 && context.records.length === 0) {
-    throw new UnreadableError('empty_file', 'The context file is empty (kimi-cli empties it on /clear) and no wire.jsonl beside it holds the conversation.');
+    throw new UnreadableError(
+      'empty_file',
+      wireOnly
+        ? 'This wire.jsonl holds no conversation, and no context.jsonl lies beside it.'
+        : 'The context file is empty (kimi-cli empties it on /clear) and no wire.jsonl beside it holds the conversation.',
+    );
   }
 
   const meta = sideRead?.value ?? {};
@@ -73,7 +81,13 @@ export async function readKimiCliSession(ctx: DocumentContext, layout: CliLayout
   if (meta.archived === true) extra.archived = true;
   if (typeof meta.archived_at === 'number') extra.archivedAt = new Date(meta.archived_at * 1000).toISOString();
   if (fromWire) extra.readFrom = 'wire.jsonl';
-  const children = layout.kind === 'cli' ? await foldersWith(join(folder, 'subagents'), 'context.jsonl') : [];
+  // Sub-agent folders with a context, or (older ones) a wire alone.
+  const children =
+    layout.kind === 'cli'
+      ? [
+          ...new Set([...(await foldersWith(join(folder, 'subagents'), 'context.jsonl')), ...(await foldersWith(join(folder, 'subagents'), 'wire.jsonl'))]),
+        ].sort()
+      : [];
   if (layout.kind === 'cli-subagent') {
     for (const key of ['subagent_type', 'status', 'description']) if (text(meta[key])) extra[key] = meta[key];
     const spec = meta.launch_spec;

@@ -2,13 +2,20 @@
 import { describe, expect, it } from 'vitest';
 import { claimsKimi, isKimiCompanion, kimiLayoutOf } from './kimi-paths.ts';
 import { kimiReader } from './kimi.ts';
+import { isShadowedTwin } from '../../catalogue/walk-rules.ts';
 
 const CLI = '/home/u/.kimi/sessions/3f2a9c41d5b6e7f8091a2b3c4d5e6f70/1b7c';
 const CODE = '/home/u/.kimi-code/sessions/wd_app_0123456789ab/session_9eb1';
 
 describe('kimiLayoutOf', () => {
-  it('takes context.jsonl as the kimi-cli session, so a folder is listed once', () => {
+  it('takes context.jsonl as the kimi-cli session, and an older folder’s lone wire.jsonl (left to the context beside it)', () => {
     expect(kimiLayoutOf(`${CLI}/context.jsonl`)).toEqual({ kind: 'cli', sessionDir: CLI, sessionId: '1b7c' });
+    expect(kimiLayoutOf(`${CLI}/wire.jsonl`)).toEqual({ kind: 'cli', sessionDir: CLI, sessionId: '1b7c' });
+    expect(kimiLayoutOf(`${CLI}/subagents/a1/wire.jsonl`)).toEqual({ kind: 'cli-subagent', sessionDir: CLI, sessionId: '1b7c', agentId: 'a1' });
+    expect(isShadowedTwin('wire.jsonl', (n) => n === 'context.jsonl', CLI)).toBe(true);
+    expect(isShadowedTwin('wire.jsonl', () => false, CLI)).toBe(false);
+    // A Kimi Code agent's wire is its session whatever lies beside it.
+    expect(isShadowedTwin('wire.jsonl', (n) => n === 'context.jsonl', `${CODE}/agents/main`)).toBe(false);
     // KIMI_SHARE_DIR elsewhere: the work-dir folder is still an MD5.
     expect(claimsKimi('/data/kimi/sessions/3f2a9c41d5b6e7f8091a2b3c4d5e6f70/1b7c/context.jsonl')).toBe(true);
   });
@@ -20,12 +27,10 @@ describe('kimiLayoutOf', () => {
   });
 
   it.each([
-    `${CLI}/wire.jsonl`,
     `${CLI}/state.json`,
     `${CLI}/context_1.jsonl`,
     // kimi-cli's temp file while it prepends a system prompt.
     `${CLI}/context.tmp`,
-    `${CLI}/subagents/a1/wire.jsonl`,
     `${CLI}/subagents/a1/meta.json`,
     `${CODE}/state.json`,
     '/home/u/.kimi-code/session_index.jsonl',

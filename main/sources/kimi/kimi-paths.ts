@@ -29,10 +29,14 @@ function codeSession(sessionDir: string): boolean {
   return basename(sessionDir).length > 0 && isSessionsBucket(dirname(sessionDir), '.kimi-code', CODE_WORK_DIR);
 }
 
+/**
+ * kimi-cli's `context.jsonl` (or, in an older session folder that has none, its `wire.jsonl`: left to the context
+ * while both exist, catalogue/walk-rules.ts) and Kimi Code's `agents/<id>/wire.jsonl`.
+ */
 export function kimiLayoutOf(absPath: string): KimiLayout | null {
   const name = basename(absPath);
   const dir = dirname(absPath);
-  if (name === 'context.jsonl') {
+  if (name === 'context.jsonl' || (name === 'wire.jsonl' && basename(dirname(dir)) !== 'agents')) {
     if (cliSession(dir)) return { kind: 'cli', sessionDir: dir, sessionId: basename(dir) };
     const sessionDir = dirname(dirname(dir));
     if (basename(dirname(dir)) === 'subagents' && cliSession(sessionDir)) {
@@ -52,8 +56,8 @@ export function claimsKimi(absPath: string): boolean {
 }
 
 /**
- * Kimi's files beside a session that are not sessions: kimi-cli's wire.jsonl, state.json, rotated context_<n>.jsonl
- * and sub-agent meta.json; Kimi Code's state.json and root session_index.jsonl.
+ * Kimi's files beside a session that are not sessions: kimi-cli's state.json, rotated context_<n>.jsonl and sub-agent
+ * meta.json; Kimi Code's state.json and root session_index.jsonl.
  */
 export function isKimiCompanion(absPath: string): boolean {
   if (claimsKimi(absPath)) return false;

@@ -6,6 +6,7 @@ import type { Session } from '../../../shared/session.ts';
 import { countToolCalls } from '../../../shared/summarize.ts';
 import { samplesDir } from '../../test-support/samples.ts';
 import { valid } from '../../test-support/reader-checks.ts';
+import { walkFiles } from '../../catalogue/walk.ts';
 import { kimiReader, readKimiFile } from './kimi.ts';
 
 const base = join(samplesDir, 'kimi');
@@ -20,8 +21,11 @@ async function read(rel: string): Promise<Session> {
 const shape = (s: Session) => s.messages.map((m) => `${m.role}:${m.parts.map((p) => p.type).join('+')}`);
 
 describe('Kimi samples', () => {
-  it('lists each session folder once: context.jsonl is the session, wire.jsonl and state.json are read through it', () => {
-    for (const name of ['wire.jsonl', 'state.json']) expect(kimiReader.claims(join(base, '.kimi/sessions/project-hash/session-1', name))).toBe(false);
+  it('lists each session folder once: context.jsonl is the session, wire.jsonl (left to it) and state.json are read through it', async () => {
+    expect(kimiReader.claims(join(base, '.kimi/sessions/project-hash/session-1', 'state.json'))).toBe(false);
+    const found: string[] = [];
+    for await (const path of walkFiles(join(base, '.kimi'), (p) => kimiReader.claims(p))) found.push(path.slice(base.length + 1));
+    expect(found.sort()).toEqual(['.kimi/sessions/project-hash/session-1/context.jsonl', '.kimi/sessions/project-hash/session-2/context.jsonl']);
     expect(kimiReader.claims(join(base, CODE, 'state.json'))).toBe(false);
   });
 

@@ -114,6 +114,33 @@ describe('kimi-cli', () => {
     ]);
   });
 
+  it('reads an older session folder that holds only its wire.jsonl, and says why when that wire holds no conversation', async () => {
+    const dir = join(home, '.kimi/sessions/3f2a9c41d5b6e7f8091a2b3c4d5e6f70/wire-only');
+    const path = put(
+      join(dir, 'wire.jsonl'),
+      jsonl(
+        { type: 'metadata', protocol_version: '1.3' },
+        wire(0, 'TurnBegin', { user_input: 'Where is the registry?' }),
+        wire(1, 'StepBegin', { n: 1 }),
+        wire(2, 'ContentPart', { type: 'text', text: 'In src/providers.' }),
+        wire(2, 'StatusUpdate', { token_usage: { input_other: 40, output: 8 } }),
+        wire(3, 'TurnEnd'),
+      ),
+    );
+    const s = await read(path);
+    expect([s.key, s.status, s.formatVersion, shape(s)]).toEqual(['kimi:wire-only', 'closed', '1.3', ['user:text', 'assistant:text']]);
+    // The wire is the session's one file: messages point into it.
+    expect(s.sourceFiles.map((f) => [f.path, f.role])).toEqual([[path, 'primary']]);
+    expect(s.messages[1]?.origin).toEqual({ fileIndex: 0, line: 4, pointer: null });
+    expect(s.usage).toMatchObject({ input: 40, output: 8 });
+
+    const markers = put(join(home, '.kimi/sessions/3f2a9c41d5b6e7f8091a2b3c4d5e6f70/markers-only/wire.jsonl'), jsonl(wire(0, 'TurnBegin'), wire(1, 'TurnEnd')));
+    expect(await failure(() => readKimiFile(markers))).toMatchObject({
+      code: 'empty_file',
+      message: 'This wire.jsonl holds no conversation, and no context.jsonl lies beside it.',
+    });
+  });
+
   it('reads the context when the wire has only markers: checkpoints are not prompts, tool calls keep their arguments', async () => {
     const dir = join(home, '.kimi/sessions/3f2a9c41d5b6e7f8091a2b3c4d5e6f70/ctx-only');
     const path = put(
