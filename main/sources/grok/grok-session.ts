@@ -51,9 +51,37 @@ function isRunning(folder: GrokFolder, messages: Message[], lastOwn: string | nu
   return !(last?.role === 'assistant' && !last.parts.some((p) => p.type === 'tool_call'));
 }
 
+/**
+ * A folder without its transcript: the first prompt summary.json recorded, as the one message there is to show (as
+ * agentsview does), marked as taken from the summary.
+ */
+function summaryPrompt(summary: GrokSummary): Message[] | null {
+  const text = summary.firstPrompt?.trim();
+  if (!text) return null;
+  return [
+    {
+      id: 'summary-first-prompt',
+      role: 'user',
+      timestamp: summary.createdAt,
+      model: null,
+      usage: null,
+      cost: null,
+      parts: [{ type: 'text', text }],
+      agentId: null,
+      origin: { fileIndex: 0, line: null, pointer: null },
+      annotations: { from: 'summary.json' },
+    },
+  ];
+}
+
 function warnAbout(history: GrokHistory | null, folder: GrokFolder, warnings: WarningList): void {
-  if (folder.historyProblem) warnings.add('transcript_unreadable', `chat_history.jsonl cannot be read (${folder.historyProblem}); only the summary is shown.`);
-  else if (!folder.history) warnings.add('transcript_missing', 'The session folder has no chat_history.jsonl; only the summary is shown.');
+  if (folder.historyProblem)
+    warnings.add(
+      'transcript_unreadable',
+      `chat_history.jsonl cannot be read (${folder.historyProblem}); only the summary (and the first prompt it recorded) is shown.`,
+    );
+  else if (!folder.history)
+    warnings.add('transcript_missing', 'The session folder has no chat_history.jsonl; only the summary (and the first prompt it recorded) is shown.');
   if (!history) return;
   for (const [type, n] of history.unknownTypes) warnings.add('unknown_record_type', `Unknown Grok chat_history row "${type}" (${plural(n, 'row')}) ignored.`);
   warnMissingContent(warnings, 'A Grok chat_history row', { count: history.empty });
@@ -77,7 +105,7 @@ export function buildGrokSession(folder: GrokFolder): Session {
     history = readGrokHistory(folder.history.records, sourceFiles.length, warnings);
     sourceFiles.push(folder.history.file);
   }
-  const messages = history?.messages ?? [];
+  const messages = history?.messages ?? summaryPrompt(summary) ?? [];
   let usage = null;
   let cost = null;
   if (folder.updates) {

@@ -233,6 +233,15 @@ describe('Grok session folders', () => {
     const s = valid(await readGrokFolder(lonely));
     expect([s.title, s.messages.length]).toEqual(['Only a summary', 0]);
     expect(s.warnings.map((w) => w.code).sort()).toEqual(['id_mismatch', 'transcript_missing']);
+    // The first prompt the summary recorded is shown (agentsview's grok.go does the same), marked as from the summary.
+    const prompted = folder('019f7000-0000-7000-8000-000000000011', {
+      'summary.json': JSON.stringify({ info: { id: '019f7000-0000-7000-8000-000000000011' }, created_at: iso(T0), firstPrompt: 'Audit the parser' }),
+    });
+    const p = valid(await readGrokFolder(prompted));
+    expect([p.title, p.messages.map((m) => [m.role, m.timestamp, m.parts, m.annotations])]).toEqual([
+      'Audit the parser',
+      [['user', iso(T0), [{ type: 'text', text: 'Audit the parser' }], { from: 'summary.json' }]],
+    ]);
     const empty = folder('019f7000-0000-7000-8000-00000000000f', {
       'summary.json': JSON.stringify({ info: { id: '019f7000-0000-7000-8000-00000000000f' }, created_at: iso(T0) }),
       'chat_history.jsonl': '',
