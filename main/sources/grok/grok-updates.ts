@@ -167,7 +167,12 @@ export async function readGrokUpdates(path: string): Promise<GrokUpdates> {
     }
     const params = record && isRecord(record.params) ? record.params : record;
     const update = params && isRecord(params.update) ? params.update : null;
-    if (!record || !update || typeof update.sessionUpdate !== 'string') continue;
+    if (!record || !update) continue;
+    if (typeof update.sessionUpdate !== 'string') {
+      // A usage payload that names no kind of update is still a turn's tokens (agentsview reads every params.update.usage).
+      if (isRecord(update.usage)) addTurn(turnUsage(update, epochIso(record.timestamp)));
+      continue;
+    }
     const at = epochIso(record.timestamp);
     const kind = update.sessionUpdate;
     if (at) out.lastAt = at;

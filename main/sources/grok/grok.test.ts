@@ -291,6 +291,24 @@ describe('Grok updates.jsonl', () => {
     expect(u.toolStatus.get('big')).toBe('failed');
     expect([u.lastKind, u.lastAt]).toEqual(['tool_call_update', iso(T0 + 2)]);
   });
+
+  it('counts a usage payload whose update names no kind as a turn’s tokens', async () => {
+    const path = join(base, 'updates-unnamed.jsonl');
+    writeFileSync(
+      path,
+      jsonl(
+        update(T0, { prompt_id: 'p1', usage: { inputTokens: 30, outputTokens: 3 } }),
+        update(T0 + 5, { sessionUpdate: 'turn_completed', prompt_id: 'p2', usage: { inputTokens: 40, outputTokens: 4 } }),
+        update(T0 + 6, { note: 'no usage, no kind' }),
+      ),
+    );
+    const u = await readGrokUpdates(path);
+    expect(u.turns.map((t) => [t.promptId, t.usage.input, t.usage.output])).toEqual([
+      ['p1', 30, 3],
+      ['p2', 40, 4],
+    ]);
+    expect([u.lastKind, u.lastAt]).toEqual(['turn_completed', iso(T0 + 5)]);
+  });
 });
 
 describe('Grok paths', () => {
