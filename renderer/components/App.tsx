@@ -4,7 +4,7 @@
  *   filter (the search box), search-help, sort, search-stats, search-problem, facet (data-filter), row-snippet,
  *   facets-toggle, status-bar, index-progress, session-list, session-row (data-key, data-unreadable="true"), session-title, child-count,
  *   detail (data-key), detail-title, detail-branch, detail-outcome, detail-error, unreadable-reason,
- *   usage-totals, warning-badge, extra-facts, parent-link, subagents, subagent (data-key),
+ *   usage-totals, warning-badge, extra-facts, parent-link, fork-link, fork-origin, subagents, subagent (data-key),
  *   message (data-role, data-agent, data-search-target on the message a search result opened at), tool-card (data-status ok|error|pending),
  *   thinking (data-redacted), compaction, agent-group (data-agent), raw-record,
  *   find-bar, find-count, operation (data-type), op-node (data-depth, data-status ok|failed|running|unknown),

@@ -5,7 +5,7 @@ import { formatCost, formatCount, formatLabel, formatTimestamp, formatUsage } fr
 import { sessionTotals } from '../session-totals.ts';
 import { withSubAgents } from '../subagent-totals.ts';
 import { useAppStore } from '../store/store-context.ts';
-import { ParentLink, SubAgents } from './transcript/SubAgents.tsx';
+import { ForkLink, ParentLink, SubAgents } from './transcript/SubAgents.tsx';
 import { VaultActions } from './vault/VaultActions.tsx';
 import { BundleShareButton } from './bundle/BundleButtons.tsx';
 
@@ -93,6 +93,9 @@ export function DetailHeader({ session, onShowWarnings }: { session: Session; on
   return (
     <header className="detail-header">
       {session.parentKey && <ParentLink parentKey={session.parentKey} />}
+      {!session.parentKey && typeof session.extra.forkedFrom === 'string' && session.extra.forkedFrom.includes(':') && (
+        <ForkLink forkedFrom={session.extra.forkedFrom} />
+      )}
       <div className="detail-title-line">
         <h1 data-testid="detail-title">{session.title}</h1>
         <span className={`badge format format-${session.format}`}>

@@ -101,7 +101,7 @@ describe('Grok samples', () => {
     expect(s.messages[5]!.annotations).toEqual({ interjection: true });
     expect(s.project).toEqual({ path: '/workspace/grok-worktrees/parser-audit', name: 'parser-audit', branch: 'feature/parser-audit', headCommit: null });
     expect(s.extra).toMatchObject({
-      forkedFrom: '019f5000-0000-7000-8000-000000000000',
+      forkedFrom: 'grok:019f5000-0000-7000-8000-000000000000',
       sourceWorkspace: '/workspace/agentsview',
       signals: { turnCount: 2, contextTokensUsed: 12000 },
     });

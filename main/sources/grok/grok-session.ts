@@ -133,7 +133,7 @@ export function buildGrokSession(folder: GrokFolder): Session {
   if (summary.sandboxProfile) extra.sandboxProfile = summary.sandboxProfile;
   if (summary.sourceWorkspaceDir && summary.sourceWorkspaceDir !== path) extra.sourceWorkspace = summary.sourceWorkspaceDir;
   // A parent that is no sub-agent link is the session this one was forked from (/fork, --fork-session).
-  if (summary.parentSessionId && !isSubagent) extra.forkedFrom = summary.parentSessionId;
+  if (summary.parentSessionId && !isSubagent) extra.forkedFrom = grokKey(summary.parentSessionId);
   if (folder.parent?.subagentType) extra.subagentType = folder.parent.subagentType;
   const kids = folder.children.flatMap((c) =>
     c.link?.subagentType || c.link?.description ? [{ id: c.id, type: c.link.subagentType, description: c.link.description }] : [],

@@ -246,4 +246,10 @@ describe('buildPiSession', () => {
     const s = read([header, msg(user('hi'))], { format: 'openclaw', archived: { reason: 'deleted', at: '2026-02-01T10:00:00.000Z' } });
     expect([s.key, s.status, s.closedAt, s.outcome?.status]).toEqual(['openclaw:S', 'closed', '2026-02-01T10:00:00.000Z', 'deleted']);
   });
+
+  it('names the session a branched one came from by its key, whether the header gives its file or its id', () => {
+    const fromFile = read([{ ...header, parentSession: '/home/u/.pi/agent/sessions/--app--/2026-01-01T00-00-00-000Z_P1.jsonl' }, msg(user('hi'))]);
+    const fromId = read([{ ...header, branchedFrom: 'P2' }, msg(user('hi'))]);
+    expect([fromFile.extra.forkedFrom, fromId.extra.forkedFrom]).toEqual(['pi:P1', 'pi:P2']);
+  });
 });

@@ -8,6 +8,7 @@ import type { JsonLine } from '../jsonl.ts';
 import { UnreadableError } from '../types.ts';
 import { activeBranch, type PiBranch } from './pi-branch.ts';
 import { splitPiFile, type PiFile } from './pi-entries.ts';
+import { fileIdOf } from './pi-paths.ts';
 import { isFinalAnswer } from './pi-message.ts';
 import { readTranscript } from './pi-transcript.ts';
 import type { PiTranscript } from './pi-transcript-state.ts';
@@ -73,7 +74,8 @@ function buildExtra(file: PiFile, branch: PiBranch, t: PiTranscript, opts: PiSes
   const extra: Record<string, unknown> = {};
   const header = file.header;
   if (header?.version !== null && header?.version !== undefined) extra.version = header.version;
-  if (header?.forkedFrom) extra.forkedFrom = header.forkedFrom;
+  // The session this one was branched from: Pi records its file's path (or its id); kept as that session's key.
+  if (header?.forkedFrom) extra.forkedFrom = `${opts.format}:${/[\\/]|\.jsonl$/.test(header.forkedFrom) ? fileIdOf(header.forkedFrom) : header.forkedFrom}`;
   const offMessages = branch.offBranch.filter((e) => e.type === 'message').length;
   if (branch.offBranch.length) extra.otherBranches = { entries: branch.offBranch.length, messages: offMessages };
   if (t.compactions) extra.compactions = t.compactions;

@@ -1,4 +1,4 @@
-// Sub-agent sessions of the open session (clickable), and the way back from a sub-agent to its parent.
+// Sub-agent sessions of the open session (clickable), the way back from a sub-agent to its parent, and from a fork to the session it was forked from.
 import { useEffect } from 'react';
 import type { Session } from '../../../shared/session.ts';
 import { formatCount, formatLabel } from '../../format.ts';
@@ -60,6 +60,34 @@ export function ParentLink({ parentKey }: { parentKey: string }) {
   return (
     <button type="button" className="link-button parent-link" data-testid="parent-link" onClick={() => void openSession(parentKey)}>
       ← Sub-agent of {parent?.title ?? parentKey}
+    </button>
+  );
+}
+
+/**
+ * The session this one was forked or branched from (`extra.forkedFrom`, a session key): a link once it is found in
+ * the library, its key as plain text while it is not (a fork of a session that is gone, or never read here).
+ */
+export function ForkLink({ forkedFrom }: { forkedFrom: string }) {
+  const origin = useAppStore((s) => s.related[forkedFrom] ?? s.sessions.find((x) => x.key === forkedFrom));
+  const related = useAppStore((s) => s.related);
+  const loadRelated = useAppStore((s) => s.loadRelated);
+  const openSession = useAppStore((s) => s.openSession);
+  const known = origin !== undefined;
+
+  useEffect(() => {
+    if (!known) void loadRelated([forkedFrom]);
+  }, [known, forkedFrom, loadRelated, related]);
+
+  if (!origin)
+    return (
+      <p className="muted fork-origin" data-testid="fork-origin">
+        Forked from {forkedFrom} (not in the library)
+      </p>
+    );
+  return (
+    <button type="button" className="link-button parent-link" data-testid="fork-link" onClick={() => void openSession(forkedFrom)}>
+      ← Forked from {origin.title}
     </button>
   );
 }

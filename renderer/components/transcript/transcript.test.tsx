@@ -226,4 +226,14 @@ describe('Detail header', () => {
     expect(html).toContain('← Sub-agent of The parent task');
     expect(html).not.toContain('data-testid="subagents"');
   });
+
+  it('links a forked session to the session it was forked from once that is in the library, and names it plainly when not', () => {
+    const s = { ...transcriptSession(), extra: { forkedFrom: 'codex:origin' } };
+    const origin = summary({ key: 'codex:origin', format: 'codex', title: 'The first attempt' });
+    const linked = render(<Detail />, { open: opened(s), sessions: [origin] });
+    expect(linked).toMatch(/<button[^>]*data-testid="fork-link"[^>]*>← Forked from The first attempt<\/button>/);
+    const gone = render(<Detail />, { open: opened(s), sessions: [] });
+    expect(gone).not.toContain('data-testid="fork-link"');
+    expect(gone).toContain('Forked from codex:origin (not in the library)');
+  });
 });
