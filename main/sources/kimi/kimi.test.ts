@@ -192,6 +192,23 @@ describe('kimi-cli', () => {
 });
 
 describe('Kimi Code', () => {
+  it('reads a kimi-cli wire (protocol 1.3 events) lying in an agent folder as that wire, keyed as the agent', async () => {
+    const session = join(home, '.kimi-code/sessions/wd_app_0123456789ab/session_wire13');
+    const events = jsonl(
+      { type: 'metadata', protocol_version: '1.3' },
+      wire(0, 'TurnBegin', { user_input: 'List the providers' }),
+      wire(1, 'StepBegin', { n: 1 }),
+      wire(2, 'ContentPart', { type: 'text', text: 'Two: kimi and echo.' }),
+      wire(3, 'TurnEnd'),
+    );
+    const main = put(join(session, 'agents/main/wire.jsonl'), events);
+    const helper = put(join(session, 'agents/explore-1/wire.jsonl'), events);
+    const s = await read(main);
+    expect([s.key, s.formatVersion, shape(s), s.messages[1]?.origin?.fileIndex]).toEqual(['kimi:session_wire13', '1.3', ['user:text', 'assistant:text'], 0]);
+    const sub = await read(helper);
+    expect([sub.key, sub.parentKey, shape(sub)]).toEqual(['kimi:session_wire13/explore-1', 'kimi:session_wire13', ['user:text', 'assistant:text']]);
+  });
+
   const session = join(home, '.kimi-code/sessions/wd_app_0123456789ab/session_5c1e');
   const op = (time: number, type: string, rest: Record<string, unknown> = {}) => ({ type, ...rest, time: T * 1000 + time });
   const loop = (time: number, event: Record<string, unknown>) => op(time, 'context.append_loop_event', { event });

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Session } from '../../../shared/session.ts';
 import { statPath } from '../file-bytes.ts';
 import { readHead } from '../head.ts';
-import { readJsonLines } from '../jsonl.ts';
+import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { shellArg } from '../shell-quote.ts';
 import { UnreadableError, type SourceReader } from '../types.ts';
 import { readKimiCliSession } from './kimi-cli.ts';
@@ -21,6 +21,14 @@ async function looseLayout(absPath: string): Promise<KimiLayout> {
     : { kind: 'cli', sessionDir: dirname(absPath), sessionId: id };
 }
 
+/** kimi-cli's wire protocol: events as `{timestamp, message: {type, payload}}` (after an optional metadata line). */
+function isWireProtocol(records: readonly JsonLine[]): boolean {
+  return records.slice(0, 20).some(({ value }) => {
+    const message = (value as { message?: unknown } | null)?.message;
+    return typeof message === 'object' && message !== null && typeof (message as { type?: unknown }).type === 'string';
+  });
+}
+
 export async function readKimiFile(absPath: string, now = Date.now()): Promise<Session> {
   let info;
   try {
@@ -34,6 +42,14 @@ export async function readKimiFile(absPath: string, now = Date.now()): Promise<S
   const base = { path: absPath, size: info.size, mtimeMs: info.mtimeMs };
   if (layout.kind !== 'code') return readKimiCliSession({ ...base, warnings: [] }, layout, now);
   const { records, warnings } = await readJsonLines(absPath);
+  if (!isKimiJournal(records.slice(0, 20).map((r) => r.value as Record<string, unknown>)) && isWireProtocol(records)) {
+    // A kimi-cli wire (its `TurnBegin`/`ContentPart` events) in Kimi Code's agent folder: read as that wire, keyed as the agent.
+    const asCli: KimiLayout =
+      layout.agentId === 'main'
+        ? { kind: 'cli', sessionDir: layout.sessionDir, sessionId: layout.sessionId }
+        : { kind: 'cli-subagent', sessionDir: layout.sessionDir, sessionId: layout.sessionId, agentId: layout.agentId };
+    return readKimiCliSession({ ...base, warnings }, asCli, now);
+  }
   return readKimiCodeAgent({ ...base, warnings }, records, layout, now);
 }
 
