@@ -3,10 +3,11 @@ import { warnMissingContent } from '../missing-content.ts';
 import { basename } from 'node:path';
 import { ACTIVE_WINDOW_MS } from '../../../shared/activity.ts';
 import type { Message, Session, SourceFile } from '../../../shared/session.ts';
-import { primarySourceFile, titleFromText, WarningList, type DocumentContext } from '../coerce.ts';
+import { lastSegment, primarySourceFile, titleFromText, WarningList, type DocumentContext } from '../coerce.ts';
 import { textOf } from '../claude-code/claude-code-blocks.ts';
 import type { JsonLine } from '../jsonl.ts';
 import type { BrainArtifacts } from './antigravity-artifacts.ts';
+import { workspaceOf, type PromptLog } from './antigravity-history.ts';
 import { readSteps, type AntigravityConversation } from './antigravity-steps.ts';
 
 export interface AntigravityContext extends DocumentContext {
@@ -16,6 +17,11 @@ export interface AntigravityContext extends DocumentContext {
   brain: BrainArtifacts;
   /** transcript_full.jsonl beside the transcript, when the records were read from it (the same steps, unclipped). */
   full?: SourceFile | null;
+  /**
+   * The CLI's prompt log (history.jsonl), which names each conversation's workspace. It holds every conversation's
+   * prompts, so it is not one of this session's files (a shared session must not carry the others).
+   */
+  promptLog?: PromptLog | null;
 }
 
 function plural(n: number, word: string): string {
@@ -53,14 +59,19 @@ export function parseAntigravity(records: readonly JsonLine[], ctx: AntigravityC
   const id = ctx.conversationId ?? basename(ctx.path).replace(/\.jsonl$/, '');
   const extra: Record<string, unknown> = {};
   if (conv.historyMarkers) extra.historyMarkers = conv.historyMarkers;
+  const prompt = conv.messages.find((m) => m.role === 'user' && textOf(m.parts).trim() !== '');
+  const workspace =
+    ctx.promptLog && ctx.conversationId
+      ? workspaceOf(ctx.promptLog, ctx.conversationId, prompt ? textOf(prompt.parts) : null, prompt?.timestamp ?? null)
+      : null;
   return {
     key: `antigravity:${id}`,
     id,
     format: 'antigravity',
     formatVersion: null,
     title: titleFromText(firstPrompt(conv.messages)) ?? `Antigravity conversation ${id.slice(0, 8)}`,
-    // The transcript names no working directory; tool arguments name files, not the project.
-    project: { path: null, name: null, branch: null, headCommit: null },
+    // The transcript names no working directory (tool arguments name files, not the project): the prompt log does.
+    project: { path: workspace, name: workspace ? lastSegment(workspace) : null, branch: null, headCommit: null },
     createdAt: conv.firstAt,
     updatedAt: conv.lastAt,
     closedAt: null,

@@ -190,6 +190,49 @@ describe('Antigravity full transcript', () => {
   });
 });
 
+describe('Antigravity prompt log', () => {
+  // The log's line shape (display, timestamp in ms, workspace, conversationId) as jhlee0409/claude-code-history-viewer's
+  // antigravity_cli.rs documents it; the matching of lines without a conversation id as kenn-io/agentsview's does.
+  it('takes the project from the workspace history.jsonl names for the conversation, or from the one unnamed line with its first prompt', async () => {
+    const cliHome = join(home, 'log-home', '.gemini', 'antigravity-cli');
+    const at = '2026-06-26T21:16:16Z';
+    const transcriptOf = (id: string, prompt: string) => {
+      const logs = join(cliHome, 'brain', id, '.system_generated', 'logs');
+      mkdirSync(logs, { recursive: true });
+      const path = join(logs, 'transcript.jsonl');
+      writeFileSync(
+        path,
+        JSON.stringify({ step_index: 0, source: 'USER_EXPLICIT', type: 'USER_INPUT', status: 'DONE', created_at: at, content: prompt }) + '\n',
+      );
+      return path;
+    };
+    const ms = Date.parse(at);
+    mkdirSync(cliHome, { recursive: true });
+    writeFileSync(
+      join(cliHome, 'history.jsonl'),
+      [
+        { display: 'Fix the parser', timestamp: ms, workspace: '/work/parser', conversationId: 'named-1' },
+        { display: 'Fix the parser again', timestamp: ms + 5000, workspace: '/work/elsewhere', conversationId: 'named-1' },
+        { display: 'Tidy   the README', timestamp: ms + 2000, workspace: '/work/docs' },
+        { display: 'Tidy the readme', timestamp: ms + 120_000, workspace: '/work/too-late' },
+        { display: 'Same words twice', timestamp: ms + 1000, workspace: '/work/a' },
+        { display: 'Same words twice', timestamp: ms - 1000, workspace: '/work/b' },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n') + '\nnot json\n',
+    );
+    const named = valid(await readAntigravityFile(transcriptOf('named-1', 'Fix the parser')));
+    expect(named.project).toEqual({ path: '/work/parser', name: 'parser', branch: null, headCommit: null });
+    const matched = valid(await readAntigravityFile(transcriptOf('unnamed-2', 'Tidy the README')));
+    expect(matched.project.path).toBe('/work/docs');
+    // Two lines fit equally well: no project rather than a guess.
+    const tied = valid(await readAntigravityFile(transcriptOf('unnamed-3', 'Same words twice')));
+    expect(tied.project.path).toBeNull();
+    // The log is not one of the conversation's files: it holds every other conversation's prompts too.
+    expect(named.sourceFiles.map((f) => f.role)).toEqual(['primary']);
+  });
+});
+
 describe('Antigravity paths', () => {
   it.each([
     ['/home/u/.gemini/antigravity-cli/brain/00000000-0000-4000-8000-00000000a902/.system_generated/logs/transcript.jsonl', true],

@@ -7,6 +7,7 @@ import { readJsonLines } from '../jsonl.ts';
 import { shellArg } from '../shell-quote.ts';
 import { UnreadableError, type SourceReader } from '../types.ts';
 import { brainArtifacts } from './antigravity-artifacts.ts';
+import { promptLogOf } from './antigravity-history.ts';
 import { antigravityCompanion, antigravityRoots, claimsAntigravity, conversationDirOf } from './antigravity-layout.ts';
 import { parseAntigravity } from './antigravity-session.ts';
 
@@ -42,6 +43,7 @@ export async function readAntigravityFile(absPath: string, now = Date.now()): Pr
   const full = conversationDir && basename(absPath) !== 'transcript_full.jsonl' ? await fullTranscript(absPath) : null;
   const { records, warnings } = full?.read ?? (await readJsonLines(absPath));
   const brain = conversationDir ? await brainArtifacts(conversationDir) : { artifacts: [], files: [] };
+  const promptLog = conversationDir ? await promptLogOf(conversationDir) : null;
   return parseAntigravity(records, {
     path: absPath,
     size: info.size,
@@ -51,6 +53,7 @@ export async function readAntigravityFile(absPath: string, now = Date.now()): Pr
     brain,
     conversationId: conversationDir ? basename(conversationDir) : null,
     full: full?.file ?? null,
+    promptLog,
   });
 }
 
