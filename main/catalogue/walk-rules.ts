@@ -21,6 +21,8 @@ export function isSkippedDir(name: string): boolean {
  *   conversation and reads the full one in;
  * - `wire.jsonl` beside `context.jsonl` in a kimi-cli session folder: the context holds the session and reads the wire
  *   in; an older session folder has the wire alone. (Kimi Code's `agents/<id>/wire.jsonl` is a session of its own.)
+ * - `ui_messages.json` beside `api_conversation_history.json` in a Cline, Roo Code or Kilo Code `tasks/<id>/` folder: the
+ *   history holds the task and reads the UI messages in (tokens, cost, times); a task without its history has them alone.
  * `dir` is the folder both lie in.
  */
 const TWIN_RULES: ReadonlyArray<{ holder(name: string, dir: string): string | null; shadowed(name: string, dir: string): string | null }> = [
@@ -47,7 +49,17 @@ const TWIN_RULES: ReadonlyArray<{ holder(name: string, dir: string): string | nu
     holder: (name, dir) => (name === 'wire.jsonl' && !isKimiCodeAgent(dir) ? 'context.jsonl' : null),
     shadowed: (name, dir) => (name === 'context.jsonl' && !isKimiCodeAgent(dir) ? 'wire.jsonl' : null),
   },
+  {
+    holder: (name, dir) => (name === 'ui_messages.json' && isTaskFolder(dir) ? 'api_conversation_history.json' : null),
+    shadowed: (name, dir) => (name === 'api_conversation_history.json' && isTaskFolder(dir) ? 'ui_messages.json' : null),
+  },
 ];
+
+/** A Cline-family task folder (`<extension id>/tasks/<taskId>`), whose UI messages are read with its history. */
+function isTaskFolder(dir: string): boolean {
+  const parts = dir.split(/[\\/]+/).filter((p) => p.length > 0);
+  return parts.length >= 3 && parts.at(-2) === 'tasks';
+}
 
 /** A Kimi Code agent's folder (`<session>/agents/<id>`), whose wire.jsonl is the session whatever lies beside it. */
 function isKimiCodeAgent(dir: string): boolean {
@@ -58,7 +70,7 @@ function isKimiCodeAgent(dir: string): boolean {
 
 /** Whether a file of this name may have a holder twin: the walk gathers a folder's names only once one is found there. */
 function mayHaveHolder(name: string): boolean {
-  return name.endsWith('.jsonl') || name.endsWith('.jsonl.zst') || name.endsWith('.txt');
+  return name.endsWith('.jsonl') || name.endsWith('.jsonl.zst') || name.endsWith('.txt') || name === 'ui_messages.json';
 }
 
 /**

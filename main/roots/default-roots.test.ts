@@ -30,6 +30,8 @@ describe('defaultRootCandidates', () => {
       'goose',
       'amp',
       'codebuff',
+      'cline',
+      'roo-code',
       'vibe',
       'kilo',
       'devin',

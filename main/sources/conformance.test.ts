@@ -69,6 +69,9 @@ const SESSION_FORMATS: Record<string, string> = {
   'aider chat history (Markdown)': 'aider',
   // codebuff
   'codebuff chat-messages.json': 'codebuff',
+  // cline, roo-code
+  'cline api_conversation_history.json': 'cline',
+  'roo-code api_conversation_history.json': 'roo-code',
   // vibe
   'vibe messages.jsonl': 'vibe',
   // kilo
@@ -105,6 +108,9 @@ const NOT_SESSIONS = new Set([
   'grok chat_history.jsonl',
   'grok chat_history.jsonl (sub-agent session)',
   'grok signals.json',
+  // cline, roo-code
+  'cline task_metadata.json',
+  'roo-code history_item.json',
   // codebuff
   'codebuff run-state.json',
   'codebuff chat-meta.json',
@@ -124,6 +130,9 @@ const NOT_SESSIONS = new Set([
 const SHADOWED_TWINS: Record<string, string> = {
   // kimi: an older kimi-cli session folder holds its wire alone.
   'kimi-cli wire.jsonl': 'kimi',
+  // cline, roo-code: a task whose api_conversation_history.json is gone shows its UI messages.
+  'cline ui_messages.json': 'cline',
+  'roo-code ui_messages.json': 'roo-code',
 };
 
 /**

@@ -257,6 +257,18 @@ const PLANTS: Plant[] = [
     plant: jsonDocument(['0', 'content']),
   },
   {
+    format: 'cline',
+    home: 'cline',
+    file: '.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1700000000000/api_conversation_history.json',
+    plant: jsonDocument(['0', 'content']),
+  },
+  {
+    format: 'roo-code',
+    home: 'roo-code',
+    file: '.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/5f0c6a52-1b7e-4c41-9a57-2d3f1c0e8b11/api_conversation_history.json',
+    plant: jsonDocument(['0', 'content']),
+  },
+  {
     format: 'vibe',
     home: 'vibe',
     file: '.vibe/logs/session/session_20260613_100000_abc123de/messages.jsonl',

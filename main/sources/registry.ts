@@ -4,6 +4,7 @@ import { aiderReader } from './aider/aider.ts';
 import { ampReader } from './amp/amp.ts';
 import { antigravityReader } from './antigravity/antigravity.ts';
 import { claudeCodeReader } from './claude-code/claude-code.ts';
+import { clineReader, rooCodeReader } from './cline/cline.ts';
 import { codebuffReader } from './codebuff/codebuff.ts';
 import { codexReader } from './codex/codex.ts';
 import { copilotCliReader } from './copilot-cli/copilot-cli.ts';
@@ -50,6 +51,8 @@ export const readers: SourceReader[] = [
   ampReader,
   aiderReader,
   codebuffReader,
+  clineReader,
+  rooCodeReader,
   vibeReader,
   antigravityReader,
 ];

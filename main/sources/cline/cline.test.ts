@@ -1,0 +1,209 @@
+// Tests for the Cline-family reader: history shapes, tool pairing, the <task> unwrap, environment details, tokens and cost from api_req_started, UI-only tasks, paths, companions, the twin rule and default roots.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isShadowedTwin } from '../../catalogue/walk-rules.ts';
+import { failure, valid } from '../../test-support/reader-checks.ts';
+import { testTempDir } from '../../test-support/temp-dir.ts';
+import { findReader } from '../registry.ts';
+import { clineReader, rooCodeReader } from './cline.ts';
+
+const ENV = '<environment_details>\n# Current Working Directory (/home/dev/proj) Files\nsrc/a.ts\n</environment_details>';
+const request = (over: Record<string, unknown>) => ({ type: 'say', say: 'api_req_started', text: JSON.stringify(over) });
+
+/** Writes a task folder under a fake VS Code globalStorage and returns the folder. */
+function task(ext: string, id: string, files: Record<string, unknown>): string {
+  const dir = join(testTempDir('sv-cline-'), '.config', 'Code', 'User', 'globalStorage', ext, 'tasks', id);
+  mkdirSync(dir, { recursive: true });
+  for (const [name, value] of Object.entries(files)) writeFileSync(join(dir, name), typeof value === 'string' ? value : JSON.stringify(value));
+  return dir;
+}
+const CLINE_EXT = 'saoudrizwan.claude-dev';
+const HISTORY = 'api_conversation_history.json';
+
+describe('Cline history', () => {
+  it('unwraps the <task>, keeps environment details aside, pairs tool results and sums tokens and cost from the UI requests', async () => {
+    const dir = task(CLINE_EXT, '1700000000000', {
+      [HISTORY]: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '<task>\nFix the login bug\n</task>' },
+            { type: 'text', text: ENV },
+          ],
+          ts: 1700000000100,
+        },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'Look at auth first.' },
+            { type: 'text', text: 'Reading auth.' },
+            { type: 'tool_use', id: 't1', name: 'read_file', input: { path: 'auth.ts' } },
+          ],
+          ts: 1700000001000,
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 't1', content: 'export {}' },
+            { type: 'text', text: ENV },
+          ],
+          ts: 1700000002000,
+        },
+        { role: 'user', content: [{ type: 'text', text: '<feedback>\nAlso add a test\n</feedback>' }] },
+      ],
+      'ui_messages.json': [
+        { ts: 1700000000000, type: 'say', say: 'text', text: 'Fix the login bug' },
+        { ts: 1700000000500, ...request({ tokensIn: 100, tokensOut: 20, cacheWrites: 5, cacheReads: 0, cost: 0.01 }) },
+        { ts: 1700000001500, ...request({ tokensIn: 200, tokensOut: 30, cacheWrites: 0, cacheReads: 50, cost: 0.02 }) },
+        { ts: 1700000003000, type: 'say', say: 'completion_result', text: 'Fixed.' },
+      ],
+      'task_metadata.json': {
+        files_in_context: [{ path: 'auth.ts' }],
+        model_usage: [{ model_id: 'claude-sonnet-4-5', model_provider_id: 'anthropic', mode: 'act' }],
+      },
+    });
+    const s = valid(await clineReader.read(join(dir, HISTORY)));
+    expect(s.key).toBe('cline:1700000000000');
+    expect(s.title).toBe('Fix the login bug');
+    expect(s.messages.map((m) => [m.role, m.parts.map((p) => p.type)])).toEqual([
+      ['user', ['text']],
+      ['assistant', ['thinking', 'text', 'tool_call']],
+      ['tool', ['tool_result']],
+      ['user', ['text']],
+    ]);
+    expect(s.messages[0]!.parts).toEqual([{ type: 'text', text: 'Fix the login bug' }]);
+    expect(s.messages[0]!.annotations).toEqual({ wrappedIn: ['task'], environmentDetails: [ENV] });
+    expect(s.messages[2]!.parts[0]).toEqual({ type: 'tool_result', callId: 't1', output: 'export {}', isError: null });
+    expect((s.messages[2]!.annotations as Record<string, unknown>).environmentDetails).toEqual([ENV]);
+    expect(s.messages[3]!.parts).toEqual([{ type: 'text', text: 'Also add a test' }]);
+    expect(s.usage).toEqual({ input: 300, output: 50, cacheRead: 50, cacheWrite: 5, reasoning: 0 });
+    expect(s.cost?.estimated).toBe(false);
+    expect(s.cost?.usd).toBeCloseTo(0.03);
+    expect(s.model).toEqual({ provider: 'anthropic', name: 'claude-sonnet-4-5', parameters: {} });
+    expect(s.project).toMatchObject({ path: '/home/dev/proj', name: 'proj' });
+    expect(s.createdAt).toBe('2023-11-14T22:13:20.000Z');
+    expect(s.updatedAt).toBe(new Date(1700000003000).toISOString());
+    expect(s.status).toBe('closed');
+    expect(s.outcome).toEqual({ status: 'completed', summary: 'Fixed.', commitSha: null });
+    expect(s.sourceFiles.map((f) => [f.path.split('/').at(-1), f.role])).toEqual([
+      [HISTORY, 'primary'],
+      ['ui_messages.json', 'transcript'],
+      ['task_metadata.json', 'meta'],
+    ]);
+    expect(s.extra).toMatchObject({ extension: CLINE_EXT, apiRequests: 2, filesInContext: 1, mode: 'act' });
+    expect(s.warnings).toEqual([]);
+  });
+
+  it('warns about an unknown block type and a message with no content instead of dropping them silently', async () => {
+    const dir = task(CLINE_EXT, '1700000000001', {
+      [HISTORY]: [
+        { role: 'user', content: '<task>\nhi\n</task>' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'hello' },
+            { type: 'hologram', data: 1 },
+          ],
+        },
+        { role: 'user', content: [] },
+        { role: 'critic', content: 'x' },
+      ],
+    });
+    const s = valid(await clineReader.read(join(dir, HISTORY)));
+    expect(s.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(s.warnings.map((w) => w.code).sort()).toEqual(['missing_content', 'unknown_block_type', 'unknown_record_type']);
+    expect(s.warnings.find((w) => w.code === 'unknown_block_type')?.message).toContain('hologram');
+    expect(s.warnings.find((w) => w.code === 'unknown_record_type')?.message).toContain('critic');
+  });
+
+  it('a history that is not JSON is unreadable with the place of the error; a broken ui_messages.json beside it only warns', async () => {
+    const broken = task(CLINE_EXT, '1700000000002', { [HISTORY]: '[{"role": "user", "content": "hi"' });
+    const err = await failure(() => clineReader.read(join(broken, HISTORY)));
+    expect(err.code).toBe('invalid_json');
+    expect(err.message).toMatch(/Invalid JSON/);
+    const object = task(CLINE_EXT, '1700000000003', { [HISTORY]: { role: 'user' } });
+    expect((await failure(() => clineReader.read(join(object, HISTORY)))).message).toMatch(/list of messages is expected/);
+    const dir = task(CLINE_EXT, '1700000000004', { [HISTORY]: [{ role: 'user', content: 'hi' }], 'ui_messages.json': '{oops' });
+    const s = valid(await clineReader.read(join(dir, HISTORY)));
+    expect(s.messages).toHaveLength(1);
+    expect(s.warnings.find((w) => w.code === 'bad_meta')?.message).toMatch(/ui_messages\.json cannot be read/);
+  });
+});
+
+describe('a task with only ui_messages.json', () => {
+  it('is read from the UI messages: the prompt, reasoning, commands paired with their output, tool calls and the result', async () => {
+    const dir = task('rooveterinaryinc.roo-cline', '0b6c0d7e-aaaa-4bbb-8ccc-000000000001', {
+      'ui_messages.json': [
+        { ts: 1700000000000, type: 'say', say: 'text', text: 'List the files', images: ['data:image/png;base64,iVBO'] },
+        { ts: 1700000000500, ...request({ tokensIn: 10, tokensOut: 5, cost: 0.001 }) },
+        { ts: 1700000001000, type: 'say', say: 'reasoning', text: 'use ls' },
+        { ts: 1700000002000, type: 'ask', ask: 'command', text: 'ls' },
+        { ts: 1700000003000, type: 'ask', ask: 'command_output', text: 'a.ts' },
+        { ts: 1700000003100, type: 'ask', ask: 'command_output', text: 'b.ts' },
+        { ts: 1700000004000, type: 'ask', ask: 'tool', text: JSON.stringify({ tool: 'readFile', path: 'a.ts' }) },
+        { ts: 1700000005000, type: 'say', say: 'teleport', text: 'beam me up' },
+        { ts: 1700000006000, type: 'say', say: 'completion_result', text: 'Two files.' },
+      ],
+      'history_item.json': { id: 'x', task: 'List the files', workspace: '/w/repo', mode: 'code', apiConfigName: 'default', parentTaskId: 'p1' },
+    });
+    const file = join(dir, 'ui_messages.json');
+    expect(findReader(file)?.format).toBe('roo-code');
+    const s = valid(await rooCodeReader.read(file));
+    expect(s.key).toBe('roo-code:0b6c0d7e-aaaa-4bbb-8ccc-000000000001');
+    expect(s.title).toBe('List the files');
+    expect(s.messages.map((m) => [m.role, m.parts.map((p) => p.type)])).toEqual([
+      ['user', ['text', 'image']],
+      ['assistant', ['thinking']],
+      ['assistant', ['tool_call']],
+      ['tool', ['tool_result']],
+      ['assistant', ['tool_call']],
+      ['assistant', ['text']],
+      ['assistant', ['text']],
+    ]);
+    const call = s.messages[2]!.parts[0]!;
+    const result = s.messages[3]!.parts[0]!;
+    expect(call).toMatchObject({ type: 'tool_call', name: 'execute_command', input: { command: 'ls' } });
+    expect(result).toMatchObject({ type: 'tool_result', output: 'a.ts\nb.ts' });
+    expect(call.type === 'tool_call' && result.type === 'tool_result' && call.callId === result.callId).toBe(true);
+    expect(s.messages[4]!.parts[0]).toMatchObject({ name: 'readFile', input: { tool: 'readFile', path: 'a.ts' } });
+    expect(s.warnings.find((w) => w.code === 'unknown_record_type')?.message).toContain('say: teleport');
+    expect(s.project.path).toBe('/w/repo');
+    expect(s.parentKey).toBe('roo-code:p1');
+    expect(s.extra).toMatchObject({ mode: 'code', apiProfile: 'default' });
+    expect(s.cost).toEqual({ usd: 0.001, estimated: false });
+  });
+});
+
+describe('Cline paths', () => {
+  const base = '/h/.config/Code/User/globalStorage';
+  it('claims the history, or the UI messages, of a task folder of its own extension only', () => {
+    expect(clineReader.claims(`${base}/saoudrizwan.claude-dev/tasks/1700000000000/${HISTORY}`)).toBe(true);
+    expect(clineReader.claims(`${base}/saoudrizwan.claude-dev/tasks/1700000000000/ui_messages.json`)).toBe(true);
+    expect(clineReader.claims(`${base}/saoudrizwan.claude-dev/tasks/1700000000000/task_metadata.json`)).toBe(false);
+    expect(clineReader.companion?.(`${base}/saoudrizwan.claude-dev/tasks/1700000000000/task_metadata.json`)).toBe(true);
+    expect(clineReader.claims(`${base}/rooveterinaryinc.roo-cline/tasks/abc/${HISTORY}`)).toBe(false);
+    expect(rooCodeReader.claims(`${base}/rooveterinaryinc.roo-cline/tasks/abc/${HISTORY}`)).toBe(true);
+    expect(rooCodeReader.companion?.(`${base}/rooveterinaryinc.roo-cline/tasks/abc/history_item.json`)).toBe(true);
+    expect(clineReader.claims(`${base}/saoudrizwan.claude-dev/elsewhere/1/${HISTORY}`)).toBe(false);
+    expect(clineReader.claims(`${base}/saoudrizwan.claude-dev/tasks/1/${HISTORY}.tmp`)).toBe(false);
+    expect(findReader(`${base}/saoudrizwan.claude-dev/tasks/1/${HISTORY}`)?.format).toBe('cline');
+  });
+
+  it('leaves ui_messages.json to the history beside it, only in a tasks/<id>/ folder', () => {
+    const dir = `${base}/saoudrizwan.claude-dev/tasks/1700000000000`;
+    expect(isShadowedTwin('ui_messages.json', (n) => n === HISTORY, dir)).toBe(true);
+    expect(isShadowedTwin('ui_messages.json', () => false, dir)).toBe(false);
+    expect(isShadowedTwin('ui_messages.json', (n) => n === HISTORY, '/h/notes')).toBe(false);
+  });
+
+  it('looks in globalStorage of every VS Code build on Linux, macOS and Windows, honouring XDG_CONFIG_HOME and APPDATA', () => {
+    const roots = clineReader.defaultRoots({ XDG_CONFIG_HOME: '/x', APPDATA: 'C:/Users/u/AppData/Roaming' }, '/h');
+    expect(roots).toContain('/x/Code/User/globalStorage/saoudrizwan.claude-dev/tasks');
+    expect(roots).toContain('/h/Library/Application Support/Cursor/User/globalStorage/saoudrizwan.claude-dev/tasks');
+    expect(roots).toContain('C:/Users/u/AppData/Roaming/Windsurf/User/globalStorage/saoudrizwan.claude-dev/tasks');
+    expect(roots).toHaveLength(15);
+    expect(rooCodeReader.defaultRoots({}, '/h')).toContain('/h/.config/VSCodium/User/globalStorage/rooveterinaryinc.roo-cline/tasks');
+    expect(clineReader.resumeCommand({ id: '1', isSubAgent: false })).toBeNull();
+  });
+});
