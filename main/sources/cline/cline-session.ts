@@ -146,7 +146,8 @@ export function parseClineTask(app: ClineApp, value: unknown, ctx: ClineContext)
     artifacts: [],
     usage,
     // The extension records each request's cost: it wins over an estimate from tokens.
-    cost: recorded !== null ? { usd: recorded, estimated: false } : null,
+    cost:
+      recorded !== null ? { usd: recorded, estimated: false, ...(facts?.cost != null && facts.unpriced ? { unpricedMessages: facts.unpriced } : {}) } : null,
     parentKey: parentId ? `${app.format}:${parentId}` : null,
     childKeys: childIds.map((id) => `${app.format}:${id}`),
     sourceFiles: [primarySourceFile(ctx), ...companions.files],

@@ -40,6 +40,8 @@ export interface UiFacts {
   usage: TokenUsage | null;
   /** USD the extension recorded per request, summed; null when none did. */
   cost: number | null;
+  /** Requests with tokens but no recorded cost (the sum leaves them out). */
+  unpriced: number;
   /** Model and provider named by a request, when one was. */
   model: string | null;
   provider: string | null;
@@ -89,6 +91,11 @@ function images(f: Fields): MessagePart[] {
   });
 }
 
+function questionText(q: Record<string, unknown>): string {
+  const options = Array.isArray(q.options) ? q.options.filter((o): o is string => typeof o === 'string') : [];
+  return options.length ? `${String(q.question)}\n${options.map((o) => `- ${o}`).join('\n')}` : String(q.question);
+}
+
 /** One api_req_started record: its tokens, cost and model go to the task's totals. */
 function addRequest(facts: UiFacts, request: Record<string, unknown>): void {
   facts.requests++;
@@ -105,6 +112,7 @@ function addRequest(facts: UiFacts, request: Record<string, unknown>): void {
     total.cacheWrite += u.cacheWrite;
   }
   if (typeof request.cost === 'number' && Number.isFinite(request.cost) && request.cost >= 0) facts.cost = (facts.cost ?? 0) + request.cost;
+  else if (u.input + u.output + u.cacheRead + u.cacheWrite > 0) facts.unpriced++;
   facts.model = str(request.model) ?? str(request.modelId) ?? facts.model;
   facts.provider = str(request.apiProvider) ?? str(request.provider) ?? str(request.inferenceProvider) ?? facts.provider;
   const asked = str(request.request);
@@ -160,6 +168,7 @@ export function convertUi(list: unknown[], warnings: WarningList): UiConversion 
     requests: 0,
     usage: null,
     cost: null,
+    unpriced: 0,
     model: null,
     provider: null,
     firstAt: null,
@@ -240,7 +249,10 @@ export function convertUi(list: unknown[], warnings: WarningList): UiConversion 
       empty++;
       return;
     }
-    const parts: MessagePart[] = [...(shown.trim() ? [{ type: 'text' as const, text: shown }] : []), ...pics];
+    // A follow-up question is JSON ({question, options}) in newer versions: shown as the question and its options.
+    const question = kind === 'followup' ? parsed(text) : null;
+    const said = typeof question?.question === 'string' ? questionText(question) : shown;
+    const parts: MessagePart[] = [...(said.trim() ? [{ type: 'text' as const, text: said }] : []), ...pics];
     if (kind === 'user_feedback' || kind === 'user_feedback_diff') out.push('user', parts, at, i);
     else if (ERRORS.has(kind)) out.push('system', parts, at, i, { kind });
     else if (ASSISTANT_TEXT.has(kind)) out.push('assistant', parts, at, i);

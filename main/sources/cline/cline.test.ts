@@ -175,6 +175,29 @@ describe('a task with only ui_messages.json', () => {
   });
 });
 
+describe('Cline UI messages', () => {
+  it('shows a follow-up question with its options, and marks the recorded cost partial when a request with tokens recorded none', async () => {
+    const dir = task(CLINE_EXT, '1700000000005', {
+      'ui_messages.json': [
+        { ts: 1700000000000, type: 'say', say: 'text', text: 'Pick a database' },
+        { ts: 1700000000500, ...request({ tokensIn: 10, tokensOut: 5, cost: 0.002 }) },
+        { ts: 1700000001000, type: 'ask', ask: 'followup', text: JSON.stringify({ question: 'Which one?', options: ['Postgres', 'SQLite'] }) },
+        { ts: 1700000002000, type: 'say', say: 'user_feedback', text: 'SQLite' },
+        { ts: 1700000002500, ...request({ tokensIn: 20, tokensOut: 5 }) },
+      ],
+    });
+    const s = valid(await clineReader.read(join(dir, 'ui_messages.json')));
+    expect(s.messages.map((m) => [m.role, m.parts])).toEqual([
+      ['user', [{ type: 'text', text: 'Pick a database' }]],
+      ['assistant', [{ type: 'text', text: 'Which one?\n- Postgres\n- SQLite' }]],
+      ['user', [{ type: 'text', text: 'SQLite' }]],
+    ]);
+    expect(s.usage).toMatchObject({ input: 30, output: 10 });
+    expect(s.cost).toEqual({ usd: 0.002, estimated: false, unpricedMessages: 1 });
+    expect(s.extra.readFrom).toMatch(/no api_conversation_history/);
+  });
+});
+
 describe('Cline paths', () => {
   const base = '/h/.config/Code/User/globalStorage';
   it('claims the history, or the UI messages, of a task folder of its own extension only', () => {
