@@ -1,0 +1,40 @@
+// Cline and Roo Code end to end: a VS Code task folder of each opens from the list with its own structure.
+import type { Page } from '@playwright/test';
+import { test, expect, searchFor } from './vault-fixture.ts';
+
+const CASES: Array<{ agent: string; key: string; search: string; check: (page: Page) => Promise<void> }> = [
+  {
+    agent: 'cline',
+    key: 'cline:1700000000000',
+    search: 'Explain what src/main.ts does',
+    check: async (page) => {
+      // The task unwrapped from <task>, read_file paired with its result, the completion, and the cost Cline recorded.
+      await expect(page.getByTestId('detail-title')).toHaveText('Explain what src/main.ts does');
+      await expect(page.getByTestId('tool-card')).toHaveCount(2);
+      await expect(page.getByTestId('tool-card').filter({ hasText: 'read_file' })).toHaveAttribute('data-status', 'ok');
+      await expect(page.getByTestId('usage-totals')).toContainText('$0.02');
+      await expect(page.getByTestId('detail')).not.toContainText('environment_details');
+    },
+  },
+  {
+    agent: 'roo-code',
+    key: 'roo-code:5f0c6a52-1b7e-4c41-9a57-2d3f1c0e8b11',
+    search: 'Summarise src/main.ts',
+    check: async (page) => {
+      await expect(page.getByTestId('detail-title')).toHaveText('Summarise src/main.ts');
+      await expect(page.getByTestId('tool-card')).toHaveCount(2);
+      await expect(page.getByTestId('usage-totals')).toBeVisible();
+    },
+  },
+];
+
+for (const c of CASES) {
+  test(`${c.agent}: a sample task opens and shows its own structure`, async ({ page, samplesVault }, testInfo) => {
+    await page.goto(samplesVault.url);
+    await searchFor(page, c.search);
+    await page.locator(`[data-testid="session-row"][data-key="${c.key}"]`).click();
+    await expect(page.getByTestId('detail')).toHaveAttribute('data-key', c.key);
+    await c.check(page);
+    await page.screenshot({ path: testInfo.outputPath(`${c.agent}.png`), fullPage: false });
+  });
+}
