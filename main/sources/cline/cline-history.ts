@@ -3,7 +3,7 @@ import type { Message, MessagePart } from '../../../shared/session.ts';
 import { elementFields, isRecord, type WarningList } from '../coerce.ts';
 import { contentToParts, type BlockNotes } from '../claude-code/claude-code-blocks.ts';
 import { showsNothing } from '../missing-content.ts';
-import { cwdIn, splitUserText } from './cline-text.ts';
+import { cwdIn, splitUserText, taskMessage } from './cline-text.ts';
 
 export interface HistoryConversion {
   messages: Message[];
@@ -25,18 +25,7 @@ function isoOf(ts: number | null): string | null {
 export function convertHistory(list: unknown[], warnings: WarningList): HistoryConversion {
   const out: HistoryConversion = { messages: [], cwd: null, empty: 0, unknownRoles: new Map(), looseEnvironment: [] };
   const push = (role: Message['role'], parts: MessagePart[], i: number, at: string | null, suffix: string, annotations: Record<string, unknown>) => {
-    const message: Message = {
-      id: `${i}${suffix}`,
-      role,
-      timestamp: at,
-      model: null,
-      usage: null,
-      cost: null,
-      parts,
-      agentId: null,
-      origin: { fileIndex: 0, line: null, pointer: `/${i}` },
-    };
-    if (Object.keys(annotations).length) message.annotations = annotations;
+    const message = taskMessage(`${i}${suffix}`, role, parts, at, i, Object.keys(annotations).length ? (annotations as Message['annotations']) : undefined);
     out.messages.push(message);
     return message;
   };

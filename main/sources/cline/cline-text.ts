@@ -1,4 +1,6 @@
-// The wrappers Cline-family extensions put around what the user typed (<task>, <feedback>, <answer>, <user_message>) and the <environment_details> they append to every turn.
+// The wrappers Cline-family extensions put around what the user typed (<task>, <feedback>, <answer>, <user_message>) and the <environment_details> they append to every turn; the messages both task files become.
+import type { Message, MessagePart } from '../../../shared/session.ts';
+
 const ENVIRONMENT = /<environment_details>[\s\S]*?<\/environment_details>/g;
 const WRAPPERS = ['task', 'feedback', 'answer', 'user_message'] as const;
 /** The task's folder as the environment details name it: Cline says "Working", Roo Code and Kilo "Workspace". */
@@ -32,4 +34,28 @@ export function splitUserText(raw: string): UserText {
 /** The working directory an environment details block or a request text names, if any. */
 export function cwdIn(text: string): string | null {
   return CWD.exec(text)?.[1]?.trim() || null;
+}
+
+/** A message of a task file (history or UI messages): no ids or per-message usage there; `index` is its place in the file's list. */
+export function taskMessage(
+  id: string,
+  role: Message['role'],
+  parts: MessagePart[],
+  at: string | null,
+  index: number,
+  annotations?: Message['annotations'],
+): Message {
+  const message: Message = {
+    id,
+    role,
+    timestamp: at,
+    model: null,
+    usage: null,
+    cost: null,
+    parts,
+    agentId: null,
+    origin: { fileIndex: 0, line: null, pointer: `/${index}` },
+  };
+  if (annotations !== undefined) message.annotations = annotations;
+  return message;
 }

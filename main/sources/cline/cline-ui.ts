@@ -3,7 +3,7 @@ import type { Message, MessagePart, TokenUsage } from '../../../shared/session.t
 import { elementFields, emptyUsage, isRecord, limitDepth, type Fields, type WarningList } from '../coerce.ts';
 import { wellFormed } from '../claude-code/claude-code-blocks.ts';
 import { parseJsonText } from '../decode.ts';
-import { cwdIn, splitUserText } from './cline-text.ts';
+import { cwdIn, splitUserText, taskMessage } from './cline-text.ts';
 
 /** Records that carry no words of the conversation: the request bookkeeping, checkpoints, UI prompts. */
 const BOOKKEEPING = new Set([
@@ -125,19 +125,7 @@ class UiMessages {
   #calls = 0;
 
   push(role: Message['role'], parts: MessagePart[], at: string | null, index: number, annotations?: unknown): void {
-    const message: Message = {
-      id: `ui-${index}`,
-      role,
-      timestamp: at,
-      model: null,
-      usage: null,
-      cost: null,
-      parts,
-      agentId: null,
-      origin: { fileIndex: 0, line: null, pointer: `/${index}` },
-    };
-    if (annotations !== undefined) message.annotations = annotations;
-    this.messages.push(message);
+    this.messages.push(taskMessage(`ui-${index}`, role, parts, at, index, annotations as Message['annotations']));
   }
 
   call(name: string, input: unknown, at: string | null, index: number): void {
