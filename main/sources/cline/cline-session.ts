@@ -9,6 +9,7 @@ import { HISTORY_FILE, taskPlace, type ClineApp } from './cline-paths.ts';
 import { convertUi, type UiConversion } from './cline-ui.ts';
 import { splitUserText } from './cline-text.ts';
 import { UnreadableError } from '../types.ts';
+import { builtinPricing } from '../../pricing/pricing-table.ts';
 
 /** The files read beside the session's own: the UI messages (when the history is the session's file) and the metadata. */
 export interface TaskCompanions {
@@ -145,9 +146,11 @@ export function parseClineTask(app: ClineApp, value: unknown, ctx: ClineContext)
     summary: null,
     artifacts: [],
     usage,
-    // The extension records each request's cost: it wins over an estimate from tokens.
+    // The extension records each request's cost: it wins over an estimate from tokens (the price table's, when it recorded none).
     cost:
-      recorded !== null ? { usd: recorded, estimated: false, ...(facts?.cost != null && facts.unpriced ? { unpricedMessages: facts.unpriced } : {}) } : null,
+      recorded !== null
+        ? { usd: recorded, estimated: false, ...(facts?.cost != null && facts.unpriced ? { unpricedMessages: facts.unpriced } : {}) }
+        : builtinPricing.estimate(modelName, usage),
     parentKey: parentId ? `${app.format}:${parentId}` : null,
     childKeys: childIds.map((id) => `${app.format}:${id}`),
     sourceFiles: [primarySourceFile(ctx), ...companions.files],

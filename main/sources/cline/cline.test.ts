@@ -198,6 +198,21 @@ describe('Cline UI messages', () => {
   });
 });
 
+describe('Cline cost', () => {
+  it('estimates the cost from the price table when the requests recorded tokens and a model but no cost', async () => {
+    const dir = task(CLINE_EXT, '1700000000007', {
+      [HISTORY]: [{ role: 'user', content: [{ type: 'text', text: '<task>\nRename a file\n</task>' }] }],
+      'ui_messages.json': [{ ts: 1700000000500, ...request({ tokensIn: 100_000, tokensOut: 0 }) }],
+      'task_metadata.json': { model_usage: [{ model_id: 'claude-sonnet-4-5', model_provider_id: 'anthropic', mode: 'act' }] },
+    });
+    const s = valid(await clineReader.read(join(dir, HISTORY)));
+    expect(s.model?.name).toBe('claude-sonnet-4-5');
+    // Sonnet 4.5 input: $3 per million tokens (under 200k tokens a request).
+    expect(s.cost?.estimated).toBe(true);
+    expect(s.cost?.usd).toBeCloseTo(0.3, 6);
+  });
+});
+
 describe('Cline paths', () => {
   const base = '/h/.config/Code/User/globalStorage';
   it('claims the history, or the UI messages, of a task folder of its own extension only', () => {
