@@ -1,4 +1,4 @@
-// Two files of one session side by side (Hermes's `session_<id>.json` log and gateway `<id>.jsonl` transcript; Antigravity's transcript.jsonl and transcript_full.jsonl): a scan lists the session once, from its holder, and the watcher hands it between them under one key.
+// Two files of one session side by side (Hermes's `session_<id>.json` log and gateway `<id>.jsonl` transcript; Antigravity's transcript.jsonl and transcript_full.jsonl; kimi-cli's context and wire; a Cline task's history and UI messages): a scan lists the session once, from its holder, and the watcher hands it between them under one key.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -144,5 +144,40 @@ describe('a kimi-cli session folder with its context and its wire', () => {
     );
     await apply(join(sessions, 'context.jsonl'), wire);
     expect(listed()).toEqual({ 'wire.jsonl': `kimi:${SESSION}` });
+  });
+});
+
+describe('a Cline task folder with its history and its UI messages', () => {
+  const TASK = '1700000000000';
+  const history = [
+    { role: 'user', content: [{ type: 'text', text: '<task>\nRename the module\n</task>' }], ts: 1_700_000_000_100 },
+    { role: 'assistant', content: [{ type: 'text', text: 'Renamed.' }], ts: 1_700_000_001_000 },
+  ];
+  const request = (cost: number) => ({
+    ts: 1_700_000_000_500,
+    type: 'say',
+    say: 'api_req_started',
+    text: JSON.stringify({ tokensIn: 10, tokensOut: 2, cost }),
+  });
+
+  it('is listed once, from the history; a change to the UI messages alone reads the task again; a task without its history is listed from them', async () => {
+    const { sessions, sync, changes, apply, listed } = await setUp(join('.config', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev', 'tasks', TASK));
+    const historyFile = join(sessions, 'api_conversation_history.json');
+    const ui = join(sessions, 'ui_messages.json');
+    await writeFile(historyFile, JSON.stringify(history));
+    await writeFile(ui, JSON.stringify([request(0.01)]));
+    await sync.firstScan();
+    expect(listed()).toEqual({ 'api_conversation_history.json': `cline:${TASK}` });
+
+    // Cline records the next request's cost in the UI messages only.
+    await writeFile(ui, JSON.stringify([request(0.01), request(0.02)]));
+    changes.length = 0;
+    await apply(ui);
+    expect(listed()).toEqual({ 'api_conversation_history.json': `cline:${TASK}` });
+    expect(changes).toEqual([{ changed: [`cline:${TASK}`], removed: [] }]);
+
+    await unlink(historyFile);
+    await apply(historyFile);
+    expect(listed()).toEqual({ 'ui_messages.json': `cline:${TASK}` });
   });
 });
