@@ -1,6 +1,6 @@
 // Sub-agent sessions of the open session (clickable), the way back from a sub-agent to its parent, and from a fork to the session it was forked from.
 import { useEffect } from 'react';
-import type { Session } from '../../../shared/session.ts';
+import type { Session, SessionSummary } from '../../../shared/session.ts';
 import { formatCount, formatLabel } from '../../format.ts';
 import { useAppStore } from '../../store/store-context.ts';
 
@@ -46,17 +46,21 @@ export function SubAgents({ session }: { session: Session }) {
   );
 }
 
-export function ParentLink({ parentKey }: { parentKey: string }) {
-  const parent = useAppStore((s) => s.related[parentKey] ?? s.sessions.find((x) => x.key === parentKey));
+/** The summary of the session `key` names (the list's, or fetched with the related ones, which the list hides), once known. */
+function useLinkedSession(key: string): SessionSummary | undefined {
+  const linked = useAppStore((s) => s.related[key] ?? s.sessions.find((x) => x.key === key));
   const related = useAppStore((s) => s.related);
   const loadRelated = useAppStore((s) => s.loadRelated);
-  const openSession = useAppStore((s) => s.openSession);
-  const known = parent !== undefined;
-
+  const known = linked !== undefined;
   useEffect(() => {
-    if (!known) void loadRelated([parentKey]);
-  }, [known, parentKey, loadRelated, related]);
+    if (!known) void loadRelated([key]);
+  }, [known, key, loadRelated, related]);
+  return linked;
+}
 
+export function ParentLink({ parentKey }: { parentKey: string }) {
+  const parent = useLinkedSession(parentKey);
+  const openSession = useAppStore((s) => s.openSession);
   return (
     <button type="button" className="link-button parent-link" data-testid="parent-link" onClick={() => void openSession(parentKey)}>
       ← Sub-agent of {parent?.title ?? parentKey}
@@ -69,16 +73,8 @@ export function ParentLink({ parentKey }: { parentKey: string }) {
  * the library, its key as plain text while it is not (a fork of a session that is gone, or never read here).
  */
 export function ForkLink({ forkedFrom }: { forkedFrom: string }) {
-  const origin = useAppStore((s) => s.related[forkedFrom] ?? s.sessions.find((x) => x.key === forkedFrom));
-  const related = useAppStore((s) => s.related);
-  const loadRelated = useAppStore((s) => s.loadRelated);
+  const origin = useLinkedSession(forkedFrom);
   const openSession = useAppStore((s) => s.openSession);
-  const known = origin !== undefined;
-
-  useEffect(() => {
-    if (!known) void loadRelated([forkedFrom]);
-  }, [known, forkedFrom, loadRelated, related]);
-
   if (!origin)
     return (
       <p className="muted fork-origin" data-testid="fork-origin">
