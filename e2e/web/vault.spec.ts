@@ -110,6 +110,8 @@ test('delete: source files only when ticked, the vault copy to the trash and bac
   await expect(page.getByTestId('vault-notice')).toContainText('trash');
   await expect(page.getByTestId('keep-button')).toBeVisible();
   expect(await exists(file)).toBe(true);
+  // The live file still holds the session: it is shown from it, not as removed from disk.
+  await expect(page.getByText('This session was removed from disk')).toHaveCount(0);
 
   await page.getByTestId('vault-panel-button').click();
   await expect(page.getByTestId('trash-row')).toHaveCount(1);

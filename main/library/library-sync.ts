@@ -22,6 +22,22 @@ import type { InlineReads, LibrarySyncOptions } from './library-sync-options.ts'
 /** Kept copies sit below `source/<their original absolute path>`, deeper than a user folder is walked. */
 const VAULT_DEPTH = 40;
 
+/**
+ * What a scan, a watch batch or a store's listing reports, as the list now stands: a key whose file went while another
+ * file still holds it (the live file once its kept copy went to the trash, the kept copy once the live file was deleted)
+ * changed; it is not gone.
+ */
+function changesAsListed({ catalogue, onChange }: LibrarySyncOptions): LibrarySyncOptions['onChange'] {
+  return (changed, removed) => {
+    const held = removed.filter((key) => catalogue.byKey(key) !== undefined);
+    if (!held.length) return onChange(changed, removed);
+    onChange(
+      [...new Set([...changed, ...held])],
+      removed.filter((key) => !held.includes(key)),
+    );
+  };
+}
+
 export class LibrarySync {
   /** Why a root could not be scanned, by root id (shown on the root). */
   readonly rootErrors = new Map<string, string>();
@@ -47,7 +63,7 @@ export class LibrarySync {
   private inlineReads: InlineReads | null;
 
   constructor(options: LibrarySyncOptions) {
-    this.o = options;
+    this.o = { ...options, onChange: changesAsListed(options) };
     this.knownFiles = options.knownFiles;
     this.inlineReads = options.inlineReads ? { ...options.inlineReads } : null;
     // The status line says while search is still catching up with what the scans listed.
@@ -197,10 +213,11 @@ export class LibrarySync {
         this.readSinceCollect = 0;
         (this.o.collectGarbage ?? collectOldGarbage)();
       }
+      if (await this.goneWhileRead(path)) return null;
       if (!result.ok && result.format === null && !isClaimed(path)) return this.notASession(path, size, mtimeMs);
       return await this.put(path, size, mtimeMs, result);
     } catch (err) {
-      if (this.closed) return null;
+      if (this.closed || (await this.goneWhileRead(path))) return null;
       const message = err instanceof Error ? err.message : String(err);
       return this.put(path, size, mtimeMs, {
         id: 0,
@@ -234,6 +251,17 @@ export class LibrarySync {
     if (!left || left.files < 1 || size > left.bytes) return false;
     left.files--;
     left.bytes -= size;
+    return true;
+  }
+
+  /**
+   * A file deleted or moved away while it was read (a kept copy sent to the trash while a watch batch re-read it): not
+   * listed from that read, which would outlive the batch that saw it go (batches run side by side). Gone from the list.
+   */
+  private async goneWhileRead(path: string): Promise<boolean> {
+    if (await statFile(path)) return false;
+    const key = this.o.catalogue.remove(path);
+    if (key) this.o.onChange([], [key]);
     return true;
   }
 

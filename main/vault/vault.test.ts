@@ -1,5 +1,5 @@
 // The vault through the real services: keep survives deletion, annotations, fork, resume, prune, delete/restore, clear.
-import { waitFor } from '../test-support/wait-for.ts';
+import { waitFor, waitUntil } from '../test-support/wait-for.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServices, type Services } from '../app/services.ts';
 import { jidoSession, vizierSession } from '../test-support/session-files.ts';
+import type { AppEvent } from '../../shared/api.ts';
 
 let base: string;
 let root: string;
@@ -166,6 +167,23 @@ describe('prune, delete, restore, clear', () => {
     expect(trashed).toMatchObject({ key: 'jido-code:j-1', where: 'vault-trash' });
     await services.client.restoreSession({ id: trashed!.id });
     expect((await services.client.getVaultStatus({ key: 'jido-code:j-1' })).keptPath).not.toBeNull();
+  });
+
+  it('moving a kept copy to the trash tells the window the session changed, not that it is gone, while its live file stays', async () => {
+    await services.client.keepSession({ key: 'jido-code:j-1' });
+    const events: AppEvent[] = [];
+    const unsubscribe = services.subscribe((e) => void events.push(e));
+    try {
+      const said = (kind: 'changed' | 'removed') => events.some((e) => e.name === 'sessionsChanged' && e.payload[kind].includes('jido-code:j-1'));
+      await services.client.deleteSession({ key: 'jido-code:j-1' });
+      await waitUntil(() => said('changed'), 5000, 'the change announced');
+      // The vault's watcher sees the copy's folder go as well: give it time to say anything it would.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(said('removed')).toBe(false);
+      expect(await row('jido-code:j-1')).toMatchObject({ kept: false, primaryPath: jidoFile() });
+    } finally {
+      unsubscribe();
+    }
   });
 
   it('delete touches a live source only when its files are confirmed one by one', async () => {
