@@ -25,7 +25,7 @@ function bounded(path: string, text: string): RawRecord {
 async function lineOf(realPath: string, line: number): Promise<string | null> {
   const source = createReadStream(realPath);
   const kind = compressionOf(realPath);
-  const input = kind ? source.pipe(decompressor(kind)) : source;
+  const input = kind ? source.pipe(decompressor(kind, undefined, true)) : source;
   const lines = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   try {

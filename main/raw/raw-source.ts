@@ -22,7 +22,8 @@ async function readCompressed(path: string, kind: Compression, offset: number, l
   const chunks: Buffer[] = [];
   let position = 0;
   let collected = 0;
-  const stream = openStream(path, kind, 64 * 1024);
+  // Lenient: bytes after the last zstd frame cost none of the text before them (the session's read warns of them).
+  const stream = openStream(path, kind, 64 * 1024, undefined, true);
   try {
     await eachChunk(stream, (chunk) => {
       const start = Math.max(0, offset - position);

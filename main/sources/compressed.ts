@@ -1,6 +1,6 @@
 // Session files an agent keeps compressed (Codex's idle rollouts as `rollout-*.jsonl.zst`, gzip `.gz` files): how a file is compressed, and the stream that decompresses it (a compressed file's plain twin: catalogue/walk-rules.ts).
 import { createReadStream } from 'node:fs';
-import { createGunzip, createZstdDecompress, zstdDecompressSync } from 'node:zlib';
+import { createGunzip, createZstdDecompress, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 import { ZSTD_EXPANSION } from '../env/tuning.ts';
 
@@ -20,22 +20,27 @@ export function compressionOf(path: string): Compression | null {
 const OUT_CHUNK = 1024 * 1024;
 
 /**
- * The stream that decompresses a file of this kind (a zstd one in pieces of `chunkSize`). Node's zstd decoder stops
- * at the end of the first frame and silently drops any that follow (nodejs/node#64741); Codex writes one frame per
- * file, and anything after it (concatenated frames, trailing bytes) is reported as an error instead of lost unsaid.
+ * The stream that decompresses a file of this kind (a zstd one in pieces of `chunkSize`). Node's zstd decoder before
+ * 24.22 stops at the end of the first frame and silently drops any that follow (nodejs/node#64741); Codex writes one
+ * frame per file, and anything after it (there, concatenated frames; on any Node, trailing bytes that are no frame) is
+ * reported as an error instead of lost unsaid.
  */
-export function decompressor(kind: Compression, chunkSize = OUT_CHUNK): Transform {
-  return kind === 'gzip' ? createGunzip() : createZstdDecompress({ chunkSize, rejectGarbageAfterEnd: true });
+export function decompressor(kind: Compression, chunkSize = OUT_CHUNK, lenient = false): Transform {
+  return kind === 'gzip' ? createGunzip() : createZstdDecompress({ chunkSize, rejectGarbageAfterEnd: !lenient });
 }
 
+/** The decompressor found bytes after the file's last frame that are no frame (a `lenient` one reads past them unsaid). */
+export const isTrailingJunk = (err: unknown): boolean => (err as NodeJS.ErrnoException | null)?.code === 'ERR_TRAILING_JUNK_AFTER_STREAM_END';
+
 /**
- * A file's bytes as a stream, decompressed when `kind` says (`chunkSize`: the decompressor's pieces). A read error of
- * the file fails the stream, and destroying the stream closes the file.
+ * A file's bytes as a stream, decompressed when `kind` says (`chunkSize`: the decompressor's pieces; `lenient`: bytes
+ * after the last zstd frame are ignored, not an error). A read error of the file fails the stream, and destroying the
+ * stream closes the file.
  */
-export function openStream(path: string, kind: Compression | null, highWaterMark: number, chunkSize?: number): Readable {
+export function openStream(path: string, kind: Compression | null, highWaterMark: number, chunkSize?: number, lenient = false): Readable {
   const source = createReadStream(path, { highWaterMark });
   if (kind === null) return source;
-  const stream = decompressor(kind, chunkSize);
+  const stream = decompressor(kind, chunkSize, lenient);
   source.on('error', (err) => stream.destroy(err));
   stream.once('close', () => source.destroy());
   return source.pipe(stream);
@@ -82,10 +87,22 @@ export function zstdWhole(bytes: Buffer, max: number): Buffer | null {
   }
 }
 
-/** Why a decompressor failed, in words: a zstd file with something after its frame says so. */
+/** Whether this Node's zstd decoder reads on past a file's first frame (24.22 and later: nodejs/node#64741). */
+export const decodesEveryFrame: boolean = (() => {
+  try {
+    return zstdDecompressSync(Buffer.concat([zstdCompressSync('a'), zstdCompressSync('b')]), { rejectGarbageAfterEnd: true }).toString() === 'ab';
+  } catch {
+    return false;
+  }
+})();
+
+/** Why a decompressor failed, in words: a zstd file with something after its frames says so. */
 export function decompressError(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
-  if (e.code === 'ERR_TRAILING_JUNK_AFTER_STREAM_END') return 'bytes follow the end of the first zstd frame (concatenated frames are not read)';
+  if (isTrailingJunk(err))
+    return decodesEveryFrame
+      ? 'bytes that are no zstd frame follow the compressed data'
+      : 'bytes follow the end of the first zstd frame (concatenated frames are not read)';
   return e.message;
 }
 

@@ -1,7 +1,8 @@
 // Reads JSON Lines files record by record (small ones whole, large ones streamed, compressed ones decompressed), surviving torn lines, NUL padding, BOMs, CRLF and huge lines.
 import { isUtf8 } from 'node:buffer';
+import type { Readable } from 'node:stream';
 import { readFileUpTo } from './file-bytes.ts';
-import { compressionOf, decompressError, eachChunk, openStream, zstdWhole } from './compressed.ts';
+import { compressionOf, decompressError, eachChunk, isTrailingJunk, openStream, zstdWhole } from './compressed.ts';
 import { releaseBytes } from '../workers/release-bytes.ts';
 import type { Warning } from '../../shared/session.ts';
 import { UnreadableError } from './types.ts';
@@ -44,6 +45,18 @@ function isAllNul(bytes: Buffer): boolean {
  * An empty file throws UnreadableError('empty_file'); a file with no parsable line throws 'invalid_json'; a
  * compressed file that does not decompress at all throws 'invalid_encoding'.
  */
+/** Feeds every piece of `stream` to `feed`; the error that ended it early, or null. The stream is closed either way. */
+async function feedStream(stream: Readable, feed: (chunk: Buffer) => void): Promise<unknown> {
+  try {
+    await eachChunk(stream, feed);
+    return null;
+  } catch (err) {
+    return err;
+  } finally {
+    stream.destroy();
+  }
+}
+
 export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
   const compression = compressionOf(absPath);
   let size: number;
@@ -121,17 +134,25 @@ export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
   if (whole) {
     feed(whole);
   } else {
-    const stream = openStream(absPath, compression, READ_CHUNK);
-    try {
-      await eachChunk(stream, feed);
-    } catch (err) {
-      const message = decompressError(err);
+    let failure = await feedStream(openStream(absPath, compression, READ_CHUNK), feed);
+    // Node 24.22's zstd decoder reports bytes after the last frame before it hands over the frame's last output: read
+    // again without the check, past what was fed, so that the junk costs none of the lines before it.
+    if (failure !== null && isTrailingJunk(failure)) {
+      const fed = bytes;
+      let seen = 0;
+      const rest = await feedStream(openStream(absPath, compression, READ_CHUNK, undefined, true), (chunk) => {
+        const from = Math.max(0, fed - seen);
+        seen += chunk.length;
+        if (from < chunk.length) feed(from ? chunk.subarray(from) : chunk);
+      });
+      failure = rest ?? failure;
+    }
+    if (failure !== null) {
+      const message = decompressError(failure);
       if (!records.length && !pending.length) {
         throw new UnreadableError('invalid_encoding', `Cannot decompress${compression === 'zstd' ? ' this zstd file' : ''}: ${message}`);
       }
       warnings.add('truncated_stream', `The file ends abruptly or is damaged (${message}); everything before that point is shown.`);
-    } finally {
-      stream.destroy();
     }
   }
   if (pending.length) handleLine(Buffer.concat(pending), false);
