@@ -14,6 +14,10 @@ const CASES: Array<{ agent: string; key: string; search: string; check: (page: P
       await expect(page.getByTestId('tool-card').filter({ hasText: 'read_file' })).toHaveAttribute('data-status', 'ok');
       await expect(page.getByTestId('usage-totals')).toContainText('$0.02');
       await expect(page.getByTestId('detail')).not.toContainText('environment_details');
+      // Each request to the model at its own time, with the tokens and cost Cline recorded for it.
+      await page.getByRole('tab', { name: /Operations/ }).click();
+      await expect(page.locator('[data-testid="operation"][data-type="llm"]')).toHaveCount(2);
+      await expect(page.locator('[data-testid="operation"]').first()).toContainText('claude-sonnet-4-5');
     },
   },
   {

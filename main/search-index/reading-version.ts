@@ -7,9 +7,10 @@ import type { SessionIndex } from './index-store.ts';
  * again once, in the background, its old rows listed meanwhile. 1: the first kept (hooks, tool definitions, wrapper
  * tags and words after a line break in tool inputs now read). 2: readers checked against the peers' tests (Kimi Code
  * compactions, OpenCode step tokens and failed exits, Hermes .jsonl transcripts, Grok code interpreter and raw output,
- * Antigravity's full transcript, and more: see the log).
+ * Antigravity's full transcript, and more: see the log). 3: twin files listed once (Hermes), Cursor's text transcripts,
+ * Kimi wire-only folders, forks' keys, Cline-family requests at their own hours.
  */
-export const READING_VERSION = 2;
+export const READING_VERSION = 3;
 
 /** The index_state row holding the version every indexed file was last read with. */
 export const READING_VERSION_STATE = 'reading_version';

@@ -10,6 +10,7 @@ import { convertUi, type UiConversion } from './cline-ui.ts';
 import { splitUserText } from './cline-text.ts';
 import { UnreadableError } from '../types.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
+import { taskRequests } from './cline-requests.ts';
 
 /** The files read beside the session's own: the UI messages (when the history is the session's file) and the metadata. */
 export interface TaskCompanions {
@@ -123,6 +124,9 @@ export function parseClineTask(app: ClineApp, value: unknown, ctx: ClineContext)
   if (history?.looseEnvironment.length) extra.environmentDetails = history.looseEnvironment;
   const parentId = typeof item?.parentTaskId === 'string' && item.parentTaskId ? item.parentTaskId : null;
   const childIds = Array.isArray(item?.childIds) ? item.childIds.filter((c): c is string => typeof c === 'string' && c !== '') : [];
+  // Each request at its own time; ui_messages.json is the first companion beside the history, or the session's own file.
+  const uiAt = companions.files.findIndex((f) => f.role === 'transcript');
+  const requests = facts?.calls.length ? taskRequests(facts.calls, modelName, fromHistory ? (uiAt >= 0 ? uiAt + 1 : null) : 0) : null;
 
   return {
     key: `${app.format}:${place.taskId}`,
@@ -141,14 +145,15 @@ export function parseClineTask(app: ClineApp, value: unknown, ctx: ClineContext)
     systemPrompt: null,
     toolVersion: null,
     messages,
-    operations: [],
+    operations: requests?.operations ?? [],
     todos: [],
     summary: null,
     artifacts: [],
     usage,
     // The extension records each request's cost: it wins over an estimate from tokens (the price table's, when it recorded none).
-    cost:
-      recorded !== null
+    cost: requests
+      ? requests.cost
+      : recorded !== null
         ? { usd: recorded, estimated: false, ...(facts?.cost != null && facts.unpriced ? { unpricedMessages: facts.unpriced } : {}) }
         : builtinPricing.estimate(modelName, usage),
     parentKey: parentId ? `${app.format}:${parentId}` : null,

@@ -34,9 +34,22 @@ const BOOKKEEPING = new Set([
 const ASSISTANT_TEXT = new Set(['text', 'completion_result', 'followup', 'plan_mode_respond', 'act_mode_respond', 'info']);
 const ERRORS = new Set(['error', 'diff_error', 'rooignore_error', 'clineignore_error', 'api_req_failed', 'mistake_limit_reached']);
 
+/** One api_req_started record with tokens or a cost: a call to the model, at its own time. */
+export interface UiRequest {
+  /** Its place in ui_messages.json's list. */
+  index: number;
+  at: string | null;
+  usage: TokenUsage;
+  /** USD the extension recorded for it; null when it recorded none. */
+  cost: number | null;
+  model: string | null;
+}
+
 export interface UiFacts {
   /** api_req_started records read. */
   requests: number;
+  /** Those with tokens or a cost, in order. */
+  calls: UiRequest[];
   usage: TokenUsage | null;
   /** USD the extension recorded per request, summed; null when none did. */
   cost: number | null;
@@ -96,8 +109,8 @@ function questionText(q: Record<string, unknown>): string {
   return options.length ? `${String(q.question)}\n${options.map((o) => `- ${o}`).join('\n')}` : String(q.question);
 }
 
-/** One api_req_started record: its tokens, cost and model go to the task's totals. */
-function addRequest(facts: UiFacts, request: Record<string, unknown>): void {
+/** One api_req_started record (at `index`, time `at`): its tokens, cost and model go to the task's totals and its calls. */
+function addRequest(facts: UiFacts, request: Record<string, unknown>, index: number, at: string | null): void {
   facts.requests++;
   const u = emptyUsage();
   u.input = count(request.tokensIn);
@@ -111,9 +124,12 @@ function addRequest(facts: UiFacts, request: Record<string, unknown>): void {
     total.cacheRead += u.cacheRead;
     total.cacheWrite += u.cacheWrite;
   }
-  if (typeof request.cost === 'number' && Number.isFinite(request.cost) && request.cost >= 0) facts.cost = (facts.cost ?? 0) + request.cost;
+  const cost = typeof request.cost === 'number' && Number.isFinite(request.cost) && request.cost >= 0 ? request.cost : null;
+  if (cost !== null) facts.cost = (facts.cost ?? 0) + cost;
   else if (u.input + u.output + u.cacheRead + u.cacheWrite > 0) facts.unpriced++;
-  facts.model = str(request.model) ?? str(request.modelId) ?? facts.model;
+  const model = str(request.model) ?? str(request.modelId);
+  if (cost !== null || u.input + u.output + u.cacheRead + u.cacheWrite > 0) facts.calls.push({ index, at, usage: u, cost, model });
+  facts.model = model ?? facts.model;
   facts.provider = str(request.apiProvider) ?? str(request.provider) ?? str(request.inferenceProvider) ?? facts.provider;
   const asked = str(request.request);
   if (asked && facts.cwd === null) facts.cwd = cwdIn(asked);
@@ -154,6 +170,7 @@ class UiMessages {
 export function convertUi(list: unknown[], warnings: WarningList): UiConversion {
   const facts: UiFacts = {
     requests: 0,
+    calls: [],
     usage: null,
     cost: null,
     unpriced: 0,
@@ -189,7 +206,7 @@ export function convertUi(list: unknown[], warnings: WarningList): UiConversion 
     }
     if (kind === 'api_req_started') {
       const request = parsed(text);
-      if (request) addRequest(facts, request);
+      if (request) addRequest(facts, request, i, at);
       else if (text && facts.cwd === null) facts.cwd = cwdIn(text);
       return;
     }

@@ -7,6 +7,7 @@ import { failure, valid } from '../../test-support/reader-checks.ts';
 import { testTempDir } from '../../test-support/temp-dir.ts';
 import { findReader } from '../registry.ts';
 import { clineReader, rooCodeReader } from './cline.ts';
+import { usageFacts } from '../../search-index/usage-facts.ts';
 
 const ENV = '<environment_details>\n# Current Working Directory (/home/dev/proj) Files\nsrc/a.ts\n</environment_details>';
 const request = (over: Record<string, unknown>) => ({ type: 'say', say: 'api_req_started', text: JSON.stringify(over) });
@@ -210,6 +211,50 @@ describe('Cline cost', () => {
     // Sonnet 4.5 input: $3 per million tokens (under 200k tokens a request).
     expect(s.cost?.estimated).toBe(true);
     expect(s.cost?.usd).toBeCloseTo(0.3, 6);
+  });
+});
+
+describe('Cline requests', () => {
+  it('counts each request in the hour it was made, a recorded cost as recorded and a missing one estimated from its model', async () => {
+    const day1 = Date.parse('2026-03-01T23:50:00Z');
+    const day2 = Date.parse('2026-03-02T00:20:00Z');
+    const dir = task(CLINE_EXT, String(day1 - 60_000), {
+      [HISTORY]: [{ role: 'user', content: [{ type: 'text', text: '<task>\nPort the parser\n</task>' }] }],
+      'ui_messages.json': [
+        { ts: day1 - 60_000, type: 'say', say: 'text', text: 'Port the parser' },
+        { ts: day1, ...request({ tokensIn: 1_000, tokensOut: 100, cost: 0.01 }) },
+        { ts: day2, ...request({ tokensIn: 100_000, tokensOut: 0, model: 'claude-sonnet-4-5' }) },
+        { ts: day2 + 1_000, ...request({}) },
+      ],
+      'task_metadata.json': { model_usage: [{ model_id: 'claude-sonnet-4-5', model_provider_id: 'anthropic', mode: 'act' }] },
+    });
+    const s = valid(await clineReader.read(join(dir, HISTORY)));
+    // The request without tokens or a cost is no call.
+    expect(s.operations.map((o) => [o.type, o.name, o.timestamp, o.usage?.input, o.cost, o.origin])).toEqual([
+      ['llm', 'claude-sonnet-4-5', new Date(day1).toISOString(), 1_000, { usd: 0.01, estimated: false }, { fileIndex: 1, line: null, pointer: '/1' }],
+      ['llm', 'claude-sonnet-4-5', new Date(day2).toISOString(), 100_000, { usd: 0.3, estimated: true }, { fileIndex: 1, line: null, pointer: '/2' }],
+    ]);
+    expect(s.sourceFiles[1]!.path.endsWith('ui_messages.json')).toBe(true);
+    expect(s.usage).toMatchObject({ input: 101_000, output: 100 });
+    expect(s.cost?.estimated).toBe(true);
+    expect(s.cost?.usd).toBeCloseTo(0.31, 6);
+    // Each request on its own day, not the whole task on its last.
+    const hours = usageFacts(s, () => 0).hours.map((h) => [new Date(h.hourMs).toISOString(), h.input, h.calls, Math.round(h.costUsd * 100) / 100]);
+    expect(hours).toEqual([
+      ['2026-03-01T23:00:00.000Z', 1_000, 1, 0.01],
+      ['2026-03-02T00:00:00.000Z', 100_000, 1, 0.3],
+    ]);
+  });
+
+  it('a task whose UI messages are gone is counted from its Roo history item, at its last activity', async () => {
+    const dir = task('rooveterinaryinc.roo-cline', '1700000000009', {
+      [HISTORY]: [{ role: 'user', content: [{ type: 'text', text: '<task>\nTidy up\n</task>' }], ts: 1700000000100 }],
+      'history_item.json': { tokensIn: 500, tokensOut: 50, totalCost: 0.004 },
+    });
+    const s = valid(await rooCodeReader.read(join(dir, HISTORY)));
+    expect(s.operations).toEqual([]);
+    expect(s.cost).toEqual({ usd: 0.004, estimated: false });
+    expect(usageFacts(s, () => 0).hours.map((h) => [h.input, h.calls])).toEqual([[500, 1]]);
   });
 });
 
