@@ -100,3 +100,18 @@ test('at 800x600 nothing in the top bar is cut off or outside the window', async
   expect(outside).toEqual([]);
   await page.screenshot({ path: test.info().outputPath('topbar-800x600.png') });
 });
+
+test('a message or operation header that shows its tokens is one line high (the dashboard’s styles do not reach it)', async ({ page, samplesVault }) => {
+  // A Claude Code session whose answers carry their usage, and a Cline task whose requests are operations with theirs.
+  await page.goto(samplesVault.url);
+  await openByUrl(page, 'claude-code:44444444-4444-4444-8444-444444444444');
+  const usage = page.locator('[data-testid="message"] .message-header .usage').first();
+  await expect(usage).toBeVisible();
+  const header = usage.locator('xpath=..');
+  expect((await header.boundingBox())!.height).toBeLessThan(30);
+  await openByUrl(page, 'cline:1700000000000');
+  await page.getByRole('tab', { name: /Operations/ }).click();
+  const opHeader = page.locator('[data-testid="operation"] .operation-header').first();
+  await expect(opHeader.locator('.usage')).toBeVisible();
+  expect((await opHeader.boundingBox())!.height).toBeLessThan(30);
+});

@@ -276,7 +276,7 @@ export default function UsageDashboard() {
     if (data) markFirstPaint(DASHBOARD_PAINTED);
   }, [data]);
   return (
-    <section className="usage" data-testid="usage-dashboard" aria-busy={usage?.loading ?? true} aria-labelledby="usage-title">
+    <section className="usage-dashboard" data-testid="usage-dashboard" aria-busy={usage?.loading ?? true} aria-labelledby="usage-title">
       <header className="usage-head">
         <h1 id="usage-title">Usage</h1>
         <p className="muted" data-testid="usage-scope">
