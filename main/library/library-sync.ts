@@ -18,25 +18,10 @@ import { summarizeHere } from '../workers/summarize-here.ts';
 import { storeOfWal, storeReader } from '../catalogue/contained-sessions.ts';
 import { ContainerSync } from './container-sync.ts';
 import type { InlineReads, LibrarySyncOptions } from './library-sync-options.ts';
+import { changesAsListed } from './changes-as-listed.ts';
 
 /** Kept copies sit below `source/<their original absolute path>`, deeper than a user folder is walked. */
 const VAULT_DEPTH = 40;
-
-/**
- * What a scan, a watch batch or a store's listing reports, as the list now stands: a key whose file went while another
- * file still holds it (the live file once its kept copy went to the trash, the kept copy once the live file was deleted)
- * changed; it is not gone.
- */
-function changesAsListed({ catalogue, onChange }: LibrarySyncOptions): LibrarySyncOptions['onChange'] {
-  return (changed, removed) => {
-    const held = removed.filter((key) => catalogue.byKey(key) !== undefined);
-    if (!held.length) return onChange(changed, removed);
-    onChange(
-      [...new Set([...changed, ...held])],
-      removed.filter((key) => !held.includes(key)),
-    );
-  };
-}
 
 export class LibrarySync {
   /** Why a root could not be scanned, by root id (shown on the root). */
