@@ -1,10 +1,10 @@
 // Cline and Roo Code end to end: a VS Code task folder of each opens from the list with its own structure.
-import type { Page } from '@playwright/test';
-import { test, expect, searchFor } from './vault-fixture.ts';
+import { testAgentSamples, type AgentCase } from './agent-samples.ts';
+import { expect } from './vault-fixture.ts';
 
-const CASES: Array<{ agent: string; key: string; search: string; check: (page: Page) => Promise<void> }> = [
+const CASES: AgentCase[] = [
   {
-    agent: 'cline',
+    name: 'cline',
     key: 'cline:1700000000000',
     search: 'Explain what src/main.ts does',
     check: async (page) => {
@@ -21,7 +21,7 @@ const CASES: Array<{ agent: string; key: string; search: string; check: (page: P
     },
   },
   {
-    agent: 'roo-code',
+    name: 'roo-code',
     key: 'roo-code:5f0c6a52-1b7e-4c41-9a57-2d3f1c0e8b11',
     search: 'Summarise src/main.ts',
     check: async (page) => {
@@ -32,13 +32,4 @@ const CASES: Array<{ agent: string; key: string; search: string; check: (page: P
   },
 ];
 
-for (const c of CASES) {
-  test(`${c.agent}: a sample task opens and shows its own structure`, async ({ page, samplesVault }, testInfo) => {
-    await page.goto(samplesVault.url);
-    await searchFor(page, c.search);
-    await page.locator(`[data-testid="session-row"][data-key="${c.key}"]`).click();
-    await expect(page.getByTestId('detail')).toHaveAttribute('data-key', c.key);
-    await c.check(page);
-    await page.screenshot({ path: testInfo.outputPath(`${c.agent}.png`), fullPage: false });
-  });
-}
+testAgentSamples(CASES);

@@ -1,15 +1,15 @@
 // Grok, Amp, Aider, Codebuff, Mistral Vibe and Antigravity end to end: one sample of each opens from the list with its own structure.
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { runIds, splitRuns } from '../../main/sources/aider/aider-runs.ts';
-import { test, expect, samplesRoot, searchFor } from './vault-fixture.ts';
+import { testAgentSamples, type AgentCase } from './agent-samples.ts';
+import { expect, samplesRoot } from './vault-fixture.ts';
 
 /** An aider run is named after its history file and start time (main/sources/aider/aider-runs.ts). */
 const aiderRun = runIds(join(samplesRoot, 'aider/myrepo/.aider.chat.history.md'), splitRuns('# aider chat started at 2026-06-09 14:01:00\n').runs)[0]!;
 
-const CASES: Array<{ agent: string; key: string; search: string; check: (page: Page) => Promise<void> }> = [
+const CASES: AgentCase[] = [
   {
-    agent: 'grok',
+    name: 'grok',
     key: 'grok:019f6851-7ec4-7ef0-97d3-03f3eee38755',
     search: 'hello.py',
     check: async (page) => {
@@ -20,7 +20,7 @@ const CASES: Array<{ agent: string; key: string; search: string; check: (page: P
     },
   },
   {
-    agent: 'amp',
+    name: 'amp',
     key: 'amp:T-thread-a',
     search: 'T-thread-a',
     check: async (page) => {
@@ -31,7 +31,7 @@ const CASES: Array<{ agent: string; key: string; search: string; check: (page: P
     },
   },
   {
-    agent: 'aider',
+    name: 'aider',
     key: `aider:${aiderRun}`,
     search: 'webhook',
     check: async (page) => {
@@ -42,7 +42,7 @@ const CASES: Array<{ agent: string; key: string; search: string; check: (page: P
     },
   },
   {
-    agent: 'codebuff',
+    name: 'codebuff',
     key: 'codebuff:myproject/2026-07-15T15-04-00.000Z',
     search: 'login bug',
     check: async (page) => {
@@ -52,7 +52,7 @@ const CASES: Array<{ agent: string; key: string; search: string; check: (page: P
     },
   },
   {
-    agent: 'vibe',
+    name: 'vibe',
     key: 'vibe:abc123def-0000-0000-0000-000000000000',
     search: 'sort a list',
     check: async (page) => {
@@ -63,7 +63,7 @@ const CASES: Array<{ agent: string; key: string; search: string; check: (page: P
     },
   },
   {
-    agent: 'antigravity',
+    name: 'antigravity',
     key: 'antigravity:00000000-0000-4000-8000-00000000a902',
     search: 'List the files',
     check: async (page) => {
@@ -77,13 +77,4 @@ const CASES: Array<{ agent: string; key: string; search: string; check: (page: P
   },
 ];
 
-for (const c of CASES) {
-  test(`${c.agent}: a sample opens and shows its own structure`, async ({ page, samplesVault }, testInfo) => {
-    await page.goto(samplesVault.url);
-    await searchFor(page, c.search);
-    await page.locator(`[data-testid="session-row"][data-key="${c.key}"]`).click();
-    await expect(page.getByTestId('detail')).toHaveAttribute('data-key', c.key);
-    await c.check(page);
-    await page.screenshot({ path: testInfo.outputPath(`${c.agent}.png`), fullPage: false });
-  });
-}
+testAgentSamples(CASES);

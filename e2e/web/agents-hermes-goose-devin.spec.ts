@@ -1,9 +1,9 @@
 // Hermes, Goose and Devin end to end: a transcript, and sessions inside SQLite stores, open from the list with their own structure.
-import type { Page } from '@playwright/test';
-import { test, expect, callApi, searchFor } from './vault-fixture.ts';
+import { testAgentSamples, type AgentCase } from './agent-samples.ts';
+import { test, expect, callApi } from './vault-fixture.ts';
 
 /** Each case is found by its title or id (a hit in a message would scroll the transcript to it). */
-const CASES: Array<{ name: string; key: string; search: string; check: (page: Page) => Promise<void> }> = [
+const CASES: AgentCase[] = [
   {
     name: 'hermes transcript',
     key: 'hermes:20260429_hermes_schema_drift',
@@ -66,18 +66,7 @@ const CASES: Array<{ name: string; key: string; search: string; check: (page: Pa
   },
 ];
 
-for (const c of CASES) {
-  test(`${c.name}: a sample opens and shows its own structure`, async ({ page, samplesVault }, testInfo) => {
-    await page.goto(samplesVault.url);
-    await searchFor(page, c.search);
-    const row = page.locator(`[data-testid="session-row"][data-key="${c.key}"]`);
-    await row.click();
-    await expect(page.getByTestId('detail')).toHaveAttribute('data-key', c.key);
-    await expect(page.getByTestId('message').first()).toBeVisible();
-    await c.check(page);
-    await page.screenshot({ path: testInfo.outputPath(`${c.name.replace(/\W+/g, '-')}.png`), fullPage: false });
-  });
-}
+testAgentSamples(CASES, { firstMessage: true });
 
 test('a hidden Devin session is not listed', async ({ samplesVault }) => {
   const listed = async () =>

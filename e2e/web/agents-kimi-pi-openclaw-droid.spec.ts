@@ -1,8 +1,8 @@
 // Kimi, Pi, OpenClaw and Droid end to end: each sample is listed once, opens with its own structure; an OpenClaw archive says so.
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { test, expect, samplesRoot, callApi, searchFor, startVault } from './vault-fixture.ts';
+import { testAgentSamples, type AgentCase } from './agent-samples.ts';
+import { test, expect, samplesRoot, callApi, startVault } from './vault-fixture.ts';
 
 interface Summary {
   key: string;
@@ -12,7 +12,7 @@ interface Summary {
 }
 
 /** One sample per agent (both Kimi layouts, both Droid dialects), what to search for, and what its detail view must show. */
-const CASES: Array<{ name: string; key: string; search: string; check: (page: Page) => Promise<void> }> = [
+const CASES: AgentCase[] = [
   {
     name: 'kimi-cli',
     key: 'kimi:session-1',
@@ -94,16 +94,7 @@ test('each Kimi, Pi, OpenClaw and Droid sample file is listed once, and none is 
   await expect.poll(listed, { timeout: 10_000 }).toEqual(expected);
 });
 
-for (const c of CASES) {
-  test(`${c.name}: a sample opens and shows its own structure`, async ({ page, samplesVault }, testInfo) => {
-    await page.goto(samplesVault.url);
-    await searchFor(page, c.search);
-    await page.locator(`[data-testid="session-row"][data-key="${c.key}"]`).click();
-    await expect(page.getByTestId('detail')).toHaveAttribute('data-key', c.key);
-    await c.check(page);
-    await page.screenshot({ path: testInfo.outputPath(`${c.name.replace(/\W+/g, '-')}.png`), fullPage: false });
-  });
-}
+testAgentSamples(CASES);
 
 test('openclaw: a deleted transcript is listed, marked deleted in the list and in its detail', async ({ page }) => {
   await startVault(

@@ -1,9 +1,9 @@
 // OpenCode and Kilo end to end: sessions inside SQLite stores (each listed on its own) and the legacy storage/ tree open from the list with their own structure; the raw view shows a stored session's rows.
-import type { Page } from '@playwright/test';
+import { testAgentSamples, type AgentCase } from './agent-samples.ts';
 import { test, expect, callApi, searchFor } from './vault-fixture.ts';
 
 /** Each case is found by its title or id (a hit in a message would scroll the transcript to it). */
-const CASES: Array<{ name: string; key: string; search: string; check: (page: Page) => Promise<void> }> = [
+const CASES: AgentCase[] = [
   {
     name: 'opencode store',
     key: 'opencode:ses_happy01',
@@ -69,18 +69,7 @@ const CASES: Array<{ name: string; key: string; search: string; check: (page: Pa
   },
 ];
 
-for (const c of CASES) {
-  test(`${c.name}: a sample opens and shows its own structure`, async ({ page, samplesVault }, testInfo) => {
-    await page.goto(samplesVault.url);
-    await searchFor(page, c.search);
-    const row = page.locator(`[data-testid="session-row"][data-key="${c.key}"]`);
-    await row.click();
-    await expect(page.getByTestId('detail')).toHaveAttribute('data-key', c.key);
-    await expect(page.getByTestId('message').first()).toBeVisible();
-    await c.check(page);
-    await page.screenshot({ path: testInfo.outputPath(`${c.name.replace(/\W+/g, '-')}.png`), fullPage: false });
-  });
-}
+testAgentSamples(CASES, { firstMessage: true });
 
 test('a store holding many sessions lists each of them, named by the store', async ({ samplesVault }) => {
   const nested = () => callApi<{ sessions: Array<{ key: string; primaryPath: string }> }>(samplesVault, 'listSessions', { includeChildren: true });
