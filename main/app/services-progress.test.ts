@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AppEvent } from '../../shared/api.ts';
 import type { IndexProgress } from '../../shared/search-api.ts';
 import { createServices, type Services } from './services.ts';
 import { jidoSession } from '../test-support/session-files.ts';
@@ -36,6 +37,21 @@ const start = async (): Promise<{ s: Services; seen: IndexProgress[] }> => {
 };
 
 describe('indexing progress', () => {
+  it('announces every session a scan read before it says the index is idle (a page loaded then has missed no change)', async () => {
+    const s = createServices({ dataDir: join(base, 'data'), shell: 'web', extraRoots: [join(base, 'root')], discoverDefaults: false });
+    services = s;
+    const events: AppEvent[] = [];
+    s.subscribe((e) => void events.push(e));
+    await s.start();
+    await s.whenScanned();
+    await new Promise((r) => setTimeout(r, 300));
+    const idle = events.findIndex((e) => e.name === 'indexProgress' && e.payload.phase === 'idle');
+    expect(idle).toBeGreaterThan(0);
+    const changed = (list: AppEvent[]) => list.flatMap((e) => (e.name === 'sessionsChanged' ? e.payload.changed : []));
+    expect(new Set(changed(events.slice(0, idle))).size).toBe(12);
+    expect(changed(events.slice(idle))).toEqual([]);
+  });
+
   it('reports a scan as it reads the files and ends idle with every file done', async () => {
     const { s, seen } = await start();
     expect(seen[0]?.phase).toBe('scanning');

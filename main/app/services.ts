@@ -108,8 +108,12 @@ export function createServices(options: ServicesOptions): Services {
   // Files opened on their own (OpenedFiles, below) count as sources of one file each.
   const files = new SessionFileCheck(() => [...roots.list().map((r) => r.path), ...vault.roots(), ...opened.paths()]);
   // Indexing progress: every scan (roots, vault) counts into one run that ends idle when the last scan does.
-  const progress = new IndexProgressTracker((payload) => emit({ name: 'indexProgress', payload }));
   const changes = new SessionChanges(emit);
+  const progress = new IndexProgressTracker((payload) => {
+    // The changes a scan noted go out before the index says it is idle (session-changes.ts: flush).
+    if (payload.phase === 'idle') changes.flush();
+    emit({ name: 'indexProgress', payload });
+  });
   const openedBundles = new OpenedBundles(() => emit({ name: 'bundleOpened', payload: {} }));
 
   const sync: LibrarySync = new LibrarySync({

@@ -20,14 +20,22 @@ export class SessionChanges {
     if (this.closed) return;
     for (const k of changed) this.changed.add(k);
     for (const k of removed) this.removed.add(k);
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      const event: AppEvent = { name: 'sessionsChanged', payload: { changed: [...this.changed], removed: [...this.removed] } };
-      this.changed.clear();
-      this.removed.clear();
-      this.emit(event);
-    }, FLUSH_AFTER_MS);
+    this.timer ??= setTimeout(() => this.flush(), FLUSH_AFTER_MS);
   };
+
+  /**
+   * What gathered goes out now (nothing when nothing did): before the index says it is idle, so that a page loaded
+   * once the index is idle has missed no change (a reload of a settled vault fetches its list once).
+   */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.closed || (!this.changed.size && !this.removed.size)) return;
+    const event: AppEvent = { name: 'sessionsChanged', payload: { changed: [...this.changed], removed: [...this.removed] } };
+    this.changed.clear();
+    this.removed.clear();
+    this.emit(event);
+  }
 
   /** Drops what has not gone out yet, and whatever comes after (the services are closing). */
   close(): void {
