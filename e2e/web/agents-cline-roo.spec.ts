@@ -18,6 +18,10 @@ const CASES: AgentCase[] = [
       await page.getByRole('tab', { name: /Operations/ }).click();
       await expect(page.locator('[data-testid="operation"][data-type="llm"]')).toHaveCount(2);
       await expect(page.locator('[data-testid="operation"]').first()).toContainText('claude-sonnet-4-5');
+      // Its raw record is the api_req_started line of ui_messages.json it was read from.
+      await page.locator('[data-testid="operation"]').first().getByRole('button', { name: 'raw' }).click();
+      await expect(page.getByTestId('raw-record')).toContainText('api_req_started');
+      await expect(page.getByTestId('raw-record')).toContainText('ui_messages.json');
     },
   },
   {
