@@ -95,7 +95,6 @@ export function parseClineTask(app: ClineApp, value: unknown, ctx: ClineContext)
   const item = companions.historyItem;
   const itemTotals = historyItemUsage(item);
   const usage = facts?.usage ?? itemTotals.usage;
-  const recorded = facts?.cost ?? itemTotals.cost;
   const meta = metadataModel(companions.taskMetadata, warnings);
   const modelName = meta.name ?? facts?.model ?? null;
   const provider = meta.provider ?? facts?.provider ?? null;
@@ -150,12 +149,8 @@ export function parseClineTask(app: ClineApp, value: unknown, ctx: ClineContext)
     summary: null,
     artifacts: [],
     usage,
-    // The extension records each request's cost: it wins over an estimate from tokens (the price table's, when it recorded none).
-    cost: requests
-      ? requests.cost
-      : recorded !== null
-        ? { usd: recorded, estimated: false, ...(facts?.cost != null && facts.unpriced ? { unpricedMessages: facts.unpriced } : {}) }
-        : builtinPricing.estimate(modelName, usage),
+    // The requests' costs (recorded, else estimated); without requests, Roo's history item total, else an estimate from tokens.
+    cost: requests ? requests.cost : itemTotals.cost !== null ? { usd: itemTotals.cost, estimated: false } : builtinPricing.estimate(modelName, usage),
     parentKey: parentId ? `${app.format}:${parentId}` : null,
     childKeys: childIds.map((id) => `${app.format}:${id}`),
     sourceFiles: [primarySourceFile(ctx), ...companions.files],

@@ -50,11 +50,8 @@ export interface UiFacts {
   requests: number;
   /** Those with tokens or a cost, in order. */
   calls: UiRequest[];
+  /** The calls' tokens summed (their costs: cline-requests.ts). */
   usage: TokenUsage | null;
-  /** USD the extension recorded per request, summed; null when none did. */
-  cost: number | null;
-  /** Requests with tokens but no recorded cost (the sum leaves them out). */
-  unpriced: number;
   /** Model and provider named by a request, when one was. */
   model: string | null;
   provider: string | null;
@@ -109,7 +106,7 @@ function questionText(q: Record<string, unknown>): string {
   return options.length ? `${String(q.question)}\n${options.map((o) => `- ${o}`).join('\n')}` : String(q.question);
 }
 
-/** One api_req_started record (at `index`, time `at`): its tokens, cost and model go to the task's totals and its calls. */
+/** One api_req_started record (at `index`, time `at`): its tokens go to the task's totals, and it is one of its calls. */
 function addRequest(facts: UiFacts, request: Record<string, unknown>, index: number, at: string | null): void {
   facts.requests++;
   const u = emptyUsage();
@@ -125,8 +122,6 @@ function addRequest(facts: UiFacts, request: Record<string, unknown>, index: num
     total.cacheWrite += u.cacheWrite;
   }
   const cost = typeof request.cost === 'number' && Number.isFinite(request.cost) && request.cost >= 0 ? request.cost : null;
-  if (cost !== null) facts.cost = (facts.cost ?? 0) + cost;
-  else if (u.input + u.output + u.cacheRead + u.cacheWrite > 0) facts.unpriced++;
   const model = str(request.model) ?? str(request.modelId);
   if (cost !== null || u.input + u.output + u.cacheRead + u.cacheWrite > 0) facts.calls.push({ index, at, usage: u, cost, model });
   facts.model = model ?? facts.model;
@@ -172,8 +167,6 @@ export function convertUi(list: unknown[], warnings: WarningList): UiConversion 
     requests: 0,
     calls: [],
     usage: null,
-    cost: null,
-    unpriced: 0,
     model: null,
     provider: null,
     firstAt: null,
