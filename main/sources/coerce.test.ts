@@ -75,6 +75,17 @@ describe('limitDepth', () => {
     expect(warnings.list()[0]).toMatchObject({ code: 'too_deep' });
   });
 
+  it('keeps a value nested up to the limit whole, and cuts one nested a level deeper', () => {
+    const nest = (levels: number): unknown => (levels === 0 ? 'leaf' : { a: [nest(levels - 1)] });
+    const warnings = new WarningList();
+    // Each level is an object holding an array: the third level's array sits at depth 5, below a limit of 6.
+    expect(limitDepth(nest(3), warnings, 'input', 6)).toEqual(nest(3));
+    expect(warnings.list()).toEqual([]);
+    const cut = limitDepth(nest(3), warnings, 'input', 5) as { a: [{ a: [{ a: unknown }] }] };
+    expect(cut.a[0].a[0].a).toBe('[omitted: nested more than 5 levels deep]');
+    expect(warnings.list()).toMatchObject([{ code: 'too_deep' }]);
+  });
+
   it('keeps a "__proto__" key as plain data', () => {
     const value = JSON.parse('{"__proto__": {"polluted": true}}');
     const copy = limitDepth(value, new WarningList(), 'x') as Record<string, unknown>;
