@@ -214,4 +214,19 @@ describe('Catalogue', () => {
     expect(c.list({ text: 'ledger' }).sessions.map((s) => s.key)).toEqual(['codex:two']);
     expect(c.list({ format: 'codex' }).total).toBe(1);
   });
+
+  it('counts every removal asked for, of a listed path or not: a read in flight meanwhile knows its file may be gone', () => {
+    const c = new Catalogue();
+    c.put('/r/a.jsonl', 1, 1, summary('claude-code:a'));
+    const before = c.removals;
+    c.put('/r/b.jsonl', 1, 1, summary('claude-code:b'));
+    expect(c.removals).toBe(before);
+    // A file that appeared and went before its first read ended is not listed yet: its removal still counts.
+    expect(c.remove('/r/never-listed.jsonl')).toBeNull();
+    expect(c.removals).toBe(before + 1);
+    expect(c.removeUnder('/elsewhere')).toEqual([]);
+    expect(c.removals).toBe(before + 2);
+    c.removeUnseen('/r', new Set(['/r/a.jsonl', '/r/b.jsonl']), c.writes);
+    expect(c.removals).toBe(before + 3);
+  });
 });

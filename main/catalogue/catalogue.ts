@@ -66,6 +66,7 @@ export class Catalogue {
     hasCopy: (key) => this.copyByKey.has(key),
   });
   private writeCount = 0;
+  private removalCount = 0;
 
   get size(): number {
     return this.byPath.size;
@@ -74,6 +75,14 @@ export class Catalogue {
   /** How many entries have been written so far: a scan notes it at its start to know what came in meanwhile. */
   get writes(): number {
     return this.writeCount;
+  }
+
+  /**
+   * How many removals have been asked for so far (of any path, listed or not): a read notes it at its start, and
+   * only when it moved meanwhile can the file read have been seen to go (library-sync.ts, goneWhileRead).
+   */
+  get removals(): number {
+    return this.removalCount;
   }
 
   /** Records a read result; returns the entry's key (suffixed with a path hash if the id is taken). */
@@ -223,6 +232,7 @@ export class Catalogue {
   }
 
   remove(path: string): string | null {
+    this.removalCount++;
     return this.drop(path);
   }
 
@@ -243,6 +253,7 @@ export class Catalogue {
 
   /** Removes every entry below a folder (a root was removed, or a session folder was deleted). */
   removeUnder(dir: string): string[] {
+    this.removalCount++;
     const removed: string[] = [];
     for (const path of [...this.byPath.keys()]) {
       if (isWithin(dir, path)) {
@@ -259,6 +270,7 @@ export class Catalogue {
    * that appeared after the scan's walk had passed its folder.
    */
   removeUnseen(dir: string, seen: ReadonlySet<string>, since: number): string[] {
+    this.removalCount++;
     // Picked first, removed after: no copy of 100,000 entries for a scan that removes none.
     const unseen: string[] = [];
     for (const entry of this.byPath.values()) {

@@ -177,10 +177,10 @@ export class LibrarySync {
   private async readInto(path: string, size: number, mtimeMs: number, live = false): Promise<string | null> {
     const { livePool, sessionPool } = this.o;
     const bytes = parseBytes(path, size);
+    const removalsBefore = this.o.catalogue.removals;
     try {
-      // A large file that just appeared is likely the one the user opens next: the session worker
-      // lists it and keeps the parse, so opening it costs a window instead of a second parse.
-      // A scan's large files are not kept: a cold start would hold hundreds of MB nobody asked to open.
+      // A large file that just appeared is likely the one the user opens next: the session worker lists it and keeps the
+      // parse (opening it costs a window, not a second parse). A scan's are not kept: a cold start would hold hundreds of MB.
       const result = live
         ? bytes > LARGE_FILE_BYTES
           ? await sessionPool.summarize(path, 'background', true)
@@ -198,7 +198,7 @@ export class LibrarySync {
         this.readSinceCollect = 0;
         (this.o.collectGarbage ?? collectOldGarbage)();
       }
-      if (await this.goneWhileRead(path)) return null;
+      if (this.o.catalogue.removals !== removalsBefore && (await this.goneWhileRead(path))) return null;
       if (!result.ok && result.format === null && !isClaimed(path)) return this.notASession(path, size, mtimeMs);
       return await this.put(path, size, mtimeMs, result);
     } catch (err) {
@@ -242,6 +242,7 @@ export class LibrarySync {
   /**
    * A file deleted or moved away while it was read (a kept copy sent to the trash while a watch batch re-read it): not
    * listed from that read, which would outlive the batch that saw it go (batches run side by side). Gone from the list.
+   * Asked only after a removal during the read (a later one removes the file itself): a stat per file cost 170 ms of CPU.
    */
   private async goneWhileRead(path: string): Promise<boolean> {
     if (await statFile(path)) return false;
