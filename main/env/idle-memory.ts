@@ -42,7 +42,7 @@ let configured = false;
  * generation from 26 to 103 MB, and it grew back within seconds of every memory-reducing collection; holding
  * it: peak RSS 458 -> 408 MB. Workers held at V8's small first size parsed a 54 MB transcript 15-30% slower
  * (708-850 against 627-668 ms); starting at 8 MB they take 630-690 ms, at 216-219 MB of process RSS against
- * 257-264 by default.
+ * 257-264 by default. A scan's many small files collect less at 16 MB (tuning.ts, WORKER_SEMI_SPACE_MB).
  */
 export function configureHeaps(): void {
   if (configured) return;
