@@ -128,6 +128,14 @@ test('a chart saves as SVG and PNG, and a session shows its cumulative usage per
   const curve = page.getByTestId('usage-curve');
   await expect(curve.locator('h3')).toHaveText('Tokens and cost per turn (cumulative)');
   await expect(curve.getByTestId('usage-chart-canvas')).toHaveAttribute('aria-label', /turns; after the last, [\d,]+ tokens/);
+  // A Cline task records its usage per request to the model, not per message: the curve is drawn from those requests.
+  await searchFor(page, 'source:cline');
+  await page.getByTestId('session-row').first().click();
+  await page.locator('[role="tab"][data-tab="usage"]').click();
+  await expect(page.getByTestId('usage-curve').getByTestId('usage-chart-canvas')).toHaveAttribute(
+    'aria-label',
+    /^1 turn; after the last, 3,420 tokens and \$0\.0168 in all\.$/,
+  );
   // The top bar's Usage button brings the dashboard back.
   await page.getByTestId('usage-button').click();
   await expect(page.getByTestId('usage-dashboard')).toBeVisible();

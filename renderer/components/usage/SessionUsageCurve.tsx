@@ -7,12 +7,22 @@ import { EChart } from './EChart.tsx';
 import { cumulativeCurve } from './session-curve.ts';
 import { compact, curveOption, usd } from './usage-options.ts';
 
+/** The time of the last loaded message that has one: model calls after it belong to messages not loaded yet. */
+function lastTime(messages: OpenedSession['messages']): string | null {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const at = messages[i]?.timestamp;
+    if (at) return at;
+  }
+  return null;
+}
+
 export default function SessionUsageCurve({ session }: { session: OpenedSession }) {
   const theme = useChartTheme();
-  const points = useMemo(() => cumulativeCurve(session.messages), [session.messages]);
+  const partial = session.messages.length < session.messagesTotal;
+  const { messages, operations } = session;
+  const points = useMemo(() => cumulativeCurve(messages, operations, partial ? lastTime(messages) : null), [messages, operations, partial]);
   const option = useMemo(() => curveOption(theme, points), [theme, points]);
   const last = points.at(-1);
-  const partial = session.messages.length < session.messagesTotal;
   return (
     <section className="usage-curve" data-testid="usage-curve">
       {partial && (
@@ -26,11 +36,11 @@ export default function SessionUsageCurve({ session }: { session: OpenedSession 
         title="Tokens and cost per turn (cumulative)"
         summary={
           last
-            ? `${points.length} turns; after the last, ${last.tokens.toLocaleString()} tokens and ${usd(last.costUsd)} in all.`
+            ? `${points.length} ${points.length === 1 ? 'turn' : 'turns'}; after the last, ${last.tokens.toLocaleString()} tokens and ${usd(last.costUsd)} in all.`
             : 'No token usage recorded in this session.'
         }
         option={option}
-        empty={points.length ? null : 'This session records no token usage per message.'}
+        empty={points.length ? null : 'This session records no token usage per message or model call.'}
         height={280}
         table={() => ({ columns: ['Turn', 'Tokens so far', 'Cost so far'], rows: points.map((p) => ({ cells: [p.turn, compact(p.tokens), usd(p.costUsd)] })) })}
       />
