@@ -1,6 +1,7 @@
 // The detail header, compact: the title line, one line of facts (project, branch, model, when, outcome, tokens and cost), the vault strip, sub-agents folded.
 import { relativeTime } from '../../shared/relative-time.ts';
 import type { Session } from '../../shared/session.ts';
+import { totalTokens } from '../../shared/summarize.ts';
 import { formatCost, formatCount, formatLabel, formatTimestamp, formatUsage } from '../format.ts';
 import { sessionTotals } from '../session-totals.ts';
 import { withSubAgents } from '../subagent-totals.ts';
@@ -11,7 +12,8 @@ import { BundleShareButton } from './bundle/BundleButtons.tsx';
 
 function UsageTotals({ session }: { session: Session }) {
   const totals = sessionTotals(session);
-  const tokens = totals.usage ? totals.usage.input + totals.usage.output + totals.usage.cacheRead + totals.usage.cacheWrite : null;
+  // Every bucket, reasoning too: the same sum as the list's row and the total with sub-agents (shared/summarize.ts).
+  const tokens = totalTokens(totals.usage);
   return (
     <span className="meta-item usage-totals" data-testid="usage-totals" title={totals.usage ? formatUsage(totals.usage) : 'No token counts recorded'}>
       <span>{tokens !== null ? `${formatCount(tokens)} tokens` : 'no tokens recorded'}</span>

@@ -204,6 +204,12 @@ describe('Detail header', () => {
     expect(render(<Detail />, { open: opened(s), sessions: [], detailTab: 'info', related: { [child.key]: child } })).toMatch(/permissionMode.*?plan/);
   });
 
+  it('counts reasoning tokens in the header, as the list row and the total with sub-agents do', () => {
+    const s = { ...transcriptSession(), usage: { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0, reasoning: 300 }, childKeys: [] };
+    const html = render(<Detail />, { open: opened(s), sessions: [] });
+    expect(html).toMatch(/data-testid="usage-totals" title="in 1000 · out 200 · reasoning 300"><span>1500 tokens<\/span>/);
+  });
+
   it('says once that neither a session nor its sub-agents recorded tokens, rather than a row of dashes', () => {
     const s = { ...transcriptSession(), usage: null, cost: null, messages: [msg('user', [text('hi')])], childKeys: ['claude-code:quiet/agent-1'] };
     const child = summary({
