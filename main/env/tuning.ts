@@ -13,9 +13,10 @@ export const WORKER_YOUNG_MB = 48; // used in main/workers/read-pool.ts, main/se
 
 /**
  * The young generation's semi-space every worker thread starts with, and keeps (young generation: about three times this).
- * 8 MB suited one large transcript (idle-memory.ts), but a scan's thousands of small files then spend a fifth of their
+ * 8 MB suited one large transcript (idle-memory.ts), but a scan's thousands of small files then spend an eighth of their
  * worker's time collecting: cold `list --json` of the realistic 1 GB corpus, 6 interleaved runs each, median wall
- * 8.68 -> 7.71 s and CPU 16.3 -> 14.6 s at 16 MB (24 and 32 MB: no better), peak RSS 488 -> 515 MB.
+ * 8.68 -> 7.71 s and CPU 16.3 -> 14.6 s at 16 MB (24 and 32 MB: no better), peak RSS 488 -> 515 MB. An OpenCode store's
+ * first scan (10,000 sessions) gains nothing and peaks 60-75 MB higher; `serve` at rest is unchanged (94-95 MB).
  */
 export const WORKER_SEMI_SPACE_MB = 16; // used in main/env/idle-memory.ts
 
