@@ -1,5 +1,6 @@
 // A session's cumulative tokens and cost after each turn (a turn: a prompt and everything up to the next one), from its loaded messages, or its model calls where only those carry usage.
 import type { Message, Operation, TokenUsage } from '../../../shared/session.ts';
+import { totalTokens } from '../../../shared/summarize.ts';
 
 export interface CurvePoint {
   turn: number;
@@ -12,7 +13,7 @@ interface Spend {
   cost: { usd: number } | null;
 }
 
-const tokensOf = (s: Spend) => (s.usage ? s.usage.input + s.usage.output + s.usage.cacheRead + s.usage.cacheWrite + s.usage.reasoning : 0);
+const tokensOf = (s: Spend) => totalTokens(s.usage) ?? 0;
 const spends = (s: Spend) => tokensOf(s) > 0 || (s.cost?.usd ?? 0) !== 0;
 const isPrompt = (m: Message) => m.role === 'user' && m.parts.some((p) => p.type === 'text' && p.text.trim() !== '');
 const timeOf = (at: string | null): number | null => {
