@@ -1,6 +1,6 @@
 // Labels the header and rows show for cost, duration, sizes and summed usage.
 import { describe, expect, it } from 'vitest';
-import { addCost, addUsage, formatChars, formatCost, formatDuration } from './format.ts';
+import { addCost, addUsage, formatChars, formatCost, formatCount, formatDuration } from './format.ts';
 
 describe('formatCost', () => {
   it('labels recorded, estimated and unknown cost', () => {
@@ -9,6 +9,17 @@ describe('formatCost', () => {
     expect(formatCost({ usd: 0.0034, estimated: false })).toBe('$0.0034');
     expect(formatCost({ usd: 0, estimated: false })).toBe('$0.00');
     expect(formatCost(null)).toBe('—');
+  });
+});
+
+describe('formatCount', () => {
+  it('groups digits below 10,000 as the list and the usage tab do, then writes k and M', () => {
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(999)).toBe('999');
+    expect(formatCount(3420)).toBe((3420).toLocaleString());
+    expect(formatCount(3420)).toMatch(/^3\D?420$/);
+    expect(formatCount(20_400)).toBe('20k');
+    expect(formatCount(1_250_000)).toBe('1.3M');
   });
 });
 

@@ -16,10 +16,11 @@ export function formatTimestamp(iso: string | null): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+/** A count as the rest of the app writes one: digits grouped below 10,000 ("3,420", as the list's and the usage tab's), then k and M. */
 export function formatCount(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
   if (n >= 10_000) return `${Math.round(n / 1000)}k`;
-  return String(n);
+  return n.toLocaleString();
 }
 
 export function formatUsage(usage: TokenUsage): string {

@@ -46,7 +46,7 @@ export function TeamPanel() {
   return (
     <section className="roots-panel team-panel" data-testid="team-panel" aria-label="Team">
       <header className="panel-header">
-        <span>Team{status?.store ? ` (${team.totalCapped ? `${team.total.toLocaleString('en-US')}+` : team.total})` : ''}</span>
+        <span>Team{status?.store ? ` (${team.total.toLocaleString()}${team.totalCapped ? '+' : ''})` : ''}</span>
         <button type="button" className="link-button" data-testid="team-settings-toggle" onClick={() => setEditing((v) => !v)} aria-expanded={editing}>
           {editing ? 'Close' : 'Settings…'}
         </button>

@@ -11,6 +11,7 @@ const teamOf = (total: number, totalCapped: boolean) => ({ team: { ...createAppS
 describe('TeamPanel total', () => {
   it('shows an exact count as it is, and a capped one as at least that many', () => {
     expect(render(<TeamPanel />, teamOf(37, false))).toContain('Team (37)');
+    expect(render(<TeamPanel />, teamOf(4321, false))).toContain('Team (4,321)');
     expect(render(<TeamPanel />, teamOf(1000, true))).toContain('Team (1,000+)');
     expect(render(<TeamPanel />, teamOf(200, true))).toContain('Team (200+)');
   });

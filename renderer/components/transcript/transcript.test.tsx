@@ -98,7 +98,7 @@ describe('Conversation', () => {
   });
 
   it('shows per-message usage and labels an estimated cost', () => {
-    expect(html).toContain('in 1200 · out 340 · cache read 20k');
+    expect(html).toContain('in 1,200 · out 340 · cache read 20k');
     expect(html).toContain('≈ $0.12 (estimated)');
   });
 
@@ -196,7 +196,7 @@ describe('Detail header', () => {
     });
     const html = render(<Detail />, { open: opened(s), sessions: [], related: { [child.key]: child } });
     // One line in the header: the tokens in all (the split in its tooltip) and the cost.
-    expect(html).toMatch(/data-testid="usage-totals" title="in 5400 · out 1200 · cache read 80k[^"]*">.*?tokens.*?≈ \$0.43 \(estimated\)/);
+    expect(html).toMatch(/data-testid="usage-totals" title="in 5,400 · out 1,200 · cache read 80k[^"]*">.*?tokens.*?≈ \$0.43 \(estimated\)/);
     expect(html).toMatch(/data-testid="warning-badge"[^>]*>⚠ 1</);
     expect(html).toMatch(/data-testid="subagents".*?Sub-agents.*?Find other clock uses.*?4 messages · 1 tool calls/);
     // The format's extras are on the Info tab.
@@ -207,7 +207,7 @@ describe('Detail header', () => {
   it('counts reasoning tokens in the header, as the list row and the total with sub-agents do', () => {
     const s = { ...transcriptSession(), usage: { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0, reasoning: 300 }, childKeys: [] };
     const html = render(<Detail />, { open: opened(s), sessions: [] });
-    expect(html).toMatch(/data-testid="usage-totals" title="in 1000 · out 200 · reasoning 300"><span>1500 tokens<\/span>/);
+    expect(html).toMatch(/data-testid="usage-totals" title="in 1,000 · out 200 · reasoning 300"><span>1,500 tokens<\/span>/);
   });
 
   it('says once that neither a session nor its sub-agents recorded tokens, rather than a row of dashes', () => {
