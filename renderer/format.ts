@@ -23,6 +23,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString();
 }
 
+/** A count and its noun, singular for one: "1 tool call", "3,420 messages". */
+export function plural(n: number, word: string): string {
+  return `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
+}
+
 export function formatUsage(usage: TokenUsage): string {
   const parts = [`in ${formatCount(usage.input)}`, `out ${formatCount(usage.output)}`];
   if (usage.cacheRead) parts.push(`cache read ${formatCount(usage.cacheRead)}`);

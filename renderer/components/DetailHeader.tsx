@@ -17,10 +17,13 @@ function UsageTotals({ session }: { session: Session }) {
   return (
     <span className="meta-item usage-totals" data-testid="usage-totals" title={totals.usage ? formatUsage(totals.usage) : 'No token counts recorded'}>
       <span>{tokens !== null ? `${formatCount(tokens)} tokens` : 'no tokens recorded'}</span>
-      <span>
-        {' · '}
-        {totals.usage && !totals.cost ? <span title="No price is known for this session's models">unpriced</span> : formatCost(totals.cost)}
-      </span>
+      {/* A cost beside the tokens; with neither recorded, nothing more (not a dash for the cost). */}
+      {(totals.usage || totals.cost) && (
+        <span>
+          {' · '}
+          {totals.usage && !totals.cost ? <span title="No price is known for this session's models">unpriced</span> : formatCost(totals.cost)}
+        </span>
+      )}
       {session.childKeys.length > 0 && <WithSubAgentsTotal session={session} own={totals} />}
     </span>
   );

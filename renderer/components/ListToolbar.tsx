@@ -1,11 +1,8 @@
 // Above the list: the sort control; while searching how many sessions matched, how fast, and what could not be used; how far a long list has loaded.
 import type { SearchSort } from '../../shared/search-api.ts';
 import { LIST_SORTS, SORT_LABELS } from '../shown-sessions.ts';
+import { plural } from '../format.ts';
 import { useAppStore } from '../store/store-context.ts';
-
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
-}
 
 export function ListToolbar() {
   const searching = useAppStore((s) => s.filter.trim() !== '');

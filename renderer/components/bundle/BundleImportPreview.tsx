@@ -1,8 +1,6 @@
 // The import preview: which sessions a bundle would bring in, which the vault already has, what the sender redacted or left in.
 import type { BundlePreview } from '../../../shared/bundle-api.ts';
-import { formatBytes } from '../../format.ts';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+import { formatBytes, plural } from '../../format.ts';
 
 export function BundleImportPreview({ preview }: { preview: BundlePreview }) {
   const fresh = preview.sessions.filter((s) => !s.conflict).length;

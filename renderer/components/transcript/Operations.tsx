@@ -2,7 +2,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { Operation } from '../../../shared/session.ts';
 import { expansionFor } from './expansion.ts';
-import { formatCost, formatDuration, formatUsage } from '../../format.ts';
+import { formatCost, formatDuration, formatUsage, plural } from '../../format.ts';
 import { buildOpTree, initiallyCollapsed, opTotals, visibleOpRows, type OpNode, type OpTotals } from './op-tree.ts';
 import { useVirtualRows } from '../../use-virtual-rows.ts';
 import { OperationNode } from './OperationNode.tsx';
@@ -10,10 +10,8 @@ import { OperationNode } from './OperationNode.tsx';
 function Totals({ totals }: { totals: OpTotals }) {
   return (
     <div className="op-totals" data-testid="op-totals">
-      <span>
-        {totals.count} operation{totals.count === 1 ? '' : 's'}
-      </span>
-      {totals.tools > 0 && <span>{totals.tools} tool calls</span>}
+      <span>{plural(totals.count, 'operation')}</span>
+      {totals.tools > 0 && <span>{plural(totals.tools, 'tool call')}</span>}
       {totals.failed > 0 && <span className="tone-text-failed">{totals.failed} failed</span>}
       <span>
         <span className="muted">tokens </span>

@@ -1,7 +1,7 @@
 // Sub-agent sessions of the open session (clickable), the way back from a sub-agent to its parent, and from a fork to the session it was forked from.
 import { useEffect } from 'react';
 import type { Session, SessionSummary } from '../../../shared/session.ts';
-import { formatCount, formatLabel } from '../../format.ts';
+import { formatCount, formatLabel, plural } from '../../format.ts';
 import { useAppStore } from '../../store/store-context.ts';
 
 export function SubAgents({ session }: { session: Session }) {
@@ -31,7 +31,7 @@ export function SubAgents({ session }: { session: Session }) {
                 <span className="subagent-title">{s?.title ?? key}</span>
                 {s && (
                   <span className="muted">
-                    {formatLabel(s.format)} · {s.messageCount} messages · {s.toolCallCount} tool calls
+                    {formatLabel(s.format)} · {plural(s.messageCount, 'message')} · {plural(s.toolCallCount, 'tool call')}
                     {s.totalTokens != null ? ` · ${formatCount(s.totalTokens)} tokens` : ''}
                   </span>
                 )}

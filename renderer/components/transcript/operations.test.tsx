@@ -41,6 +41,9 @@ describe('Operations', () => {
         ]}
       />,
     );
+    // One of each reads in the singular.
+    const one = render(<Operations sessionKey="o" operations={[op('c1', { type: 'tool_call', name: 'Bash' })]} />);
+    expect(one).toMatch(/data-testid="op-totals"><span>1 operation<\/span><span>1 tool call<\/span>/);
     expect(vizier).toMatch(/vcs-A">A<\/span> <span class="mono">a.ts/);
     expect(vizier).toMatch(/vcs-R">R<\/span> <span class="mono">c.ts → d.ts/);
     expect(vizier).toContain('abcdef123456');

@@ -198,7 +198,7 @@ describe('Detail header', () => {
     // One line in the header: the tokens in all (the split in its tooltip) and the cost.
     expect(html).toMatch(/data-testid="usage-totals" title="in 5,400 · out 1,200 · cache read 80k[^"]*">.*?tokens.*?≈ \$0.43 \(estimated\)/);
     expect(html).toMatch(/data-testid="warning-badge"[^>]*>⚠ 1</);
-    expect(html).toMatch(/data-testid="subagents".*?Sub-agents.*?Find other clock uses.*?4 messages · 1 tool calls/);
+    expect(html).toMatch(/data-testid="subagents".*?Sub-agents.*?Find other clock uses.*?4 messages · 1 tool call</);
     // The format's extras are on the Info tab.
     expect(html).not.toMatch(/permissionMode/);
     expect(render(<Detail />, { open: opened(s), sessions: [], detailTab: 'info', related: { [child.key]: child } })).toMatch(/permissionMode.*?plan/);
@@ -224,11 +224,11 @@ describe('Detail header', () => {
     expect(html).toMatch(/data-testid="usage-with-subagents"><span class="muted"> · with sub-agents: none recorded either<\/span><\/span>/);
   });
 
-  it('shows an unknown cost as a dash and a sub-agent session links back to its parent', () => {
+  it('says once that no usage was recorded (no dash for the cost) and a sub-agent session links back to its parent', () => {
     const s = { ...transcriptSession(), usage: null, cost: null, messages: [msg('user', [text('hi')])], parentKey: 'claude-code:parent', childKeys: [] };
     const parent = summary({ key: 'claude-code:parent', format: 'claude-code', title: 'The parent task' });
     const html = render(<Detail />, { open: opened(s), sessions: [parent] });
-    expect(html).toMatch(/data-testid="usage-totals"[^>]*><span>no tokens recorded<\/span><span> · —<\/span>/);
+    expect(html).toMatch(/data-testid="usage-totals"[^>]*><span>no tokens recorded<\/span><\/span>/);
     expect(html).toContain('← Sub-agent of The parent task');
     expect(html).not.toContain('data-testid="subagents"');
   });
