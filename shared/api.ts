@@ -16,6 +16,9 @@ export const UnreadableReason = z.object({
   count: z.number().int().positive(),
   /** One such file's reason, as its list row shows it. */
   example: z.string(),
+  /** That file, relative to the root (the first such by name), and its list row's key, to open it from the panel. */
+  file: z.string(),
+  key: z.string(),
 });
 export type UnreadableReason = z.infer<typeof UnreadableReason>;
 

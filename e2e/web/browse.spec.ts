@@ -54,6 +54,16 @@ test('a corrupt file is listed as unreadable with its reason', async ({ page, va
   await expect(page.getByTestId('unreadable-reason')).toContainText(/cut off/);
 });
 
+test('the Sources panel names an unreadable file, and that name opens it', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  await page.getByTestId('root-row').getByText('1 unreadable').click();
+  const example = page.getByTestId('unreadable-example');
+  await expect(example).toHaveText(/j-broken\.json$/);
+  await example.click();
+  await expect(page.getByTestId('detail')).toHaveAttribute('data-key', 'jido-code:j-broken');
+  await expect(page.getByTestId('unreadable-reason')).toContainText(/Invalid JSON/);
+});
+
 /** Records every layout shift (an element moving on its own) that Chromium reports, for `shiftsSoFar`. */
 async function recordLayoutShifts(page: Page) {
   await page.addInitScript(() => {

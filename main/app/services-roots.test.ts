@@ -77,9 +77,12 @@ describe('why a folder holds unreadable files', () => {
     const root = await s.client.addRoot({ path: dir });
     expect(root).toMatchObject({ sessionCount: 1, unreadableCount: 3 });
     expect(root.unreadableReasons).toEqual([
-      { code: 'empty_file', count: 2, example: expect.any(String) },
-      { code: 'unsupported_version', count: 1, example: expect.stringMatching(/version/i) },
+      // Each kind names its first file by name, and its row's key opens it.
+      { code: 'empty_file', count: 2, example: expect.any(String), file: join('.jido_code', 'sessions', 'empty-1.json'), key: expect.any(String) },
+      { code: 'unsupported_version', count: 1, example: expect.stringMatching(/version/i), file: 'from a newer jido.json', key: expect.any(String) },
     ]);
+    const rows = (await s.client.listSessions({})).sessions;
+    for (const r of root.unreadableReasons) expect(rows.find((x) => x.key === r.key)?.unreadable?.code).toBe(r.code);
     expect((await s.client.listRoots({}))[0]?.unreadableReasons).toEqual(root.unreadableReasons);
   });
 });

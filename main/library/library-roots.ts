@@ -1,5 +1,5 @@
 // The folders the library reads, as the contract shows them: listed with their counts and errors, added, removed, the demo.
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { AppEvent, Root, UnreadableReason } from '../../shared/api.ts';
 import { AppError } from '../../shared/result.ts';
 import type { Catalogue } from '../catalogue/catalogue.ts';
@@ -50,9 +50,14 @@ export class LibraryRoots {
       // Unreadable files are few: their rows (loaded from the index when not held) say why.
       const why = e.summary.unreadable;
       if (!why) continue;
+      // The example is the first such file by name, so the panel names the same one on every scan.
+      const file = relative(r.path, e.path) || e.path;
       const seen = reasons.get(why.code);
-      if (seen) seen.count++;
-      else reasons.set(why.code, { code: why.code, count: 1, example: why.message });
+      if (!seen) reasons.set(why.code, { code: why.code, count: 1, example: why.message, file, key: e.summary.key });
+      else {
+        seen.count++;
+        if (file < seen.file) Object.assign(seen, { example: why.message, file, key: e.summary.key });
+      }
     }
     const unreadableReasons = [...reasons.values()].sort((a, b) => b.count - a.count).slice(0, 3);
     const error = this.deps.scans.rootErrors.get(r.id) ?? null;

@@ -18,11 +18,13 @@ const REASON_LABEL: Record<UnreadableReason['code'], string> = {
 
 /**
  * How many files here look like sessions but cannot be read, and why: the count in the meta line (the counts grow
- * during a scan without moving anything), opened by the user to show each kind with one file's reason.
+ * during a scan without moving anything), opened by the user to show each kind with one file's reason and name,
+ * which opens that file's row (its detail says what is wrong and shows the raw text).
  */
 function Unreadable({ root }: { root: Root }) {
+  const openSession = useAppStore((s) => s.openSession);
   const reasons = root.unreadableReasons;
-  const why = reasons.map((r) => `${r.count} ${REASON_LABEL[r.code]}: ${r.example}`).join('\n');
+  const why = reasons.map((r) => `${r.count} ${REASON_LABEL[r.code]}: ${r.example} (${r.file})`).join('\n');
   return (
     <details className="root-count root-unreadable warn-text">
       <summary title={why || undefined}>{root.unreadableCount} unreadable</summary>
@@ -30,7 +32,17 @@ function Unreadable({ root }: { root: Root }) {
         <ul className="root-reasons" aria-label="Why files cannot be read">
           {reasons.map((r) => (
             <li key={r.code}>
-              {r.count} {REASON_LABEL[r.code]}: <bdi>{r.example}</bdi>
+              {r.count} {REASON_LABEL[r.code]}: <bdi>{r.example}</bdi>{' '}
+              <button
+                type="button"
+                className="link-button root-example"
+                data-testid="unreadable-example"
+                title={`Open ${r.file}`}
+                onClick={() => void openSession(r.key)}
+              >
+                {r.count > 1 ? 'e.g. ' : ''}
+                <bdi>{r.file}</bdi>
+              </button>
             </li>
           ))}
         </ul>

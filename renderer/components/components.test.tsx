@@ -165,14 +165,17 @@ describe('SourcesPanel', () => {
       unreadableCount: 3,
       error: null,
       unreadableReasons: [
-        { code: 'empty_file' as const, count: 2, example: 'The file is empty.' },
-        { code: 'unsupported_version' as const, count: 1, example: 'JidoCode version 99 is newer than this app reads.' },
+        { code: 'empty_file' as const, count: 2, example: 'The file is empty.', file: 'a/empty.jsonl', key: 'claude-code:empty' },
+        { code: 'unsupported_version' as const, count: 1, example: 'JidoCode version 99 is newer than this app reads.', file: 'jido.json', key: 'jido-code:j' },
       ],
     };
     const html = render(<SourcesPanel showAddForm={false} onToggleAdd={() => undefined} />, { roots: [root] });
     expect(html).toContain('3 unreadable');
     expect(html).toMatch(/2 empty: <bdi>The file is empty\.<\/bdi>/);
     expect(html).toMatch(/1 a version this app does not read: <bdi>JidoCode version 99 is newer than this app reads\.<\/bdi>/);
+    // Each kind names one such file ("e.g." when there are more), a button that opens its row.
+    expect(html).toMatch(/<button[^>]*data-testid="unreadable-example" title="Open a\/empty.jsonl">e\.g\. <bdi>a\/empty.jsonl<\/bdi><\/button>/);
+    expect(html).toMatch(/<button[^>]*data-testid="unreadable-example" title="Open jido.json"><bdi>jido.json<\/bdi><\/button>/);
   });
 });
 

@@ -25,7 +25,7 @@ const root: Root = {
   exists: true,
   sessionCount: 3,
   unreadableCount: 1,
-  unreadableReasons: [{ code: 'invalid_json', count: 1, example: 'Line 1 is not JSON.' }],
+  unreadableReasons: [{ code: 'invalid_json', count: 1, example: 'Line 1 is not JSON.', file: 'bad.jsonl', key: 'claude-code:bad' }],
   error: null,
 };
 

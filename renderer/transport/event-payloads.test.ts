@@ -37,9 +37,18 @@ const samples: { [E in EventName]: unknown[] } = {
     { roots: [{ ...root, format: 'notepad' }] },
     { roots: [{ ...root, sessionCount: -1 }] },
     { roots: [{ ...root, unreadableCount: 1.5 }] },
-    { roots: [{ ...root, unreadableCount: 2, unreadableReasons: [{ code: 'empty_file', count: 2, example: 'The file is empty.' }] }] },
-    { roots: [{ ...root, unreadableReasons: [{ code: 'gone', count: 1, example: 'x' }] }] },
-    { roots: [{ ...root, unreadableReasons: [{ code: 'empty_file', count: 0, example: 'x' }] }] },
+    {
+      roots: [
+        {
+          ...root,
+          unreadableCount: 2,
+          unreadableReasons: [{ code: 'empty_file', count: 2, example: 'The file is empty.', file: 'e.jsonl', key: 'claude-code:e' }],
+        },
+      ],
+    },
+    { roots: [{ ...root, unreadableReasons: [{ code: 'gone', count: 1, example: 'x', file: 'x', key: 'k' }] }] },
+    { roots: [{ ...root, unreadableReasons: [{ code: 'empty_file', count: 0, example: 'x', file: 'x', key: 'k' }] }] },
+    { roots: [{ ...root, unreadableReasons: [{ code: 'empty_file', count: 1, example: 'x' }] }] },
     { roots: [{ ...root, unreadableReasons: undefined }] },
     { roots: [{ ...root, error: undefined }] },
     { roots: [{ ...root, exists: 'yes' }] },

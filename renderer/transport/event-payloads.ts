@@ -23,8 +23,9 @@ const isUnreadableCode = oneOf<UnreadableReason['code']>({
 });
 
 function unreadableReason(v: unknown): UnreadableReason | null {
-  if (!isObject(v) || !isUnreadableCode(v.code) || !isCount(v.count) || v.count < 1 || !isString(v.example)) return null;
-  return { code: v.code, count: v.count, example: v.example };
+  if (!isObject(v) || !isUnreadableCode(v.code) || !isCount(v.count) || v.count < 1 || !isString(v.example) || !isString(v.file) || !isString(v.key))
+    return null;
+  return { code: v.code, count: v.count, example: v.example, file: v.file, key: v.key };
 }
 
 function root(v: unknown): Root | null {
