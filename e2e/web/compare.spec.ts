@@ -63,6 +63,13 @@ test('picks the pair in the list: "Compare with…" for the open session, or Ctr
   const row = (key: string) => page.locator(`[data-testid="session-row"][data-key="${key}"]`);
   await row(CLAUDE_KEY).click();
   await expect(page.getByTestId('detail')).toBeVisible();
+  // Esc gives up picking, as Cancel does; the session stays open.
+  await page.getByTestId('compare-with').click();
+  await expect(page.getByTestId('compare-bar')).toContainText('Pick the session to compare with');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('compare-bar')).not.toContainText('Pick the session');
+  await expect(page.getByTestId('compare-with')).toBeVisible();
+  await expect(page.getByTestId('detail')).toHaveAttribute('data-key', CLAUDE_KEY);
   await page.getByTestId('compare-with').click();
   await expect(page.getByTestId('compare-bar')).toContainText('Pick the session to compare with');
   await row(CODEX_KEY).click();
@@ -75,6 +82,11 @@ test('picks the pair in the list: "Compare with…" for the open session, or Ctr
   await expect(page.getByTestId('detail')).toHaveAttribute('data-key', CODEX_KEY);
   await expect(page).not.toHaveURL(/#\/compare\//);
 
+  // Esc unmarks a marked row.
+  await row(CODEX_KEY).click({ modifiers: ['ControlOrMeta'] });
+  await expect(page.getByTestId('compare-row-mark')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('compare-row-mark')).toHaveCount(0);
   await row(CODEX_KEY).click({ modifiers: ['ControlOrMeta'] });
   await row(CLAUDE_KEY).click({ modifiers: ['ControlOrMeta'] });
   await expect(page.getByTestId('compare-row-mark')).toHaveCount(2);

@@ -79,9 +79,17 @@ export function App() {
           filterRef.current?.select();
           return;
         case 'Escape':
+          // One step back at a time: the search first (picking a session may need it), then picking or marking a
+          // session to compare, then the search box's focus.
           if (state.filter) {
             e.preventDefault();
             state.setFilter('');
+          } else if (state.comparePick) {
+            e.preventDefault();
+            state.cancelComparePick();
+          } else if (state.compareMarks.length > 0) {
+            e.preventDefault();
+            state.clearCompareMarks();
           } else if (inFilter) {
             filterRef.current?.blur();
           }

@@ -19,7 +19,7 @@ export function CompareBar() {
         <span>
           Pick the session to compare with <strong>{titleOf(pick)}</strong>
         </span>
-        <button type="button" className="link-button" onClick={cancelPick}>
+        <button type="button" className="link-button" title="Stop picking (Esc)" onClick={cancelPick}>
           Cancel
         </button>
       </div>
@@ -36,7 +36,7 @@ export function CompareBar() {
         ) : (
           <span className="muted">1 marked — Ctrl/⌘-click another session to compare</span>
         )}
-        <button type="button" className="link-button" onClick={clearMarks}>
+        <button type="button" className="link-button" title="Unmark them (Esc)" onClick={clearMarks}>
           Clear
         </button>
       </div>

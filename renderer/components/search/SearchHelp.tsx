@@ -29,7 +29,7 @@ export const SHORTCUTS: ReadonlyArray<[string, string]> = [
   ['s', 'star the open session'],
   ['e', 'share or export the open session'],
   ['Ctrl+F', 'find in the open session'],
-  ['Esc', 'close, then clear the search'],
+  ['Esc', 'close, then clear the search, then stop picking or marking sessions to compare'],
   ['?', 'this help'],
 ];
 
