@@ -1,5 +1,14 @@
 // Store slice for sharing: scan a selection, review findings (untick false positives), export and save, import a dropped bundle.
-import type { BundleExport, BundleFinding, BundleFormat, BundleRefusedFile, BundleImport, BundlePreview, OpenedBundle } from '../../shared/bundle-api.ts';
+import type {
+  BundleExport,
+  BundleFinding,
+  BundleFormat,
+  BundleProgressEvent,
+  BundleRefusedFile,
+  BundleImport,
+  BundlePreview,
+  OpenedBundle,
+} from '../../shared/bundle-api.ts';
 import { uploadFile, type PickedFile } from '../components/bundle/upload-file.ts';
 import { UPLOAD_CHUNK } from '../../shared/bundle-limits.ts';
 import { describeError, type AppClient } from '../transport/client.ts';
@@ -15,7 +24,11 @@ export interface ShareState {
   refused?: BundleRefusedFile[];
   /** Ids of findings the user unticked: false positives, exported as they are. */
   kept: string[];
-  progress: { done: number; total: number } | null;
+  /**
+   * Bytes done of those known so far, and for a scan or an export the sessions done of all: an export's byte total
+   * grows as each session is planned, so over several sessions the sessions are the measure of how far it is.
+   */
+  progress: { done: number; total: number; sessionsDone?: number; sessionsTotal?: number } | null;
   result: BundleExport | null;
   error: string | null;
   exportId: string | null;
@@ -90,6 +103,14 @@ export const saveWithDownload: SaveFile = (parts, fileName) => {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 };
 
+/** A scan's or an export's progress event as the dialog shows it. */
+const progressOf = (p: BundleProgressEvent): NonNullable<ShareState['progress']> => ({
+  done: p.bytesDone,
+  total: p.bytesTotal,
+  sessionsDone: p.sessionsDone,
+  sessionsTotal: p.sessionsTotal,
+});
+
 function newExportId(): string {
   const bytes = new Uint8Array(12);
   crypto.getRandomValues(bytes);
@@ -125,7 +146,7 @@ export function createBundleSlice(
     // A large selection takes a while to scan: follow its progress, and let Cancel stop it.
     const off = client.subscribe((event) => {
       if (event.name === 'bundleProgress' && event.payload.exportId === scanId && seq === scanSeq) {
-        patchShare({ progress: { done: event.payload.bytesDone, total: event.payload.bytesTotal } });
+        patchShare({ progress: progressOf(event.payload) });
       }
     });
     try {
@@ -229,7 +250,7 @@ export function createBundleSlice(
       patchShare({ phase: 'exporting', exportId, progress: null, error: null });
       const off = client.subscribe((event) => {
         if (event.name === 'bundleProgress' && event.payload.exportId === exportId) {
-          patchShare({ progress: { done: event.payload.bytesDone, total: event.payload.bytesTotal } });
+          patchShare({ progress: progressOf(event.payload) });
         }
       });
       try {

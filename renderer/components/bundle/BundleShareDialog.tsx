@@ -1,6 +1,7 @@
 // The share dialog: pick a format, review every secret found (untick a false positive to keep it), export with progress, save.
 import { useAppStore } from '../../store/store-context.ts';
-import { formatBytes } from '../../format.ts';
+import { formatBytes, plural } from '../../format.ts';
+import type { ShareState } from '../../store/store-bundle.ts';
 import type { BundleFormat } from '../../../shared/bundle-api.ts';
 import { ModalDialog } from '../ModalDialog.tsx';
 import { BundleRefusedFiles } from './BundleRefusedFiles.tsx';
@@ -11,6 +12,28 @@ const FORMATS: Array<{ value: BundleFormat; label: string }> = [
   { value: 'html', label: 'HTML — one page that reads offline' },
 ];
 
+/**
+ * How far a scan, an export or a save is: over several sessions by sessions (their bytes are known one session at a
+ * time, so a byte total would grow as it goes), with the bytes read so far; otherwise by bytes. Moving, without a
+ * figure, until the first report.
+ */
+function ProgressLine({ progress }: { progress: ShareState['progress'] }) {
+  if (!progress) return <progress />;
+  const { sessionsDone, sessionsTotal } = progress;
+  if (sessionsTotal !== undefined && sessionsDone !== undefined && sessionsTotal > 1)
+    return (
+      <>
+        <progress max={sessionsTotal} value={sessionsDone} /> {sessionsDone.toLocaleString()} of {plural(sessionsTotal, 'session')} ·{' '}
+        {formatBytes(progress.done)} read
+      </>
+    );
+  return (
+    <>
+      <progress max={progress.total || 1} value={progress.done} /> {formatBytes(progress.done)} of {formatBytes(progress.total)}
+    </>
+  );
+}
+
 function Findings() {
   const share = useAppStore((s) => s.share);
   const toggle = useAppStore((s) => s.toggleFinding);
@@ -18,12 +41,7 @@ function Findings() {
   if (share.phase === 'scanning') {
     return (
       <p className="muted" role="status" data-testid="bundle-scanning">
-        Scanning every file for secrets…{' '}
-        {share.progress && share.progress.total > 0 && (
-          <>
-            <progress max={share.progress.total} value={share.progress.done} /> {formatBytes(share.progress.done)} of {formatBytes(share.progress.total)}
-          </>
-        )}
+        Scanning every file for secrets… <ProgressLine progress={share.progress} />
       </p>
     );
   }
@@ -110,8 +128,7 @@ export function BundleShareDialog() {
       <BundleRefusedFiles />
       {busy && (
         <p role="status" data-testid="bundle-progress">
-          {share.phase === 'exporting' ? 'Exporting…' : 'Saving…'} <progress max={share.progress?.total || 1} value={share.progress?.done ?? 0} />{' '}
-          {share.progress ? `${formatBytes(share.progress.done)} of ${formatBytes(share.progress.total)}` : ''}
+          {share.phase === 'exporting' ? 'Exporting…' : 'Saving…'} <ProgressLine progress={share.progress} />
         </p>
       )}
       {share.phase === 'done' && share.result && (

@@ -52,6 +52,13 @@ describe('BundleShareDialog', () => {
     const busy = render(<BundleShareDialog />, { share: { ...share, phase: 'exporting', progress: { done: 512, total: 2048 } } });
     expect(busy).toContain('<progress max="2048" value="512">');
     expect(busy).toContain('Cancel export');
+    // Over several sessions the bar follows the sessions (the byte total grows as each is planned), with the bytes read.
+    const scanning = render(<BundleShareDialog />, {
+      share: { ...share, keys: ['a:1', 'b:2'], phase: 'scanning', progress: { done: 26_419, total: 44_237, sessionsDone: 61, sessionsTotal: 132 } },
+    });
+    expect(scanning).toMatch(/Scanning every file for secrets… <progress max="132" value="61"><\/progress> 61 of 132 sessions · 25\.8 KB read/);
+    // Before the first report: a moving bar, no figures.
+    expect(render(<BundleShareDialog />, { share: { ...share, phase: 'exporting', progress: null } })).toMatch(/Exporting… <progress><\/progress>/);
     const done = render(<BundleShareDialog />, {
       share: {
         ...share,
