@@ -18,18 +18,18 @@ const FORMATS: Array<{ value: BundleFormat; label: string }> = [
  * figure, until the first report.
  */
 function ProgressLine({ progress }: { progress: ShareState['progress'] }) {
-  if (!progress) return <progress />;
-  const { sessionsDone, sessionsTotal } = progress;
+  const { sessionsDone, sessionsTotal } = progress ?? {};
   if (sessionsTotal !== undefined && sessionsDone !== undefined && sessionsTotal > 1)
     return (
       <>
         <progress max={sessionsTotal} value={sessionsDone} /> {sessionsDone.toLocaleString()} of {plural(sessionsTotal, 'session')} ·{' '}
-        {formatBytes(progress.done)} read
+        {formatBytes(progress?.done ?? 0)} read
       </>
     );
+  if (!progress?.total) return <progress />;
   return (
     <>
-      <progress max={progress.total || 1} value={progress.done} /> {formatBytes(progress.done)} of {formatBytes(progress.total)}
+      <progress max={progress.total} value={progress.done} /> {formatBytes(progress.done)} of {formatBytes(progress.total)}
     </>
   );
 }

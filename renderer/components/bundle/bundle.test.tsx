@@ -59,6 +59,9 @@ describe('BundleShareDialog', () => {
     expect(scanning).toMatch(/Scanning every file for secrets… <progress max="132" value="61"><\/progress> 61 of 132 sessions · 25\.8 KB read/);
     // Before the first report: a moving bar, no figures.
     expect(render(<BundleShareDialog />, { share: { ...share, phase: 'exporting', progress: null } })).toMatch(/Exporting… <progress><\/progress>/);
+    expect(render(<BundleShareDialog />, { share: { ...share, phase: 'scanning', progress: { done: 0, total: 0 } } })).toMatch(
+      /secrets… <progress><\/progress><\/p>/,
+    );
     const done = render(<BundleShareDialog />, {
       share: {
         ...share,
