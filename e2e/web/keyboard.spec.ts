@@ -35,3 +35,26 @@ test('? shows the keys, j/k move the selection, o opens it and e opens sharing f
   await expect(page.getByTestId('filter')).toHaveValue('jo?');
   await expect(help).toBeHidden();
 });
+
+test('keys pressed in a dialog stay there: s, j and Esc do not star, move or clear the search behind it', async ({ page, vault }) => {
+  await page.goto(vault.url);
+  const rows = page.getByTestId('session-row');
+  await expect(rows).toHaveCount(3);
+  await page.getByTestId('filter').fill('a');
+  await expect(page.getByTestId('filter')).toHaveValue('a');
+  await rows.first().click();
+  await expect(page.getByTestId('star-toggle')).toHaveAttribute('aria-pressed', 'false');
+  await page.getByTestId('session-list').focus();
+  await page.keyboard.press('e');
+  const dialog = page.getByTestId('bundle-share-dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).focus();
+  await page.keyboard.press('s');
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('star-toggle')).toHaveAttribute('aria-pressed', 'false');
+  await expect(rows.first()).toHaveAttribute('aria-selected', 'true');
+  // Esc closes the dialog and only that: the search stays.
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('filter')).toHaveValue('a');
+});

@@ -67,6 +67,9 @@ export function App() {
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
       const target = e.target instanceof Element ? e.target : null;
+      // A dialog's keys are its own (it handles Esc itself): pressed on one of its buttons they starred, moved or
+      // cleared the search behind it.
+      if (target?.closest('dialog')) return;
       const inFilter = target !== null && target === filterRef.current;
       const typing = !inFilter && isTextEntry(target);
       const state = store.getState();
