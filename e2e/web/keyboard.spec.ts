@@ -57,4 +57,10 @@ test('keys pressed in a dialog stay there: s, j and Esc do not star, move or cle
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('filter')).toHaveValue('a');
+  // The same in the Vault panel, which is no modal.
+  await page.getByRole('button', { name: /^Vault/ }).click();
+  const panel = page.getByTestId('vault-panel');
+  await panel.getByRole('button').first().focus();
+  await page.keyboard.press('s');
+  await expect(page.getByTestId('star-toggle')).toHaveAttribute('aria-pressed', 'false');
 });

@@ -68,8 +68,8 @@ export function App() {
       if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
       const target = e.target instanceof Element ? e.target : null;
       // A dialog's keys are its own (it handles Esc itself): pressed on one of its buttons they starred, moved or
-      // cleared the search behind it.
-      if (target?.closest('dialog')) return;
+      // cleared the search behind it. The modals are <dialog>s; the Vault panel and the shortcut help are role=dialog.
+      if (target?.closest('dialog, [role="dialog"]')) return;
       const inFilter = target !== null && target === filterRef.current;
       const typing = !inFilter && isTextEntry(target);
       const state = store.getState();
