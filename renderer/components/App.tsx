@@ -36,12 +36,7 @@ import { bindSettingsRoute } from './settings/settings-route.ts';
 import { SettingsView } from './settings/SettingsView.tsx';
 import { PaletteLayer } from './palette/PaletteLayer.tsx';
 import { splitTeamKey } from '../../shared/team-keys.ts';
-
-function isTextEntry(el: Element | null): boolean {
-  if (!el) return false;
-  const tag = el.tagName;
-  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (el as HTMLElement).isContentEditable;
-}
+import { inDialog, isTextEntry } from '../key-target.ts';
 
 export function App() {
   const store = useAppStoreApi();
@@ -67,9 +62,8 @@ export function App() {
     const onKey = (e: KeyboardEvent) => {
       if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
       const target = e.target instanceof Element ? e.target : null;
-      // A dialog's keys are its own (it handles Esc itself): pressed on one of its buttons they starred, moved or
-      // cleared the search behind it. The modals are <dialog>s; the Vault panel and the shortcut help are role=dialog.
-      if (target?.closest('dialog, [role="dialog"]')) return;
+      // A dialog's keys are its own (it handles Esc itself).
+      if (inDialog(target)) return;
       const inFilter = target !== null && target === filterRef.current;
       const typing = !inFilter && isTextEntry(target);
       const state = store.getState();

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { ComparedSide, Comparison } from '../../../shared/compare/comparison.ts';
 import { differences, stepDifference } from './compare-rows.ts';
 import { formatLabel } from '../../format.ts';
+import { isShortcutTarget } from '../../key-target.ts';
 import { useAppStore } from '../../store/store-context.ts';
 import { CompareChart } from './CompareChart.tsx';
 import { CompareFiles } from './CompareFiles.tsx';
@@ -13,11 +14,6 @@ import { CompareTranscript } from './CompareTranscript.tsx';
 import './compare-view.css';
 
 type Tab = 'transcript' | 'files' | 'operations';
-
-function typing(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable;
-}
 
 function Side({ side, label }: { side: ComparedSide | null; label: 'A' | 'B' }) {
   return (
@@ -50,7 +46,7 @@ function Body({ c }: { c: Comparison }) {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented || typing(e.target)) return;
+      if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented || !isShortcutTarget(e.target)) return;
       if (e.key !== 'n' && e.key !== 'p') return;
       e.preventDefault();
       setTab('transcript');

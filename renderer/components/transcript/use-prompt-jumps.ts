@@ -1,14 +1,13 @@
 // `[` and `]` in the conversation: scroll to the previous or next prompt the user typed, fetching later windows of a long session to find it.
 import { useEffect, useMemo, useRef } from 'react';
 import type { Virtualizer } from '@tanstack/react-virtual';
+import { isShortcutTarget } from '../../key-target.ts';
 import { planPromptJump, promptRows } from './prompt-jumps.ts';
 import type { Row } from './transcript.ts';
 
 /** Keys typed into a field, or while a dialog is up, are not the transcript's. */
 function keyIsElsewhere(target: EventTarget | null): boolean {
-  if (document.querySelector('dialog[open]')) return true;
-  if (!(target instanceof HTMLElement)) return false;
-  return target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable;
+  return document.querySelector('dialog[open]') !== null || !isShortcutTarget(target);
 }
 
 export function usePromptJumps(options: {
