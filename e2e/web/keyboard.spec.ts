@@ -36,7 +36,7 @@ test('? shows the keys, j/k move the selection, o opens it and e opens sharing f
   await expect(help).toBeHidden();
 });
 
-test('keys pressed in a dialog stay there: s, j and Esc do not star, move or clear the search behind it', async ({ page, vault }) => {
+test('keys pressed in a dialog stay there: s, j, Ctrl+F and Esc do not star, move, find or clear the search behind it', async ({ page, vault }) => {
   await page.goto(vault.url);
   const rows = page.getByTestId('session-row');
   await expect(rows).toHaveCount(3);
@@ -51,8 +51,10 @@ test('keys pressed in a dialog stay there: s, j and Esc do not star, move or cle
   await dialog.getByRole('button', { name: 'Cancel' }).focus();
   await page.keyboard.press('s');
   await page.keyboard.press('j');
+  await page.keyboard.press('Control+f');
   await expect(page.getByTestId('star-toggle')).toHaveAttribute('aria-pressed', 'false');
   await expect(rows.first()).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('find-bar')).toHaveCount(0);
   // Esc closes the dialog and only that: the search stays.
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();

@@ -13,6 +13,7 @@ import { Operations } from './transcript/Operations.tsx';
 import { RawSourceView } from './transcript/RawSourceView.tsx';
 import { ConfigTable, Todos, Warnings } from './SessionFacts.tsx';
 import { UsageLanding } from './usage/UsageLanding.tsx';
+import { inDialog } from '../key-target.ts';
 
 /** The session's cumulative token and cost curve, drawn with the dashboard's charts (their own chunk). */
 const SessionUsageCurve = lazy(() => import('./usage/SessionUsageCurve.tsx'));
@@ -95,6 +96,8 @@ export function Detail() {
   useEffect(() => {
     if (!hasSession) return;
     const onKey = (e: KeyboardEvent) => {
+      // A dialog's keys are its own: Ctrl+F there does not open the find bar behind it.
+      if (inDialog(e.target)) return;
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'f') {
         e.preventDefault();
         setTab('conversation');
