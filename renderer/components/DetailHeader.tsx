@@ -2,7 +2,7 @@
 import { relativeTime } from '../../shared/relative-time.ts';
 import type { Session } from '../../shared/session.ts';
 import { totalTokens } from '../../shared/summarize.ts';
-import { formatCost, formatCount, formatLabel, formatTimestamp, formatUsage } from '../format.ts';
+import { formatCost, formatCount, formatLabel, formatTimestamp, formatUsage, plural } from '../format.ts';
 import { sessionTotals } from '../session-totals.ts';
 import { withSubAgents } from '../subagent-totals.ts';
 import { useAppStore } from '../store/store-context.ts';
@@ -42,12 +42,7 @@ function WithSubAgentsTotal({ session, own }: { session: Session; own: ReturnTyp
     <span data-testid="usage-with-subagents">
       <span className="muted"> · with sub-agents{nothing ? ': none recorded either' : ' '}</span>
       {!nothing && `${total.tokens !== null ? `${formatCount(total.tokens)} tokens` : '—'} · ${formatCost(total.cost)}`}
-      {total.missing > 0 && (
-        <span className="muted">
-          {' '}
-          (≥; {total.missing} sub-agent{total.missing === 1 ? '' : 's'} not counted yet)
-        </span>
-      )}
+      {total.missing > 0 && <span className="muted"> (≥; {plural(total.missing, 'sub-agent')} not counted yet)</span>}
     </span>
   );
 }

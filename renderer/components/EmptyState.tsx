@@ -1,6 +1,7 @@
 // What the user sees with nothing to show: how to add a folder, or open the bundled demo sessions.
 import { useAppStore } from '../store/store-context.ts';
 import { AddRootForm } from './AddRootForm.tsx';
+import { plural } from '../format.ts';
 
 export function EmptyState() {
   const roots = useAppStore((s) => s.roots);
@@ -13,9 +14,7 @@ export function EmptyState() {
       <h2>No sessions yet</h2>
       <p>
         Session Vault shows the session files that AI coding assistants (Vizier, JidoCode, Claude Code, Codex, Gemini and others) write to disk.{' '}
-        {roots.length > 0
-          ? `None were found in the ${roots.length} source${roots.length === 1 ? '' : 's'} checked so far.`
-          : 'No source folders are known yet.'}
+        {roots.length > 0 ? `None were found in the ${plural(roots.length, 'source')} checked so far.` : 'No source folders are known yet.'}
       </p>
       <h3>Add a folder</h3>
       <p className="muted">Type the path of a folder that holds session files; it is scanned and watched for changes.</p>

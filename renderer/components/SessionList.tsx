@@ -4,7 +4,7 @@ import { relativeTime } from '../../shared/relative-time.ts';
 import type { SnippetPart } from '../../shared/search-api.ts';
 import type { SessionSummary } from '../../shared/session.ts';
 import { fillDragOut } from './bundle/drag-out.ts';
-import { formatLabel, formatTimestamp } from '../format.ts';
+import { formatLabel, formatTimestamp, plural } from '../format.ts';
 import { shownSessions } from '../shown-sessions.ts';
 import { useAppStore } from '../store/store-context.ts';
 import { useNow } from '../use-now.ts';
@@ -94,8 +94,8 @@ const SessionRow = memo(function SessionRow(props: RowProps) {
           {s.title}
         </span>
         {s.childCount > 0 && (
-          <span className="badge subagent-count" data-testid="child-count" title={`${s.childCount} sub-agent session${s.childCount === 1 ? '' : 's'}`}>
-            {s.childCount} sub-agent{s.childCount === 1 ? '' : 's'}
+          <span className="badge subagent-count" data-testid="child-count" title={plural(s.childCount, 'sub-agent session')}>
+            {plural(s.childCount, 'sub-agent')}
           </span>
         )}
         <CompareRowMark rowKey={s.key} />

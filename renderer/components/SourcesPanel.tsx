@@ -1,6 +1,6 @@
 // The Sources panel: every root with its counts and errors, a remove button, and the add-folder form.
 import type { Root, UnreadableReason } from '../../shared/api.ts';
-import { formatLabel } from '../format.ts';
+import { formatLabel, plural } from '../format.ts';
 import { useAppStore } from '../store/store-context.ts';
 import { AddRootForm } from './AddRootForm.tsx';
 import { useServedTeam } from './team/team-access.ts';
@@ -67,9 +67,7 @@ function RootRow({ root, onRemove }: { root: Root; onRemove(id: string): void })
         <span className="badge">{kind}</span>
         {/* The counts change while a root is scanned: the unreadable count sits at the line's end, so the
             session count growing ("1 session" to "2 sessions") moves nothing after it. */}
-        <span className="root-count">
-          {root.sessionCount} session{root.sessionCount === 1 ? '' : 's'}
-        </span>
+        <span className="root-count">{plural(root.sessionCount, 'session')}</span>
         {root.unreadableCount > 0 && <Unreadable root={root} />}
       </div>
       {!root.exists && !root.error && <div className="error-text">Folder does not exist.</div>}

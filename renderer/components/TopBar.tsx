@@ -11,10 +11,11 @@ import { SearchHelp } from './search/SearchHelp.tsx';
 import { UsageButton } from './usage/UsageLanding.tsx';
 import { PaletteButton } from './palette/PaletteLayer.tsx';
 import { SettingsButton } from './settings/SettingsView.tsx';
+import { plural } from '../format.ts';
 
 /** "84 sessions · 3 unreadable": unreadable files are listed, but they are not sessions (the Sources panel counts them the same way). */
 export function sessionsText(readable: number, unreadable: number): string {
-  const sessions = `${readable.toLocaleString()} session${readable === 1 ? '' : 's'}`;
+  const sessions = plural(readable, 'session');
   return unreadable > 0 ? `${sessions} · ${unreadable.toLocaleString()} unreadable` : sessions;
 }
 
@@ -72,9 +73,7 @@ export function TopBar({ filterRef, onAddFolder }: { filterRef: RefObject<HTMLIn
       </button>
       <SettingsButton />
       <PaletteButton />
-      <span className="muted roots-count">
-        {rootCount} source{rootCount === 1 ? '' : 's'}
-      </span>
+      <span className="muted roots-count">{plural(rootCount, 'source')}</span>
     </header>
   );
 }

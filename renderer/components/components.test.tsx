@@ -177,6 +177,23 @@ describe('SourcesPanel', () => {
     expect(html).toMatch(/<button[^>]*data-testid="unreadable-example" title="Open a\/empty.jsonl">e\.g\. <bdi>a\/empty.jsonl<\/bdi><\/button>/);
     expect(html).toMatch(/<button[^>]*data-testid="unreadable-example" title="Open jido.json"><bdi>jido.json<\/bdi><\/button>/);
   });
+  it("groups a folder's session count as the rest of the app does, and says one session", () => {
+    const root = (id: string, sessionCount: number) => ({
+      id,
+      path: `/home/dev/${id}`,
+      kind: 'user' as const,
+      format: null,
+      exists: true,
+      sessionCount,
+      unreadableCount: 0,
+      error: null,
+      unreadableReasons: [],
+    });
+    const html = render(<SourcesPanel showAddForm={false} onToggleAdd={() => undefined} />, { roots: [root('big', 12345), root('one', 1)] });
+    expect(html).toContain('12,345 sessions');
+    expect(html).toContain('1 session<');
+    expect(html).not.toContain('12345');
+  });
 });
 
 describe('TopBar', () => {

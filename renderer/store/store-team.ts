@@ -6,6 +6,7 @@ import type { TeamStatus } from '../../shared/team-api.ts';
 import { highlightTerms } from '../search-query.ts';
 import type { SearchFocus } from './store-search.ts';
 import { describeError, type AppClient } from '../transport/client.ts';
+import { plural } from '../format.ts';
 
 export interface TeamReview {
   /** Every session the push was asked for. */
@@ -78,7 +79,7 @@ const initial: TeamView = {
 };
 
 function said(pushed: number, unchanged: number, held: number): string {
-  const parts = [`${pushed} session${pushed === 1 ? '' : 's'} pushed`];
+  const parts = [`${plural(pushed, 'session')} pushed`];
   if (unchanged) parts.push(`${unchanged} unchanged`);
   if (held) parts.push(`${held} waiting for review`);
   return `${parts.join(', ')}.`;

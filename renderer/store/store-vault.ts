@@ -4,6 +4,7 @@ import type { Message, SessionSummary } from '../../shared/session.ts';
 import type { Annotations, ResumeInfo, VaultStatus } from '../../shared/vault-api.ts';
 import { ClientError, describeError, type AppClient } from '../transport/client.ts';
 import { createVaultPanelSlice, type VaultPanelSlice } from './store-vault-panel.ts';
+import { plural } from '../format.ts';
 
 export type { VaultPanelState } from './store-vault-panel.ts';
 
@@ -86,7 +87,7 @@ function deleteNotice(result: { trashed: unknown[]; sourceFilesDeleted: string[]
   const parts: string[] = [];
   if (result.trashed.length) parts.push("Moved the vault's copy to the trash; restore it from the Vault panel.");
   const n = result.sourceFilesDeleted.length;
-  if (n) parts.push(`Deleted ${n} source file${n === 1 ? '' : 's'}.`);
+  if (n) parts.push(`Deleted ${plural(n, 'source file')}.`);
   return parts.join(' ') || 'Nothing was deleted.';
 }
 

@@ -4,6 +4,7 @@ import { OpeningFileDialog } from '../OpenFile.tsx';
 import { useAppStore } from '../../store/store-context.ts';
 import { BundleDropZone, BundleImportDialog } from './BundleImport.tsx';
 import { BundleShareDialog } from './BundleShareDialog.tsx';
+import { plural } from '../../format.ts';
 
 export function BundleShareButton({ sessionKey }: { sessionKey: string }) {
   const openShare = useAppStore((s) => s.openShare);
@@ -28,7 +29,7 @@ export function BundleShareListButton() {
       type="button"
       data-testid="bundle-share-list"
       disabled={count === 0}
-      title={`Export the ${count.toLocaleString()} session${count === 1 ? '' : 's'} the list shows as one bundle`}
+      title={`Export the ${plural(count, 'session')} the list shows as one bundle`}
       onClick={() => void openShareList()}
     >
       Share list…

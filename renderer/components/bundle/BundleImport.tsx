@@ -1,7 +1,7 @@
 // Importing a bundle: drop a .zip anywhere on the window (or pick one), see it checked, then what came in and what was skipped; a dropped session file opens instead.
 import { useEffect, useRef, useState } from 'react';
 import { useAppStore } from '../../store/store-context.ts';
-import { formatBytes } from '../../format.ts';
+import { formatBytes, plural } from '../../format.ts';
 import { BundleImportPreview } from './BundleImportPreview.tsx';
 import { ModalDialog } from '../ModalDialog.tsx';
 
@@ -116,9 +116,7 @@ export function BundleImportDialog() {
       {report && (
         <div role="status" data-testid="bundle-import-report">
           <p className={report.imported.length ? 'ok-text' : 'muted'} data-testid="bundle-imported-count">
-            {report.imported.length
-              ? `Imported ${report.imported.length} session${report.imported.length === 1 ? '' : 's'} into the vault.`
-              : 'Nothing new was imported.'}
+            {report.imported.length ? `Imported ${plural(report.imported.length, 'session')} into the vault.` : 'Nothing new was imported.'}
           </p>
           {report.imported.length > 0 && (
             <ul className="vault-list">
@@ -142,9 +140,7 @@ export function BundleImportDialog() {
           )}
           {report.skipped.length > 0 && (
             <>
-              <p data-testid="bundle-skipped-count">
-                Skipped {report.skipped.length} session{report.skipped.length === 1 ? '' : 's'} already here (nothing was overwritten):
-              </p>
+              <p data-testid="bundle-skipped-count">Skipped {plural(report.skipped.length, 'session')} already here (nothing was overwritten):</p>
               <ul className="vault-list">
                 {report.skipped.map((s) => (
                   <li key={s.key} className="trash-row" data-testid="bundle-skipped" data-key={s.key}>
@@ -159,9 +155,7 @@ export function BundleImportDialog() {
             </>
           )}
           <p className="muted small">
-            {report.redactionEnabled
-              ? `The sender redacted ${report.redacted} secret${report.redacted === 1 ? '' : 's'} before sharing.`
-              : 'The sender shared these files unredacted.'}
+            {report.redactionEnabled ? `The sender redacted ${plural(report.redacted, 'secret')} before sharing.` : 'The sender shared these files unredacted.'}
           </p>
         </div>
       )}

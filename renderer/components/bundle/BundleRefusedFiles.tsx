@@ -1,5 +1,6 @@
 // The share dialog's list of files a session names that the export leaves out (outside every folder added), never read.
 import { useAppStore } from '../../store/store-context.ts';
+import { plural } from '../../format.ts';
 
 export function BundleRefusedFiles() {
   const share = useAppStore((s) => s.share);
@@ -8,7 +9,7 @@ export function BundleRefusedFiles() {
   return (
     <fieldset className="delete-files" data-testid="bundle-refused">
       <legend>
-        {refused.length} file{refused.length === 1 ? '' : 's'} left out: {refused.length === 1 ? 'it is' : 'they are'} not the session’s own, so{' '}
+        {plural(refused.length, 'file')} left out: {refused.length === 1 ? 'it is' : 'they are'} not the session’s own, so{' '}
         {refused.length === 1 ? 'it is' : 'they are'} never read or shared.
       </legend>
       <ul className="vault-list">

@@ -56,7 +56,7 @@ function Findings() {
   return (
     <fieldset className="delete-files">
       <legend data-testid="bundle-findings-summary">
-        {redacted} of {share.findings.length} finding{share.findings.length === 1 ? '' : 's'} will be redacted. Untick a false positive to leave it as it is.
+        {redacted} of {plural(share.findings.length, 'finding')} will be redacted. Untick a false positive to leave it as it is.
       </legend>
       {share.findings.length > FINDINGS_AT_A_GLANCE && (
         <p className="muted small" data-testid="bundle-findings-more">
@@ -101,9 +101,7 @@ export function BundleShareDialog() {
   const count = share.keys.length;
   return (
     <ModalDialog labelledBy="bundle-share-title" testId="bundle-share-dialog" onEscape={() => void cancel()}>
-      <h2 id="bundle-share-title">
-        Share {count} session{count === 1 ? '' : 's'}
-      </h2>
+      <h2 id="bundle-share-title">Share {plural(count, 'session')}</h2>
       <fieldset className="delete-files" disabled={busy || share.phase === 'done'}>
         <legend>Format</legend>
         {FORMATS.map((f) => (
@@ -134,9 +132,8 @@ export function BundleShareDialog() {
       {share.phase === 'done' && share.result && (
         <div role="status" data-testid="bundle-done">
           <p className="ok-text">
-            Saved {share.result.fileName} ({formatBytes(share.result.size)}): {share.result.sessions} session{share.result.sessions === 1 ? '' : 's'},{' '}
-            {share.result.redacted} secret{share.result.redacted === 1 ? '' : 's'} redacted{share.result.kept ? `, ${share.result.kept} left as you chose` : ''}
-            .
+            Saved {share.result.fileName} ({formatBytes(share.result.size)}): {plural(share.result.sessions, 'session')},{' '}
+            {plural(share.result.redacted, 'secret')} redacted{share.result.kept ? `, ${share.result.kept} left as you chose` : ''}.
           </p>
           <p className="muted small">
             A copy is kept at <span className="mono">{share.result.path}</span> for a day.

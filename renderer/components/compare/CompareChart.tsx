@@ -2,6 +2,7 @@
 import type { Comparison } from '../../../shared/compare/comparison.ts';
 import { formatNumber, formatUsd } from '../../../shared/compare/delta.ts';
 import { chartGeometry } from './compare-chart.ts';
+import { plural } from '../../format.ts';
 
 const W = 260;
 const H = 80;
@@ -24,7 +25,7 @@ export function CompareChart({ c }: { c: Comparison }) {
         <span className="key-a">A {g.a ? show(g.a.last) : '—'}</span> <span className="key-b">B {g.b ? show(g.b.last) : '—'}</span>
         <span className="muted">
           {' '}
-          cumulative {tokens ? 'tokens' : 'cost'} over {g.turns} turn{g.turns === 1 ? '' : 's'}
+          cumulative {tokens ? 'tokens' : 'cost'} over {plural(g.turns, 'turn')}
         </span>
       </figcaption>
     </figure>

@@ -1,7 +1,7 @@
 // The header diff: each field of A and B side by side with the difference; identical fields folded behind a toggle.
 import { useState } from 'react';
 import type { HeaderRow } from '../../../shared/compare/comparison.ts';
-import { formatTimestamp } from '../../format.ts';
+import { formatTimestamp, plural } from '../../format.ts';
 
 const GROUPS: Record<HeaderRow['group'], string> = {
   session: 'Session',
@@ -91,7 +91,7 @@ export function CompareHeader({ rows }: { rows: readonly HeaderRow[] }) {
       </table>
       {hidden > 0 && (
         <button type="button" className="link-button" onClick={() => setAll((v) => !v)}>
-          {all ? 'Hide identical fields' : `Show ${hidden} identical field${hidden === 1 ? '' : 's'}`}
+          {all ? 'Hide identical fields' : `Show ${plural(hidden, 'identical field')}`}
         </button>
       )}
     </details>

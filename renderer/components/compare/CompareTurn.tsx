@@ -4,6 +4,7 @@ import { formatDuration, formatNumber } from '../../../shared/compare/delta.ts';
 import { STATUS_LABEL } from './compare-rows.ts';
 import { CompareStep } from './CompareStep.tsx';
 import { CompareWordDiff } from './CompareWordDiff.tsx';
+import { plural } from '../../format.ts';
 
 function Prompt({ turn, row, side }: { turn: Turn | undefined; row: TurnRow; side: 'a' | 'b' }) {
   if (!turn)
@@ -28,7 +29,7 @@ function Prompt({ turn, row, side }: { turn: Turn | undefined; row: TurnRow; sid
 function metrics(turn: Turn | undefined): string {
   if (!turn) return '';
   const parts = [`${turn.messageCount} msg`];
-  if (turn.toolCalls) parts.push(`${turn.toolCalls} tool${turn.toolCalls === 1 ? '' : 's'}`);
+  if (turn.toolCalls) parts.push(plural(turn.toolCalls, 'tool'));
   if (turn.tokens) parts.push(`${formatNumber(turn.tokens)} tok`);
   if (turn.durationMs !== null) parts.push(formatDuration(turn.durationMs));
   return parts.join(' · ');

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { EMPTY_PRICE_FORM, formFor } from './pricing-form.ts';
 import { useAppStore } from '../../store/store-context.ts';
 import { PriceEntryForm } from './PriceEntryForm.tsx';
+import { plural } from '../../format.ts';
 
 const usd = (n: number) => `$${n.toLocaleString(undefined, { maximumFractionDigits: 4 })}`;
 
@@ -53,11 +54,7 @@ export function PricingSettings() {
               {file.path}
             </code>{' '}
             <span className="muted" data-testid="pricing-state">
-              {!file.exists
-                ? '(not there: every price comes from the database)'
-                : file.problem
-                  ? '(not used)'
-                  : `(${file.entries.length} price${file.entries.length === 1 ? '' : 's'})`}
+              {!file.exists ? '(not there: every price comes from the database)' : file.problem ? '(not used)' : `(${plural(file.entries.length, 'price')})`}
             </span>
           </p>
           {file.problem && (

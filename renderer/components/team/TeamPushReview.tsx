@@ -1,6 +1,7 @@
 // The review before a first push to the team store: every finding in the sessions the store does not have yet, each a false positive to untick, then Push or Cancel.
 import { useAppStore } from '../../store/store-context.ts';
 import { ModalDialog } from '../ModalDialog.tsx';
+import { plural } from '../../format.ts';
 
 export function TeamPushReview() {
   const review = useAppStore((s) => s.team.review);
@@ -14,9 +15,7 @@ export function TeamPushReview() {
   const n = review.held.length;
   return (
     <ModalDialog labelledBy="team-review-title" testId="team-review" onEscape={pushing ? null : cancel}>
-      <h2 id="team-review-title">
-        Push {n} session{n === 1 ? '' : 's'} to the team for the first time?
-      </h2>
+      <h2 id="team-review-title">Push {plural(n, 'session')} to the team for the first time?</h2>
       <p className="muted small">
         <bdi>{store}</bdi> does not have {n === 1 ? 'it' : 'them'} yet. Everything is sent as Share would bundle it: the session and its files, every finding
         below redacted unless you untick it.

@@ -3,7 +3,7 @@ import { memo, type ReactNode } from 'react';
 import type { Expansion } from './expansion.ts';
 import { summarizeToolInput } from './tool-summary.ts';
 import { hasMatch, itemText } from './find.ts';
-import { formatCost, formatTimestamp, formatUsage } from '../../format.ts';
+import { formatCost, formatTimestamp, formatUsage, plural } from '../../format.ts';
 import type { AgentRow, Item, MessageRow as MessageRowData } from './transcript.ts';
 import { MarkdownText } from './MarkdownText.tsx';
 import { Compaction, ImageView, Thinking } from './MessageParts.tsx';
@@ -149,7 +149,7 @@ export function AgentHeading({ row }: { row: AgentRow }) {
       {row.label && <span> · {row.label}</span>}
       <span className="muted">
         {' '}
-        · {row.messageCount} message{row.messageCount === 1 ? '' : 's'}
+        · {plural(row.messageCount, 'message')}
         {row.spawnedBy ? '' : ' · spawning call not found'}
       </span>
     </div>

@@ -1,7 +1,7 @@
 // Confirms a delete: the vault's copy goes to the trash; live source files are deleted only when ticked here, one by one.
 import { useState } from 'react';
 import type { SourceFile } from '../../../shared/session.ts';
-import { formatBytes } from '../../format.ts';
+import { formatBytes, plural } from '../../format.ts';
 import { ModalDialog } from '../ModalDialog.tsx';
 
 export interface DeleteTarget {
@@ -67,7 +67,7 @@ export function VaultDeleteDialog(props: { target: DeleteTarget; busy: boolean; 
 }
 
 export function deleteLabel(inVault: boolean, files: number): string {
-  const parts = [inVault ? 'Move to trash' : '', files ? `delete ${files} source file${files === 1 ? '' : 's'}` : ''].filter(Boolean);
+  const parts = [inVault ? 'Move to trash' : '', files ? `delete ${plural(files, 'source file')}` : ''].filter(Boolean);
   if (parts.length === 0) return 'Delete ticked files';
   const text = parts.join(' and ');
   return text[0]!.toUpperCase() + text.slice(1);

@@ -4,6 +4,7 @@ import { useAppStore } from '../../store/store-context.ts';
 import { useServedTeam } from '../team/team-access.ts';
 import { VaultPrune } from './VaultPrune.tsx';
 import { VaultTrash } from './VaultTrash.tsx';
+import { plural } from '../../format.ts';
 
 export function VaultPanelButton() {
   const open = useAppStore((s) => s.vaultPanel.open);
@@ -95,7 +96,7 @@ function ClearAll() {
       )}
       {panel.cleared !== null && (
         <p className="ok-text" role="status" data-testid="clear-result">
-          Moved {panel.cleared} session{panel.cleared === 1 ? '' : 's'} to the trash.
+          Moved {plural(panel.cleared, 'session')} to the trash.
         </p>
       )}
     </section>

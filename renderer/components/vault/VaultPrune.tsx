@@ -1,6 +1,6 @@
 // Prune in the Vault panel: "older than N days" shows what would go first; only a second, explicit click removes it.
 import { useState } from 'react';
-import { formatTimestamp } from '../../format.ts';
+import { formatTimestamp, plural } from '../../format.ts';
 import { useAppStore } from '../../store/store-context.ts';
 
 export function VaultPrune() {
@@ -49,7 +49,7 @@ export function VaultPrune() {
           ) : (
             <>
               <p>
-                {n} kept session{n === 1 ? '' : 's'} older than {preview.olderThanDays} days would move to the trash (their live sources are not touched):
+                {plural(n, 'kept session')} older than {preview.olderThanDays} days would move to the trash (their live sources are not touched):
               </p>
               <ul className="vault-list">
                 {preview.sessions.map((s) => (
@@ -60,7 +60,7 @@ export function VaultPrune() {
               </ul>
               <div className="vault-line">
                 <button type="button" className="danger" data-testid="prune-confirm" disabled={panel.pruneBusy} onClick={() => void confirmPrune()}>
-                  {panel.pruneBusy ? 'Pruning…' : `Prune ${n} session${n === 1 ? '' : 's'}`}
+                  {panel.pruneBusy ? 'Pruning…' : `Prune ${plural(n, 'session')}`}
                 </button>
                 <button type="button" onClick={cancelPrune}>
                   Cancel
@@ -72,7 +72,7 @@ export function VaultPrune() {
       )}
       {panel.pruned && (
         <p className="ok-text" role="status" data-testid="prune-done">
-          Moved {panel.pruned.sessions.length} session{panel.pruned.sessions.length === 1 ? '' : 's'} to the trash.
+          Moved {plural(panel.pruned.sessions.length, 'session')} to the trash.
         </p>
       )}
     </section>
