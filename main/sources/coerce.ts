@@ -166,6 +166,17 @@ function validDay(text: string): boolean {
   return day <= 28 || new Date(Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, day)).getUTCDate() === day;
 }
 
+/** How far from 1970 a Date reaches (100,000,000 days either way): past it `toISOString` throws a RangeError. */
+const MAX_DATE_MS = 8.64e15;
+
+/**
+ * Epoch milliseconds as ISO-8601, or null for a number no date can hold (NaN, Infinity, 1e308, a year past
+ * 275,760): one odd time in a record must not make its whole session unreadable.
+ */
+export function isoFromEpochMs(ms: number): string | null {
+  return Number.isFinite(ms) && Math.abs(ms) <= MAX_DATE_MS ? new Date(ms).toISOString() : null;
+}
+
 /**
  * Accepts RFC 3339 / ISO-8601 and chrono's Display form (`2025-12-09 21:47:03.004518227 UTC`) with any
  * number of fractional digits (Date.parse rejects more than three). A missing zone is read as UTC.

@@ -35,6 +35,20 @@ describe('Codex rate limits', () => {
     expect(readRateLimits('full', null)).toBeNull();
   });
 
+  it('leaves out a reset time no date can hold, and keeps the rest of the window', () => {
+    const windows = readRateLimits(
+      {
+        primary: { used_percent: 4, window_minutes: 300, resets_at: 9_007_199_254_740_992 },
+        secondary: { used_percent: 9, window_minutes: 60, resets_in_seconds: 1e300 },
+      },
+      '2026-03-01T10:00:00.000Z',
+    )?.windows;
+    expect(windows).toEqual([
+      { name: 'primary', usedPercent: 4, windowMinutes: 300, resetsAt: null },
+      { name: 'secondary', usedPercent: 9, windowMinutes: 60, resetsAt: null },
+    ]);
+  });
+
   it('keeps the last state a rollout recorded in the session', async () => {
     const session = await readCodexFile(join(samplesDir, 'codex/sessions/2026/08/03/rollout-2026-08-03T10-48-56-019fc8be-3658-7ca3-9e29-000000000000.jsonl'));
     expect(session.extra.rateLimits).toMatchObject({ limitId: 'codex', plan: 'pro', windows: [{ name: 'primary', usedPercent: 1, windowMinutes: 10080 }] });

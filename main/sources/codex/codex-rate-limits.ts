@@ -1,5 +1,5 @@
 // Codex's rate-limit state as its token_count events record it (`rate_limits`), in the shape kept in the session's `extra.rateLimits`.
-import { isRecord } from '../coerce.ts';
+import { isoFromEpochMs, isRecord } from '../coerce.ts';
 
 /** One limit window: how much of it is used and when it starts over. */
 export interface RateLimitWindow {
@@ -24,9 +24,9 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
 
 function resetTime(at: string | null, resetsAt: number | null, resetsIn: number | null): string | null {
-  if (resetsAt !== null && resetsAt > 0) return new Date(resetsAt * 1000).toISOString();
+  if (resetsAt !== null && resetsAt > 0) return isoFromEpochMs(resetsAt * 1000);
   const t = at ? Date.parse(at) : NaN;
-  if (resetsIn !== null && resetsIn > 0 && !Number.isNaN(t)) return new Date(t + resetsIn * 1000).toISOString();
+  if (resetsIn !== null && resetsIn > 0 && !Number.isNaN(t)) return isoFromEpochMs(t + resetsIn * 1000);
   return null;
 }
 

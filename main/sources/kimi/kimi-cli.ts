@@ -1,7 +1,7 @@
 // Reads a kimi-cli session folder through its context.jsonl (the wire.jsonl beside it when that holds the conversation), or through its wire.jsonl alone in an older folder.
 import { basename, join } from 'node:path';
 import type { Session, SourceFile, Warning } from '../../../shared/session.ts';
-import { WarningList, primarySourceFile, type DocumentContext } from '../coerce.ts';
+import { isoFromEpochMs, WarningList, primarySourceFile, type DocumentContext } from '../coerce.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { UnreadableError } from '../types.ts';
 import { foldersWith, readLinesCompanion, readObjectCompanion } from './kimi-companions.ts';
@@ -79,7 +79,8 @@ export async function readKimiCliSession(ctx: DocumentContext, layout: CliLayout
   const meta = sideRead?.value ?? {};
   const extra: Record<string, unknown> = {};
   if (meta.archived === true) extra.archived = true;
-  if (typeof meta.archived_at === 'number') extra.archivedAt = new Date(meta.archived_at * 1000).toISOString();
+  const archivedAt = typeof meta.archived_at === 'number' ? isoFromEpochMs(meta.archived_at * 1000) : null;
+  if (archivedAt !== null) extra.archivedAt = archivedAt;
   if (fromWire) extra.readFrom = 'wire.jsonl';
   // Sub-agent folders with a context, or (older ones) a wire alone.
   const children =

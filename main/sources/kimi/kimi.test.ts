@@ -170,6 +170,14 @@ describe('kimi-cli', () => {
     ]);
   });
 
+  it('reads a session whose state.json gives an archive time no date can hold, leaving that time out', async () => {
+    const dir = join(home, '.kimi/sessions/3f2a9c41d5b6e7f8091a2b3c4d5e6f70/far-archive');
+    const path = put(join(dir, 'context.jsonl'), jsonl({ role: 'user', content: 'Rename the module' }, { role: 'assistant', content: 'Done.' }));
+    put(join(dir, 'state.json'), JSON.stringify({ version: 1, archived: true, archived_at: 1e300 }));
+    const s = await read(path);
+    expect([s.title, s.extra.archived, s.extra.archivedAt]).toEqual(['Rename the module', true, undefined]);
+  });
+
   it('does not read a state.json or wire.jsonl that links to a file outside the session folder', async () => {
     const dir = join(home, '.kimi/sessions/3f2a9c41d5b6e7f8091a2b3c4d5e6f70/linked');
     const path = put(join(dir, 'context.jsonl'), jsonl({ role: 'user', content: 'hello' }));

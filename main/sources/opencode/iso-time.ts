@@ -1,4 +1,5 @@
 // Epoch milliseconds as ISO 8601 text, exactly as Date#toISOString writes them, for the many message times of a store's sessions: each day's date written once.
+import { isoFromEpochMs } from '../coerce.ts';
 /** The last day written, and its `YYYY-MM-DDT` prefix: a session's messages mostly fall on one day. */
 let lastDay = Number.NaN;
 let lastPrefix = '';
@@ -12,10 +13,11 @@ const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 
 /**
  * `new Date(ms).toISOString()`, which costs about a microsecond a call (a tenth of building an OpenCode session). Whole
- * milliseconds from 1970 to 9999 take the fast way; any other value goes to toISOString itself (and throws where it does).
+ * milliseconds from 1970 to 9999 take the fast way; any other value goes to toISOString itself, and a number no date
+ * can hold (1e308, NaN) is null, where toISOString would throw.
  */
-export function isoTime(ms: number): string {
-  if (!Number.isInteger(ms) || ms < 0 || ms >= YEAR_10000_MS) return new Date(ms).toISOString();
+export function isoTime(ms: number): string | null {
+  if (!Number.isInteger(ms) || ms < 0 || ms >= YEAR_10000_MS) return isoFromEpochMs(ms);
   const day = Math.floor(ms / DAY_MS);
   if (day !== lastDay) {
     lastPrefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
