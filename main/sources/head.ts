@@ -143,13 +143,16 @@ export function topLevelScalars(text: string): Record<string, unknown> | null {
     scalar.lastIndex = i;
     const s = scalar.exec(text);
     let name: string;
+    let value: unknown;
     try {
       name = JSON.parse(`"${k[1]}"`) as string;
+      // A string the file breaks off in (a line cut mid-write) can run on to the next quote, over raw newlines.
+      value = s ? (JSON.parse(s[1]!) as unknown) : undefined;
     } catch {
       return out;
     }
     if (s) {
-      out[name] = JSON.parse(s[1]!) as unknown;
+      out[name] = value;
       i = scalar.lastIndex;
     } else {
       out[name] = text[i] === '[' ? [] : {};

@@ -64,8 +64,16 @@ describe('recognition by content', () => {
     expect(chooseReader(join(testTempDir('sv-recognize-'), 'x.jsonl'), Head.fromBytes(readFileSync(file).subarray(0, HEAD_BYTES)))?.format).toBe('codex');
   });
 
+  it('recognises nothing in a loose document cut inside a string, and does not throw', async () => {
+    const file = join(testTempDir('sv-recognize-'), 'chat.json');
+    writeFileSync(file, '{\n  "kind": "chat",\n  "startTime": "2026-\n  "lastUpdated": "2026-01-16T18:34:10.000Z",\n  "messages": [\n');
+    await expect(resolveReader(file)).resolves.toBeUndefined();
+  });
+
   it('scans top-level keys of a cut document, marking nested values by their kind', () => {
     expect(topLevelScalars('{"a": 1, "b": [1, {"c": "]"}], "d": {"e": 2}, "f": "te\\"xt", "g": [1, 2')).toEqual({ a: 1, b: [], d: {}, f: 'te"xt', g: [] });
     expect(topLevelScalars('[1, 2]')).toBeNull();
+    // A line cut mid-write: the string it breaks off in runs on to the next quote, over a raw newline.
+    expect(topLevelScalars('{\n  "kind": "chat",\n  "startTime": "2026-\n  "lastUpdated": "2026-01-16T18:34:10.000Z"\n}')).toEqual({ kind: 'chat' });
   });
 });

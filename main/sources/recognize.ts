@@ -14,10 +14,19 @@ export function isRecognitionCandidate(absPath: string): boolean {
   return !readers.some((r) => r.companion?.(absPath));
 }
 
+/** Whether `reader` recognises `head`; a recogniser that throws on an odd head does not (one bad file must not end a scan worker). */
+function recognizes(reader: SourceReader, head: Head): boolean {
+  try {
+    return reader.recognizes?.(head) === true;
+  } catch {
+    return false;
+  }
+}
+
 /** The reader whose format this head is, if exactly one recognises it. */
 export function readerForHead(head: Head): SourceReader | undefined {
   if (!head.startsLikeJson) return undefined;
-  const found = readers.filter((r) => r.recognizes?.(head));
+  const found = readers.filter((r) => recognizes(r, head));
   return found.length === 1 ? found[0] : undefined;
 }
 
@@ -34,7 +43,7 @@ export function needsHead(absPath: string): boolean {
 export function chooseReader(absPath: string, head: Head | null): SourceReader | undefined {
   const claimant = findReader(absPath);
   if (!head) return claimant;
-  if (claimant && (!claimant.confirmByContent || claimant.recognizes?.(head))) return claimant;
+  if (claimant && (!claimant.confirmByContent || recognizes(claimant, head))) return claimant;
   if (!claimant && !isRecognitionCandidate(absPath)) return undefined;
   return readerForHead(head) ?? claimant;
 }
