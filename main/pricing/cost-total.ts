@@ -11,9 +11,14 @@ export class CostTotal {
   #unpriced = 0;
   #estimated = false;
 
-  /** One call: its cost (recorded or estimated), or null when unpriced; calls without tokens and cost count for nothing. */
+  /**
+   * One call: its cost (recorded or estimated), or null when unpriced; calls without tokens and cost count for nothing.
+   * A cost that would take the sum past any number (a damaged 1e308) counts as unpriced.
+   */
   add(cost: Cost | null, usage: TokenUsage | null): void {
-    if (cost) {
+    if (cost && !Number.isFinite(this.#usd + cost.usd)) {
+      this.#unpriced++;
+    } else if (cost) {
       this.#usd += cost.usd;
       this.#priced++;
       this.#estimated ||= cost.estimated;

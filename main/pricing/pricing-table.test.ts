@@ -49,6 +49,15 @@ describe('PricingTable', () => {
     expect(builtinPricing.priceOf('anthropic/claude-opus-4-7')?.output).toBe(25);
   });
 
+  it('leaves a damaged count (1e308 tokens) unpriced instead of costing Infinity, and keeps a total finite', () => {
+    expect(builtinPricing.estimate('claude-sonnet-4-5-20250929', usage(1e308, 1e308))).toBeNull();
+    const total = new CostTotal();
+    total.add({ usd: 2, estimated: false }, usage(10, 10));
+    total.add({ usd: 1.7e308, estimated: false }, usage(10, 10));
+    total.add({ usd: 1.7e308, estimated: false }, usage(10, 10));
+    expect(total.total()).toEqual({ usd: 1.7e308 + 2, estimated: false, unpricedMessages: 1 });
+  });
+
   it('leaves unknown models and missing usage unpriced', () => {
     expect(builtinPricing.estimate('my-local-llama', usage(10, 10))).toBeNull();
     expect(builtinPricing.estimate('gemini-3-flash', usage(10, 10))).toBeNull(); // the database knows only the -preview

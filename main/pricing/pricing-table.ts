@@ -64,11 +64,15 @@ export class PricingTable {
     return this.match(model)?.price ?? null;
   }
 
-  /** Estimated cost of a usage record, or null when the model's price is unknown (its tokens are then unpriced). */
+  /**
+   * Estimated cost of a usage record, or null when the model's price is unknown (its tokens are then unpriced), or
+   * when a damaged count (1e308 tokens) prices past any number.
+   */
   estimate(model: string | null | undefined, usage: TokenUsage | null): Cost | null {
     const price = this.priceOf(model);
     if (!price || !usage) return null;
-    return { usd: priceUsage(price, usage), estimated: true };
+    const usd = priceUsage(price, usage);
+    return Number.isFinite(usd) ? { usd, estimated: true } : null;
   }
 }
 
