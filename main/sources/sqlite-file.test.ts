@@ -36,6 +36,25 @@ describe('withReadOnlyStore', () => {
     expect((await readFile(path)).equals(before)).toBe(true);
   });
 
+  it('reads an integer past 2^53 (a nanosecond time, a damaged cell) as the nearest number instead of failing the read', async () => {
+    const path = join(testTempDir('sv-sqlite-'), 'agent.db');
+    writer = new DatabaseSync(path);
+    writer.exec("CREATE TABLE t(id TEXT, at INTEGER, n INTEGER); INSERT INTO t VALUES ('a', 1767225600123456789, 7), ('b', 5, 8);");
+    const rows = (db: DatabaseSync) => [
+      db.prepare('SELECT * FROM t ORDER BY id').all(),
+      db.prepare('SELECT at FROM t WHERE id = ?').get('a'),
+      [...db.prepare('SELECT n FROM t').iterate()],
+    ];
+    expect(await withReadOnlyStore(path, rows)).toEqual([
+      [
+        { id: 'a', at: 1767225600123456800, n: 7 },
+        { id: 'b', at: 5, n: 8 },
+      ],
+      { at: 1767225600123456800 },
+      [{ n: 7 }, { n: 8 }],
+    ]);
+  });
+
   it('says a file that is no SQLite store cannot be read, naming SQLite', async () => {
     const path = join(testTempDir('sv-sqlite-'), 'notes.db');
     await writeFile(path, 'plain text, not a database');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { UnreadableError } from './types.ts';
+import { readAllowingBigIntegers } from './sqlite-big-integers.ts';
 
 /** How long a read waits for a writer's lock before it gives up (the agent keeps writing meanwhile). */
 const BUSY_WAIT_MS = 2000;
@@ -104,7 +105,7 @@ export async function withReadOnlyStore<T>(absPath: string, use: (db: DatabaseSy
     throw new UnreadableError('io_error', `Cannot open the SQLite store: ${text}`);
   }
   try {
-    const result = use(db);
+    const result = readAllowingBigIntegers(db, use);
     if (kept) rearm(absPath, kept);
     return result;
   } catch (err) {
@@ -129,7 +130,7 @@ export function readStoreNow<T>(absPath: string, use: (db: DatabaseSync) => T): 
     return null;
   }
   try {
-    return use(db);
+    return readAllowingBigIntegers(db, use);
   } catch {
     return null;
   } finally {
@@ -155,7 +156,7 @@ export async function readFromCopy<T>(absPath: string, use: (db: DatabaseSync) =
       throw new UnreadableError('io_error', `Cannot read the SQLite store: ${describe(err)}`);
     }
     try {
-      return use(db);
+      return readAllowingBigIntegers(db, use);
     } catch (err) {
       if (err instanceof UnreadableError) throw err;
       throw new UnreadableError('wrong_shape', `Cannot read the SQLite store: ${describe(err)}`);

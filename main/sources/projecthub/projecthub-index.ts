@@ -3,6 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { SessionSummaryText, SourceFile } from '../../../shared/session.ts';
 import { isRecord, type WarningList } from '../coerce.ts';
 import { statPath } from '../file-bytes.ts';
+import { readAllowingBigIntegers } from '../sqlite-big-integers.ts';
 
 export interface IndexRow {
   projectDir: string | null;
@@ -67,7 +68,7 @@ export async function readIndexRow(dbPath: string, sessionId: string, warnings: 
   try {
     // ProjectHub may be writing while we read; wait briefly for its lock instead of failing at once.
     db = new DatabaseSync(dbPath, { readOnly: true, timeout: 1000 });
-    raw = db.prepare('SELECT * FROM sessions WHERE session_id = ?').get(sessionId) as Record<string, unknown> | undefined;
+    raw = readAllowingBigIntegers(db, (d) => d.prepare('SELECT * FROM sessions WHERE session_id = ?').get(sessionId) as Record<string, unknown> | undefined);
   } catch (err) {
     warnings.add('index_unreadable', `index.db could not be read (${(err as Error).message}); the session is shown from its Markdown file.`);
     return { row: null, file };
