@@ -19,7 +19,7 @@ import { addFileDays, addFilePacks } from './usage-schema-steps.ts';
 import { machineCutsHours } from './usage-rows.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 16;
+export const SCHEMA_VERSION = 17;
 
 /** A new file starts in steady mode: FTS5 merges segments as they pile up (merge-mode.ts). */
 const AUTOMERGE = mergeModeSql('steady');
@@ -186,7 +186,18 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
   // 15 -> 16: usage rows are cut where the machine's local hour begins (usage-rows.ts machineHourCut). Only a machine in
   // a zone that is not whole hours from UTC has rows to cut: there every file is read again, as for 7; elsewhere nothing changes.
   15: (db) => readAgainForHourCuts(db, machineCutsHours()),
+  // 16 -> 17: an llm operation's usage counts under its own model (usage-rows.ts), and a Cline task's requests under the
+  // model it had in use at their time: the formats whose usage comes from llm operations are read again.
+  16: readAgainLlmOperationFormats,
 };
+
+/** The formats whose usage rows come from llm operations named by their model. */
+const LLM_OPERATION_FORMATS = ['cline', 'roo-code', 'ai-agent', 'goose'];
+
+/** Marks the files of those formats changed (read again by the next scan, their rows listed meanwhile). */
+export function readAgainLlmOperationFormats(db: DatabaseSync): void {
+  db.exec(`UPDATE files SET mtime_ms = -1 WHERE format IN (${LLM_OPERATION_FORMATS.map((f) => `'${f}'`).join(', ')})`);
+}
 
 /** Marks every file changed (read again by the next scan, its text searchable meanwhile) when the machine's zone cuts hours. */
 export function readAgainForHourCuts(db: DatabaseSync, cuts: boolean): void {

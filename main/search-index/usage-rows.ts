@@ -100,7 +100,8 @@ export function usageRows(session: Session, cutAt: (atMs: number) => number = ma
   const calls: Call[] = fromMessages.length
     ? fromMessages
     : fromOperations.length
-      ? fromOperations.map((o) => ({ timestamp: o.timestamp, model: null, usage: o.usage, cost: o.cost }))
+      ? // An llm operation is named by its model (Cline's requests, ai-agent's and Goose's calls): a task may switch models.
+        fromOperations.map((o) => ({ timestamp: o.timestamp, model: o.type === 'llm' ? o.name : null, usage: o.usage, cost: o.cost }))
       : counts(session)
         ? [{ timestamp: null, model: null, usage: session.usage, cost: session.cost }]
         : [];

@@ -3,6 +3,7 @@ import type { Cost, Operation } from '../../../shared/session.ts';
 import { CostTotal } from '../../pricing/cost-total.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
 import type { UiRequest } from './cline-ui.ts';
+import { modelAt, type ModelTimeline } from './cline-models.ts';
 
 export interface TaskRequests {
   operations: Operation[];
@@ -12,13 +13,13 @@ export interface TaskRequests {
 
 /**
  * One `llm` operation per request. A recorded cost wins; a request that recorded none is priced from the price table
- * (marked estimated) with its own model, else the task's (`model`). `fileIndex`: ui_messages.json among the session's files
- * (null: not among them, so no origin).
+ * (marked estimated) with its own model, else the one task_metadata.json had in use at its time (`timeline`), else the
+ * task's (`model`). `fileIndex`: ui_messages.json among the session's files (null: not among them, so no origin).
  */
-export function taskRequests(calls: readonly UiRequest[], model: string | null, fileIndex: number | null): TaskRequests {
+export function taskRequests(calls: readonly UiRequest[], timeline: ModelTimeline, model: string | null, fileIndex: number | null): TaskRequests {
   const total = new CostTotal();
   const operations = calls.map((call, n): Operation => {
-    const name = call.model ?? model;
+    const name = call.model ?? modelAt(timeline, call.at) ?? model;
     const cost: Cost | null = call.cost !== null ? { usd: call.cost, estimated: false } : builtinPricing.estimate(name, call.usage);
     total.add(cost, call.usage);
     return {

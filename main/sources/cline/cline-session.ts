@@ -11,6 +11,7 @@ import { splitUserText } from './cline-text.ts';
 import { UnreadableError } from '../types.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
 import { taskRequests } from './cline-requests.ts';
+import { modelAt, modelTimeline, type ModelTimeline } from './cline-models.ts';
 
 /** The files read beside the session's own: the UI messages (when the history is the session's file) and the metadata. */
 export interface TaskCompanions {
@@ -32,13 +33,20 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** The last model task_metadata.json records (`model_usage: [{model_id, model_provider_id, mode}]`). */
-function metadataModel(meta: Record<string, unknown> | null, warnings: WarningList): { name: string | null; provider: string | null; mode: string | null } {
+/**
+ * The last model task_metadata.json records (`model_usage: [{ts, model_id, model_provider_id, mode}]`), and each
+ * model switch with its time, in order (`ModelTimeline`).
+ */
+function metadataModel(
+  meta: Record<string, unknown> | null,
+  warnings: WarningList,
+): { name: string | null; provider: string | null; mode: string | null; timeline: ModelTimeline } {
   const f = meta ? new Fields(meta, 'task_metadata.json', warnings) : null;
-  const usage = f?.present('model_usage') ? (f.array('model_usage') ?? []) : [];
-  const last = usage.filter(isRecord).at(-1);
+  const usage = (f?.present('model_usage') ? (f.array('model_usage') ?? []) : []).filter(isRecord);
+  const last = usage.at(-1);
   const s = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
-  return { name: s(last?.model_id), provider: s(last?.model_provider_id), mode: s(last?.mode) };
+  const timeline = modelTimeline(usage.map((u) => ({ atMs: typeof u.ts === 'number' && Number.isFinite(u.ts) ? u.ts : null, model: s(u.model_id) })));
+  return { name: s(last?.model_id), provider: s(last?.model_provider_id), mode: s(last?.mode), timeline };
 }
 
 /** Roo Code's history_item.json totals, used when the UI messages record no request. */
@@ -125,7 +133,9 @@ export function parseClineTask(app: ClineApp, value: unknown, ctx: ClineContext)
   const childIds = Array.isArray(item?.childIds) ? item.childIds.filter((c): c is string => typeof c === 'string' && c !== '') : [];
   // Each request at its own time; ui_messages.json is the first companion beside the history, or the session's own file.
   const uiAt = companions.files.findIndex((f) => f.role === 'transcript');
-  const requests = facts?.calls.length ? taskRequests(facts.calls, modelName, fromHistory ? (uiAt >= 0 ? uiAt + 1 : null) : 0) : null;
+  const requests = facts?.calls.length ? taskRequests(facts.calls, meta.timeline, modelName, fromHistory ? (uiAt >= 0 ? uiAt + 1 : null) : 0) : null;
+  // The model that answered: the one task_metadata.json had in use at the answer's time (a task may switch models).
+  for (const m of messages) if (m.role === 'assistant' && m.model === null) m.model = modelAt(meta.timeline, m.timestamp) ?? modelName;
 
   return {
     key: `${app.format}:${place.taskId}`,

@@ -246,6 +246,41 @@ describe('Cline requests', () => {
     ]);
   });
 
+  it('gives each request and answer the model task_metadata.json had in use at its time, when the task switched models', async () => {
+    const t0 = Date.parse('2026-03-01T10:00:00Z');
+    const dir = task(CLINE_EXT, String(t0), {
+      [HISTORY]: [
+        { role: 'user', content: [{ type: 'text', text: '<task>\nPort the parser\n</task>' }], ts: t0 },
+        { role: 'assistant', content: [{ type: 'text', text: 'Planning.' }], ts: t0 + 2_000 },
+        { role: 'user', content: [{ type: 'text', text: 'Now in act mode with the other model.' }], ts: t0 + 60_000 },
+        { role: 'assistant', content: [{ type: 'text', text: 'Porting.' }], ts: t0 + 62_000 },
+      ],
+      'ui_messages.json': [
+        { ts: t0 + 1_000, ...request({ tokensIn: 100_000, tokensOut: 0 }) },
+        { ts: t0 + 61_000, ...request({ tokensIn: 100_000, tokensOut: 0 }) },
+      ],
+      'task_metadata.json': {
+        model_usage: [
+          { ts: t0 + 1_500, model_id: 'claude-opus-4-1', model_provider_id: 'anthropic', mode: 'plan' },
+          { ts: t0 + 60_500, model_id: 'claude-sonnet-4-5', model_provider_id: 'anthropic', mode: 'act' },
+        ],
+      },
+    });
+    const s = valid(await clineReader.read(join(dir, HISTORY)));
+    // The first request came a moment before Cline recorded its model; each is priced as its own model (Opus 4.1 input: $15 a million).
+    expect(s.operations.map((o) => [o.name, o.cost?.usd])).toEqual([
+      ['claude-opus-4-1', 1.5],
+      ['claude-sonnet-4-5', 0.3],
+    ]);
+    expect(s.messages.filter((m) => m.role === 'assistant').map((m) => m.model)).toEqual(['claude-opus-4-1', 'claude-sonnet-4-5']);
+    expect(s.cost?.usd).toBeCloseTo(1.8, 6);
+    expect(usageFacts(s, () => 0).hours.map((h) => [h.model, h.input])).toEqual([
+      ['claude-opus-4-1', 100_000],
+      ['claude-sonnet-4-5', 100_000],
+    ]);
+    expect(s.model?.name).toBe('claude-sonnet-4-5');
+  });
+
   it('a task whose UI messages are gone is counted from its Roo history item, at its last activity', async () => {
     const dir = task('rooveterinaryinc.roo-cline', '1700000000009', {
       [HISTORY]: [{ role: 'user', content: [{ type: 'text', text: '<task>\nTidy up\n</task>' }], ts: 1700000000100 }],
