@@ -2,8 +2,8 @@
 import type { RateLimitOut, UsageBlock } from '../../../shared/usage-api.ts';
 import { useNow } from '../../use-now.ts';
 import { compact, usd } from './usage-options.ts';
+import { clockTime } from './clock-time.ts';
 
-const clock = (iso: string) => new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 const span = (ms: number) => `${Math.floor(ms / 3_600_000)}h ${Math.round((ms % 3_600_000) / 60_000)}m`;
 
 function windowName(l: RateLimitOut): string {
@@ -21,8 +21,9 @@ function Limit({ limit, now }: { limit: RateLimitOut; now: number }) {
       </span>
       <meter min={0} max={100} value={Math.min(100, limit.usedPercent)} aria-label={`${limit.source} ${windowName(limit)} limit used`} />
       <span>
-        {limit.usedPercent}% used as of {clock(limit.at)}
-        {reset !== null && (reset <= now ? ` · reset since ${clock(limit.resetsAt as string)}` : ` · resets ${clock(limit.resetsAt as string)}`)}
+        {limit.usedPercent}% used as of {clockTime(limit.at, now)}
+        {reset !== null &&
+          (reset <= now ? ` · reset since ${clockTime(limit.resetsAt as string, now)}` : ` · resets ${clockTime(limit.resetsAt as string, now)}`)}
       </span>
     </li>
   );
@@ -39,7 +40,7 @@ export function BlockCard({ block, limits }: { block: UsageBlock | null; limits:
           <div>
             <dt>Window</dt>
             <dd>
-              {clock(block.startTime)} – {clock(block.endTime)}
+              {clockTime(block.startTime, now)} – {clockTime(block.endTime, now)}
               {block.isActive && <span className="badge active"> active, {span(Date.parse(block.endTime) - now)} left</span>}
             </dd>
           </div>
