@@ -32,17 +32,24 @@ function UsageTotals({ session }: { session: Session }) {
 /** The session's own figures above; this adds its sub-agents' (as listed), since a parent's cost includes theirs. */
 function WithSubAgentsTotal({ session, own }: { session: Session; own: ReturnType<typeof sessionTotals> }) {
   const related = useAppStore((s) => s.related);
+  const notFound = useAppStore((s) => s.relatedNotFound);
   const total = withSubAgents(
     own,
     session.childKeys.map((k) => related[k]),
   );
+  // Of the sub-agents not counted: those the library does not have (their file is gone), and those still being looked up.
+  const gone = session.childKeys.filter((k) => !related[k] && notFound[k]).length;
+  const pending = total.missing - gone;
+  const uncounted = [gone > 0 ? `${plural(gone, 'sub-agent')} not in the library` : '', pending > 0 ? `${plural(pending, 'sub-agent')} not counted yet` : '']
+    .filter(Boolean)
+    .join(', ');
   // Neither the session nor its sub-agents recorded a token: said once, not as dashes.
   const nothing = total.tokens === null && !total.cost && total.missing === 0;
   return (
     <span data-testid="usage-with-subagents">
       <span className="muted"> · with sub-agents{nothing ? ': none recorded either' : ' '}</span>
       {!nothing && `${total.tokens !== null ? `${formatCount(total.tokens)} tokens` : '—'} · ${formatCost(total.cost)}`}
-      {total.missing > 0 && <span className="muted"> (≥; {plural(total.missing, 'sub-agent')} not counted yet)</span>}
+      {total.missing > 0 && <span className="muted"> (at least: {uncounted})</span>}
     </span>
   );
 }

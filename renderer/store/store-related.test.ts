@@ -66,11 +66,14 @@ describe('related sessions', () => {
     const { fake, store } = setup();
     await store.getState().loadRelated(['cc:parent/agent-1', 'cc:missing']);
     expect(store.getState().related['cc:parent/agent-1']?.title).toBe('Explore the repo');
+    // A key the library does not have is known as such (the header says so instead of "not counted yet").
+    expect(store.getState().relatedNotFound).toEqual({ 'cc:missing': true });
     expect(fake.calls.filter((c) => c.method === 'listSessions').map((c) => c.input)).toEqual([{ includeChildren: true }]);
     await store.getState().loadRelated(['cc:parent/agent-1', 'cc:missing']);
     expect(fake.calls.filter((c) => c.method === 'listSessions')).toHaveLength(1);
     store.getState().resetRelated();
     expect(store.getState().related).toEqual({});
+    expect(store.getState().relatedNotFound).toEqual({});
     await store.getState().loadRelated(['cc:parent/agent-1']);
     expect(fake.calls.filter((c) => c.method === 'listSessions')).toHaveLength(2);
   });

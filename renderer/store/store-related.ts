@@ -15,6 +15,8 @@ export interface RelatedSlice {
   rawRecords: Record<string, RawRecordView>;
   /** Summaries of the open session's parent and sub-agent sessions (which the list hides). */
   related: Record<string, SessionSummary>;
+  /** Keys asked for and not in the library (a sub-agent whose file is gone or was never written), until the sessions change. */
+  relatedNotFound: Record<string, true>;
   relatedError: string | null;
   toggleRawRecord(ownerId: string, origin: Origin): Promise<void>;
   loadRelated(keys: readonly string[]): Promise<void>;
@@ -35,6 +37,7 @@ export function createRelatedSlice(client: AppClient, set: (partial: Partial<Rel
   return {
     rawRecords: {},
     related: {},
+    relatedNotFound: {},
     relatedError: null,
 
     async toggleRawRecord(ownerId, origin) {
@@ -73,7 +76,9 @@ export function createRelatedSlice(client: AppClient, set: (partial: Partial<Rel
         const wanted = new Set(missing);
         const found: Record<string, SessionSummary> = {};
         for (const s of sessions) if (wanted.has(s.key)) found[s.key] = s;
-        set({ related: { ...get().related, ...found }, relatedError: null });
+        const notFound = { ...get().relatedNotFound };
+        for (const k of missing) if (!found[k]) notFound[k] = true;
+        set({ related: { ...get().related, ...found }, relatedNotFound: notFound, relatedError: null });
       } catch (err) {
         for (const k of missing) attempted.delete(k);
         set({ relatedError: describeError(err) });
@@ -82,7 +87,7 @@ export function createRelatedSlice(client: AppClient, set: (partial: Partial<Rel
 
     resetRelated() {
       attempted.clear();
-      set({ related: {}, relatedError: null });
+      set({ related: {}, relatedNotFound: {}, relatedError: null });
     },
   };
 }

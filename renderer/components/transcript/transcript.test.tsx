@@ -224,6 +224,20 @@ describe('Detail header', () => {
     expect(html).toMatch(/data-testid="usage-with-subagents"><span class="muted"> · with sub-agents: none recorded either<\/span><\/span>/);
   });
 
+  it('tells a sub-agent the library does not have from one still being looked up, in the total with sub-agents', () => {
+    const s = { ...transcriptSession(), childKeys: ['claude-code:t/agent-gone', 'claude-code:t/agent-coming'] };
+    const html = render(<Detail />, { open: opened(s), sessions: [], related: {}, relatedNotFound: { 'claude-code:t/agent-gone': true } });
+    expect(html).toContain('(at least: 1 sub-agent not in the library, 1 sub-agent not counted yet)');
+    const settled = render(<Detail />, {
+      open: opened(s),
+      sessions: [],
+      related: {},
+      relatedNotFound: { 'claude-code:t/agent-gone': true, 'claude-code:t/agent-coming': true },
+    });
+    expect(settled).toContain('(at least: 2 sub-agents not in the library)');
+    expect(settled).not.toContain('not counted yet');
+  });
+
   it('says once that no usage was recorded (no dash for the cost) and a sub-agent session links back to its parent', () => {
     const s = { ...transcriptSession(), usage: null, cost: null, messages: [msg('user', [text('hi')])], parentKey: 'claude-code:parent', childKeys: [] };
     const parent = summary({ key: 'claude-code:parent', format: 'claude-code', title: 'The parent task' });
