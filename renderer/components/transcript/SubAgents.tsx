@@ -6,6 +6,7 @@ import { useAppStore } from '../../store/store-context.ts';
 
 export function SubAgents({ session }: { session: Session }) {
   const related = useAppStore((s) => s.related);
+  const notFound = useAppStore((s) => s.relatedNotFound);
   const relatedError = useAppStore((s) => s.relatedError);
   const loadRelated = useAppStore((s) => s.loadRelated);
   const openSession = useAppStore((s) => s.openSession);
@@ -25,6 +26,16 @@ export function SubAgents({ session }: { session: Session }) {
       <ul className="subagent-list">
         {keys.map((key) => {
           const s = related[key];
+          // A sub-agent the session names but the library does not have (its file is gone, or was never written): nothing to open.
+          if (!s && notFound[key])
+            return (
+              <li key={key}>
+                <span className="subagent-row subagent-missing" data-testid="subagent-missing" data-key={key}>
+                  <span className="subagent-title">{key}</span>
+                  <span className="muted">not in the library: its file is gone or was never written</span>
+                </span>
+              </li>
+            );
           return (
             <li key={key}>
               <button type="button" className="subagent-row" data-testid="subagent" data-key={key} onClick={() => void openSession(key)}>

@@ -236,6 +236,10 @@ describe('Detail header', () => {
     });
     expect(settled).toContain('(at least: 2 sub-agents not in the library)');
     expect(settled).not.toContain('not counted yet');
+    // Their rows say so and offer nothing to open; while one is looked up it stays a button.
+    expect(settled).not.toContain('data-testid="subagent"');
+    expect(settled).toMatch(/data-testid="subagent-missing" data-key="claude-code:t\/agent-gone">.*?not in the library: its file is gone or was never written/);
+    expect(html).toMatch(/<button[^>]*data-testid="subagent" data-key="claude-code:t\/agent-coming"/);
   });
 
   it('says once that no usage was recorded (no dash for the cost) and a sub-agent session links back to its parent', () => {
