@@ -34,6 +34,17 @@ describe('readJsonLines', () => {
     expect(r.warnings).toEqual([]);
   });
 
+  it('gives a line the reader ignores its stand-in without parsing it, and parses a final line that was cut', async () => {
+    const skip = (line: Buffer) => (line.subarray(0, 6).toString() === '{"x":1' ? { x: 'stand-in' } : null);
+    const r = await readJsonLines(await file('standin.jsonl', '{"a":1}\n{"x":1, not json at all}\n{"b":2}\n{"x":1'), { unparsed: skip });
+    expect(r.records).toEqual([
+      { value: { a: 1 }, line: 1 },
+      { value: { x: 'stand-in' }, line: 2 },
+      { value: { b: 2 }, line: 3 },
+    ]);
+    expect(codes(r)).toEqual(['torn_line']);
+  });
+
   it('keeps every record before a torn final line and says the last line was cut', async () => {
     const r = await readJsonLines(await file('torn.jsonl', '{"a":1}\n{"b":2}\n{"c":'));
     expect(r.records.map((x) => x.value)).toEqual([{ a: 1 }, { b: 2 }]);

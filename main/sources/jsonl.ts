@@ -57,7 +57,16 @@ async function feedStream(stream: Readable, feed: (chunk: Buffer) => void): Prom
   }
 }
 
-export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
+export interface JsonLinesOptions {
+  /**
+   * A record the reader ignores, told from the line's raw bytes without parsing it: its stand-in value, or null to parse
+   * the line. Claude Code's file-history-snapshot records are a quarter of a realistic transcript's bytes.
+   */
+  unparsed?: (line: Buffer) => Record<string, unknown> | null;
+}
+
+export async function readJsonLines(absPath: string, options: JsonLinesOptions = {}): Promise<JsonLinesResult> {
+  const { unparsed } = options;
   const compression = compressionOf(absPath);
   let size: number;
   // A plain file up to WHOLE_READ_MAX comes back whole with its size, a zstd one up to WHOLE_ZSTD_MAX too (then
@@ -92,6 +101,11 @@ export async function readJsonLines(absPath: string): Promise<JsonLinesResult> {
     if (body.length === 0) return;
     if (isAllNul(body)) {
       warnings.add('nul_padding', 'File contains runs of NUL bytes (space preallocated before a crash); they were skipped.');
+      return;
+    }
+    const standIn = terminated && unparsed ? unparsed(body) : null;
+    if (standIn) {
+      records.push({ value: standIn, line: lineNo });
       return;
     }
     let text: string;

@@ -139,6 +139,23 @@ export async function readClaudeWebExport(absPath: string, now = Date.now()): Pr
   return pointIntoDocument(session);
 }
 
+/** How Claude Code starts every file-history-snapshot line (type, messageId, snapshot, isSnapshotUpdate, in that order). */
+const SNAPSHOT_PREFIX = Buffer.from('{"type":"file-history-snapshot","messageId":"');
+const SNAPSHOT = { type: 'file-history-snapshot' } as const;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * A file-history-snapshot line (the editor's file backups, which the reader only counts) stands in unparsed: in a realistic
+ * corpus they are a quarter of a transcript's bytes. It must begin as Claude Code writes one and end with its closing
+ * brace; anything else (another writer's key order, a line cut short) is parsed and, when broken, warned about as before.
+ */
+function snapshotStandIn(line: Buffer): Record<string, unknown> | null {
+  let end = line.length - 1;
+  while (end > 0 && (line[end] === 0x20 || line[end] === 0x09 || line[end] === 0x0d)) end--;
+  if (line[end] !== CLOSE_BRACE || line.length < SNAPSHOT_PREFIX.length) return null;
+  return line.subarray(0, SNAPSHOT_PREFIX.length).equals(SNAPSHOT_PREFIX) ? { ...SNAPSHOT } : null;
+}
+
 /** Reads one claimed file with its companions (sub-agent meta, sibling metas) and parses it. */
 export async function readClaudeCodeFile(absPath: string, now = Date.now()): Promise<Session> {
   let info;
@@ -147,7 +164,7 @@ export async function readClaudeCodeFile(absPath: string, now = Date.now()): Pro
   } catch (err) {
     throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
   }
-  const { records, warnings } = await readJsonLines(absPath);
+  const { records, warnings } = await readJsonLines(absPath, { unparsed: snapshotStandIn });
   const layout = layoutOf(absPath);
   const ctx: ClaudeCodeContext = { path: absPath, size: info.size, mtimeMs: info.mtimeMs, warnings, now, layout, meta: null, children: [], extraFiles: [] };
   if (layout?.kind === 'session') {
