@@ -136,5 +136,7 @@ export function durationMs(raw: unknown): number | null {
   if (!isRecord(raw)) return null;
   const secs = typeof raw.secs === 'number' ? raw.secs : null;
   const nanos = typeof raw.nanos === 'number' ? raw.nanos : 0;
-  return secs === null ? null : Math.round(secs * 1000 + nanos / 1e6);
+  const ms = secs === null ? null : Math.round(secs * 1000 + nanos / 1e6);
+  // A damaged duration (1e308 seconds) is no duration: Infinity fails the session's schema.
+  return ms !== null && Number.isFinite(ms) ? ms : null;
 }

@@ -1,6 +1,7 @@
 // Tests for the Codex rollout parser on records built by hand: echoes, envelope-less rollouts, ids, usage, forks, status, unknown records and command output.
 import { describe, expect, it } from 'vitest';
 import { parseCodexRollout } from './codex.ts';
+import { durationMs } from './codex-content.ts';
 import { failure } from '../../test-support/reader-checks.ts';
 import { extractIndexText } from '../../search-index/index-text.ts';
 import { ctx, event, HOUR, item, lines, meta, total } from './codex-test-records.ts';
@@ -230,5 +231,13 @@ describe('parseCodexRollout edge cases', () => {
       'wrong_shape',
       'Not a Codex rollout: none of the 2 records is a Codex record (session_meta, turn_context, response_item, event_msg or compacted); found user.',
     ]);
+  });
+});
+
+describe('Codex durations', () => {
+  it('reads {secs, nanos} as milliseconds, and a duration past any number (1e308 s) as none', () => {
+    expect(durationMs({ secs: 1, nanos: 500_000_000 })).toBe(1500);
+    expect(durationMs({ secs: 1e308, nanos: 0 })).toBeNull();
+    expect(durationMs({ nanos: 5 })).toBeNull();
   });
 });
