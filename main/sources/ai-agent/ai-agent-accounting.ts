@@ -2,7 +2,7 @@
 import { dirname, join } from 'node:path';
 import type { TokenUsage, Warning } from '../../../shared/session.ts';
 import { builtinPricing } from '../../pricing/pricing-table.ts';
-import { addUsage, emptyUsage, Fields, isRecord, WarningList } from '../coerce.ts';
+import { addUsage, emptyUsage, Fields, isoFromEpochMs, isRecord, WarningList } from '../coerce.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { readAccountingEntry, type EntryFacts } from './ai-agent-usage.ts';
 
@@ -96,7 +96,7 @@ export function summarizeAccounting(records: JsonLine[], path: string, initial: 
       unknown.set(label, (unknown.get(label) ?? 0) + 1);
       continue;
     }
-    const at = e.timestampMs !== null && Math.abs(e.timestampMs) <= 8.64e15 ? new Date(e.timestampMs).toISOString() : null;
+    const at = e.timestampMs !== null ? isoFromEpochMs(e.timestampMs) : null;
     add(overall, e, at);
     if (e.txnId === null) {
       warnings.add('missing_field', 'Some accounting entries have no txnId; they count only towards the overall totals.');

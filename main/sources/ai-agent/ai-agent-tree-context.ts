@@ -1,6 +1,6 @@
 // State shared while one ai-agent opTree is walked: collected operations and messages, unique ids, times, tallies.
 import type { Message, ModelInfo, Operation } from '../../../shared/session.ts';
-import type { Fields, WarningList } from '../coerce.ts';
+import { isoFromEpochMs, type Fields, type WarningList } from '../coerce.ts';
 import type { PayloadRefs } from './ai-agent-payloads.ts';
 import { UsageSum } from './ai-agent-usage.ts';
 
@@ -55,9 +55,10 @@ export class TreeContext {
     if (!f.present(key)) return null;
     const raw = f.raw[key];
     let iso: string | null = null;
-    if (typeof raw === 'number' && Number.isFinite(raw) && Math.abs(raw) <= 8.64e15) {
+    const fromMs = typeof raw === 'number' ? isoFromEpochMs(raw) : null;
+    if (fromMs !== null) {
       f.used.add(key);
-      iso = new Date(raw).toISOString();
+      iso = fromMs;
     } else if (typeof raw === 'string') iso = f.timestamp(key);
     else f.warnings.wrongType(f.name(key), 'a time in epoch milliseconds', raw);
     if (iso !== null) {
