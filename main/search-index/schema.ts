@@ -19,7 +19,7 @@ import { addFileDays, addFilePacks } from './usage-schema-steps.ts';
 import { machineCutsHours } from './usage-rows.ts';
 
 /** Stored in PRAGMA user_version; bump it and add a migration (or let the index rebuild) when the shape changes. */
-export const SCHEMA_VERSION = 17;
+export const SCHEMA_VERSION = 18;
 
 /** A new file starts in steady mode: FTS5 merges segments as they pile up (merge-mode.ts). */
 const AUTOMERGE = mergeModeSql('steady');
@@ -189,14 +189,26 @@ export const MIGRATIONS: Record<number, (db: DatabaseSync) => void> = {
   // 16 -> 17: an llm operation's usage counts under its own model (usage-rows.ts), and a Cline task's requests under the
   // model it had in use at their time: the formats whose usage comes from llm operations are read again.
   16: readAgainLlmOperationFormats,
+  // 17 -> 18: a Cline-family task's attempt_completion is its answer's text, the call kept only when feedback answered it
+  // (cline-history.ts): their messages and tool counts change, so those formats' files are read again.
+  17: (db) => readAgainFormats(db, CLINE_TASK_FORMATS),
 };
 
 /** The formats whose usage rows come from llm operations named by their model. */
 const LLM_OPERATION_FORMATS = ['cline', 'roo-code', 'ai-agent', 'goose'];
 
+/** The formats that read Cline-style task folders (Kilo's pre-2026 extension among Kilo's). */
+const CLINE_TASK_FORMATS = ['cline', 'roo-code', 'kilo'];
+
 /** Marks the files of those formats changed (read again by the next scan, their rows listed meanwhile). */
 export function readAgainLlmOperationFormats(db: DatabaseSync): void {
-  db.exec(`UPDATE files SET mtime_ms = -1 WHERE format IN (${LLM_OPERATION_FORMATS.map((f) => `'${f}'`).join(', ')})`);
+  readAgainFormats(db, LLM_OPERATION_FORMATS);
+}
+
+/** Marks the files of these formats changed (read again by the next scan, their rows listed meanwhile). */
+export function readAgainFormats(db: DatabaseSync, formats: readonly string[]): void {
+  const marks = formats.map(() => '?').join(', ');
+  db.prepare(`UPDATE files SET mtime_ms = -1 WHERE format IN (${marks})`).run(...formats);
 }
 
 /** Marks every file changed (read again by the next scan, its text searchable meanwhile) when the machine's zone cuts hours. */

@@ -81,5 +81,30 @@ export function convertHistory(list: unknown[], warnings: WarningList): HistoryC
       else out.looseEnvironment.push(...environment);
     }
   });
+  showCompletions(out.messages);
   return out;
+}
+
+/**
+ * attempt_completion's `result` is the answer Cline-family extensions show as "Task Completed": it becomes the assistant's
+ * text. The call itself stays only when a later turn answers it (the user's feedback is its result); an unanswered one
+ * would read as a tool that never returned.
+ */
+function showCompletions(messages: Message[]): void {
+  const answered = new Set<string>();
+  for (const m of messages) for (const p of m.parts) if (p.type === 'tool_result' && p.callId !== null) answered.add(p.callId);
+  for (const m of messages) {
+    if (m.role !== 'assistant' || !m.parts.some(isCompletion)) continue;
+    m.parts = m.parts.flatMap((p): MessagePart[] => {
+      if (!isCompletion(p)) return [p];
+      const text: MessagePart = { type: 'text', text: p.input.result };
+      return p.callId !== null && answered.has(p.callId) ? [text, p] : [text];
+    });
+  }
+}
+
+type CompletionCall = Extract<MessagePart, { type: 'tool_call' }> & { input: { result: string } };
+
+function isCompletion(p: MessagePart): p is CompletionCall {
+  return p.type === 'tool_call' && p.name === 'attempt_completion' && isRecord(p.input) && typeof p.input.result === 'string' && p.input.result.trim() !== '';
 }

@@ -96,6 +96,31 @@ describe('Cline history', () => {
     expect(s.warnings).toEqual([]);
   });
 
+  it("shows attempt_completion's result as the answer, keeping the call only when the user's feedback answered it", async () => {
+    const dir = task(CLINE_EXT, '1700000000002', {
+      [HISTORY]: [
+        { role: 'user', content: '<task>\nSum the list\n</task>' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'attempt_completion', input: { result: 'The sum is 6.' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: '<feedback>\nShow the steps\n</feedback>' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Steps follow.' },
+            { type: 'tool_use', id: 'c2', name: 'attempt_completion', input: { result: '1 + 2 + 3 = 6.' } },
+          ],
+        },
+      ],
+    });
+    const s = valid(await clineReader.read(join(dir, HISTORY)));
+    expect(s.messages.map((m) => [m.role, m.parts.map((p) => (p.type === 'text' ? p.text : p.type))])).toEqual([
+      ['user', ['Sum the list']],
+      ['assistant', ['The sum is 6.', 'tool_call']],
+      ['tool', ['tool_result']],
+      ['assistant', ['Steps follow.', '1 + 2 + 3 = 6.']],
+    ]);
+    expect(s.warnings).toEqual([]);
+  });
+
   it('warns about an unknown block type and a message with no content instead of dropping them silently', async () => {
     const dir = task(CLINE_EXT, '1700000000001', {
       [HISTORY]: [
