@@ -43,6 +43,14 @@ function WithSubAgentsTotal({ session, own }: { session: Session; own: ReturnTyp
   const uncounted = [gone > 0 ? `${plural(gone, 'sub-agent')} not in the library` : '', pending > 0 ? `${plural(pending, 'sub-agent')} not counted yet` : '']
     .filter(Boolean)
     .join(', ');
+  // No sub-agent counted: a total "with sub-agents" would only repeat the session's own figures.
+  if (!session.childKeys.some((k) => related[k]))
+    return (
+      <span data-testid="usage-with-subagents" className="muted" title="Their tokens and cost are not in these totals">
+        {' · '}
+        {uncounted}
+      </span>
+    );
   // Neither the session nor its sub-agents recorded a token: said once, not as dashes.
   const nothing = total.tokens === null && !total.cost && total.missing === 0;
   return (

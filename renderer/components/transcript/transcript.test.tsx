@@ -227,14 +227,25 @@ describe('Detail header', () => {
   it('tells a sub-agent the library does not have from one still being looked up, in the total with sub-agents', () => {
     const s = { ...transcriptSession(), childKeys: ['claude-code:t/agent-gone', 'claude-code:t/agent-coming'] };
     const html = render(<Detail />, { open: opened(s), sessions: [], related: {}, relatedNotFound: { 'claude-code:t/agent-gone': true } });
-    expect(html).toContain('(at least: 1 sub-agent not in the library, 1 sub-agent not counted yet)');
+    // None counted: the session's own figures, then what is missing (not the same figures again "with sub-agents").
+    expect(html).toMatch(/data-testid="usage-with-subagents"[^>]*> · 1 sub-agent not in the library, 1 sub-agent not counted yet<\/span>/);
+    expect(html).not.toContain('with sub-agents');
     const settled = render(<Detail />, {
       open: opened(s),
       sessions: [],
       related: {},
       relatedNotFound: { 'claude-code:t/agent-gone': true, 'claude-code:t/agent-coming': true },
     });
-    expect(settled).toContain('(at least: 2 sub-agents not in the library)');
+    expect(settled).toMatch(/data-testid="usage-with-subagents"[^>]*> · 2 sub-agents not in the library<\/span>/);
+    // One counted: the total with it, and the rest named as missing.
+    const child = summary({ key: 'claude-code:t/agent-coming', format: 'claude-code', title: 'Helper', totalTokens: 500, costUsd: 0.5, parentKey: s.key });
+    const partly = render(<Detail />, {
+      open: opened(s),
+      sessions: [],
+      related: { [child.key]: child },
+      relatedNotFound: { 'claude-code:t/agent-gone': true },
+    });
+    expect(partly).toMatch(/ · with sub-agents <\/span>87k tokens · ≈ \$0\.93 \(estimated\)<span class="muted"> \(at least: 1 sub-agent not in the library\)/);
     expect(settled).not.toContain('not counted yet');
     // Their rows say so and offer nothing to open; while one is looked up it stays a button.
     expect(settled).not.toContain('data-testid="subagent"');
