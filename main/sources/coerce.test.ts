@@ -1,6 +1,6 @@
 // Tests for the untrusted-JSON helpers every document reader builds on.
 import { describe, expect, it } from 'vitest';
-import { Fields, flattenConfig, limitDepth, titleFromText, toIsoTimestamp, WarningList, lastSegment } from './coerce.ts';
+import { addUsage, emptyUsage, Fields, flattenConfig, limitDepth, titleFromText, toIsoTimestamp, WarningList, lastSegment } from './coerce.ts';
 
 describe('toIsoTimestamp', () => {
   it.each([
@@ -131,5 +131,14 @@ describe('toIsoTimestamp fast path', () => {
     expect(toIsoTimestamp('2026-02-29T10:00:02.000Z')).toBeNull();
     expect(toIsoTimestamp('2024-02-29T10:00:02.000Z')).toBe('2024-02-29T10:00:02.000Z');
     expect(toIsoTimestamp('2026-04-31T10:00:02.000Z')).toBeNull();
+  });
+});
+
+describe('addUsage', () => {
+  it('adds token counts, holding a sum past any number at the largest one instead of Infinity', () => {
+    const total = emptyUsage();
+    addUsage(total, { input: 10, output: 1e308, cacheRead: 0, cacheWrite: 0, reasoning: 0 });
+    addUsage(total, { input: 5, output: 1e308, cacheRead: 0, cacheWrite: 0, reasoning: 0 });
+    expect(total).toEqual({ input: 15, output: Number.MAX_VALUE, cacheRead: 0, cacheWrite: 0, reasoning: 0 });
   });
 });

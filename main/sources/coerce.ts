@@ -278,12 +278,21 @@ export function emptyUsage(): TokenUsage {
   return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
 }
 
+/**
+ * Two token counts added, held at the largest number there is: two damaged counts (1e308 each) made an Infinity that
+ * failed the session's schema, and the session with it.
+ */
+export function sumCounts(a: number, b: number): number {
+  const sum = a + b;
+  return Number.isFinite(sum) ? sum : sum > 0 ? Number.MAX_VALUE : 0;
+}
+
 export function addUsage(into: TokenUsage, add: TokenUsage): void {
-  into.input += add.input;
-  into.output += add.output;
-  into.cacheRead += add.cacheRead;
-  into.cacheWrite += add.cacheWrite;
-  into.reasoning += add.reasoning;
+  into.input = sumCounts(into.input, add.input);
+  into.output = sumCounts(into.output, add.output);
+  into.cacheRead = sumCounts(into.cacheRead, add.cacheRead);
+  into.cacheWrite = sumCounts(into.cacheWrite, add.cacheWrite);
+  into.reasoning = sumCounts(into.reasoning, add.reasoning);
 }
 
 /** What a parser needs to know about the file it is given; tests build this by hand. */

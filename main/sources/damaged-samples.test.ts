@@ -134,4 +134,51 @@ describe('damaged sample sessions', () => {
       { numRuns: runs, ...(process.env.SV_DAMAGE_RUNS ? {} : { seed: 2026 }) },
     );
   }, 120_000);
+
+  it('read into a valid session or are refused with a reason when every number in them is past any count (1e308, summed to Infinity)', async () => {
+    const copy = testTempDir('sv-huge-');
+    cpSync(samplesDir, copy, { recursive: true });
+    const huge = (value: unknown): unknown =>
+      typeof value === 'number'
+        ? 1e308
+        : Array.isArray(value)
+          ? value.map(huge)
+          : value !== null && typeof value === 'object'
+            ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, huge(v)]))
+            : value;
+    const failures: string[] = [];
+    for (const file of damageable.filter((f) => !f.path.endsWith('.md'))) {
+      const abs = join(copy, file.path);
+      const original = readFileSync(abs);
+      const gz = file.path.endsWith('.gz');
+      const text = (gz ? gunzipSync(original) : original).toString('utf8');
+      const perLine = file.path.replace(/\.gz$/, '').endsWith('.jsonl');
+      const changed = perLine
+        ? text
+            .split('\n')
+            .map((l) => (l.trim() ? (JSON.stringify(huge(parsedOr(l))) ?? 'null') : l))
+            .join('\n')
+        : JSON.stringify(huge(JSON.parse(text)));
+      writeFileSync(abs, gz ? gzipSync(changed) : changed);
+      try {
+        const agent = file.path.split('/')[0]!;
+        const targets = file.format in SAMPLE_SESSION_FORMATS ? [file] : sessionFiles.filter((f) => f.path.startsWith(`${agent}/`));
+        for (const target of targets) {
+          let sessions: unknown[] = [];
+          try {
+            sessions = await readAll(join(copy, target.path));
+          } catch (err) {
+            if (!(err instanceof UnreadableError)) failures.push(`${target.path} (numbers of ${file.path}): ${String(err)}`);
+          }
+          for (const session of sessions) {
+            const parsed = Session.safeParse(session);
+            if (!parsed.success) failures.push(`${target.path} (numbers of ${file.path}): ${parsed.error.message.slice(0, 200)}`);
+          }
+        }
+      } finally {
+        writeFileSync(abs, original);
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
 });

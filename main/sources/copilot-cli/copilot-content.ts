@@ -1,7 +1,7 @@
 // Copilot CLI conversation events: user prompts (with attachments), assistant replies with reasoning and tool requests.
 import { warnMissingContent } from '../missing-content.ts';
 import type { Message, MessagePart } from '../../../shared/session.ts';
-import { elementFields, isRecord, limitDepth, type Fields } from '../coerce.ts';
+import { elementFields, isRecord, limitDepth, sumCounts, type Fields } from '../coerce.ts';
 import { addMessage, bump, type CopilotState, type EventCtx } from './copilot-state.ts';
 
 /** Prompts the CLI injects for a skill rather than the user typing them (agentsview drops them; here they are meta). */
@@ -120,7 +120,7 @@ export function onAssistantMessage(state: CopilotState, ev: EventCtx): void {
   const outputTokens = data.number('outputTokens');
   if (outputTokens !== null && outputTokens > 0) {
     const tail = state.tailOutput.get(model ?? '') ?? { output: 0, ts: null, line: ev.line };
-    state.tailOutput.set(model ?? '', { output: tail.output + outputTokens, ts: ev.ts ?? tail.ts, line: ev.line });
+    state.tailOutput.set(model ?? '', { output: sumCounts(tail.output, outputTokens), ts: ev.ts ?? tail.ts, line: ev.line });
   }
   if (!parts.length) {
     warnMissingContent(state.warnings, 'A Copilot assistant.message event', { found: 'no text, reasoning or tool requests' });

@@ -1,6 +1,6 @@
 // What one pass over a Pi session's active branch collects, and the helper that adds a message to it.
 import type { Message, MessagePart, TokenUsage } from '../../../shared/session.ts';
-import type { WarningList } from '../coerce.ts';
+import { addUsage, emptyUsage, type WarningList } from '../coerce.ts';
 import type { BlockCounts } from './pi-content.ts';
 import type { PiEntry } from './pi-entries.ts';
 
@@ -69,12 +69,7 @@ export function bump(map: Map<string, number>, key: string): void {
 }
 
 export function addTokens(t: PiTranscript, usage: TokenUsage): void {
-  const total = (t.usage ??= { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 });
-  total.input += usage.input;
-  total.output += usage.output;
-  total.cacheRead += usage.cacheRead;
-  total.cacheWrite += usage.cacheWrite;
-  total.reasoning += usage.reasoning;
+  addUsage((t.usage ??= emptyUsage()), usage);
 }
 
 /** Adds a message for an entry of the branch, keeping the raw record reachable (line of the session file). */
