@@ -275,6 +275,7 @@ export function createServices(options: ServicesOptions): Services {
       await team.close();
       changes.close();
       startup.close();
+      await vault.close();
       progress.close();
       await sync.stop();
       await pool.close();

@@ -153,9 +153,12 @@ export class Startup {
     await sync.watchVault();
     const scanned = sync.firstScan();
     if (catalogue.readAgain) this.readingNoted = scanned.then(() => this.noteReadingVersion());
-    void scanned.then(() => vault.autoKeepSweep());
+    void scanned.then(
+      () => vault.sweepInBackground(),
+      () => undefined,
+    );
     if (this.deps.watch) {
-      this.autoKeepTimer = setInterval(() => void vault.autoKeepSweep().catch(() => undefined), AUTO_KEEP_EVERY_MS);
+      this.autoKeepTimer = setInterval(() => vault.sweepInBackground(), AUTO_KEEP_EVERY_MS);
       this.autoKeepTimer.unref();
     }
   }

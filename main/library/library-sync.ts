@@ -285,6 +285,8 @@ export class LibrarySync {
     claims: (path: string) => boolean = mayBeSession,
     known?: KnownFiles,
   ): Promise<void> {
+    // Stopped (the services are closing): a late caller (a vault rescan after a keep) finds the index closed.
+    if (this.closed) return;
     const { catalogue, index, progress } = this.o;
     progress.begin();
     // Listing first: the scan's text waits for the full-text tables until every file is listed (scanAll's end).

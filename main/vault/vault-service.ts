@@ -72,6 +72,9 @@ export class Vault {
   /** Forks are written here by the session writer, in Vizier's MVP layout, so the Vizier reader lists them. */
   readonly forksDir: string;
   private settings: VaultSettings = { autoKeep: false };
+  /** The background sweep running or last run (sweepInBackground). */
+  private sweeping: Promise<unknown> = Promise.resolve();
+  private closing = false;
   private readonly settingsFile: string;
   private readonly deps: VaultDeps;
   /** Vault folder name → the key its copy was kept under. */
@@ -231,11 +234,29 @@ export class Vault {
   }
 
   /** Keeps every session that is closed, or idle for 10 minutes, and refreshes copies whose source grew. */
+  /**
+   * An auto-keep sweep in the background (after a scan, on a timer, when auto-keep is turned on): one at a time, a
+   * failure written to the log, none once the vault is closed. Before, a sweep that outlived close() failed on the
+   * closed index as an unhandled rejection.
+   */
+  sweepInBackground(): void {
+    if (this.closing || !this.settings.autoKeep) return;
+    this.sweeping = this.sweeping
+      .then(() => (this.closing ? 0 : this.autoKeepSweep()))
+      .catch((err: unknown) => console.error('Auto-keep failed:', err instanceof Error ? err.message : err));
+  }
+
+  /** No sweep starts after this; resolves when the one running is over. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.sweeping;
+  }
+
   async autoKeepSweep(now = Date.now(), budget = 50): Promise<number> {
     if (!this.settings.autoKeep) return 0;
     let kept = 0;
     for (const { path, key, unreadable, closed, mtimeMs, store } of [...this.deps.catalogue.entries()]) {
-      if (kept >= budget) break;
+      if (kept >= budget || this.closing) break;
       if (unreadable || this.kindOf(path) !== null) continue;
       const idle = closed || now - mtimeMs > ACTIVE_WINDOW_MS;
       if (!idle) continue;
@@ -249,7 +270,7 @@ export class Vault {
         // A file that vanishes or breaks is kept on a later sweep, or never: nothing else to do here.
       }
     }
-    if (kept) await this.deps.rescanVault();
+    if (kept && !this.closing) await this.deps.rescanVault();
     return kept;
   }
 
@@ -355,9 +376,10 @@ export class Vault {
   }
 
   async setSettings(change: Partial<VaultSettings>): Promise<VaultSettings> {
-    this.settings = { ...this.settings, ...change };
+    // A setting given as undefined (an IPC caller can send that) leaves it as it is.
+    if (change.autoKeep !== undefined) this.settings = { ...this.settings, autoKeep: change.autoKeep };
     await writeFileAtomic(this.settingsFile, `${JSON.stringify(this.settings, null, 2)}\n`);
-    if (this.settings.autoKeep) void this.autoKeepSweep();
+    this.sweepInBackground();
     return this.settings;
   }
 

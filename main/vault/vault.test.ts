@@ -213,6 +213,12 @@ describe('auto-keep', () => {
     await waitFor(async () => ((await row('jido-code:j-1'))?.kept ? true : undefined));
     expect((await services.client.getVaultSettings({})).autoKeep).toBe(true);
   });
+
+  it('leaves the setting as it is when a caller sends it as undefined (IPC can)', async () => {
+    await services.client.setVaultSettings({ autoKeep: true });
+    const answer = await services.dispatch('setVaultSettings', { autoKeep: undefined });
+    expect(answer).toEqual({ ok: true, value: { autoKeep: true } });
+  });
 });
 
 describe('recorded sessions', () => {

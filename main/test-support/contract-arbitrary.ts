@@ -1,0 +1,108 @@
+// Inputs for a contract method made from its zod schema: values the schema accepts, mostly, drawn from odd strings and numbers and from names the library really has.
+import fc from 'fast-check';
+import type { z } from 'zod';
+
+/** What a leaf may take: odd strings and numbers, and the names of things the library under test holds. */
+export interface Pools {
+  strings: readonly string[];
+  numbers: readonly number[];
+}
+
+/** Strings a caller should never be able to turn into an internal error. */
+export const ODD_STRINGS: readonly string[] = [
+  '',
+  ' ',
+  'x',
+  'claude-code:no-such-session',
+  'codex:',
+  ':',
+  '\u0000',
+  '\ud83d',
+  '🦀 crab',
+  'a'.repeat(5000),
+  '../../../../etc/passwd',
+  '/etc/hostname',
+  '/no/such/folder',
+  '*',
+  '"unclosed',
+  'NOT (',
+  'model:opus deadlock',
+  'sort:tokens',
+  'since:2026-13-45',
+  '%_\\',
+  "'; DROP TABLE files; --",
+  'Europe/Berlin',
+  'Mars/Olympus_Mons',
+  '2026-01-01',
+  '2026-02-30',
+  'https://example.com/x',
+  'postgres://nobody@127.0.0.1:1/none',
+];
+
+export const ODD_NUMBERS: readonly number[] = [0, 1, -1, 2, 7, 0.5, 1000, 2 ** 31, 2 ** 53 - 1, 1e12, -1e12];
+
+type Schema = z.core.$ZodType;
+type Def = Record<string, unknown> & { type: string };
+
+const defOf = (schema: Schema): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const accepts = (schema: Schema, value: unknown): boolean => (schema as unknown as z.ZodType).safeParse(value).success;
+
+/** Values of `pool` the leaf accepts; the whole pool when it accepts none (the call then tests the input check). */
+function leaf<T>(schema: Schema, pool: readonly T[]): fc.Arbitrary<T> {
+  const fits = pool.filter((v) => accepts(schema, v));
+  return fc.constantFrom(...(fits.length ? fits : pool));
+}
+
+/** An arbitrary input for `schema`: objects with their keys (optional ones sometimes left out), leaves from the pools. */
+export function arbitraryFor(schema: Schema, pools: Pools, depth = 0): fc.Arbitrary<unknown> {
+  const def = defOf(schema);
+  const inner = (s: unknown) => arbitraryFor(s as Schema, pools, depth + 1);
+  switch (def.type) {
+    case 'string':
+      return leaf(schema, [...pools.strings, ...ODD_STRINGS]);
+    case 'number':
+    case 'int':
+      return leaf(schema, [...pools.numbers, ...ODD_NUMBERS]);
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'undefined':
+    case 'void':
+      return fc.constant(undefined);
+    case 'literal':
+      return fc.constantFrom(...(def.values as unknown[]));
+    case 'enum':
+      return fc.constantFrom(...Object.values(def.entries as Record<string, unknown>));
+    case 'optional':
+      return fc.option(inner(def.innerType), { nil: undefined, freq: 3 });
+    case 'nullable':
+      return fc.option(inner(def.innerType), { nil: null, freq: 4 });
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+    case 'nonoptional':
+      return fc.option(inner(def.innerType), { nil: undefined, freq: 3 });
+    case 'pipe':
+      return inner(def.in);
+    case 'union':
+      return fc.oneof(...(def.options as unknown[]).map(inner));
+    case 'array':
+      return depth > 6 ? fc.constant([]) : fc.array(inner(def.element), { maxLength: 3 });
+    case 'tuple':
+      return fc.tuple(...(def.items as unknown[]).map(inner));
+    case 'record':
+      return depth > 6
+        ? fc.constant({})
+        : fc.dictionary(leaf(def.keyType as Schema, ['a', 'claude-sonnet-4-5', ...ODD_STRINGS]) as fc.Arbitrary<string>, inner(def.valueType), { maxKeys: 2 });
+    case 'object': {
+      const shape = def.shape as Record<string, Schema>;
+      const keys = Object.keys(shape);
+      const optional = keys.filter((k) => ['optional', 'default', 'prefault'].includes(defOf(shape[k]!).type));
+      return fc.record(Object.fromEntries(keys.map((k) => [k, inner(shape[k])])), { requiredKeys: keys.filter((k) => !optional.includes(k)) });
+    }
+    default:
+      return fc.jsonValue({ maxDepth: 2 });
+  }
+}
