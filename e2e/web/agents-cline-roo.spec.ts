@@ -8,10 +8,12 @@ const CASES: AgentCase[] = [
     key: 'cline:1700000000000',
     search: 'Explain what src/main.ts does',
     check: async (page) => {
-      // The task unwrapped from <task>, read_file paired with its result, the completion, and the cost Cline recorded.
+      // The task unwrapped from <task>, read_file paired with its result, the completion as the answer's text (not a
+      // tool card with no result), and the cost Cline recorded.
       await expect(page.getByTestId('detail-title')).toHaveText('Explain what src/main.ts does');
-      await expect(page.getByTestId('tool-card')).toHaveCount(2);
+      await expect(page.getByTestId('tool-card')).toHaveCount(1);
       await expect(page.getByTestId('tool-card').filter({ hasText: 'read_file' })).toHaveAttribute('data-status', 'ok');
+      await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toHaveText(/main returns 1\./);
       await expect(page.getByTestId('usage-totals')).toContainText('$0.02');
       await expect(page.getByTestId('detail')).not.toContainText('environment_details');
       // Each request to the model at its own time, with the tokens and cost Cline recorded for it.
@@ -30,7 +32,8 @@ const CASES: AgentCase[] = [
     search: 'Summarise src/main.ts',
     check: async (page) => {
       await expect(page.getByTestId('detail-title')).toHaveText('Summarise src/main.ts');
-      await expect(page.getByTestId('tool-card')).toHaveCount(2);
+      await expect(page.getByTestId('tool-card')).toHaveCount(1);
+      await expect(page.locator('[data-testid="tool-card"][data-status="pending"]')).toHaveCount(0);
       await expect(page.getByTestId('usage-totals')).toBeVisible();
     },
   },
