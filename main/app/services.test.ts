@@ -65,6 +65,22 @@ describe('services', () => {
     expect(broken.ok || broken.error.code).toBe('UNREADABLE');
   });
 
+  it('says a session whose file went since it was listed is gone, in words, before any watcher has said so', async () => {
+    await services.close();
+    services = createServices({ dataDir: join(base, 'data'), shell: 'cli', extraRoots: [root], discoverDefaults: false, watch: false });
+    await services.start();
+    await services.whenScanned();
+    await rm(join(jidoDir(), 'j-1.json'));
+    const gone = await services.dispatch('getSession', { key: 'jido-code:j-1' });
+    expect(gone).toEqual({
+      ok: false,
+      error: {
+        code: 'NOT_FOUND',
+        message: `The session's file no longer exists: ${join(jidoDir(), 'j-1.json')}. It was moved or deleted after it was listed.`,
+      },
+    });
+  });
+
   it('opens a session in windows: the first messages at once, the rest on request', async () => {
     const first = await services.client.getSession({ key: 'jido-code:j-1', messageLimit: 1 });
     expect({ n: first.messages.length, total: first.messagesTotal }).toEqual({ n: 1, total: 2 });

@@ -1,4 +1,5 @@
 // Reads a session by its key: the catalogue's entry, windows of messages from the session worker, whole sessions, and the files behind the raw view.
+import { existsSync } from 'node:fs';
 import { AppError } from '../../shared/result.ts';
 import type { Session } from '../../shared/session.ts';
 import type { Catalogue, CatalogueEntry } from '../catalogue/catalogue.ts';
@@ -14,6 +15,17 @@ export interface SessionReaderDeps {
   sessionPool: ReadPool;
   /** Where big sessions' page tables are kept (`<data dir>/pages`): their first window after a restart reads a few pages, not the whole file. */
   paging?: Paging;
+}
+
+/**
+ * Why a read of `entry` failed, as the contract puts it: a file gone since it was listed (the watcher has not said so
+ * yet, or nothing watches) is not found; before, it was "unreadable: Cannot read file: ENOENT ENOENT: no such file…".
+ */
+function readFailure(entry: CatalogueEntry, unreadable: { code: string; message: string }): AppError {
+  const file = entry.store ?? entry.path;
+  if (unreadable.code === 'io_error' && !existsSync(file))
+    return new AppError('NOT_FOUND', `The session's file no longer exists: ${file}. It was moved or deleted after it was listed.`);
+  return new AppError('UNREADABLE', `${entry.path} cannot be read: ${unreadable.message}`);
 }
 
 /** Session paths never come from the UI: the UI sends keys, and they are looked up here. */
@@ -66,7 +78,7 @@ export class SessionReader {
       throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${entry.summary.unreadable.message}`);
     }
     const result = await this.deps.sessionPool.window(entry.path, offset, limit, 'interactive', this.deps.paging);
-    if (!result.ok) throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${result.unreadable.message}`);
+    if (!result.ok) throw readFailure(entry, result.unreadable);
     const session: Session = {
       ...result.session,
       key,
@@ -80,7 +92,7 @@ export class SessionReader {
   async readFull(key: string): Promise<Session> {
     const entry = this.entryFor(key);
     const result = await this.deps.sessionPool.read(entry.path, 'interactive');
-    if (!result.ok) throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${result.unreadable.message}`);
+    if (!result.ok) throw readFailure(entry, result.unreadable);
     return { ...result.session, key };
   }
 
@@ -88,7 +100,7 @@ export class SessionReader {
   async load(key: string): Promise<Session> {
     const entry = this.entryFor(key);
     const result = await this.deps.pool.read(entry.path, 'background');
-    if (!result.ok) throw new AppError('UNREADABLE', `${entry.path} cannot be read: ${result.unreadable.message}`);
+    if (!result.ok) throw readFailure(entry, result.unreadable);
     return { ...result.session, key, childKeys: this.withChildren(key, result.session.childKeys) };
   }
 

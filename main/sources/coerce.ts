@@ -3,6 +3,7 @@ import type { ConfigEntry, Provenance, SourceFile, TokenUsage, Warning } from '.
 import { readJsonFile } from './decode.ts';
 import { UnreadableError } from './types.ts';
 import { statPath } from './file-bytes.ts';
+import { cannotRead } from './read-failure.ts';
 
 /** Free-form values deeper than this are cut: deeper nesting overflows JSON.stringify and structured clone. */
 export const MAX_DEPTH = 32;
@@ -314,8 +315,7 @@ export async function readDocument(absPath: string): Promise<{ value: unknown; c
   try {
     info = await statPath(absPath);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());
+    throw cannotRead(err);
   }
   if (!info.isFile()) throw new UnreadableError('io_error', 'Not a regular file.');
   if (info.size > MAX_DOCUMENT_BYTES) {

@@ -3,6 +3,7 @@ import { readWholeFile } from './file-bytes.ts';
 import { releaseBytes } from '../workers/release-bytes.ts';
 import type { Warning } from '../../shared/session.ts';
 import { UnreadableError } from './types.ts';
+import { cannotRead } from './read-failure.ts';
 
 export interface DecodedText {
   text: string;
@@ -79,8 +80,7 @@ export async function readTextFile(absPath: string): Promise<DecodedText> {
   try {
     bytes = await readWholeFile(absPath);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());
+    throw cannotRead(err);
   }
   const decoded = decodeText(bytes);
   releaseBytes(bytes);

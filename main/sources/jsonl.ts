@@ -7,6 +7,7 @@ import { releaseBytes } from '../workers/release-bytes.ts';
 import type { Warning } from '../../shared/session.ts';
 import { UnreadableError } from './types.ts';
 import { WarningList } from './coerce.ts';
+import { cannotRead } from './read-failure.ts';
 
 export interface JsonLine {
   value: unknown;
@@ -75,7 +76,7 @@ export async function readJsonLines(absPath: string, options: JsonLinesOptions =
   try {
     ({ size, bytes: whole } = await readFileUpTo(absPath, compression === null ? WHOLE_READ_MAX : compression === 'zstd' ? WHOLE_ZSTD_MAX : 0));
   } catch (err) {
-    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+    throw cannotRead(err);
   }
   if (size === 0) throw new UnreadableError('empty_file', 'File is empty (0 bytes).');
   // Decompressed here, or (more than WHOLE_READ_MAX, damaged) streamed below: that shows what comes before the damage.

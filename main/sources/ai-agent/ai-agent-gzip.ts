@@ -6,6 +6,7 @@ import { MAX_DOCUMENT_BYTES, type DocumentContext } from '../coerce.ts';
 import { decodeText, parseJsonText } from '../decode.ts';
 import { UnreadableError } from '../types.ts';
 import { statPath } from '../file-bytes.ts';
+import { cannotRead } from '../read-failure.ts';
 
 const gunzipAsync = promisify(gunzip);
 const MIB = 1024 * 1024;
@@ -61,8 +62,7 @@ export async function readGzipDocument(absPath: string): Promise<{ value: unknow
     bytes = await readFile(absPath);
   } catch (err) {
     if (err instanceof UnreadableError) throw err;
-    const e = err as NodeJS.ErrnoException;
-    throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());
+    throw cannotRead(err);
   }
   const { value, warnings } = await parseGzipJson(bytes);
   return { value, ctx: { path: absPath, size: bytes.length, mtimeMs, warnings } };

@@ -9,6 +9,7 @@ import { bool, PayloadRefs } from './ai-agent-payloads.ts';
 import { readTotals, UsageSum } from './ai-agent-usage.ts';
 import { UnreadableError } from '../types.ts';
 import { statPath } from '../file-bytes.ts';
+import { cannotRead } from '../read-failure.ts';
 
 export const LEDGER_VERSION = 3;
 
@@ -272,7 +273,7 @@ export async function readAiAgentLedger(absPath: string): Promise<Session> {
   try {
     info = await statPath(absPath);
   } catch (err) {
-    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+    throw cannotRead(err);
   }
   const { records, warnings: lineWarnings } = await readJsonLines(absPath);
   const { session, payloads, warnings } = buildLedgerSession(records, { path: absPath, size: info.size, mtimeMs: info.mtimeMs, warnings: lineWarnings });

@@ -8,6 +8,7 @@ import { isSqliteFile, runRows, textFromRows, type RunFileFacts } from './aider-
 import { buildAiderSession } from './aider-session.ts';
 import { runIds, runPart, runVersion, splitRuns, type AiderRun } from './aider-runs.ts';
 import { readRunTurns, type RunFacts } from './aider-turns.ts';
+import { cannotRead } from '../read-failure.ts';
 
 export const HISTORY_FILE = '.aider.chat.history.md';
 
@@ -39,7 +40,7 @@ async function readHistory(absPath: string): Promise<HistoryFile> {
   try {
     info = await statPath(absPath);
   } catch (err) {
-    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+    throw cannotRead(err);
   }
   if (info.size === 0) throw new UnreadableError('empty_file', 'File is empty (0 bytes).');
   let text: string;

@@ -5,11 +5,12 @@ import { statPath } from '../file-bytes.ts';
 import type { Head } from '../head.ts';
 import { readJsonLines } from '../jsonl.ts';
 import { shellArg } from '../shell-quote.ts';
-import { UnreadableError, type SourceReader } from '../types.ts';
+import type { SourceReader } from '../types.ts';
 import { brainArtifacts } from './antigravity-artifacts.ts';
 import { promptLogOf } from './antigravity-history.ts';
 import { antigravityCompanion, antigravityRoots, claimsAntigravity, conversationDirOf } from './antigravity-layout.ts';
 import { parseAntigravity } from './antigravity-session.ts';
+import { cannotRead } from '../read-failure.ts';
 
 /** Every step carries a numeric `step_index` beside string `type` and `source`: no other agent's records do. */
 export function recognizesAntigravity(head: Head): boolean {
@@ -35,7 +36,7 @@ export async function readAntigravityFile(absPath: string, now = Date.now()): Pr
   try {
     info = await statPath(absPath);
   } catch (err) {
-    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+    throw cannotRead(err);
   }
   const conversationDir = conversationDirOf(absPath);
   // agy clips long fields in transcript.jsonl (naming them in truncated_fields) and writes the same steps whole to

@@ -23,6 +23,7 @@ import {
 } from './claude-code-subagents.ts';
 import { UnreadableError, type SourceReader } from '../types.ts';
 import { statPath } from '../file-bytes.ts';
+import { cannotRead } from '../read-failure.ts';
 
 export interface ClaudeCodeContext extends DocumentContext {
   /** Wall-clock time for the "still running" test (tests pin it). */
@@ -162,7 +163,7 @@ export async function readClaudeCodeFile(absPath: string, now = Date.now()): Pro
   try {
     info = await statPath(absPath);
   } catch (err) {
-    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+    throw cannotRead(err);
   }
   const { records, warnings } = await readJsonLines(absPath, { unparsed: snapshotStandIn });
   const layout = layoutOf(absPath);

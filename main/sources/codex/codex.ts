@@ -13,6 +13,7 @@ import { bump, CodexState } from './codex-state.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { UnreadableError, type SourceReader } from '../types.ts';
 import { statPath } from '../file-bytes.ts';
+import { cannotRead } from '../read-failure.ts';
 
 /** A rollout, or (Codex 0.137 and later) one idle for 7 days, compressed by Codex into a zstd file of the same lines. */
 const ROLLOUT_NAME = /^rollout-.+\.jsonl(?:\.zst)?$/;
@@ -134,8 +135,7 @@ export async function readCodexFile(absPath: string, now: number = Date.now()): 
   try {
     info = await statPath(absPath);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());
+    throw cannotRead(err);
   }
   if (!info.isFile()) throw new UnreadableError('io_error', 'Not a regular file.');
   const { records, warnings } = await readJsonLines(absPath);

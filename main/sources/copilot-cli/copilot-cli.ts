@@ -5,12 +5,13 @@ import { WarningList, type DocumentContext } from '../coerce.ts';
 import { statPath } from '../file-bytes.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { shellArg } from '../shell-quote.ts';
-import { UnreadableError, type SourceReader } from '../types.ts';
+import type { SourceReader } from '../types.ts';
 import { replayCopilotEvents } from './copilot-events.ts';
 import { claimsCopilot, copilotRoots, isCopilotCompanion, layoutOf, type CopilotLayout } from './copilot-paths.ts';
 import { recognizesCopilot } from './copilot-recognize.ts';
 import { buildCopilotSession } from './copilot-session.ts';
 import { readWorkspace, type CopilotWorkspace } from './copilot-workspace.ts';
+import { cannotRead } from '../read-failure.ts';
 
 export interface CopilotInput extends DocumentContext {
   /** Where the file sits; a file outside the layout is a flat session named after the file. */
@@ -34,7 +35,7 @@ export async function readCopilotFile(absPath: string, now = Date.now()): Promis
   try {
     info = await statPath(absPath);
   } catch (err) {
-    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+    throw cannotRead(err);
   }
   const { records, warnings } = await readJsonLines(absPath);
   const layout = layoutOf(absPath);

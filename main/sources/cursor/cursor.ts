@@ -6,12 +6,13 @@ import { readTextFile } from '../decode.ts';
 import { listFolder, statPath } from '../file-bytes.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { shellArg } from '../shell-quote.ts';
-import { UnreadableError, type SourceReader } from '../types.ts';
+import type { SourceReader } from '../types.ts';
 import { claimsCursor, cursorRoots, isCursorCompanion, layoutOf, type CursorLayout } from './cursor-paths.ts';
 import { recognizesCursor } from './cursor-recognize.ts';
 import { cursorTextRecords } from './cursor-text.ts';
 import { buildCursorSession } from './cursor-session.ts';
 import { readCursorStore, type CursorStoreFacts } from './cursor-store.ts';
+import { cannotRead } from '../read-failure.ts';
 
 const NO_STORE: CursorStoreFacts = { workspacePath: null, meta: null, file: null, problem: null };
 
@@ -57,7 +58,7 @@ export async function readCursorFile(absPath: string, now = Date.now()): Promise
   try {
     info = await statPath(absPath);
   } catch (err) {
-    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+    throw cannotRead(err);
   }
   const { records, warnings } = extname(absPath) === '.txt' ? await readTextTranscript(absPath) : await readJsonLines(absPath);
   const layout = layoutOf(absPath);

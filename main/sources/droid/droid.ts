@@ -14,6 +14,7 @@ import { readDroidSettings, type DroidSettings } from './droid-settings.ts';
 import { newDroidState, type DroidState } from './droid-state.ts';
 import { storeRecord } from './droid-store.ts';
 import { streamRecord } from './droid-stream.ts';
+import { cannotRead } from '../read-failure.ts';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -134,8 +135,7 @@ export async function readDroidFile(absPath: string, now = Date.now()): Promise<
   try {
     info = await statPath(absPath);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());
+    throw cannotRead(err);
   }
   if (!info.isFile()) throw new UnreadableError('io_error', 'Not a regular file.');
   const { records, warnings: decoding } = await readJsonLines(absPath);

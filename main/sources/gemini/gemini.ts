@@ -8,9 +8,10 @@ import { isRecord, notAnObject, readDocument, WarningList, type DocumentContext 
 import { replayDocument, replayJsonLines } from './gemini-replay.ts';
 import { buildGeminiSession, placementOf, type GeminiSurroundings } from './gemini-session.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
-import { UnreadableError, type SourceReader } from '../types.ts';
+import type { SourceReader } from '../types.ts';
 import { statPath } from '../file-bytes.ts';
 import { companionInside } from '../companion.ts';
+import { cannotRead } from '../read-failure.ts';
 
 const NOTHING_AROUND: GeminiSurroundings = { projectRoot: null, projectRootFile: null };
 
@@ -79,8 +80,7 @@ export async function readGeminiFile(absPath: string, now: number = Date.now()):
     try {
       info = await statPath(absPath);
     } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());
+      throw cannotRead(err);
     }
     const { records, warnings } = await readJsonLines(absPath);
     return parseGeminiJsonLines(records, { path: absPath, size: info.size, mtimeMs: info.mtimeMs, warnings }, around, now);

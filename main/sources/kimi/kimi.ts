@@ -10,6 +10,7 @@ import { readKimiCliSession } from './kimi-cli.ts';
 import { readKimiCodeAgent } from './kimi-code.ts';
 import { claimsKimi, isKimiCompanion, kimiLayoutOf, type KimiLayout } from './kimi-paths.ts';
 import { isKimiJournal, recognizesKimi } from './kimi-recognize.ts';
+import { cannotRead } from '../read-failure.ts';
 
 /** A file outside both layouts (recognised by content) is read as a session of its own, named after its file or folder. */
 async function looseLayout(absPath: string): Promise<KimiLayout> {
@@ -34,8 +35,7 @@ export async function readKimiFile(absPath: string, now = Date.now()): Promise<S
   try {
     info = await statPath(absPath);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());
+    throw cannotRead(err);
   }
   if (!info.isFile()) throw new UnreadableError('io_error', 'Not a regular file.');
   const layout = kimiLayoutOf(absPath) ?? (await looseLayout(absPath));

@@ -9,6 +9,7 @@ import { claimsPi, fileIdOf, layoutOfPi } from './pi-paths.ts';
 import { recognizesPiHeader } from './pi-recognize.ts';
 import { buildPiSession } from './pi-session.ts';
 import { agentNameOf, childKeysOf, parentKeyOf } from './pi-subagents.ts';
+import { cannotRead } from '../read-failure.ts';
 
 /** Stats a claimed or recognised file; every failure is an UnreadableError with the reason. */
 export async function statSessionFile(absPath: string): Promise<{ size: number; mtimeMs: number }> {
@@ -16,8 +17,7 @@ export async function statSessionFile(absPath: string): Promise<{ size: number; 
   try {
     info = await statPath(absPath);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new UnreadableError('io_error', `Cannot read file: ${e.code ?? ''} ${e.message}`.trim());
+    throw cannotRead(err);
   }
   if (!info.isFile()) throw new UnreadableError('io_error', 'Not a regular file.');
   return { size: info.size, mtimeMs: info.mtimeMs };

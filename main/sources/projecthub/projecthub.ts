@@ -13,6 +13,7 @@ import { parseVaultMarkdown, type VaultMarkdown } from './projecthub-markdown.ts
 import { UnreadableError, type SourceReader } from '../types.ts';
 import { statPath } from '../file-bytes.ts';
 import { companionInside } from '../companion.ts';
+import { cannotRead } from '../read-failure.ts';
 
 const SESSION_FILE = /^(\d{4}-\d{2}-\d{2})_(.+)\.md$/;
 
@@ -188,7 +189,7 @@ export async function readProjectHubFile(absPath: string, now = Date.now()): Pro
   try {
     info = await statPath(absPath);
   } catch (err) {
-    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+    throw cannotRead(err);
   }
   const { text, warnings: decoding } = await readTextFile(absPath);
   if (text.trim() === '') throw new UnreadableError('empty_file', text.length === 0 ? 'File is empty (0 bytes).' : 'File contains only whitespace.');

@@ -4,12 +4,13 @@ import type { Session } from '../../../shared/session.ts';
 import { WarningList, type DocumentContext } from '../coerce.ts';
 import { statPath } from '../file-bytes.ts';
 import { shellArg } from '../shell-quote.ts';
-import { UnreadableError, type SourceReader } from '../types.ts';
+import type { SourceReader } from '../types.ts';
 import { activeChain } from './qwen-chain.ts';
 import { readQwenLines, type QwenLine } from './qwen-lines.ts';
 import { claimsQwen, layoutOf, qwenRoots, type QwenLayout } from './qwen-paths.ts';
 import { recognizesQwen } from './qwen-recognize.ts';
 import { buildQwenSession } from './qwen-session.ts';
+import { cannotRead } from '../read-failure.ts';
 
 export interface QwenInput extends DocumentContext {
   /** Where the file sits; a file outside the layout is the session its name says. */
@@ -31,7 +32,7 @@ export async function readQwenFile(absPath: string, now = Date.now()): Promise<S
   try {
     info = await statPath(absPath);
   } catch (err) {
-    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+    throw cannotRead(err);
   }
   const { records, warnings } = await readQwenLines(absPath, info.size);
   return parseQwen(records, { path: absPath, size: info.size, mtimeMs: info.mtimeMs, warnings, layout: layoutOf(absPath), now });

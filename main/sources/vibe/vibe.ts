@@ -5,11 +5,12 @@ import { WarningList } from '../coerce.ts';
 import { statPath } from '../file-bytes.ts';
 import { readJsonLines, type JsonLine } from '../jsonl.ts';
 import { shellArg } from '../shell-quote.ts';
-import { UnreadableError, type SourceReader } from '../types.ts';
+import type { SourceReader } from '../types.ts';
 import { childKeysOf, claimsVibe, parentSessionDir, sessionIdOf, vibeCompanion } from './vibe-layout.ts';
 import { readVibeMessages } from './vibe-messages.ts';
 import { readVibeMetaFile } from './vibe-meta.ts';
 import { buildVibeSession, type VibeContext } from './vibe-session.ts';
+import { cannotRead } from '../read-failure.ts';
 
 /** Parses the records of one messages.jsonl with its folder's facts (pure: tests call it directly). */
 export function parseVibe(records: readonly JsonLine[], ctx: VibeContext, warnings = new WarningList()): Session {
@@ -22,7 +23,7 @@ export async function readVibeFile(absPath: string, now = Date.now()): Promise<S
   try {
     info = await statPath(absPath);
   } catch (err) {
-    throw new UnreadableError('io_error', `Cannot read file: ${(err as Error).message}`);
+    throw cannotRead(err);
   }
   // An empty messages.jsonl (a session abandoned before its first exchange) is listed as empty, like any empty file.
   const { records, warnings: decoding } = await readJsonLines(absPath);
