@@ -1,9 +1,11 @@
 // Derives the list's light SessionSummary from a full Session (pure; both sides use it).
 import type { Session, SessionSummary, TokenUsage } from './session.ts';
 
+/** Every bucket summed; null when none is recorded, or when damaged counts (1e308) add up past any number. */
 export function totalTokens(usage: TokenUsage | null): number | null {
   if (!usage) return null;
-  return usage.input + usage.output + usage.cacheRead + usage.cacheWrite + usage.reasoning;
+  const total = usage.input + usage.output + usage.cacheRead + usage.cacheWrite + usage.reasoning;
+  return Number.isFinite(total) ? total : null;
 }
 
 export function countToolCalls(session: Session): number {
