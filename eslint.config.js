@@ -71,13 +71,13 @@ export default tseslint.config(
   },
   {
     files: ['shared/**/*.ts'],
-    ignores: ['shared/**/*.test.ts'],
+    ignores: ['shared/**/*.test.ts', 'shared/test-support/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: sharedOnly([]) }] },
   },
   {
-    // Tests in shared/ may use the test runner too.
-    files: ['shared/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: sharedOnly(['vitest']) }] },
+    // Tests in shared/ may use the test runner too, and their helpers fast-check (property tests' inputs).
+    files: ['shared/**/*.test.ts', 'shared/test-support/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: sharedOnly(['vitest', 'fast-check']) }] },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

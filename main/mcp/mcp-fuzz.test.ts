@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { createServices } from '../app/services.ts';
-import { arbitraryFor } from '../test-support/contract-arbitrary.ts';
+import { arbitraryFor } from '../../shared/test-support/schema-arbitrary.ts';
 import { samplesDir } from '../test-support/samples.ts';
 import { testTempDir } from '../test-support/temp-dir.ts';
 import * as schemas from './mcp-schemas.ts';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { api, methodNames, type MethodName } from '../../shared/api.ts';
 import { createServices, type Services } from '../app/services.ts';
-import { arbitraryFor, type Pools } from '../test-support/contract-arbitrary.ts';
+import { arbitraryFor, type Pools } from '../../shared/test-support/schema-arbitrary.ts';
 import { samplesDir } from '../test-support/samples.ts';
 import { testTempDir } from '../test-support/temp-dir.ts';
 

@@ -15,6 +15,7 @@ import { VaultRowMarks, VaultRowTags } from './vault/VaultRowMarks.tsx';
 import { CompareRowMark } from './compare/CompareRowMark.tsx';
 import { FacetPanel } from './search/FacetPanel.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
+import { isoFromMs } from '../../shared/iso-time.ts';
 
 /** Rows rendered beyond the visible ones, each way: enough for smooth scrolling, few enough for 100,000 rows. */
 const OVERSCAN = 15;
@@ -22,7 +23,7 @@ const OVERSCAN = 15;
 const PREFETCH_ROWS = 20;
 
 function updatedIso(s: SessionSummary): string | null {
-  return s.updatedAt ?? (s.mtimeMs > 0 ? new Date(s.mtimeMs).toISOString() : null);
+  return s.updatedAt ?? (s.mtimeMs > 0 ? isoFromMs(s.mtimeMs) : null);
 }
 
 function RowDetails({ s }: { s: SessionSummary }) {

@@ -5,6 +5,7 @@ import type { DeltaUnit, HeaderRow } from './comparison.ts';
 import { formatDelta, formatDuration, formatNumber, formatUsd } from './delta.ts';
 import type { NormalTurn } from './normalize.ts';
 import { sessionCost, sessionSpan, sessionUsage } from './totals.ts';
+import { isoFromMs } from '../iso-time.ts';
 
 type Group = HeaderRow['group'];
 
@@ -20,7 +21,8 @@ function numeric(group: Group, label: string, unit: DeltaUnit, av: number | null
 
 /** Times are printed in UTC here; the UI shows `av`/`bv` in the viewer's own zone. */
 export function utc(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  const iso = isoFromMs(ms);
+  return iso === null ? 'no such time' : `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 function show(value: unknown): string {

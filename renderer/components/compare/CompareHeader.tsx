@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { HeaderRow } from '../../../shared/compare/comparison.ts';
 import { formatTimestamp, plural } from '../../format.ts';
+import { isoFromMs } from '../../../shared/iso-time.ts';
 
 const GROUPS: Record<HeaderRow['group'], string> = {
   session: 'Session',
@@ -16,7 +17,8 @@ const GROUPS: Record<HeaderRow['group'], string> = {
 /** Times are shown in the viewer's own zone (the comparison carries them as numbers too). */
 function value(row: HeaderRow, side: 'a' | 'b'): string {
   const n = side === 'a' ? row.av : row.bv;
-  if (row.unit === 'time' && n !== null) return formatTimestamp(new Date(n).toISOString());
+  const iso = row.unit === 'time' && n !== null ? isoFromMs(n) : null;
+  if (iso !== null) return formatTimestamp(iso);
   return (side === 'a' ? row.a : row.b) ?? '—';
 }
 

@@ -56,6 +56,12 @@ describe('Compare', () => {
     expect(html).toContain('data-testid="compare-position">– of 3<');
   });
 
+  it('shows a time no date can hold (2^53 ms, from a bundle or a team store) as the text the comparison carries, not a crash', () => {
+    const header = c.header.map((row) => (row.unit === 'time' ? { ...row, av: 2 ** 53, a: 'no such time' } : row));
+    const odd = render(<Compare />, { compare: { ...view, comparison: { ...c, header } } });
+    expect(odd).toContain('no such time');
+  });
+
   it('says so when the comparison failed', () => {
     const failed = render(<Compare />, { compare: { ...view, comparison: null, error: 'No session with key "vault:x" is known.' } });
     expect(failed).toContain('Could not compare these sessions: No session with key &quot;vault:x&quot; is known.');

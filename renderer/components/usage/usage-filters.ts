@@ -1,13 +1,14 @@
 // The search-box filters a click on the dashboard puts in (a day, an hour, a project, a model, a source), or takes out again.
 import type { DashboardBreakdown } from '../../../shared/usage-api.ts';
 import { hasFilter, toggleFilter } from '../../search-query.ts';
+import { isoFromMs } from '../../../shared/iso-time.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The next day of a YYYY-MM-DD day. */
 function nextDay(day: string): string {
   const t = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
+  return isoFromMs(t)?.slice(0, 10) ?? day;
 }
 
 /**

@@ -1,4 +1,4 @@
-// Inputs for a contract method made from its zod schema: values the schema accepts, mostly, drawn from odd strings and numbers and from names the library really has.
+// Inputs made from a zod schema for property tests (the contract fuzz, the MCP tools, the renderer): values the schema accepts, mostly, drawn from odd strings and numbers and from names the library under test really has.
 import fc from 'fast-check';
 import type { z } from 'zod';
 
