@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { OpenedSession } from '../../shared/api.ts';
 import { Comparison } from '../../shared/compare/comparison.ts';
 import { SessionSummary } from '../../shared/session.ts';
+import { SearchResult } from '../../shared/search-api.ts';
 import { arbitraryFor } from '../../shared/test-support/schema-arbitrary.ts';
 import type { OpenSession } from '../store/store.ts';
 import { render } from '../test-render.tsx';
@@ -72,6 +73,20 @@ describe('the detail view under odd sessions', () => {
           return parsed.success ? [parsed.data] : [];
         });
         expect(() => render(<SessionList />, { loaded: true, sessions })).not.toThrow();
+      }),
+      RUNS,
+    );
+  }, 300_000);
+
+  it('renders any search results the contract allows, snippets and all', () => {
+    fc.assert(
+      fc.property(fc.array(arbitraryFor(SearchResult, POOLS), { minLength: 1, maxLength: 5 }), (raw) => {
+        const results = raw.flatMap((r) => {
+          const parsed = SearchResult.safeParse(r);
+          return parsed.success ? [parsed.data] : [];
+        });
+        const search = { text: 'retry', results, total: results.length, tookMs: 1, problems: [], loading: false, loadingMore: false, error: null };
+        expect(() => render(<SessionList />, { loaded: true, sessions: results.map((r) => r.summary), filter: 'retry', search })).not.toThrow();
       }),
       RUNS,
     );
