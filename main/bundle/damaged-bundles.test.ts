@@ -1,7 +1,7 @@
 // Damaged copies of a real exported bundle (bytes flipped, cut, zeroed, inserted): each imports whole or is refused with its rule, and a refusal leaves the vault as it was.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServices } from '../app/services.ts';
@@ -9,6 +9,7 @@ import { copyAllFixtures } from '../test-support/source-fixtures.ts';
 import { BundleError } from './bundle-error.ts';
 import { exportBundle } from './export-bundle.ts';
 import { importBundle } from './import-bundle.ts';
+import { tree } from './hostile-harness.ts';
 
 type Damage =
   | { kind: 'flip'; at: number; bit: number }
@@ -35,16 +36,6 @@ function damaged(zip: Buffer, damages: Damage[]): Buffer {
     else if (d.kind === 'cut') out = out.subarray(0, at);
     else if (d.kind === 'zero') out.fill(0, at, Math.min(out.length, at + d.length));
     else out = Buffer.concat([out.subarray(0, at), d.bytes, out.subarray(at)]);
-  }
-  return out;
-}
-
-/** Every file below `dir` with its bytes (base64), every folder as 'dir'. */
-async function tree(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    const path = join(e.parentPath, e.name);
-    out[path.slice(dir.length)] = e.isFile() ? (await readFile(path)).toString('base64') : 'dir';
   }
   return out;
 }

@@ -12,7 +12,8 @@ import type { Manifest } from './manifest.ts';
 import type { ImportLimits } from './validate-bundle.ts';
 import { buildZip, validEntries, withManifest, type RawEntry, type RawLayout } from './test-zip.ts';
 
-async function tree(dir: string): Promise<Record<string, string>> {
+/** Every file below `dir` with its bytes (base64), every folder as 'dir': what "the vault untouched" compares. */
+export async function tree(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
     const path = join(e.parentPath, e.name);

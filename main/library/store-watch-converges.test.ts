@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { createServices, type Services } from '../app/services.ts';
+import { freshListing, settledListing } from '../test-support/converges.ts';
 import { appendTurn, createOpenCodeStore, writeSession } from '../sources/opencode/opencode-test-store.ts';
 
 const IDS = ['ses_aaaa000001', 'ses_aaaa000002', 'ses_aaaa000003', 'ses_aaaa000004'];
@@ -80,21 +81,8 @@ describe('a watched OpenCode store under random writes', () => {
             await watching.start();
             await watching.whenScanned();
             for (const o of ops) await apply(db, o);
-            const fresh = createServices({ dataDir: join(dir, 'fresh'), shell: 'cli', extraRoots: [root], discoverDefaults: false, watch: false, env: {} });
-            let truth: string[];
-            try {
-              await fresh.start();
-              await fresh.whenScanned();
-              truth = await listing(fresh);
-            } finally {
-              await fresh.close();
-            }
-            const deadline = Date.now() + 15_000;
-            let seen = await listing(watching);
-            while (JSON.stringify(seen) !== JSON.stringify(truth) && Date.now() < deadline) {
-              await new Promise((resolve) => setTimeout(resolve, 100));
-              seen = await listing(watching);
-            }
+            const truth = await freshListing(root, join(dir, 'fresh'), listing);
+            const seen = await settledListing(watching, truth, listing);
             expect(seen, JSON.stringify(ops)).toEqual(truth);
           } finally {
             await watching.close();

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createServices, type Services } from '../app/services.ts';
+import { freshListing, settledListing } from '../test-support/converges.ts';
 import { samplesDir } from '../test-support/samples.ts';
 
 /** Session files of two formats, in their tools' layouts, to write into the slots. */
@@ -93,22 +94,8 @@ describe('a watched folder under random changes', () => {
             await watching.start();
             await watching.whenScanned();
             for (const o of ops) await apply(root, o);
-            const fresh = createServices({ dataDir: join(dir, 'fresh'), shell: 'cli', extraRoots: [root], discoverDefaults: false, watch: false, env: {} });
-            let truth: string[];
-            try {
-              await fresh.start();
-              await fresh.whenScanned();
-              truth = await listing(fresh);
-            } finally {
-              await fresh.close();
-            }
-            // The watcher settles changes in batches: give it time, then compare.
-            const deadline = Date.now() + 15_000;
-            let seen = await listing(watching);
-            while (JSON.stringify(seen) !== JSON.stringify(truth) && Date.now() < deadline) {
-              await new Promise((resolve) => setTimeout(resolve, 100));
-              seen = await listing(watching);
-            }
+            const truth = await freshListing(root, join(dir, 'fresh'), listing);
+            const seen = await settledListing(watching, truth, listing);
             expect(seen, JSON.stringify(ops)).toEqual(truth);
           } finally {
             await watching.close();

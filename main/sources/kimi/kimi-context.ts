@@ -1,6 +1,6 @@
 // Reads kimi-cli's context.jsonl: the chat as the model sees it (roles user, assistant, tool and _system_prompt/_checkpoint/_usage).
 import { warnMissingContent } from '../missing-content.ts';
-import { Fields, isRecord, kindOfJson } from '../coerce.ts';
+import { Fields, isRecord, kindOfJson, sumCounts } from '../coerce.ts';
 import type { JsonLine } from '../jsonl.ts';
 import { kimiParts, outputText, toolCallPart } from './kimi-parts.ts';
 import { bump, pushMessage, type KimiState } from './kimi-state.ts';
@@ -65,7 +65,7 @@ export function readContext(state: KimiState, records: readonly JsonLine[]): voi
         // Older files recorded {input_tokens, output_tokens}; newer ones the context size as a number.
         if (typeof count === 'number') state.contextTokens = count;
         else if (isRecord(count) && typeof count.input_tokens === 'number')
-          state.contextTokens = count.input_tokens + (typeof count.output_tokens === 'number' ? count.output_tokens : 0);
+          state.contextTokens = sumCounts(count.input_tokens, typeof count.output_tokens === 'number' ? count.output_tokens : 0);
         bump(state.otherRecords, '_usage');
         break;
       }
