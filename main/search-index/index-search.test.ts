@@ -171,6 +171,28 @@ describe('searchIndex query paths', () => {
     expect(searchIndex(index, 'zorp plain').total).toBe(6);
   });
 
+  it('finds a session by a sentence of many words (each found as a word or inside an identifier), where 5 words made SQLite refuse the query', () => {
+    add(
+      makeSession('sentence', {
+        messages: [textMessage('user', 'please fix the flaky retry test in the parser, then run the whole build again with callZorpHelper')],
+      }),
+    );
+    const sentence = 'please fix the flaky retry test in the parser then run the whole build again';
+    expect(keys(sentence)).toEqual(['sentence']);
+    expect(keys(`${sentence} zorp`)).toEqual(['sentence']);
+    expect(keys(`${sentence} missing`)).toEqual([]);
+    expect(searchIndex(index, sentence, { sort: 'date' }).hits.map((h) => h.key)).toEqual(['vizier:sentence']);
+    // Terms found only inside identifiers, a prefix, and exclusions, among many.
+    expect(keys('fix flaky retry parser build zorp zorphelp* callzorp -missing1 -missing2 -missing3 -missing4 -missing5 -missing6')).toEqual(['sentence']);
+    expect(keys('fix flaky retry parser build zorp -whole')).toEqual([]);
+    // Hundreds of files found through an identifier: each term's files are gathered instead of probed one by one.
+    for (let i = 0; i < 310; i++)
+      add(makeSession(`bulk${i}`, { messages: [textMessage('user', `callZorpHelper ${i % 100 === 0 ? 'fix flaky retry parser build' : 'idle'}`)] }));
+    const many = new Set(searchIndex(index, 'fix flaky retry parser build zorp', { limit: 1000 }).hits.map((h) => h.key.replace('vizier:', '')));
+    expect(many).toEqual(new Set(['sentence', 'bulk0', 'bulk100', 'bulk200', 'bulk300']));
+    expect(searchIndex(index, 'fix flaky retry parser build zorp').total).toBe(5);
+  });
+
   it('never looks a prefix up once per file: its expansion to every word it starts is gathered once', () => {
     // Two common prefixes found through a few identifiers took 472 ms on the bench corpus when each file was
     // looked up in the word index on its own (each lookup expands the prefix again); gathered once, 38 ms.

@@ -80,6 +80,36 @@ const WORD_SET = 'SELECT rowid AS rid FROM docs WHERE docs MATCH ?';
 const PROBE_LIMIT = 300;
 const IDENT_SET = 'SELECT rowid AS rid FROM idents WHERE idents MATCH ?';
 
+/**
+ * Past this many terms with identifier lookups, the files identifiers bring in are checked by manyTermsPart: each
+ * term's lookups written into the statement (below) made SQLite refuse 5 words ("VIEWs and/or subqueries nested too
+ * deep": it counts every subquery each reference to the matched set expands).
+ */
+const TERMS_INLINE = 4;
+
+/**
+ * The files identifier lookups bring in that every term matches (as an identifier or as a word), in a statement whose
+ * size does not grow with the terms: the terms go in as JSON objects (key: the term's place), looked up through
+ * json_each. With few such files each is probed in the word index term by term (CROSS JOIN keeps that order: FTS5 then
+ * has the rowid and the MATCH together); with many, and for prefixes always, each term's files are gathered once.
+ */
+function manyTermsPart(positive: Lookups[], m: Match): string {
+  const idents: Record<number, string> = {};
+  const probed: Record<number, string> = {};
+  const prefixes: Record<number, string> = {};
+  positive.forEach((t, i) => {
+    if (t.ident !== null) idents[i] = t.ident;
+    if (t.word !== null) (t.prefix ? prefixes : probed)[i] = t.word;
+  });
+  m.ctes.push(
+    'ui AS MATERIALIZED (SELECT DISTINCT i.rowid AS rid, j.key AS t FROM json_each(?) j, idents i WHERE idents MATCH j.value)',
+    'un AS MATERIALIZED (SELECT count(DISTINCT rid) AS n FROM ui)',
+    `uw AS MATERIALIZED (SELECT u.rid AS rid, j.key AS t FROM (SELECT DISTINCT rid FROM ui) u CROSS JOIN json_each(?) j CROSS JOIN docs d WHERE (SELECT n FROM un) <= ${PROBE_LIMIT} AND docs MATCH j.value AND d.rowid = u.rid UNION SELECT d.rowid AS rid, j.key AS t FROM json_each(CASE WHEN (SELECT n FROM un) <= ${PROBE_LIMIT} THEN ? ELSE ? END) j, docs d WHERE docs MATCH j.value AND d.rowid IN (SELECT rid FROM ui))`,
+  );
+  m.cteParams.push(JSON.stringify(idents), JSON.stringify(probed), JSON.stringify(prefixes), JSON.stringify({ ...probed, ...prefixes }));
+  return `SELECT rid FROM (SELECT rid, t FROM ui UNION SELECT rid, t FROM uw) GROUP BY rid HAVING count(*) = ${positive.length}`;
+}
+
 /** Relevance: every positive term through the word index, weighted title > metadata > body. */
 function rankExpression(terms: Term[]): string | null {
   const words = terms.filter((t) => !t.negated).flatMap((t) => lookups(t).word ?? []);
@@ -103,7 +133,8 @@ function matchedSet(positive: Lookups[], m: Match, alsoKeys: readonly string[], 
     params.push(positive.map((t) => t.word).join(' AND '));
   }
   const withIdents = positive.filter((t) => t.ident !== null);
-  if (positive.length === 1 && withIdents.length === 1) {
+  if (withIdents.length > TERMS_INLINE) parts.push(manyTermsPart(positive, m));
+  else if (positive.length === 1 && withIdents.length === 1) {
     parts.push(IDENT_SET);
     params.push(withIdents[0]?.ident as string);
   } else if (withIdents.length) {
