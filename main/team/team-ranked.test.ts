@@ -19,6 +19,8 @@ const PAGED_QUERIES = [
   'heronwatch',
   'machine:marsh heron',
   'heron after:2026-01-06',
+  // A pasted sentence: every word a term (the local index once refused five).
+  'where does the heron fish and the egret',
 ];
 
 const filler = (n: number) => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27)).slice(0, n);
