@@ -74,6 +74,8 @@ export class Vault {
   private settings: VaultSettings = { autoKeep: false };
   /** The background sweep running or last run (sweepInBackground). */
   private sweeping: Promise<unknown> = Promise.resolve();
+  /** A sweep is queued behind the running one: a request meanwhile is already covered by it. */
+  private sweepWaiting = false;
   private closing = false;
   private readonly settingsFile: string;
   private readonly deps: VaultDeps;
@@ -233,16 +235,19 @@ export class Vault {
     };
   }
 
-  /** Keeps every session that is closed, or idle for 10 minutes, and refreshes copies whose source grew. */
   /**
-   * An auto-keep sweep in the background (after a scan, on a timer, when auto-keep is turned on): one at a time, a
-   * failure written to the log, none once the vault is closed. Before, a sweep that outlived close() failed on the
-   * closed index as an unhandled rejection.
+   * An auto-keep sweep in the background (after a scan, on a timer, when auto-keep is turned on): one at a time, at
+   * most one more waiting behind it, a failure written to the log, none once the vault is closed. Before, a sweep that
+   * outlived close() failed on the closed index as an unhandled rejection.
    */
   sweepInBackground(): void {
-    if (this.closing || !this.settings.autoKeep) return;
+    if (this.closing || !this.settings.autoKeep || this.sweepWaiting) return;
+    this.sweepWaiting = true;
     this.sweeping = this.sweeping
-      .then(() => (this.closing ? 0 : this.autoKeepSweep()))
+      .then(() => {
+        this.sweepWaiting = false;
+        return this.closing ? 0 : this.autoKeepSweep();
+      })
       .catch((err: unknown) => console.error('Auto-keep failed:', err instanceof Error ? err.message : err));
   }
 
@@ -252,6 +257,7 @@ export class Vault {
     await this.sweeping;
   }
 
+  /** Keeps every session that is closed, or idle for 10 minutes, and refreshes copies whose source grew. */
   async autoKeepSweep(now = Date.now(), budget = 50): Promise<number> {
     if (!this.settings.autoKeep) return 0;
     let kept = 0;
