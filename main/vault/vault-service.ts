@@ -1,4 +1,4 @@
-// The vault's contract methods: keep, annotations, fork, resume, prune, delete/restore, clear, auto-keep.
+// The vault's contract methods: keep, annotations, fork, resume, prune, delete/restore, clear, auto-keep's setting (its sweeps: auto-keep.ts).
 import { readFile, rm } from 'node:fs/promises';
 import { isOnPath, launchTerminal, terminalPlan } from './terminal-launch.ts';
 import { readFileSync } from 'node:fs';
@@ -13,11 +13,11 @@ import { statFile } from '../fs/stat-file.ts';
 import { isWithin } from '../roots/paths.ts';
 import type { SessionFileCheck } from '../roots/session-files.ts';
 import { AnnotationStore } from './annotations.ts';
+import { AutoKeep } from './auto-keep.ts';
 import { SessionSummaries, type SummaryMethodNames } from './summary-methods.ts';
 import { SummaryStore } from './summary-store.ts';
 import type { Annotated } from '../search-index/search-service.ts';
 import { forkSession } from './fork.ts';
-import { ACTIVE_WINDOW_MS } from '../../shared/activity.ts';
 import { resumeInfo } from './resume-info.ts';
 import { VaultTrash } from './trash.ts';
 import { sweepTempFiles } from './sweep-temp.ts';
@@ -72,11 +72,7 @@ export class Vault {
   /** Forks are written here by the session writer, in Vizier's MVP layout, so the Vizier reader lists them. */
   readonly forksDir: string;
   private settings: VaultSettings = { autoKeep: false };
-  /** The background sweep running or last run (sweepInBackground). */
-  private sweeping: Promise<unknown> = Promise.resolve();
-  /** A sweep is queued behind the running one: a request meanwhile is already covered by it. */
-  private sweepWaiting = false;
-  private closing = false;
+  private readonly autoKeep: AutoKeep;
   private readonly settingsFile: string;
   private readonly deps: VaultDeps;
   /** Vault folder name → the key its copy was kept under. */
@@ -95,6 +91,14 @@ export class Vault {
     this.trash = new VaultTrash(this.store.root);
     this.forksDir = join(this.store.root, 'forks', '.vizier', 'sessions');
     this.settingsFile = join(this.store.root, 'settings.json');
+    this.autoKeep = new AutoKeep({
+      catalogue: deps.catalogue,
+      store: this.store,
+      enabled: () => this.settings.autoKeep,
+      kindOf: this.kindOf,
+      keepLive: (key, store) => this.keepLive(key, store),
+      rescanVault: () => deps.rescanVault(),
+    });
   }
 
   /** The folders the catalogue must scan for the vault's own sessions: kept copies, forks, recorded sessions. */
@@ -235,49 +239,14 @@ export class Vault {
     };
   }
 
-  /**
-   * An auto-keep sweep in the background (after a scan, on a timer, when auto-keep is turned on): one at a time, at
-   * most one more waiting behind it, a failure written to the log, none once the vault is closed. Before, a sweep that
-   * outlived close() failed on the closed index as an unhandled rejection.
-   */
+  /** An auto-keep sweep in the background (AutoKeep.inBackground): after a scan, on a timer, when auto-keep is turned on. */
   sweepInBackground(): void {
-    if (this.closing || !this.settings.autoKeep || this.sweepWaiting) return;
-    this.sweepWaiting = true;
-    this.sweeping = this.sweeping
-      .then(() => {
-        this.sweepWaiting = false;
-        return this.closing ? 0 : this.autoKeepSweep();
-      })
-      .catch((err: unknown) => console.error('Auto-keep failed:', err instanceof Error ? err.message : err));
+    this.autoKeep.inBackground();
   }
 
-  /** No sweep starts after this; resolves when the one running is over. */
-  async close(): Promise<void> {
-    this.closing = true;
-    await this.sweeping;
-  }
-
-  /** Keeps every session that is closed, or idle for 10 minutes, and refreshes copies whose source grew. */
-  async autoKeepSweep(now = Date.now(), budget = 50): Promise<number> {
-    if (!this.settings.autoKeep) return 0;
-    let kept = 0;
-    for (const { path, key, unreadable, closed, mtimeMs, store } of [...this.deps.catalogue.entries()]) {
-      if (kept >= budget || this.closing) break;
-      if (unreadable || this.kindOf(path) !== null) continue;
-      const idle = closed || now - mtimeMs > ACTIVE_WINDOW_MS;
-      if (!idle) continue;
-      const copy = this.deps.catalogue.keptCopy(key);
-      const existing = copy ? await this.store.get(key) : null;
-      if (existing && Date.parse(existing.meta.keptAt) >= mtimeMs && copy) continue;
-      try {
-        await this.keepLive(key, store);
-        kept++;
-      } catch {
-        // A file that vanishes or breaks is kept on a later sweep, or never: nothing else to do here.
-      }
-    }
-    if (kept && !this.closing) await this.deps.rescanVault();
-    return kept;
+  /** No auto-keep sweep starts after this; resolves when the one running is over. */
+  close(): Promise<void> {
+    return this.autoKeep.close();
   }
 
   async prune(olderThanDays: number, dryRun: boolean) {
