@@ -3,7 +3,8 @@ import type { MessagePart, MessageRole, Operation } from '../../../shared/sessio
 import type { Fields } from '../coerce.ts';
 import { heldKeys, showsNothing, warnMissingContent } from '../missing-content.ts';
 import { contentParts, outputText, parseArguments, textOf } from './codex-content.ts';
-import { bump, newMessage, newOperation, spokenKey, type CodexState } from './codex-state.ts';
+import { bump, newMessage, newOperation, type CodexState } from './codex-state.ts';
+import { spokenKey } from './spoken-key.ts';
 import { between } from './codex-turns.ts';
 
 /** Text Codex itself puts into user messages (environment, AGENTS.md, instructions); never a prompt the person typed. */

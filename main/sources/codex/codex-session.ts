@@ -7,7 +7,8 @@ import { CostTotal } from '../../pricing/cost-total.ts';
 import { Fields, flattenConfig, lastSegment, primarySourceFile, titleFromText, type DocumentContext } from '../coerce.ts';
 import { keepExecOutputs } from './codex-exec-output.ts';
 import { isInjected } from './codex-items.ts';
-import { spokenKey, type CodexMeta, type CodexState, type FallbackMessage } from './codex-state.ts';
+import type { CodexMeta, CodexState, FallbackMessage } from './codex-state.ts';
+import { spokenKey } from './spoken-key.ts';
 import { UnreadableError } from '../types.ts';
 
 const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.gz|\.zst)?$/i;

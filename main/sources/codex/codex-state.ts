@@ -105,10 +105,6 @@ export function bump(map: Map<string, number>, key: string, by = 1): void {
   map.set(key, (map.get(key) ?? 0) + by);
 }
 
-export function spokenKey(role: MessageRole, kind: 'text' | 'thinking', text: string): string {
-  return `${role}\u0000${kind}\u0000${text.replace(/\s+/g, ' ').trim()}`;
-}
-
 export function newMessage(state: CodexState, line: number, role: MessageRole, timestamp: string | null, parts: MessagePart[]): Message {
   const message: Message = {
     id: `line-${line}`,
