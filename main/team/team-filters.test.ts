@@ -54,6 +54,10 @@ const CASES: Array<[string, (s: Session) => boolean]> = [
   ['project:crane machine:docks', (s) => has(s.project.name, 'crane') || has(s.project.path, 'crane')],
   ['project:crane -machine:docks', () => false],
   ['project:crane user:nobody', () => false],
+  // Dates before any PostgreSQL can hold (a typo's 99999999 days back): every session is after it, none before it.
+  ['after:99999999d', () => true],
+  ['before:99999999d', () => false],
+  ['project:gull after:99999999d', (s) => has(s.project.name, 'gull') || has(s.project.path, 'gull')],
 ];
 
 /** The keys a list gives (newest first) and its total, page by page. */

@@ -68,6 +68,14 @@ export function parseTeamQuery(input: string, now = Date.now()): TeamQuery {
   return { terms: parsed.terms, filters: parsed.filters, sort: parsed.sort, machines, users, problems };
 }
 
+/**
+ * PostgreSQL's timestamps run from 4713 BC to 294276 AD; `after:99999999d` asks for a time millennia before the first,
+ * which to_timestamp refused ("timestamp out of range") and the search failed. Seconds since 1970 held inside
+ * (~4680 BC to ~293,000 AD): past the bound, every session is after it (none before it), as in the local search.
+ */
+const STORE_SECONDS = { min: -210_000_000_000, max: 9_200_000_000_000 };
+const storeSeconds = (ms: number) => Math.min(STORE_SECONDS.max, Math.max(STORE_SECONDS.min, ms / 1000));
+
 /** A LIKE pattern where `*` is a wildcard, as the local filters read it. */
 const wildLike = (value: string) => literalLike(value).replaceAll('*', '%');
 
@@ -171,8 +179,8 @@ function sessionConditions(query: TeamQuery, param: (value: unknown, cast?: stri
       `EXISTS (SELECT 1 FROM ${qualified('session_annotations')} a WHERE a.machine = KEYS.machine AND a.key = KEYS.key AND lower(${param(tag)}) = ANY (SELECT lower(t) FROM unnest(a.tags) t))`,
     );
   const activity = 'coalesce(s.updated_at, s.created_at)';
-  if (f.afterMs !== undefined) rowWhere(`${activity} >= to_timestamp(${param(f.afterMs / 1000, '::double precision')})`);
-  if (f.beforeMs !== undefined) rowWhere(`${activity} <= to_timestamp(${param(f.beforeMs / 1000, '::double precision')})`);
+  if (f.afterMs !== undefined) rowWhere(`${activity} >= to_timestamp(${param(storeSeconds(f.afterMs), '::double precision')})`);
+  if (f.beforeMs !== undefined) rowWhere(`${activity} <= to_timestamp(${param(storeSeconds(f.beforeMs), '::double precision')})`);
   if (f.minTokens !== undefined) rowWhere(`s.total_tokens >= ${param(f.minTokens)}`);
   if (f.maxTokens !== undefined) rowWhere(`s.total_tokens <= ${param(f.maxTokens)}`);
   if (f.minCost !== undefined) rowWhere(`s.cost_usd >= ${param(f.minCost)}`);
