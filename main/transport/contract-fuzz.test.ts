@@ -9,7 +9,7 @@ import { arbitraryFor, type Pools } from '../../shared/test-support/schema-arbit
 import { samplesDir } from '../test-support/samples.ts';
 import { testTempDir } from '../test-support/temp-dir.ts';
 
-/** Methods left out, and why: each reaches outside this process's temporary folders. */
+/** Methods left out, and why: each reaches outside this process's temporary folders (the team's are called signed in to a store by team/team-contract-fuzz.test.ts). */
 const LEFT_OUT: Partial<Record<MethodName, string>> = {
   resumeInTerminal: 'opens a terminal window',
   setTeamSettings: 'connects to a team store',
