@@ -31,8 +31,11 @@ function RowDetails({ s }: { s: SessionSummary }) {
     return <span className="row-unreadable">Unreadable: {s.unreadable.message}</span>;
   }
   const where = [s.projectName ?? s.projectPath, s.branch].filter(Boolean).join(' · ');
-  // An in-flight session's outcome is usually "open" too: say it once.
-  const state = s.outcomeStatus && s.outcomeStatus !== s.status ? `${s.status} · ${s.outcomeStatus}` : s.status;
+  // An in-flight session's outcome is usually "open" too: say it once. "unknown" (a tool that records no state) says
+  // nothing a row needs: left out, as the detail's header still shows it.
+  const lifecycle = s.status === 'unknown' ? null : s.status;
+  const outcome = s.outcomeStatus && s.outcomeStatus !== s.status ? s.outcomeStatus : null;
+  const state = [lifecycle, outcome].filter(Boolean).join(' · ');
   return (
     <>
       {s.machine && (
@@ -41,7 +44,7 @@ function RowDetails({ s }: { s: SessionSummary }) {
         </span>
       )}
       {where && <span className="row-project">{where}</span>}
-      <span className={`status status-${s.outcomeStatus ?? s.status}`}>{state}</span>
+      {state && <span className={`status status-${s.outcomeStatus ?? s.status}`}>{state}</span>}
     </>
   );
 }

@@ -36,6 +36,17 @@ describe('SessionList', () => {
     expect(html).toContain('5 min ago');
   });
 
+  it('says nothing of a state the tool does not record ("unknown"), and shows an outcome alone', () => {
+    const silent = summary({ key: 'cursor:3', format: 'cursor', title: 'List the files', projectName: 'tmp-repo', status: 'unknown', outcomeStatus: null });
+    const judged = summary({ key: 'cursor:4', format: 'cursor', title: 'Fix the build', status: 'unknown', outcomeStatus: 'failed' });
+    const closed = summary({ key: 'cursor:5', format: 'cursor', title: 'Done', status: 'closed', outcomeStatus: null });
+    const html = render(<SessionList />, { loaded: true, sessions: [silent, judged, closed] });
+    expect(html).not.toContain('unknown');
+    expect(html).toContain('tmp-repo');
+    expect(html).toMatch(/class="status status-failed">failed</);
+    expect(html).toMatch(/class="status status-closed">closed</);
+  });
+
   it('marks unreadable rows and shows why', () => {
     const html = render(<SessionList />, { loaded: true, sessions: [readable, unreadable] });
     expect(html).toMatch(/data-key="jido-code:2" data-unreadable="true"/);
