@@ -78,3 +78,28 @@ describe('chart text size', () => {
     expect(gap(larger.tokens)).toBeGreaterThan(gap(normal.tokens));
   });
 });
+
+describe('dollar axes', () => {
+  type ValueAxis = { nameGap: number; axisLabel: { formatter: (v: number) => string } };
+  const costAxisOfCurve = (costUsd: number) => (curveOption(theme(12), [{ turn: 1, tokens: 290, costUsd }]) as { yAxis: ValueAxis[] }).yAxis[1] as ValueAxis;
+  const costAxisOfDays = (costUsd: number) =>
+    (stackedDaysOption({ ...data, days: [{ ...(data.days[0] as UsageDashboard['days'][number]), costUsd }] }, theme(12), 'cost') as { yAxis: ValueAxis }).yAxis;
+  /** The gap a label of `chars` characters needs at 12 px: about 0.55 em a character, and room to breathe. */
+  const clears = (axis: ValueAxis, label: string) => expect(axis.nameGap).toBeGreaterThanOrEqual(label.length * 12 * 0.55 + 8);
+
+  it('keep their name clear of the widest tick label, a third of a cent ("$0.0025") as well as a few dollars', () => {
+    for (const axis of [costAxisOfCurve(0.0027), costAxisOfDays(0.0027)]) {
+      expect(axis.axisLabel.formatter(0.0025)).toBe('$0.0025');
+      clears(axis, '$0.0025');
+    }
+    expect(costAxisOfCurve(0.0027).nameGap).toBeGreaterThan(52);
+    // Whole dollars keep the gaps they had.
+    expect(costAxisOfCurve(12).nameGap).toBe(52);
+    expect(costAxisOfDays(60).nameGap).toBe(48);
+  });
+
+  it('show a tick without binary noise', () => {
+    expect(costAxisOfCurve(1).axisLabel.formatter(0.1 + 0.2)).toBe('$0.3');
+    expect(costAxisOfDays(1).axisLabel.formatter(0.30000000000000004)).toBe('$0.3');
+  });
+});

@@ -55,6 +55,30 @@ function axis(theme: ChartTheme, name: string, extra: Record<string, unknown> = 
   };
 }
 
+/** A dollar axis's tick label: the tick as ECharts gives it, without binary noise (0.30000000000000004). */
+const usdTick = (v: number) => `$${Number(v.toPrecision(12))}`;
+
+/** ECharts' step between the ticks of a value axis from 0 to `max` (about five intervals, a "nice" number: 1, 2, 3, 5 x 10^n). */
+function niceStep(max: number): number {
+  const raw = max / 5;
+  if (!(raw > 0) || !Number.isFinite(raw)) return 1;
+  const exp = Math.floor(Math.log10(raw));
+  const f = raw / 10 ** exp;
+  return (f < 1.5 ? 1 : f < 2.5 ? 2 : f < 4 ? 3 : f < 7 ? 5 : 10) * 10 ** exp;
+}
+
+/**
+ * The gap from a vertical axis to its name (at the default text size; axis() scales it), past its widest tick label:
+ * a session's cost of a third of a cent has ticks such as "$0.0025", and its rotated name ("Cost (US$, cumulative)")
+ * was drawn over their last digits at the fixed gap. About 0.62 em a character, at least `least`.
+ */
+export function dollarAxisGap(max: number, least: number): number {
+  const step = niceStep(max);
+  let widest = usdTick(0).length;
+  for (let i = 1; i <= 12 && (i - 1) * step <= max; i++) widest = Math.max(widest, usdTick(i * step).length);
+  return Math.max(least, Math.round(widest * CHART_FONT_PX * 0.62 + 14));
+}
+
 const legend = (theme: ChartTheme) => ({
   type: 'scroll',
   bottom: 0,
@@ -87,8 +111,8 @@ export function stackedDaysOption(data: UsageDashboard, theme: ChartTheme, metri
     xAxis: axis(theme, `Day (${data.timezone})`, { type: 'category', data: days, nameGap: 28 }),
     yAxis: axis(theme, metric === 'tokens' ? 'Tokens' : 'Cost (US$)', {
       type: 'value',
-      nameGap: 48,
-      axisLabel: { formatter: (v: number) => (metric === 'tokens' ? compact(v) : `$${v}`) },
+      nameGap: metric === 'tokens' ? 48 : dollarAxisGap(Math.max(0, ...days.map((d) => data.groups.reduce((sum, g) => sum + value(d, g), 0))), 48),
+      axisLabel: { formatter: (v: number) => (metric === 'tokens' ? compact(v) : usdTick(v)) },
     }),
     series: data.groups.map((group) => ({
       name: group,
@@ -226,8 +250,10 @@ export function cacheOption(data: UsageDashboard, theme: ChartTheme): EChartsCor
 
 /** A session's cumulative tokens and cost after each turn, on two axes. */
 export function curveOption(theme: ChartTheme, turns: Array<{ turn: number; tokens: number; costUsd: number }>): EChartsCoreOption {
+  const costGap = dollarAxisGap(Math.max(0, ...turns.map((t) => t.costUsd)), 52);
   return {
     ...base(theme),
+    // containLabel keeps the labels inside; the right margin holds the cost axis's name beyond them.
     grid: { left: 56, right: 64, top: 16, bottom: 64, containLabel: true },
     legend: legend(theme),
     tooltip: { ...(base(theme).tooltip as object), trigger: 'axis' },
@@ -236,9 +262,9 @@ export function curveOption(theme: ChartTheme, turns: Array<{ turn: number; toke
       axis(theme, 'Tokens (cumulative)', { type: 'value', nameGap: 48, axisLabel: { formatter: (v: number) => compact(v) } }),
       axis(theme, 'Cost (US$, cumulative)', {
         type: 'value',
-        nameGap: 52,
+        nameGap: costGap,
         splitLine: { show: false },
-        axisLabel: { formatter: (v: number) => `$${v}` },
+        axisLabel: { formatter: usdTick },
       }),
     ],
     series: [
