@@ -117,6 +117,17 @@ describeWithPostgres("team store served through the app's contract", (pgs) => {
     expect(without.facets?.source.map((v) => v.value)).toEqual(['vizier']);
   });
 
+  it('reads a NUL in a key, a query or a filter as a push stores it (a space): nothing fails, an unknown key is not found', async () => {
+    // PostgreSQL's text holds no NUL: each of these failed the statement ("invalid byte sequence for encoding UTF8: 0x00").
+    expect(await methods.listSessions({ tag: '\u0000' })).toEqual({ sessions: [], total: 0 });
+    expect((await methods.searchSessions({ query: 'OFX\u0000 machine:"alice\u0000laptop"', limit: 5, offset: 0 })).total).toBe(0);
+    expect((await methods.searchSessions({ query: 'OFX\u0000', limit: 5, offset: 0 })).results.map((r) => r.summary.key)).toContain(
+      teamKey('alice-laptop', ledger.key),
+    );
+    await expect(methods.getSession({ key: teamKey('alice-laptop', `${ledger.key}\u0000`), messageLimit: 5 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await methods.summaryStates({ keys: [teamKey('alice-laptop', '\u0000')] })).states).toHaveLength(1);
+  });
+
   it('opens a session in windows, and shows its source file and records as the store holds them', async () => {
     const key = teamKey('alice-laptop', ledger.key);
     const opened = await methods.getSession({ key, messageLimit: 2 });

@@ -12,6 +12,7 @@ import { ownSummaryRecord } from '../vault/summary-methods.ts';
 import type { TeamBundleService } from './team-bundles.ts';
 import type { StoredKey, TeamNotes } from './team-notes.ts';
 import { splitTeamKey, teamSummary, type TeamReader } from './team-reader.ts';
+import { withoutNul } from './without-nul.ts';
 
 export interface TeamMethodsOptions {
   reader: TeamReader;
@@ -173,5 +174,5 @@ export function teamMethods(options: TeamMethodsOptions): ServiceMethods {
     cancelExport: bundleMethods.cancelExport,
     readExport: bundleMethods.readExport,
   };
-  return { ...refused, ...implemented } as ServiceMethods;
+  return withoutNul({ ...refused, ...implemented } as ServiceMethods);
 }
