@@ -118,6 +118,34 @@ describeWithPostgres('team push', (pgs) => {
     expect((await searchTeam(bob.client, 'jitter')).hits.map((h) => h.title)).toEqual(['Webhook retry backoff']);
   });
 
+  it('stores a session whose token counts are damaged past any number (1e308) with no token total, and the rest of its batch with it', async () => {
+    const [first, second] = laptop as [Session, Session];
+    const damaged = {
+      ...first,
+      key: 'gemini:damaged-count',
+      id: 'damaged-count',
+      usage: { input: 1e308, output: 1e308, cacheRead: 0, cacheWrite: 0, reasoning: 0 },
+    };
+    const sound = { ...second, key: 'gemini:sound-count', id: 'sound-count' };
+    const report = await pushSessions({
+      client: alice.client,
+      machine: 'alice-laptop',
+      keys: [damaged.key, sound.key],
+      loader: memoryLoader([damaged, sound]),
+      env: {},
+    });
+    expect(report.pushed).toEqual([damaged.key, sound.key]);
+    const { rows } = await owner.client.query<{ key: string; total_tokens: string | null }>(
+      `SELECT key, total_tokens FROM session_vault.sessions WHERE key = ANY($1) ORDER BY key`,
+      [[damaged.key, sound.key]],
+    );
+    expect(rows).toEqual([
+      { key: damaged.key, total_tokens: null },
+      { key: sound.key, total_tokens: expect.any(String) },
+    ]);
+    await owner.client.query('DELETE FROM session_vault.sessions WHERE key = ANY($1)', [[damaged.key, sound.key]]);
+  });
+
   it('never lets a planted secret reach the database', async () => {
     const planted: Session = {
       ...(laptop[0] as Session),

@@ -41,9 +41,15 @@ function isoOrNull(value: string | null): string | null {
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
+/**
+ * The session's tokens in all, or null where no count can be stored: a damaged count (1e308, which readers hold
+ * finite) is past PostgreSQL's bigint, and writing it failed the push's whole batch, again at every push after.
+ */
 function totalTokens(session: Session): number | null {
   const u = session.usage;
-  return u ? Math.round(u.input + u.output + u.cacheRead + u.cacheWrite + u.reasoning) : null;
+  if (!u) return null;
+  const total = Math.round(u.input + u.output + u.cacheRead + u.cacheWrite + u.reasoning);
+  return Number.isSafeInteger(total) ? total : null;
 }
 
 /**
