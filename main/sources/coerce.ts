@@ -4,6 +4,7 @@ import { readJsonFile } from './decode.ts';
 import { UnreadableError } from './types.ts';
 import { statPath } from './file-bytes.ts';
 import { cannotRead } from './read-failure.ts';
+import { heldSum } from '../../shared/held-sum.ts';
 
 /** Free-form values deeper than this are cut: deeper nesting overflows JSON.stringify and structured clone. */
 export const MAX_DEPTH = 32;
@@ -283,10 +284,7 @@ export function emptyUsage(): TokenUsage {
  * Two token counts added, held at the largest number there is: two damaged counts (1e308 each) made an Infinity that
  * failed the session's schema, and the session with it.
  */
-export function sumCounts(a: number, b: number): number {
-  const sum = a + b;
-  return Number.isFinite(sum) ? sum : sum > 0 ? Number.MAX_VALUE : 0;
-}
+export const sumCounts = heldSum;
 
 export function addUsage(into: TokenUsage, add: TokenUsage): void {
   into.input = sumCounts(into.input, add.input);

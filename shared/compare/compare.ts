@@ -8,6 +8,7 @@ import { normalizeSession, RESULT_CHARS, squash, TEXT_CHARS, type NormalTurn } f
 import { alignOperations, operationEntries } from './operations.ts';
 import { sessionSpan } from './totals.ts';
 import { bagSimilarity, wordBag, wordDiff } from './word-diff.ts';
+import { heldSum } from '../held-sum.ts';
 
 /** Prompts at least this alike are one turn that changed; below it, one was removed and another added. */
 const TURN_THRESHOLD = 0.5;
@@ -119,8 +120,9 @@ function side(session: Session, key: string, turns: readonly NormalTurn[]): Comp
     messageCount: session.messages.length,
     turns: turns.map((t) => t.turn),
     operations: operationEntries(session, sessionSpan(session).start),
-    cumulativeTokens: turns.map((t) => (tokens += t.turn.tokens)),
-    cumulativeCostUsd: anyCost ? turns.map((t) => (cost += t.turn.costUsd ?? 0)) : null,
+    // Held finite: damaged counts (1e308) summed to Infinity, which JSON sends as null, outside the contract.
+    cumulativeTokens: turns.map((t) => (tokens = heldSum(tokens, t.turn.tokens))),
+    cumulativeCostUsd: anyCost ? turns.map((t) => (cost = heldSum(cost, t.turn.costUsd ?? 0))) : null,
   };
 }
 

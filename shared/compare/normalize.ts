@@ -3,6 +3,7 @@ import type { Message, Session } from '../session.ts';
 import { totalTokens } from '../summarize.ts';
 import type { Step, ToolStep, Turn } from './comparison.ts';
 import { canonicalJson, toolFamily, toolTarget } from './tools.ts';
+import { heldSum } from '../held-sum.ts';
 
 export const TEXT_CHARS = 4000;
 export const RESULT_CHARS = 240;
@@ -123,8 +124,8 @@ export function normalizeSession(session: Session): NormalTurn[] {
     }
     const t = current.turn;
     t.messageCount++;
-    t.tokens += totalTokens(message.usage) ?? 0;
-    if (message.cost) t.costUsd = (t.costUsd ?? 0) + message.cost.usd;
+    t.tokens = heldSum(t.tokens, totalTokens(message.usage) ?? 0);
+    if (message.cost) t.costUsd = heldSum(t.costUsd ?? 0, message.cost.usd);
     const time = message.timestamp ? Date.parse(message.timestamp) : Number.NaN;
     if (!Number.isNaN(time)) {
       if (Number.isNaN(current.firstTime)) {
