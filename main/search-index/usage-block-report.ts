@@ -11,6 +11,7 @@ import { GROUP_SQL } from './usage-report.ts';
 import type { UsageBreakdown } from '../../shared/usage-api.ts';
 import { dayIn } from './usage-periods.ts';
 import type { TokenCounts } from './usage-rows.ts';
+import { heldFinite } from '../../shared/held-sum.ts';
 
 type Input = MethodInput<'usageBlocks'>;
 type Output = MethodOutput<'usageBlocks'>;
@@ -126,5 +127,6 @@ export function blocksFrom(catalogue: UsageSource, input: Input, now = Date.now(
   const scope = claudeScope(catalogue, input.query ?? '', now);
   const blocks = withinDays(buildBlocks(blockHours(catalogue, scope, 0, input.breakdown), now), input, timeZone);
   const limits = latestLimits(catalogue, usageScope(catalogue, input.query ?? '', undefined, now));
-  return { blocks, limits, problems: scope.parsed.problems, tookMs: Math.round((performance.now() - t0) * 10) / 10 };
+  // Held finite: sums over damaged sessions (1e308 tokens each) reach Infinity, which JSON sends as null.
+  return heldFinite({ blocks, limits, problems: scope.parsed.problems, tookMs: Math.round((performance.now() - t0) * 10) / 10 });
 }

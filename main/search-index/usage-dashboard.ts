@@ -29,6 +29,7 @@ import { storeOthersFirst } from './usage-others-first.ts';
 import { fromNameTotals, namesAnswer } from './usage-name-rollup.ts';
 import { whileMapped } from './usage-mapped-read.ts';
 import { localHourStart } from './usage-rows.ts';
+import { heldFinite } from '../../shared/held-sum.ts';
 
 type Input = MethodInput<'usageDashboard'>;
 type Output = MethodOutput<'usageDashboard'>;
@@ -96,7 +97,8 @@ export function usageDashboard(catalogue: IndexedCatalogue, input: Input, annota
   const t0 = performance.now();
   // The index read through a memory map while it adds up (usage-mapped-read.ts says why, and why not for longer).
   const figures = whileMapped(catalogue.index, () => addedUp(catalogue, input, annotated, now, perFileOnly));
-  return { ...figures, tookMs: Math.round((performance.now() - t0) * 10) / 10 };
+  // Held finite: sums over damaged sessions (1e308 tokens each) reach Infinity, which JSON sends as null.
+  return heldFinite({ ...figures, tookMs: Math.round((performance.now() - t0) * 10) / 10 });
 }
 
 /** The dashboard's figures (usageDashboard), its time aside. */

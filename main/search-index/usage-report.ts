@@ -9,6 +9,7 @@ import { catalogueSource, usageScope, type UsageSource } from './usage-match.ts'
 import { dayIn, localHours, periodOfDay } from './usage-periods.ts';
 import { costText } from './usage-cost-text.ts';
 import { reportFromTotals, type PeriodRow } from './usage-report-totals.ts';
+import { heldFinite } from '../../shared/held-sum.ts';
 
 type Input = MethodInput<'usageReport'>;
 type Output = MethodOutput<'usageReport'>;
@@ -146,5 +147,6 @@ export function reportFrom(catalogue: UsageSource, input: Input, fromTotals = tr
     if (problem) out.problems.push(problem);
   }
   out.tookMs = Math.round((performance.now() - t0) * 10) / 10;
-  return out;
+  // Held finite: sums over damaged sessions (1e308 tokens each) reach Infinity, which JSON sends as null.
+  return heldFinite(out);
 }

@@ -71,44 +71,58 @@ async function readAll(abs: string): Promise<Session[]> {
   }
 }
 
-/**
- * The sessions the readers accept from damaged copies of the samples, made in `copy` (a folder of its own): each file
- * with every number set to 1e308, then `runs` single values replaced (seed 2026, or a new seed when SV_DAMAGE_RUNS is
- * set). Each variant's sessions get keys of their own (`<key>~<n>`), as if each were another file, with no parent or
- * sub-agents; their source files
- * are the undamaged samples again once this returns.
- */
-export async function damagedSampleSessions(copy: string, runs = Number(process.env.SV_DAMAGE_RUNS ?? 60)): Promise<Session[]> {
-  cpSync(samplesDir, copy, { recursive: true });
+interface Variant {
+  file: ManifestFile;
+  /** The file's text with this variant's damage. */
+  damage(text: string): string;
+}
+
+/** Each file with every number set to 1e308, then `runs` single values replaced (seed 2026, or a new seed when SV_DAMAGE_RUNS is set). */
+function variants(runs: number): Variant[] {
+  const perLine = (file: ManifestFile) => file.path.replace(/\.gz$/, '').endsWith('.jsonl');
   const damages = fc.sample(fc.record({ file: fc.constantFrom(...damageableFiles), line: fc.nat(), at: fc.nat(), value: oddValue }), {
     numRuns: runs,
     ...(process.env.SV_DAMAGE_RUNS ? {} : { seed: 2026 }),
   });
-  const variants = [
-    ...damageableFiles.map((file) => ({ file, change: huge, line: null as number | null })),
+  return [
+    ...damageableFiles.map((file) => ({ file, damage: (text: string) => changeText(text, perLine(file), huge) })),
     ...damages.map((d) => ({
       file: d.file,
-      change: (v: unknown) => damageJsonValue(v, d.at, { value: d.value }),
-      line: d.line,
+      damage: (text: string) => {
+        const change = (v: unknown) => damageJsonValue(v, d.at, { value: d.value });
+        if (!perLine(d.file)) return changeText(text, false, change);
+        // One line of the file damaged.
+        const lines = text.split('\n');
+        const filled = lines.flatMap((l, n) => (l.trim() ? [n] : []));
+        const n = filled[d.line % Math.max(1, filled.length)] ?? 0;
+        lines[n] = changeText(lines[n] ?? '', false, change);
+        return lines.join('\n');
+      },
     })),
   ];
+}
+
+/** The file's bytes with the variant's damage (gzip stays gzip). */
+function damagedBytes(original: Buffer, variant: Variant): Buffer {
+  const gz = variant.file.path.endsWith('.gz');
+  const damaged = variant.damage((gz ? gunzipSync(original) : original).toString('utf8'));
+  return gz ? gzipSync(damaged) : Buffer.from(damaged);
+}
+
+const DEFAULT_RUNS = () => Number(process.env.SV_DAMAGE_RUNS ?? 60);
+
+/**
+ * The sessions the readers accept from damaged copies of the samples, made in `copy` (a folder of its own). Each
+ * variant's sessions get keys of their own (`<key>~<n>`), as if each were another file, with no parent or
+ * sub-agents; their source files are the undamaged samples again once this returns.
+ */
+export async function damagedSampleSessions(copy: string, runs = DEFAULT_RUNS()): Promise<Session[]> {
+  cpSync(samplesDir, copy, { recursive: true });
   const sessions: Session[] = [];
-  for (const [i, variant] of variants.entries()) {
+  for (const [i, variant] of variants(runs).entries()) {
     const abs = join(copy, variant.file.path);
     const original = readFileSync(abs);
-    const gz = abs.endsWith('.gz');
-    const text = (gz ? gunzipSync(original) : original).toString('utf8');
-    const perLine = variant.file.path.replace(/\.gz$/, '').endsWith('.jsonl');
-    let changed: string;
-    if (perLine && variant.line !== null) {
-      // One line of the file damaged.
-      const lines = text.split('\n');
-      const filled = lines.flatMap((l, n) => (l.trim() ? [n] : []));
-      const n = filled[variant.line % Math.max(1, filled.length)] ?? 0;
-      lines[n] = changeText(lines[n] ?? '', false, variant.change);
-      changed = lines.join('\n');
-    } else changed = changeText(text, perLine, variant.change);
-    writeFileSync(abs, gz ? gzipSync(changed) : changed);
+    writeFileSync(abs, damagedBytes(original, variant));
     try {
       // Each variant's sessions under keys of their own, as if each were another file, standing alone (their
       // sub-agents' and parents' files are not among them).
@@ -118,4 +132,20 @@ export async function damagedSampleSessions(copy: string, runs = Number(process.
     }
   }
   return sessions;
+}
+
+/**
+ * The samples copied to `copy`, and beside each damaged file its damaged copies as files of their own
+ * (`<name>-d<n>.jsonl`, in the agent's layout, so a scan of `copy` lists them as more sessions of that agent where
+ * the agent keys sessions by file). Returns how many were written.
+ */
+export function writeDamagedSamples(copy: string, runs = DEFAULT_RUNS()): number {
+  cpSync(samplesDir, copy, { recursive: true });
+  let written = 0;
+  for (const [i, variant] of variants(runs).entries()) {
+    const abs = join(copy, variant.file.path);
+    writeFileSync(abs.replace(/(\.jsonl|\.json)(\.gz)?$/, `-d${i}$1$2`), damagedBytes(readFileSync(abs), variant));
+    written++;
+  }
+  return written;
 }
