@@ -3,10 +3,10 @@ import type { MethodOutput } from '../../shared/api.ts';
 import type { RateLimitOut, UsageBlock } from '../../shared/usage-api.ts';
 import { sanitizeForTerminal } from './terminal-text.ts';
 import { costText } from '../search-index/usage-cost-text.ts';
+import { countText } from './count-text.ts';
 
 type Blocks = MethodOutput<'usageBlocks'>;
 
-const count = (n: number) => Math.round(n).toLocaleString('en-US');
 const minutesText = (min: number) => `${Math.floor(min / 60)}h ${Math.round(min % 60)}m`;
 /** `2026-01-31 14:00` in UTC: the blocks are UTC hours, as ccusage's are. */
 const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
@@ -20,16 +20,17 @@ function status(b: UsageBlock, now: number): string {
 
 function activeLines(b: UsageBlock): string[] {
   const lines: string[] = [];
-  if (b.burnRate) lines.push(`Burn rate: ${count(b.burnRate.tokensPerMinute)} tokens/min, $${b.burnRate.costPerHour.toFixed(2)}/hour`);
+  if (b.burnRate) lines.push(`Burn rate: ${countText(b.burnRate.tokensPerMinute)} tokens/min, $${b.burnRate.costPerHour.toFixed(2)}/hour`);
   if (b.projection)
     lines.push(
-      `Projected by ${when(b.endTime)} UTC: ${count(b.projection.totalTokens)} tokens, $${b.projection.totalCost.toFixed(2)} (${b.projection.remainingMinutes} min left at this rate)`,
+      `Projected by ${when(b.endTime)} UTC: ${countText(b.projection.totalTokens)} tokens, $${b.projection.totalCost.toFixed(2)} (${b.projection.remainingMinutes} min left at this rate)`,
     );
   return lines;
 }
 
 function limitLine(l: RateLimitOut, now: number): string {
-  const window = l.windowMinutes === 300 ? '5-hour' : l.windowMinutes === 10080 ? 'weekly' : l.windowMinutes ? `${count(l.windowMinutes)}-minute` : l.window;
+  const window =
+    l.windowMinutes === 300 ? '5-hour' : l.windowMinutes === 10080 ? 'weekly' : l.windowMinutes ? `${countText(l.windowMinutes)}-minute` : l.window;
   const reset = l.resetsAt ? (Date.parse(l.resetsAt) <= now ? `, reset since ${when(l.resetsAt)} UTC` : `, resets ${when(l.resetsAt)} UTC`) : '';
   const plan = l.plan ? ` (${sanitizeForTerminal(l.plan)} plan)` : '';
   return `  ${sanitizeForTerminal(l.source)} ${window} limit${plan}: ${l.usedPercent}% used as of ${when(l.at)} UTC${reset}`;
@@ -46,14 +47,14 @@ export function formatBlocks(report: Blocks, now = Date.now()): string {
         when(b.startTime),
         status(b, now),
         b.isGap ? '-' : sanitizeForTerminal(b.models.join(', ')),
-        b.isGap ? '-' : count(b.totalTokens),
+        b.isGap ? '-' : countText(b.totalTokens),
         b.isGap ? '-' : costText(b),
       ],
       ...(b.groups ?? []).map((g) => [
         '',
         `  ${sanitizeForTerminal(g.group ?? '(none)')}`,
         '',
-        count(g.totalTokens),
+        countText(g.totalTokens),
         costText({ costUsd: g.costUsd, unpricedCalls: g.unpricedCalls }),
       ]),
     ]);

@@ -12,6 +12,7 @@ import { UsageError } from './usage-error.ts';
 import { costText } from '../search-index/usage-cost-text.ts';
 import { formatBlocks } from './usage-blocks-command.ts';
 import { changesFound } from './index-current.ts';
+import { countText } from './count-text.ts';
 
 export const USAGE_HELP = `Usage: session-vault usage daily|weekly|monthly|session|blocks [options]
 
@@ -41,11 +42,20 @@ A cost with unpriced calls (a model without a known price) is a lower bound: "â‰
 
 type Report = MethodOutput<'usageReport'>;
 
-const count = (n: number) => Math.round(n).toLocaleString('en-US');
 export { costText };
 
 function cells(label: string, f: UsageFigures, extra: string[]): string[] {
-  return [label, ...extra, count(f.input), count(f.output), count(f.cacheRead), count(f.cacheWrite), count(f.reasoning), count(f.totalTokens), costText(f)];
+  return [
+    label,
+    ...extra,
+    countText(f.input),
+    countText(f.output),
+    countText(f.cacheRead),
+    countText(f.cacheWrite),
+    countText(f.reasoning),
+    countText(f.totalTokens),
+    costText(f),
+  ];
 }
 
 export function formatUsage(report: Report, breakdown: boolean): string {
@@ -79,7 +89,7 @@ export function formatUsage(report: Report, breakdown: boolean): string {
       .join('  ')
       .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
-  const sessions = `${count(report.totals.sessions)} session${report.totals.sessions === 1 ? '' : 's'} (days in ${report.timezone})`;
+  const sessions = `${countText(report.totals.sessions)} session${report.totals.sessions === 1 ? '' : 's'} (days in ${report.timezone})`;
   return `${[line(head), rule, ...body.map(line), rule, line(total)].join('\n')}\n${sessions}\n`;
 }
 
