@@ -103,3 +103,12 @@ describe('dollar axes', () => {
     expect(costAxisOfDays(1).axisLabel.formatter(0.30000000000000004)).toBe('$0.3');
   });
 });
+
+describe('compact counts', () => {
+  it('shorten thousands, millions and billions, and print a damaged count past a quadrillion in the exponent form', () => {
+    expect(compact(1234)).toBe('1.2k');
+    expect(compact(2_500_000)).toBe('2.5M');
+    expect(compact(42_000_000_000)).toBe('42B');
+    expect(compact(Number.MAX_VALUE)).toBe('1.8e+308');
+  });
+});

@@ -3,9 +3,10 @@ import type { UsageDashboard } from '../../../shared/usage-api.ts';
 import { CHART_FONT_PX, type ChartTheme } from './chart-theme.ts';
 import type { EChartsCoreOption } from './echarts-setup.ts';
 
-/** 1234 -> 1.2k, 2_500_000 -> 2.5M. */
+/** 1234 -> 1.2k, 2_500_000 -> 2.5M; past a quadrillion (a damaged file's 1e308) the exponent form, 1.8e+308. */
 export function compact(n: number): string {
   const abs = Math.abs(n);
+  if (abs >= 1e15) return n.toExponential(1);
   if (abs >= 1e9) return `${(n / 1e9).toFixed(abs >= 1e10 ? 0 : 1)}B`;
   if (abs >= 1e6) return `${(n / 1e6).toFixed(abs >= 1e7 ? 0 : 1)}M`;
   if (abs >= 1e3) return `${(n / 1e3).toFixed(abs >= 1e4 ? 0 : 1)}k`;
