@@ -10,7 +10,7 @@ import { UnreadableError } from './types.ts';
 import { samplesDir } from '../test-support/samples.ts';
 import { testTempDir } from '../test-support/temp-dir.ts';
 import { SAMPLE_SESSION_FORMATS } from '../test-support/sample-roles.ts';
-import { damageJsonValue, oddValue } from '../test-support/damage.ts';
+import { damageJsonValue, everyNumberHuge, oddValue } from '../test-support/damage.ts';
 
 interface ManifestFile {
   path: string;
@@ -154,14 +154,6 @@ describe('damaged sample sessions', () => {
   it('read into a valid session or are refused with a reason when every number in them is past any count (1e308, summed to Infinity)', async () => {
     const copy = testTempDir('sv-huge-');
     cpSync(samplesDir, copy, { recursive: true });
-    const huge = (value: unknown): unknown =>
-      typeof value === 'number'
-        ? 1e308
-        : Array.isArray(value)
-          ? value.map(huge)
-          : value !== null && typeof value === 'object'
-            ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, huge(v)]))
-            : value;
     const failures: string[] = [];
     for (const file of damageable.filter((f) => !f.path.endsWith('.md'))) {
       const abs = join(copy, file.path);
@@ -172,9 +164,9 @@ describe('damaged sample sessions', () => {
       const changed = perLine
         ? text
             .split('\n')
-            .map((l) => (l.trim() ? (JSON.stringify(huge(parsedOr(l))) ?? 'null') : l))
+            .map((l) => (l.trim() ? (JSON.stringify(everyNumberHuge(parsedOr(l))) ?? 'null') : l))
             .join('\n')
-        : JSON.stringify(huge(JSON.parse(text)));
+        : JSON.stringify(everyNumberHuge(JSON.parse(text)));
       writeFileSync(abs, gz ? gzipSync(changed) : changed);
       try {
         failures.push(...(await faultsAfterChange(copy, file, 'every number set to 1e308')));

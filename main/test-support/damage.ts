@@ -33,3 +33,13 @@ export function damageJsonValue(root: unknown, at: number, replacement?: { value
   else delete parent[last];
   return root;
 }
+
+/** The value with every number in it set to 1e308: past any count, so that two of them add up to Infinity. */
+export const everyNumberHuge = (value: unknown): unknown =>
+  typeof value === 'number'
+    ? 1e308
+    : Array.isArray(value)
+      ? value.map(everyNumberHuge)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, everyNumberHuge(v)]))
+        : value;

@@ -5,7 +5,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { Session } from '../../shared/session.ts';
 import { resolveReader } from '../sources/recognize.ts';
-import { damageJsonValue, oddValue } from './damage.ts';
+import { damageJsonValue, everyNumberHuge, oddValue } from './damage.ts';
 import { SAMPLE_SESSION_FORMATS } from './sample-roles.ts';
 import { samplesDir } from './samples.ts';
 
@@ -49,15 +49,6 @@ function changeText(text: string, perLine: boolean, change: (value: unknown) => 
     : one(text);
 }
 
-const huge = (value: unknown): unknown =>
-  typeof value === 'number'
-    ? 1e308
-    : Array.isArray(value)
-      ? value.map(huge)
-      : value !== null && typeof value === 'object'
-        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, huge(v)]))
-        : value;
-
 /** Every session a file reads into; none when a reader refuses it. */
 async function readAll(abs: string): Promise<Session[]> {
   const reader = await resolveReader(abs);
@@ -85,7 +76,7 @@ function variants(runs: number): Variant[] {
     ...(process.env.SV_DAMAGE_RUNS ? {} : { seed: 2026 }),
   });
   return [
-    ...damageableFiles.map((file) => ({ file, damage: (text: string) => changeText(text, perLine(file), huge) })),
+    ...damageableFiles.map((file) => ({ file, damage: (text: string) => changeText(text, perLine(file), everyNumberHuge) })),
     ...damages.map((d) => ({
       file: d.file,
       damage: (text: string) => {
