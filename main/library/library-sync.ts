@@ -194,10 +194,7 @@ export class LibrarySync {
                 .summarize(path, 'background', false, this.textLater)
                 .catch(() => livePool.summarize(path, 'background', false, this.textLater));
       if (this.closed) return null;
-      if (!live && ++this.readSinceCollect >= (this.o.collectEvery ?? COLLECT_EVERY_FILES)) {
-        this.readSinceCollect = 0;
-        (this.o.collectGarbage ?? collectOldGarbage)();
-      }
+      if (!live) this.countRead();
       if (this.o.catalogue.removals !== removalsBefore && (await this.goneWhileRead(path))) return null;
       if (!result.ok && result.format === null && !isClaimed(path)) return this.notASession(path, size, mtimeMs);
       return await this.put(path, size, mtimeMs, result);
