@@ -1,4 +1,4 @@
-// Damaged copies of every agent's samples (each number past any count, or one value replaced by an odd one) scanned beside the samples into the index: the list, search and every usage report and the dashboard answer as the contract allows, in plain JSON.
+// Damaged copies of every agent's samples (each number past any count, or one value replaced by an odd one) scanned beside the samples into the index: the list, search, every usage report and the dashboard, keeping and opening answer as the contract allows, in plain JSON.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { api, type MethodName } from '../../shared/api.ts';
@@ -22,7 +22,7 @@ const CALLS: Array<[MethodName, Record<string, unknown>]> = [
 ];
 
 describe('damaged sessions in the index', () => {
-  it('are listed, searched and counted in every usage report and the dashboard, each answer as the contract allows in plain JSON', async () => {
+  it('are listed, searched, counted in every usage report and the dashboard, kept and opened, each answer as the contract allows in plain JSON', async () => {
     const base = testTempDir('sv-damaged-index-');
     const root = join(base, 'samples');
     expect(writeDamagedSamples(root)).toBeGreaterThan(60);
@@ -41,6 +41,19 @@ describe('damaged sessions in the index', () => {
         // As serve sends it: JSON, where Infinity and NaN become null.
         const checked = api[method].output.safeParse(JSON.parse(JSON.stringify(result.value)));
         if (!checked.success) faults.push(`${call}: ${checked.error.message.slice(0, 400)}`);
+      }
+      // Forty readable ones, spread over the list, kept in the vault, then opened (a keep rescans the vault: ~80 ms each).
+      const readable = (await services.client.listSessions({ includeChildren: true, limit: 2000 })).sessions.filter((x) => !x.unreadable);
+      const step = Math.max(1, Math.ceil(readable.length / 40));
+      for (const s of readable.filter((_, i) => i % step === 0)) {
+        for (const [method, input] of [
+          ['keepSession', { key: s.key }],
+          ['getSession', { key: s.key, messageLimit: 50 }],
+        ] as Array<[MethodName, Record<string, unknown>]>) {
+          const result = await services.dispatch(method, input);
+          if (!result.ok) faults.push(`${method}(${s.key}): ${result.error.code} ${result.error.message.slice(0, 300)}`);
+          else if (!api[method].output.safeParse(JSON.parse(JSON.stringify(result.value))).success) faults.push(`${method}(${s.key}): outside the contract`);
+        }
       }
     } finally {
       await services.close();
