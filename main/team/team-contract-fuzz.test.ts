@@ -2,11 +2,11 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { api, methodNames, type MethodName } from '../../shared/api.ts';
+import { methodNames, type MethodName } from '../../shared/api.ts';
 import { createServices, type Services } from '../app/services.ts';
-import { arbitraryFor, type Pools } from '../../shared/test-support/schema-arbitrary.ts';
+import type { Pools } from '../../shared/test-support/schema-arbitrary.ts';
+import { checkMethod } from '../test-support/contract-property.ts';
 import { samplesDir } from '../test-support/samples.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
 import type { TeamConnection } from './team-connection.ts';
@@ -74,21 +74,7 @@ describeWithPostgres('the contract under odd inputs, signed in to a team store',
     /** Per method, how many calls answered with a value: the team's must have, or the store was never really used. */
     const answered = new Map<MethodName, number>();
     const order = [...methodNames.filter((m) => !LAST.includes(m) && !LEFT_OUT.includes(m)), ...LAST];
-    for (const method of order) {
-      await fc.assert(
-        fc.asyncProperty(arbitraryFor(api[method].input, pools), async (value) => {
-          const result = await services.dispatch(method, value);
-          const shown = JSON.stringify(value)?.slice(0, 200);
-          if (!result.ok && result.error.code === 'INTERNAL') failures.push(`${method}(${shown}): ${result.error.message.slice(0, 300)}`);
-          if (result.ok) {
-            answered.set(method, (answered.get(method) ?? 0) + 1);
-            const checked = api[method].output.safeParse(result.value);
-            if (!checked.success) failures.push(`${method}(${shown}) answered outside its contract: ${checked.error.message.slice(0, 300)}`);
-          }
-        }),
-        { numRuns: Number(process.env.SV_CONTRACT_RUNS ?? 12), ...(process.env.SV_CONTRACT_RUNS ? {} : { seed: 2026 }) },
-      );
-    }
+    for (const method of order) await checkMethod(method, { dispatch: services.dispatch, pools, runs: 12, failures, answered });
     expect([...new Set(failures)]).toEqual([]);
     for (const method of ['getTeamStatus', 'listTeamSessions', 'pushToTeam', 'setTeamSettings'] as const)
       expect(answered.get(method), method).toBeGreaterThan(0);

@@ -2,11 +2,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { api, methodNames, type MethodName } from '../../shared/api.ts';
+import { methodNames, type MethodName } from '../../shared/api.ts';
 import type { Session } from '../../shared/session.ts';
-import { arbitraryFor, type Pools } from '../../shared/test-support/schema-arbitrary.ts';
+import type { Pools } from '../../shared/test-support/schema-arbitrary.ts';
+import { checkMethod } from '../test-support/contract-property.ts';
 import { createDispatch } from '../transport/dispatch.ts';
 import { describeWithPostgres } from './postgres-suite.ts';
 import { pushSessions } from './push.ts';
@@ -78,21 +78,7 @@ describeWithPostgres('the contract under odd inputs, as serve --team answers it'
     const answered = new Map<MethodName, number>();
     for (const { role, team } of served) {
       const dispatch = createDispatch(team.methods, { log: () => undefined });
-      for (const method of methodNames) {
-        await fc.assert(
-          fc.asyncProperty(arbitraryFor(api[method].input, pools), async (value) => {
-            const result = await dispatch(method, value);
-            const shown = JSON.stringify(value)?.slice(0, 200);
-            if (!result.ok && result.error.code === 'INTERNAL') failures.push(`${role} ${method}(${shown}): ${result.error.message.slice(0, 300)}`);
-            if (result.ok) {
-              answered.set(method, (answered.get(method) ?? 0) + 1);
-              const checked = api[method].output.safeParse(result.value);
-              if (!checked.success) failures.push(`${role} ${method}(${shown}) answered outside its contract: ${checked.error.message.slice(0, 300)}`);
-            }
-          }),
-          { numRuns: Number(process.env.SV_CONTRACT_RUNS ?? 8), ...(process.env.SV_CONTRACT_RUNS ? {} : { seed: 2026 }) },
-        );
-      }
+      for (const method of methodNames) await checkMethod(method, { dispatch, pools, runs: 8, failures, label: role, answered });
     }
     expect([...new Set(failures)]).toEqual([]);
     for (const method of ['listSessions', 'searchSessions', 'getSession', 'getTeamStatus'] as const) expect(answered.get(method), method).toBeGreaterThan(0);

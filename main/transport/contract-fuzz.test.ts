@@ -1,11 +1,11 @@
 // Every contract method called with inputs made from its own schema (odd strings and numbers, real session keys and folder ids): an answer the contract allows, or a clear error, never an internal one.
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { api, methodNames, type MethodName } from '../../shared/api.ts';
+import { methodNames, type MethodName } from '../../shared/api.ts';
 import { createServices, type Services } from '../app/services.ts';
-import { arbitraryFor, type Pools } from '../../shared/test-support/schema-arbitrary.ts';
+import type { Pools } from '../../shared/test-support/schema-arbitrary.ts';
+import { checkMethod } from '../test-support/contract-property.ts';
 import { samplesDir } from '../test-support/samples.ts';
 import { testTempDir } from '../test-support/temp-dir.ts';
 
@@ -46,22 +46,7 @@ describe('the contract under odd inputs', () => {
     const { services, pools } = await servicesOverSamples();
     const failures: string[] = [];
     try {
-      for (const method of methodNames) {
-        if (LEFT_OUT[method]) continue;
-        const input = arbitraryFor(api[method].input, pools);
-        await fc.assert(
-          fc.asyncProperty(input, async (value) => {
-            const result = await services.dispatch(method, value);
-            const shown = JSON.stringify(value)?.slice(0, 200);
-            if (!result.ok && result.error.code === 'INTERNAL') failures.push(`${method}(${shown}): ${result.error.message.slice(0, 300)}`);
-            if (result.ok) {
-              const checked = api[method].output.safeParse(result.value);
-              if (!checked.success) failures.push(`${method}(${shown}) answered outside its contract: ${checked.error.message.slice(0, 300)}`);
-            }
-          }),
-          { numRuns: Number(process.env.SV_CONTRACT_RUNS ?? 12), ...(process.env.SV_CONTRACT_RUNS ? {} : { seed: 2026 }) },
-        );
-      }
+      for (const method of methodNames) if (!LEFT_OUT[method]) await checkMethod(method, { dispatch: services.dispatch, pools, runs: 12, failures });
     } finally {
       await services.close();
     }
